@@ -1,0 +1,21 @@
+/**
+ * Making and hashing API keys. Keys are 256 random bits, so a fast hash
+ * (SHA-256) is enough to make the stored form useless to a thief: there is
+ * nothing to brute-force. Keys are never stored, logged or echoed.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export function generateApiKey(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes of equal length. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}

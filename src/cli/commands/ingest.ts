@@ -1,0 +1,29 @@
+/**
+ * `heritage-api ingest items PATH...`
+ */
+import type { Config } from '../../config.js';
+import { ingestItems, type IngestSummary } from '../../ingest/ingestItems.js';
+import { silentProgress, terminalProgress } from '../../ingest/progress.js';
+import type { Store } from '../../store/Store.js';
+import { EXIT, type CliIo } from '../io.js';
+
+/** Shown in full up to this many; the rest are counted, so a bad directory does not flood the terminal. */
+const MAX_LISTED_PROBLEMS = 50;
+
+export function printSummary(what: string, s: IngestSummary, io: CliIo): number {
+  for (const p of s.problems.slice(0, MAX_LISTED_PROBLEMS)) io.err(`skipped: ${p.file} (${p.position}): ${p.reason}`);
+  if (s.problems.length > MAX_LISTED_PROBLEMS) io.err(`... and ${s.problems.length - MAX_LISTED_PROBLEMS} more skipped records`);
+  for (const c of s.cycles) io.err(`cycle in isPartOf: ${c.join(' -> ')} (parents stops where the chain repeats)`);
+  const rate = s.seconds > 0 ? Math.round(s.records / s.seconds) : s.records;
+  io.out(
+    `${what}: ${s.records} records from ${s.files} files in ${s.seconds.toFixed(1)} s (${rate}/s): ` +
+      `${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.problems.length} skipped.`,
+  );
+  return s.problems.length > 0 ? EXIT.partial : EXIT.ok;
+}
+
+export async function ingestItemsCommand(config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {
+  const progress = config.ingest.progress && io.progressStream ? terminalProgress('items', io.progressStream) : silentProgress;
+  const summary = await ingestItems(store, paths, { batchSize: config.ingest.batchSize, progress, stdin: io.stdin });
+  return printSummary('items', summary, io);
+}

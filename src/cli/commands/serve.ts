@@ -1,0 +1,68 @@
+/**
+ * `heritage-api serve`: HTTP, and HTTPS at once when a certificate and key
+ * are configured (decisions.md "Beyond the spec").
+ */
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import { UsageError } from '../../errors.js';
+import { buildServer } from '../../http/server.js';
+import type { Store } from '../../store/Store.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  httpUrl: string;
+  httpsUrl: string | undefined;
+  close: () => Promise<void>;
+}
+
+function urlOf(scheme: string, address: AddressInfo | string | null): string {
+  if (address === null || typeof address === 'string') return `${scheme}://${address}`;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${scheme}://${host}:${address.port}`;
+}
+
+export async function startServer(config: Config, store: Store, logging = true): Promise<RunningServer> {
+  const app = await buildServer(config, store, { logging });
+  await app.listen({ host: config.server.host, port: config.server.port });
+  let https: HttpsServer | undefined;
+  if (config.server.tlsCert) {
+    let cert: Buffer, key: Buffer;
+    try {
+      cert = readFileSync(config.server.tlsCert);
+      key = readFileSync(config.server.tlsKey);
+    } catch (e) {
+      await app.close();
+      throw new UsageError(`Cannot read the TLS certificate or key: ${(e as Error).message}`);
+    }
+    // The same application answers on both ports: Fastify's router serves the HTTPS server too.
+    https = createHttpsServer({ cert, key, requireHostHeader: false }, (req, res) => app.routing(req, res));
+    await new Promise<void>((resolve, reject) => {
+      https!.once('error', reject).listen(config.server.httpsPort, config.server.host, () => resolve());
+    });
+  }
+  return {
+    app,
+    httpUrl: urlOf('http', app.server.address()),
+    httpsUrl: https ? urlOf('https', https.address()) : undefined,
+    close: async () => {
+      if (https) await new Promise<void>((resolve) => https!.close(() => resolve()));
+      await app.close();
+    },
+  };
+}
+
+/** Runs until SIGINT/SIGTERM, then closes the servers and the store cleanly. */
+export async function serveCommand(config: Config, store: Store, log: (line: string) => void): Promise<RunningServer> {
+  const running = await startServer(config, store);
+  log(`heritage-api listening on ${running.httpUrl}${running.httpsUrl ? ` and ${running.httpsUrl}` : ''} (${store.countItems()} items)`);
+  const stop = async () => {
+    await running.close();
+    store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  return running;
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+/**
+ * The heritage-api command line. Each command builds the config
+ * (file < environment < flags, src/config.ts), opens the store, and runs.
+ * docs/cli.md describes every command and exit code.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError, Option } from 'commander';
+import { loadConfig, type Config, type ConfigOverrides } from '../config.js';
+import { UsageError } from '../errors.js';
+import { openStore } from '../store/openStore.js';
+import type { Store } from '../store/Store.js';
+import { demoCommand } from './commands/demo.js';
+import { ingestItemsCommand } from './commands/ingest.js';
+import { blockItem, unblockItem } from './commands/items.js';
+import { createKey, listKeys, revokeKey } from './commands/keys.js';
+import { serveCommand } from './commands/serve.js';
+import { EXIT, processIo, type CliIo } from './io.js';
+
+interface GlobalFlags {
+  config?: string;
+  db?: string;
+  logLevel?: string;
+}
+
+function overrides(global: GlobalFlags, serve: Record<string, unknown> = {}): ConfigOverrides {
+  const server: Record<string, unknown> = {};
+  if (global.logLevel) server.logLevel = global.logLevel;
+  for (const k of ['port', 'host', 'httpsPort', 'tlsCert', 'tlsKey'] as const) if (serve[k] !== undefined) server[k] = serve[k];
+  return {
+    store: global.db ? { path: global.db } : {},
+    server,
+    http: serve.allowMissingAccept ? { requireAccept: false } : {},
+  } as ConfigOverrides;
+}
+
+/**
+ * Runs the CLI with the given arguments (without "node" and the script).
+ * Returns the exit code; long-running commands (serve, demo) resolve once
+ * the server is listening and keep the process alive.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('heritage-api')
+    .description('A DDB-compatible cultural-heritage metadata API.')
+    .option('-c, --config <file>', 'JSON config file (see docs/configuration.md)')
+    .option('--db <path>', 'SQLite database file (store.path)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+  const withStore = async (flags: Record<string, unknown>, run: (config: Config, store: Store) => Promise<number> | number, keepOpen = false) => {
+    const global = program.opts<GlobalFlags>();
+    const config = loadConfig({ file: global.config, env, flags: overrides(global, flags) });
+    const store = openStore(config);
+    try {
+      exitCode = await run(config, store);
+    } finally {
+      if (!keepOpen) store.close();
+    }
+  };
+
+  const ingest = program.command('ingest').description('Load records into the store');
+  ingest
+    .command('items')
+    .description('Load item packages: cortex XML or package JSON files, directories, or - for stdin')
+    .argument('<paths...>', 'files, directories or -')
+    .action((paths: string[]) => withStore({}, (config, store) => ingestItemsCommand(config, store, paths, io)));
+
+  const serveOptions = (cmd: Command) =>
+    cmd
+      .addOption(new Option('-p, --port <port>', 'HTTP port').argParser(Number))
+      .option('--host <host>', 'address to listen on')
+      .addOption(new Option('--https-port <port>', 'HTTPS port (with --tls-cert and --tls-key)').argParser(Number))
+      .option('--tls-cert <file>', 'PEM certificate for HTTPS')
+      .option('--tls-key <file>', 'PEM private key for HTTPS')
+      .option('--allow-missing-accept', 'answer requests without Accept with JSON instead of 406');
+  serveOptions(program.command('serve').description('Start the API server')).action((flags: Record<string, unknown>) =>
+    withStore(flags, async (config, store) => {
+      await serveCommand(config, store, io.err);
+      return EXIT.ok;
+    }, true),
+  );
+  serveOptions(program.command('demo').description('Load the demo records, create a demo key, start the server')).action(
+    (flags: Record<string, unknown>) =>
+      withStore(flags, async (config, store) => {
+        await demoCommand(config, store, io);
+        return EXIT.ok;
+      }, true),
+  );
+
+  const keys = program.command('keys').description('Manage API keys');
+  keys
+    .command('create')
+    .description('Create a key; it is printed once')
+    .requiredOption('--name <name>', 'who the key is for')
+    .action((o: { name: string }) => withStore({}, (_c, store) => createKey(store, o.name, io)));
+  keys.command('list').description('List keys (never the keys themselves)').action(() => withStore({}, (_c, store) => listKeys(store, io)));
+  keys
+    .command('revoke')
+    .description('Revoke a key by name')
+    .argument('<name>')
+    .action((name: string) => withStore({}, (_c, store) => revokeKey(store, name, io)));
+
+  const items = program.command('items').description('Manage items');
+  items
+    .command('block')
+    .description('Block an item: it then answers 403 with the reason')
+    .argument('<id>')
+    .requiredOption('--reason <text>', 'shown to clients in the 403 message')
+    .action((id: string, o: { reason: string }) => withStore({}, (_c, store) => blockItem(store, id, o.reason, io)));
+  items
+    .command('unblock')
+    .description('Unblock an item')
+    .argument('<id>')
+    .action((id: string) => withStore({}, (_c, store) => unblockItem(store, id, io)));
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.failed;
+    if (e instanceof UsageError) {
+      io.err(`heritage-api: ${e.message}`);
+      return EXIT.failed;
+    }
+    throw e;
+  }
+  return exitCode;
+}
+
+// Run when executed directly (not when imported by tests).
+// process.argv[1] may be the npm bin symlink, so compare real paths.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runCli(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== EXIT.ok) process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`heritage-api: ${(e as Error).stack ?? String(e)}\n`);
+      process.exitCode = EXIT.failed;
+    },
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * The one configuration of heritage-api.
+ *
+ * Every default is in DEFAULTS below. A value can be overridden, in rising
+ * order of precedence, by a JSON config file (--config FILE or
+ * HERITAGE_API_CONFIG), by environment variables, and by command-line flags.
+ * The result is validated against the shape and types of DEFAULTS, frozen,
+ * and passed down as an argument; nothing reads it from a global.
+ *
+ * Environment variables are the path in upper snake case with the prefix
+ * HERITAGE_API_, e.g. server.port -> HERITAGE_API_SERVER_PORT,
+ * http.requireAccept -> HERITAGE_API_HTTP_REQUIRE_ACCEPT.
+ * See docs/configuration.md.
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from './errors.js';
+
+export const DEFAULTS = {
+  store: {
+    /** Backend of the store; only "sqlite" (embedded, the default) exists today. */
+    backend: 'sqlite',
+    /** SQLite database file. */
+    path: './data/heritage.db',
+  },
+  server: {
+    host: '127.0.0.1',
+    /** Plain HTTP port; 0 picks a free port. */
+    port: 8080,
+    /** HTTPS port, used only when tlsCert and tlsKey are set (both servers then run at once). */
+    httpsPort: 8443,
+    tlsCert: '',
+    tlsKey: '',
+    /** Trust X-Forwarded-* from a reverse proxy. */
+    trustProxy: false,
+    logLevel: 'info',
+  },
+  http: {
+    /**
+     * Spec 4.1: a missing Accept gives 406. Operators whose clients send no
+     * Accept at all can set this to false to answer them with JSON
+     * (decisions.md "Requests").
+     */
+    requireAccept: true,
+    /** Allowed CORS origins: "*" or a comma-separated list. */
+    corsOrigin: '*',
+    /** Requests per key per window; 0 switches rate limiting off. */
+    rateLimitMax: 0,
+    rateLimitWindowSeconds: 60,
+    /** Cache-Control max-age for item responses, in seconds. */
+    cacheMaxAgeSeconds: 300,
+    /** Bytes of compressed item bodies kept in memory (gzip/brotli of packages). */
+    compressedCacheBytes: 64 * 1024 * 1024,
+    /** Longest accepted request URL, in characters. */
+    maxUrlLength: 16 * 1024,
+  },
+  ingest: {
+    /** Records per transaction. */
+    batchSize: 500,
+    /** Show a progress bar when stderr is a terminal. */
+    progress: true,
+  },
+} as const;
+
+type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : { -readonly [K in keyof T]: Widen<T[K]> };
+export type Config = Readonly<{ readonly [S in keyof typeof DEFAULTS]: Readonly<Widen<(typeof DEFAULTS)[S]>> }>;
+export type ConfigOverrides = { [S in keyof Config]?: Partial<Config[S]> };
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Snake-case env name of a config path: ("http", "requireAccept") -> HERITAGE_API_HTTP_REQUIRE_ACCEPT. */
+export function envName(section: string, key: string): string {
+  return `HERITAGE_API_${section}_${key}`.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+function coerce(value: string, like: unknown, where: string): string | number | boolean {
+  if (typeof like === 'number') {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${where}: expected a number, got '${value}'.`);
+    return n;
+  }
+  if (typeof like === 'boolean') {
+    if (/^(true|1|yes|on)$/i.test(value)) return true;
+    if (/^(false|0|no|off)$/i.test(value)) return false;
+    throw new UsageError(`${where}: expected true or false, got '${value}'.`);
+  }
+  return value;
+}
+
+function readFile(path: string): ConfigOverrides {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read the config file ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as ConfigOverrides;
+  } catch (e) {
+    throw new UsageError(`The config file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [section, values] of Object.entries(DEFAULTS)) {
+    for (const [key, like] of Object.entries(values)) {
+      const name = envName(section, key);
+      const raw = env[name];
+      if (raw !== undefined) (out[section] ??= {})[key] = coerce(raw, like, name);
+    }
+  }
+  return out as ConfigOverrides;
+}
+
+/** Merge one layer onto the config, checking every name and type against DEFAULTS. */
+function apply(target: Record<string, Record<string, unknown>>, layer: ConfigOverrides, origin: string): void {
+  for (const [section, values] of Object.entries(layer ?? {})) {
+    const defaults = (DEFAULTS as Record<string, Record<string, unknown>>)[section];
+    if (!defaults) throw new UsageError(`${origin}: unknown config section '${section}'. Sections: ${Object.keys(DEFAULTS).join(', ')}.`);
+    if (typeof values !== 'object' || values === null) throw new UsageError(`${origin}: '${section}' must be an object.`);
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) continue;
+      if (!(key in defaults)) {
+        throw new UsageError(`${origin}: unknown setting '${section}.${key}'. Settings of '${section}': ${Object.keys(defaults).join(', ')}.`);
+      }
+      const like = defaults[key];
+      const v = typeof value === 'string' && typeof like !== 'string' ? coerce(value, like, `${origin} ${section}.${key}`) : value;
+      if (typeof v !== typeof like) throw new UsageError(`${origin}: '${section}.${key}' must be a ${typeof like}, got ${JSON.stringify(value)}.`);
+      target[section]![key] = v;
+    }
+  }
+}
+
+function validate(c: Config): void {
+  const port = (name: string, p: number) => {
+    if (!Number.isInteger(p) || p < 0 || p > 65535) throw new UsageError(`${name} must be an integer from 0 to 65535, got ${p}.`);
+  };
+  port('server.port', c.server.port);
+  port('server.httpsPort', c.server.httpsPort);
+  if ((c.server.tlsCert === '') !== (c.server.tlsKey === '')) {
+    throw new UsageError('server.tlsCert and server.tlsKey go together: set both to serve HTTPS, or neither.');
+  }
+  if (c.store.backend !== 'sqlite') throw new UsageError(`store.backend '${c.store.backend}' is not known. Backends: sqlite.`);
+  if (c.store.path.trim() === '') throw new UsageError('store.path must name a database file.');
+  if (!LOG_LEVELS.includes(c.server.logLevel)) throw new UsageError(`server.logLevel must be one of ${LOG_LEVELS.join(', ')}.`);
+  const positive = (name: string, n: number, min = 1) => {
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got ${n}.`);
+  };
+  positive('ingest.batchSize', c.ingest.batchSize);
+  positive('http.rateLimitMax', c.http.rateLimitMax, 0);
+  positive('http.rateLimitWindowSeconds', c.http.rateLimitWindowSeconds);
+  positive('http.cacheMaxAgeSeconds', c.http.cacheMaxAgeSeconds, 0);
+  positive('http.compressedCacheBytes', c.http.compressedCacheBytes, 0);
+  positive('http.maxUrlLength', c.http.maxUrlLength, 64);
+}
+
+function deepFreeze<T extends object>(o: T): T {
+  for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) deepFreeze(v);
+  return Object.freeze(o);
+}
+
+export interface LoadOptions {
+  /** Path of a JSON config file; falls back to HERITAGE_API_CONFIG. */
+  file?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** Values from command-line flags (highest precedence). */
+  flags?: ConfigOverrides;
+}
+
+/** Build the frozen config: DEFAULTS < file < environment < flags. */
+export function loadConfig(options: LoadOptions = {}): Config {
+  const env = options.env ?? {};
+  const merged = structuredClone(DEFAULTS) as unknown as Record<string, Record<string, unknown>>;
+  const file = options.file ?? env.HERITAGE_API_CONFIG;
+  if (file) apply(merged, readFile(file), `config file ${file}`);
+  apply(merged, fromEnv(env), 'environment');
+  if (options.flags) apply(merged, options.flags, 'command line');
+  const config = merged as unknown as Config;
+  validate(config);
+  return deepFreeze(config);
+}

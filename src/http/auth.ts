@@ -1,0 +1,50 @@
+/**
+ * API-key check for every operation (spec section 5, decisions.md
+ * "Requests"): the key comes from `Authorization: OAuth ...` or from the
+ * query parameter oauth_consumer_key. Missing: 401 with WWW-Authenticate.
+ * Unknown or revoked: 403, as on the real service.
+ */
+import type { FastifyRequest } from 'fastify';
+import { hashApiKey, sameHash } from '../apiKeys.js';
+import { ApiError } from '../errors.js';
+import type { KeyStore } from '../store/Store.js';
+import { readOAuthHeader } from './oauthHeader.js';
+
+export const AUTH_REALM = 'heritage-api';
+
+/** Writing last-used on every request would serialise all requests on the database lock. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function keyFromRequest(request: FastifyRequest): string {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.oauth_consumer_key;
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const read = readOAuthHeader(header);
+    if (read.kind === 'key') return read.key;
+    if (read.kind === 'malformed') throw ApiError.of('malformedAuthorization', read.detail);
+    if (read.kind === 'notOAuth' && typeof fromQuery !== 'string') {
+      throw ApiError.of('malformedAuthorization', "the scheme is not 'OAuth'");
+    }
+  }
+  if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
+  if (Array.isArray(fromQuery)) throw ApiError.of('badRequest', 'oauth_consumer_key is given more than once; send it once.');
+  throw ApiError.of('missingApiKey').withHeaders({ 'WWW-Authenticate': `OAuth realm="${AUTH_REALM}"` });
+}
+
+/** Returns the name of the key's owner, or throws the matching ApiError. */
+export function createAuthenticator(keys: KeyStore): (request: FastifyRequest) => string {
+  const lastWritten = new Map<string, number>();
+  return (request) => {
+    const hash = hashApiKey(keyFromRequest(request));
+    const found = keys.findActiveKey(hash);
+    // The index finds the row; the final comparison is constant-time (decisions.md "Requests").
+    if (!found || !sameHash(found.keyHash, hash)) throw ApiError.of('invalidApiKey');
+    const now = Date.now();
+    if ((lastWritten.get(found.name) ?? 0) + LAST_USED_RESOLUTION_MS < now) {
+      lastWritten.set(found.name, now);
+      keys.markKeyUsed(found.name, new Date(now));
+    }
+    return found.name;
+  };
+}

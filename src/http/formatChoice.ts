@@ -1,0 +1,57 @@
+/**
+ * Which representation a request gets, from its Accept header
+ * (spec 4.1, decisions.md "Requests").
+ */
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import { negotiate } from './negotiate.js';
+
+export type Representation = { format: 'json' | 'xml'; contentType: string };
+
+const JSON_TYPE: Representation = { format: 'json', contentType: 'application/json; charset=utf-8' };
+const XML_TYPE: Representation = { format: 'xml', contentType: 'application/xml; charset=utf-8' };
+const TEXT_XML_TYPE: Representation = { format: 'xml', contentType: 'text/xml; charset=utf-8' };
+
+/** JSON first: `*∕*` and `application/*` give JSON. */
+const ITEM_OFFERS = ['application/json', 'application/xml', 'text/xml'] as const;
+const BY_OFFER: Record<string, Representation> = {
+  'application/json': JSON_TYPE,
+  'application/xml': XML_TYPE,
+  'text/xml': TEXT_XML_TYPE,
+};
+
+function acceptOf(request: FastifyRequest): string | undefined {
+  const accept = request.headers.accept;
+  return accept === undefined || accept.trim() === '' ? undefined : accept;
+}
+
+/** Item operations answer JSON or XML. */
+export function itemRepresentation(request: FastifyRequest, requireAccept: boolean): Representation {
+  const accept = acceptOf(request);
+  if (accept === undefined) {
+    if (requireAccept) throw ApiError.of('notAcceptable', 'application/json or application/xml (none was sent)');
+    return JSON_TYPE;
+  }
+  const offer = negotiate(accept, ITEM_OFFERS);
+  if (!offer) throw ApiError.of('notAcceptable', 'application/json or application/xml');
+  return BY_OFFER[offer]!;
+}
+
+/** The entity search answers JSON only. */
+export function jsonOnly(request: FastifyRequest, requireAccept: boolean): Representation {
+  const accept = acceptOf(request);
+  if (accept === undefined) {
+    if (requireAccept) throw ApiError.of('notAcceptable', 'application/json (none was sent)');
+    return JSON_TYPE;
+  }
+  if (!negotiate(accept, ['application/json'])) throw ApiError.of('notAcceptable', 'application/json');
+  return JSON_TYPE;
+}
+
+/** Errors are written in XML only to a client that prefers XML; everyone else gets JSON. */
+export function errorRepresentation(request: FastifyRequest): Representation {
+  const accept = acceptOf(request);
+  if (accept === undefined) return JSON_TYPE;
+  const offer = negotiate(accept, ITEM_OFFERS);
+  return offer ? BY_OFFER[offer]! : JSON_TYPE;
+}

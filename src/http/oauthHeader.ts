@@ -1,0 +1,58 @@
+/**
+ * Reads the API key from `Authorization: OAuth ...`.
+ *
+ * Real DDB clients send a full OAuth 1.0 parameter list, so the header is
+ * parsed as RFC 5849 section 3.5.1 describes it: the scheme `OAuth`, then
+ * comma-separated `name="value"` pairs with percent-encoded values and an
+ * optional `realm`. We take oauth_consumer_key and ignore the rest
+ * (decisions.md "Requests").
+ */
+
+export type OAuthHeaderResult =
+  | { kind: 'key'; key: string }
+  | { kind: 'noKey' }
+  | { kind: 'notOAuth' }
+  | { kind: 'malformed'; detail: string };
+
+const NAME = /[A-Za-z0-9_.~-]+/y;
+const SPACE = /[ \t]*/y;
+
+function skipSpace(text: string, at: number): number {
+  SPACE.lastIndex = at;
+  SPACE.exec(text);
+  return SPACE.lastIndex;
+}
+
+export function readOAuthHeader(header: string): OAuthHeaderResult {
+  const scheme = /^\s*OAuth(?:\s+|$)/i.exec(header);
+  if (!scheme) return { kind: 'notOAuth' };
+  const params = new Map<string, string>();
+  let at = scheme[0].length;
+  while (at < header.length) {
+    NAME.lastIndex = at;
+    const name = NAME.exec(header)?.[0];
+    if (!name) return { kind: 'malformed', detail: `expected a parameter name at character ${at + 1}` };
+    at = skipSpace(header, at + name.length);
+    if (header[at] !== '=') return { kind: 'malformed', detail: `expected '=' after '${name}'` };
+    at = skipSpace(header, at + 1);
+    if (header[at] !== '"') return { kind: 'malformed', detail: `the value of '${name}' must be in double quotes` };
+    const end = header.indexOf('"', at + 1);
+    if (end < 0) return { kind: 'malformed', detail: `the value of '${name}' has no closing quote` };
+    let value: string;
+    try {
+      value = decodeURIComponent(header.slice(at + 1, end));
+    } catch {
+      return { kind: 'malformed', detail: `the value of '${name}' is not valid percent-encoding` };
+    }
+    if (params.has(name)) return { kind: 'malformed', detail: `'${name}' is given twice` };
+    params.set(name, value);
+    at = skipSpace(header, end + 1);
+    if (at >= header.length) break;
+    if (header[at] !== ',') return { kind: 'malformed', detail: `expected ',' between parameters at character ${at + 1}` };
+    at = skipSpace(header, at + 1);
+  }
+  const key = params.get('oauth_consumer_key');
+  if (key === undefined) return { kind: 'noKey' };
+  if (key === '') return { kind: 'malformed', detail: 'oauth_consumer_key is empty' };
+  return { kind: 'key', key };
+}

@@ -1,0 +1,74 @@
+/**
+ * GET /items/{id}/aip, /items/{id} and /items/{id}/parents
+ * (spec 4.3, 4.4; decisions.md "Hierarchy", "Item package").
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../errors.js';
+import { hierarchyToJson, hierarchyToXml } from '../../formats/hierarchy.js';
+import { isValidItemId } from '../../store/itemIds.js';
+import type { Store } from '../../store/Store.js';
+import { CompressedCache } from '../compressedCache.js';
+import { notModified } from '../conditional.js';
+import { itemRepresentation } from '../formatChoice.js';
+import { negotiateEncoding } from '../negotiate.js';
+import { aipSchema, parentsSchema } from '../schemas.js';
+
+export interface ItemRouteDeps {
+  store: Store;
+  config: Config;
+  onRequest: (request: FastifyRequest) => Promise<void>;
+}
+
+type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
+
+function itemId(request: ItemRequest): string {
+  const id = request.params.id;
+  if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
+  return id;
+}
+
+export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
+  const { store, config } = deps;
+  const cache = new CompressedCache(config.http.compressedCacheBytes);
+  const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
+
+  async function aip(request: ItemRequest, reply: FastifyReply) {
+    const id = itemId(request);
+    const rep = itemRepresentation(request, config.http.requireAccept);
+    const doc = store.getItemDocument(id, rep.format);
+    if (!doc) throw ApiError.of('itemNotFound', id);
+    if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
+    const tag = `${doc.etag}-${rep.format}`;
+    reply
+      .header('Vary', 'Accept, Accept-Encoding')
+      .header('Cache-Control', cacheControl)
+      .header('Last-Modified', doc.lastModified.toUTCString());
+    if (notModified(request, tag, doc.lastModified)) {
+      return reply.header('ETag', `"${tag}"`).code(304).send();
+    }
+    reply.header('Content-Type', rep.contentType);
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    if (encoding === 'identity') {
+      return reply.header('ETag', `"${tag}"`).send(doc.body);
+    }
+    const body = cache.get(tag, encoding, () => doc.body);
+    return reply.header('ETag', `"${tag}-${encoding}"`).header('Content-Encoding', encoding).send(body);
+  }
+
+  async function parents(request: ItemRequest, reply: FastifyReply) {
+    const id = itemId(request);
+    const rep = itemRepresentation(request, config.http.requireAccept);
+    const ancestry = store.getAncestry(id);
+    if (!ancestry) throw ApiError.of('itemNotFound', id);
+    const body = rep.format === 'json' ? hierarchyToJson(ancestry.nodes) : hierarchyToXml(ancestry.nodes);
+    return reply.header('Content-Type', rep.contentType).header('Vary', 'Accept, Accept-Encoding').send(body);
+  }
+
+  // `compress: false`: package bodies are compressed once and cached above, never per request.
+  type Route = { Params: { id: string } };
+  const onRequest = deps.onRequest;
+  app.get<Route>('/items/:id/aip', { onRequest, schema: aipSchema, compress: false }, aip);
+  app.get<Route>('/items/:id', { onRequest, schema: { ...aipSchema, summary: 'The package; path of the newer API generation (decisions.md "Requests")' }, compress: false }, aip);
+  app.get<Route>('/items/:id/parents', { onRequest, schema: parentsSchema }, parents);
+}

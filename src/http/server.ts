@@ -1,0 +1,92 @@
+/**
+ * Builds the Fastify application: plugins, hooks, error mapping, routes.
+ * This folder is the only place that knows HTTP; everything it needs comes in
+ * as arguments (config, store).
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import { hashApiKey } from '../apiKeys.js';
+import type { Store } from '../store/Store.js';
+import { createAuthenticator } from './auth.js';
+import { installErrorHandling } from './errorHandler.js';
+import { redactUrl } from './redact.js';
+import { registerItemRoutes } from './routes/items.js';
+import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
+
+export interface ServerOptions {
+  /** A pino destination for the logs; default stdout. Tests pass a stream to read them. */
+  logStream?: NodeJS.WritableStream;
+  /** false switches logging off (the CLI's --quiet and most tests). */
+  logging?: boolean;
+}
+
+export async function buildServer(config: Config, store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const logging = options.logging ?? true;
+  const app = Fastify({
+    logger: logging
+      ? {
+          level: config.server.logLevel,
+          ...(options.logStream ? { stream: options.logStream } : {}),
+          // API keys travel in the query string and the Authorization header: never log either.
+          serializers: {
+            req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+          },
+        }
+      : false,
+    genReqId: () => randomUUID(),
+    trustProxy: config.server.trustProxy,
+    // GET-only API: no request bodies.
+    bodyLimit: 1024,
+    // Long ids must reach our validation (a clear 400) instead of failing routing (404).
+    routerOptions: { maxParamLength: config.http.maxUrlLength },
+    // Node answers a missing Host with a bare 400; we want our error body (decisions.md "Requests").
+    http: { requireHostHeader: false },
+  });
+
+  installErrorHandling(app);
+
+  app.addHook('onRequest', async (request) => {
+    if (request.url.length > config.http.maxUrlLength) throw ApiError.of('uriTooLong', request.url.length, config.http.maxUrlLength);
+    if (!request.headers.host) throw ApiError.of('missingHost');
+  });
+
+  await app.register(cors, {
+    origin: config.http.corsOrigin === '*' ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()),
+    methods: ['GET', 'HEAD', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Accept', 'If-None-Match', 'If-Modified-Since'],
+    exposedHeaders: ['ETag', 'Last-Modified', 'Retry-After', 'WWW-Authenticate', 'Content-Encoding'],
+    maxAge: 86400,
+  });
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  if (config.http.rateLimitMax > 0) {
+    await app.register(rateLimit, {
+      max: config.http.rateLimitMax,
+      timeWindow: config.http.rateLimitWindowSeconds * 1000,
+      // Per key (hashed, so that the limiter's memory never holds a key); per address without one.
+      keyGenerator: (request) => {
+        const q = (request.query as Record<string, unknown> | undefined)?.oauth_consumer_key;
+        const h = request.headers.authorization;
+        return typeof q === 'string' ? hashApiKey(q) : h ? hashApiKey(h) : request.ip;
+      },
+      errorResponseBuilder: (_request, context) => {
+        const seconds = Math.ceil(context.ttl / 1000);
+        return ApiError.of('rateLimited', seconds).withHeaders({ 'Retry-After': String(seconds) });
+      },
+    });
+  }
+  await app.register(swagger, { openapi: OPENAPI_INFO });
+
+  const authenticate = createAuthenticator(store);
+  const onRequest = async (request: FastifyRequest) => {
+    authenticate(request);
+  };
+  registerItemRoutes(app, { store, config, onRequest });
+  await app.register(openapiRoute);
+  return app;
+}

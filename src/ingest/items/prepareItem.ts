@@ -1,0 +1,78 @@
+/**
+ * Turns one package (its canonical XML and the JSON form derived from it)
+ * into the row the store keeps: id, hierarchy fields, rendered bodies.
+ *
+ * Hierarchy fields come from the ProvidedCHO of the EDM (decisions.md
+ * "Hierarchy"): dcterms:isPartOf (parent), ddb:hierarchyType,
+ * ddb:hierarchyPosition, ddb:aggregationEntity, dc:title (label).
+ */
+import { createHash } from 'node:crypto';
+import { ddbItemUri, isValidItemId } from '../../store/itemIds.js';
+import type { PreparedItem } from '../../store/Store.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const asArray = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+
+/** The text of a literal: a string, or the `$` of an element with attributes. */
+function literal(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (isObject(v) && typeof v.$ === 'string') return v.$;
+  return undefined;
+}
+function firstLiteral(v: unknown): string | undefined {
+  for (const x of asArray(v)) {
+    const s = literal(x)?.trim();
+    if (s) return s;
+  }
+  return undefined;
+}
+function firstResource(v: unknown): string | undefined {
+  for (const x of asArray(v)) {
+    if (isObject(x) && typeof x['@resource'] === 'string' && x['@resource'].trim()) return x['@resource'].trim();
+    if (typeof x === 'string' && x.trim()) return x.trim();
+  }
+  return undefined;
+}
+
+export class RecordError extends Error {}
+
+/** The item id a package declares, checked. */
+export function packageItemId(pkg: Json): string {
+  const props = pkg.properties;
+  const id = isObject(props) ? literal(props['item-id'])?.trim() : undefined;
+  if (!id) throw new RecordError('no item id: properties/item-id is missing or empty');
+  if (!isValidItemId(id)) {
+    throw new RecordError(`item id '${id.slice(0, 80)}' is not valid: use 1 to 200 letters, digits, '-', '_', '.', ':'`);
+  }
+  return id;
+}
+
+/** The ProvidedCHO of the package: the one describing this item when there are several. */
+function providedCho(pkg: Json, id: string): Json | undefined {
+  const edm = pkg.edm;
+  const rdf = isObject(edm) ? edm.RDF : undefined;
+  const chos = asArray(isObject(rdf) ? rdf.ProvidedCHO : undefined).filter(isObject);
+  return chos.find((c) => c['@about'] === ddbItemUri(id)) ?? chos[0];
+}
+
+export function prepareItem(pkg: Json, xml: string, json: string): PreparedItem {
+  const id = packageItemId(pkg);
+  const cho = providedCho(pkg, id);
+  const choUri = typeof cho?.['@about'] === 'string' ? cho['@about'].trim() : null;
+  const label = firstLiteral(cho?.title) ?? (isObject(pkg.preview) ? firstLiteral(pkg.preview.title) : undefined) ?? '';
+  const aggregation = firstLiteral(cho?.aggregationEntity);
+  return {
+    id,
+    choUri: choUri || ddbItemUri(id),
+    parentRef: firstResource(cho?.isPartOf) ?? null,
+    label,
+    hierarchyType: firstLiteral(cho?.hierarchyType) ?? null,
+    position: firstLiteral(cho?.hierarchyPosition) ?? null,
+    aggregationEntity: aggregation === 'true',
+    xml,
+    json,
+    etag: createHash('sha256').update(xml).digest('base64url').slice(0, 27),
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Reads the item packages in one input file (spec 2.4, decisions.md
+ * "Item package"):
+ * - a cortex XML document: kept byte for byte as the canonical form;
+ * - package JSON (one package, or an array of packages): read keeping
+ *   repeated keys, then turned into cortex XML, which becomes canonical.
+ * The JSON form served is always derived from the canonical XML, so both
+ * representations of an item say the same thing.
+ */
+import { cortexToJson } from '../../formats/cortexToJson.js';
+import { jsonToCortex } from '../../formats/jsonToCortex.js';
+import { JsonSyntaxError, parsePackageJson } from '../../formats/packageJson.js';
+import { parseXml, XmlSyntaxError, type XmlElement } from '../../formats/xmlTree.js';
+import type { PreparedItem } from '../../store/Store.js';
+import { prepareItem, RecordError } from './prepareItem.js';
+
+export const CORTEX_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/cortex';
+
+export type ItemReadResult =
+  | { kind: 'item'; item: PreparedItem; position: string }
+  | { kind: 'error'; reason: string; position: string };
+
+function fromXml(xml: string, root: XmlElement): PreparedItem {
+  if (root.local !== 'cortex' || root.namespace !== CORTEX_NAMESPACE) {
+    const ns = root.namespace ? ` in namespace ${root.namespace}` : '';
+    throw new RecordError(`unknown root element <${root.name}>${ns}; expected <cortex xmlns="${CORTEX_NAMESPACE}"> (a DDB item package)`);
+  }
+  const pkg = cortexToJson(root);
+  return prepareItem(pkg, xml, JSON.stringify(pkg));
+}
+
+function fromPackageJson(pkg: unknown): PreparedItem {
+  if (typeof pkg !== 'object' || pkg === null || Array.isArray(pkg)) {
+    throw new RecordError('a package must be a JSON object with the parts of spec 2.4 (properties, edm, ...)');
+  }
+  const xml = jsonToCortex(pkg as Record<string, unknown>);
+  return fromXml(xml, parseXml(xml));
+}
+
+function describe(e: unknown): string {
+  if (e instanceof XmlSyntaxError) return `not well-formed XML: ${e.message}`;
+  if (e instanceof JsonSyntaxError) return `not valid JSON: ${e.message}`;
+  if (e instanceof RecordError) return e.message;
+  throw e;
+}
+
+export function readItemRecords(text: string): ItemReadResult[] {
+  const start = text.search(/\S/);
+  const first = start < 0 ? '' : text[start];
+  if (first === '<') {
+    try {
+      return [{ kind: 'item', item: fromXml(text, parseXml(text)), position: 'document' }];
+    } catch (e) {
+      return [{ kind: 'error', reason: describe(e), position: e instanceof XmlSyntaxError ? `line ${e.line}, column ${e.column}` : 'document' }];
+    }
+  }
+  if (first === '{' || first === '[') {
+    let parsed: unknown;
+    try {
+      parsed = parsePackageJson(text);
+    } catch (e) {
+      return [{ kind: 'error', reason: describe(e), position: e instanceof JsonSyntaxError ? `line ${e.line}, column ${e.column}` : 'document' }];
+    }
+    const packages = Array.isArray(parsed) ? parsed : [parsed];
+    return packages.map((pkg, i) => {
+      const position = Array.isArray(parsed) ? `record ${i + 1}` : 'document';
+      try {
+        return { kind: 'item', item: fromPackageJson(pkg), position };
+      } catch (e) {
+        return { kind: 'error', reason: describe(e), position };
+      }
+    });
+  }
+  return [{ kind: 'error', reason: start < 0 ? 'the file is empty' : 'neither XML nor JSON: expected a cortex XML document or package JSON', position: 'document' }];
+}

@@ -1,0 +1,86 @@
+/**
+ * Expands the PATH arguments of `heritage-api ingest ...` into input files:
+ * files as given, directories recursively (sorted, hidden entries skipped),
+ * and `-` for standard input.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+
+export interface InputFile {
+  /** The path as the operator will recognise it, or "<stdin>". */
+  name: string;
+  read: () => Promise<Buffer>;
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+async function* walk(dir: string, accept: (name: string) => boolean): AsyncGenerator<string> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path, accept);
+    else if (entry.isFile() && accept(entry.name)) yield path;
+  }
+}
+
+/**
+ * @param accept which file names inside directories are inputs (files named
+ *   explicitly are always read).
+ */
+export async function* expandInputs(
+  paths: readonly string[],
+  accept: (name: string) => boolean,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): AsyncGenerator<InputFile> {
+  // Check every path before reading any, so a typo stops the run before it writes anything.
+  const kinds = new Map<string, 'dir' | 'file'>();
+  for (const path of paths) {
+    if (path === '-') continue;
+    try {
+      kinds.set(path, (await stat(path)).isDirectory() ? 'dir' : 'file');
+    } catch {
+      throw new UsageError(`Cannot read '${path}': no such file or directory.`);
+    }
+  }
+  for (const path of paths) {
+    if (path === '-') {
+      yield { name: '<stdin>', read: () => readStream(stdin) };
+    } else if (kinds.get(path) === 'dir') {
+      for await (const file of walk(path, accept)) yield { name: file, read: () => readFile(file) };
+    } else {
+      yield { name: path, read: () => readFile(path) };
+    }
+  }
+}
+
+/**
+ * Decodes UTF-8 strictly: a file that is not UTF-8 is reported, not loaded
+ * with replacement characters. A leading byte-order mark is dropped.
+ */
+export function decodeUtf8(bytes: Buffer): { text: string } | { error: string } {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return { text };
+  } catch {
+    // Locate the first byte that is not UTF-8: the first U+FFFD of a lenient
+    // decode that is not a real U+FFFD (EF BF BD) in the input.
+    const lenient = new TextDecoder('utf-8').decode(bytes);
+    let at = lenient.indexOf('\uFFFD');
+    while (at >= 0) {
+      const offset = Buffer.byteLength(lenient.slice(0, at), 'utf8');
+      if (!(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) {
+        const line = lenient.slice(0, at).split('\n').length;
+        return { error: `not UTF-8: invalid byte 0x${(bytes[offset] ?? 0).toString(16)} at byte offset ${offset} (line ${line}); convert the file to UTF-8` };
+      }
+      at = lenient.indexOf('\uFFFD', at + 1);
+    }
+    return { error: 'not UTF-8; convert the file to UTF-8' };
+  }
+}

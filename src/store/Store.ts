@@ -1,0 +1,98 @@
+/**
+ * The store seam. Everything outside src/store/<backend>/ talks to this
+ * interface only; which backend is in use is decided once, in
+ * src/store/openStore.ts, from the config.
+ */
+
+/** An item package prepared by the ingest pipeline, ready to be written. */
+export interface PreparedItem {
+  id: string;
+  /** `@about` of the ProvidedCHO; children name their parent by it (dcterms:isPartOf). */
+  choUri: string | null;
+  /** The parent's URI from dcterms:isPartOf, as written in the record. */
+  parentRef: string | null;
+  /** Title of the item (hierarchy label). */
+  label: string;
+  /** ddb:hierarchyType, `htype_nnn`. */
+  hierarchyType: string | null;
+  /** ddb:hierarchyPosition; null when the record has none. */
+  position: string | null;
+  aggregationEntity: boolean;
+  /** The canonical cortex XML document. */
+  xml: string;
+  /** The JSON form, derived from the XML at load time (decisions.md "Item package"). */
+  json: string;
+  /** Strong validator of the content, computed from the XML. */
+  etag: string;
+}
+
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+export type ItemFormat = 'json' | 'xml';
+
+export interface ItemDocument {
+  body: Buffer;
+  etag: string;
+  lastModified: Date;
+  /** Set when an operator blocked the item; the body must then not be served. */
+  blockedReason: string | null;
+}
+
+/** One node of GET /items/{id}/parents (spec 2.3). */
+export interface HierarchyNode {
+  id: string;
+  parent: string | null;
+  label: string;
+  type: string;
+  position: string;
+  leaf: boolean;
+  aggregationEntity: boolean;
+}
+
+export interface Ancestry {
+  /** The inquired item first, then each ancestor known to the store, up to the root. */
+  nodes: HierarchyNode[];
+  /** True when the chain came back to an item already in it (a cycle in the data). */
+  cycle: boolean;
+}
+
+export interface ApiKeyRecord {
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface ItemStore {
+  /** Insert or replace items by id, in one transaction. Unchanged content is left alone. */
+  upsertItems(items: readonly PreparedItem[]): UpsertResult;
+  getItemDocument(id: string, format: ItemFormat): ItemDocument | undefined;
+  /** undefined when the item is not in the store. */
+  getAncestry(id: string): Ancestry | undefined;
+  /** Ids of the given items whose parent chain loops; each cycle as the ids along it. */
+  findCycles(ids: readonly string[]): string[][];
+  /** Returns false when there is no such item. */
+  blockItem(id: string, reason: string): boolean;
+  /** Returns false when the item was not blocked. */
+  unblockItem(id: string): boolean;
+  countItems(): number;
+}
+
+export interface KeyStore {
+  /** Fails with a UsageError when the name is taken. */
+  createKey(name: string, keyHash: string): void;
+  listKeys(): ApiKeyRecord[];
+  /** Returns false when no active key has that name. */
+  revokeKey(name: string): boolean;
+  /** The active key with this hash, if any. */
+  findActiveKey(keyHash: string): { name: string; keyHash: string } | undefined;
+  markKeyUsed(name: string, at: Date): void;
+}
+
+export interface Store extends ItemStore, KeyStore {
+  close(): void;
+}

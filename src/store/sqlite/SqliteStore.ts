@@ -1,0 +1,44 @@
+/**
+ * The embedded SQLite store (better-sqlite3), the default backend.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Store } from '../Store.js';
+import { migrate } from './schema.js';
+import { SqliteItems } from './items.js';
+import { SqliteKeys } from './keys.js';
+
+export interface SqliteOptions {
+  /** A file path, or ':memory:'. */
+  path: string;
+  readonly?: boolean;
+}
+
+export function openSqliteStore(options: SqliteOptions): Store {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new Database(options.path, { readonly: options.readonly ?? false });
+  // WAL lets the server keep reading while `heritage-api ingest` writes from another process.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  const items = new SqliteItems(db);
+  const keys = new SqliteKeys(db);
+  // Explicit delegation keeps the Store surface visible in one place.
+  return {
+    upsertItems: (x) => items.upsertItems(x),
+    getItemDocument: (id, f) => items.getItemDocument(id, f),
+    getAncestry: (id) => items.getAncestry(id),
+    findCycles: (ids) => items.findCycles(ids),
+    blockItem: (id, reason) => items.blockItem(id, reason),
+    unblockItem: (id) => items.unblockItem(id),
+    countItems: () => items.countItems(),
+    createKey: (name, hash) => keys.createKey(name, hash),
+    listKeys: () => keys.listKeys(),
+    revokeKey: (name) => keys.revokeKey(name),
+    findActiveKey: (hash) => keys.findActiveKey(hash),
+    markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
+    close: () => db.close(),
+  };
+}

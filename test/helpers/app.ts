@@ -1,0 +1,45 @@
+/**
+ * A real server on a real store for HTTP tests (Fastify inject: the whole
+ * request pipeline, no socket).
+ */
+import type { FastifyInstance } from 'fastify';
+import { generateApiKey, hashApiKey } from '../../src/apiKeys.js';
+import { loadConfig, type ConfigOverrides } from '../../src/config.js';
+import { buildServer, type ServerOptions } from '../../src/http/server.js';
+import { ingestItems } from '../../src/ingest/ingestItems.js';
+import type { Store } from '../../src/store/Store.js';
+import type { TestBackend } from './backends.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  key: string;
+  /** Headers a well-behaved JSON client sends. */
+  json: Record<string, string>;
+  xml: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(
+  backend: TestBackend,
+  options: { load?: string[]; flags?: ConfigOverrides; server?: ServerOptions } = {},
+): Promise<TestApp> {
+  const opened = backend.open();
+  const config = loadConfig({ flags: { ...options.flags, store: { path: opened.path } } });
+  if (options.load) await ingestItems(opened.store, options.load, { batchSize: 100 });
+  const key = generateApiKey();
+  opened.store.createKey('test', hashApiKey(key));
+  const app = await buildServer(config, opened.store, { logging: false, ...options.server });
+  const auth = `OAuth oauth_consumer_key="${key}"`;
+  return {
+    app,
+    store: opened.store,
+    key,
+    json: { accept: 'application/json', authorization: auth },
+    xml: { accept: 'application/xml', authorization: auth },
+    async close() {
+      await app.close();
+      opened.dispose();
+    },
+  };
+}

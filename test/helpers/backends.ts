@@ -1,0 +1,34 @@
+/**
+ * Every store backend the tests run against. Store and HTTP tests loop over
+ * this list, so a new backend is tested by adding one entry here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+import type { Store } from '../../src/store/Store.js';
+
+export interface TestBackend {
+  name: string;
+  /** A fresh, empty store; `dispose` closes and removes it. */
+  open(): { store: Store; path: string; dispose(): void };
+}
+
+export const BACKENDS: TestBackend[] = [
+  {
+    name: 'sqlite',
+    open() {
+      const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+      const path = join(dir, 'test.db');
+      const store = openSqliteStore({ path });
+      return {
+        store,
+        path,
+        dispose() {
+          store.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+];
