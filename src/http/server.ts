@@ -14,7 +14,7 @@ import { ApiError } from '../errors.js';
 import { hashApiKey } from '../apiKeys.js';
 import type { Store } from '../store/Store.js';
 import { createAuthenticator } from './auth.js';
-import { installErrorHandling } from './errorHandler.js';
+import { installErrorHandling, sendError } from './errorHandler.js';
 import { redactUrl } from './redact.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
@@ -43,8 +43,10 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     trustProxy: config.server.trustProxy,
     // GET-only API: no request bodies.
     bodyLimit: 1024,
-    // Long ids must reach our validation (a clear 400) instead of failing routing (404).
-    routerOptions: { maxParamLength: config.http.maxUrlLength },
+    // Long ids must reach our own checks (414 / a clear 400) instead of failing in the router.
+    routerOptions: { maxParamLength: Number.MAX_SAFE_INTEGER },
+    // Errors raised before routing (a malformed URL) get our error body too.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, ApiError.of('badRequest', error.message)),
     // Node answers a missing Host with a bare 400; we want our error body (decisions.md "Requests").
     http: { requireHostHeader: false },
   });

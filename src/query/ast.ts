@@ -1,0 +1,116 @@
+/**
+ * The query tree that `parseQuery` produces and the evaluator consumes.
+ *
+ * It is deliberately small and boolean: the evaluator only has to decide which entities
+ * match. Lucene's scoring-only constructs (boost, optional SHOULD clauses next to required
+ * ones) have no node here; `parse.ts` documents how they are mapped.
+ */
+
+/** The searchable fields, spelled exactly as in the entity JSON (case-sensitive). */
+export const QUERY_FIELDS = [
+  'id',
+  'type',
+  'preferredName',
+  'variantName',
+  'dateOfBirth',
+  'dateOfDeath',
+  'placeOfBirth',
+  'placeOfDeath',
+  'professionOrOccupation',
+  'gender',
+  'count',
+] as const;
+
+export type QueryField = (typeof QUERY_FIELDS)[number];
+
+export type QueryNode =
+  /** `*:*`, and a lone `*`. */
+  | { kind: 'all' }
+  /** Unescaped text; field null = any text field. */
+  | { kind: 'term'; field: QueryField | null; text: string }
+  /** A term with a single trailing unescaped `*` (`goe*`); `text` is the prefix without it. */
+  | { kind: 'prefix'; field: QueryField | null; text: string }
+  /**
+   * Any other use of unescaped `*` or `?`. In `pattern`, `*` and `?` are wildcards; a
+   * literal `*`, `?` or `\` (escaped in the query) is written with a backslash before it.
+   */
+  | { kind: 'wildcard'; field: QueryField | null; pattern: string }
+  | { kind: 'phrase'; field: QueryField | null; text: string }
+  /** `field:*`: the entity has a value in the field. */
+  | { kind: 'exists'; field: QueryField }
+  /** A `*` bound is null (open). Bounds are text; the evaluator decides how to compare. */
+  | {
+      kind: 'range';
+      field: QueryField;
+      lower: string | null;
+      upper: string | null;
+      includeLower: boolean;
+      includeUpper: boolean;
+    }
+  | { kind: 'and'; children: QueryNode[] }
+  | { kind: 'or'; children: QueryNode[] }
+  | { kind: 'not'; child: QueryNode };
+
+export function isQueryField(name: string): name is QueryField {
+  return (QUERY_FIELDS as readonly string[]).includes(name);
+}
+
+export const ALL: QueryNode = { kind: 'all' };
+
+/**
+ * Builds an AND, flattening nested ANDs. `all` is the identity of AND, so it is dropped
+ * when a positive child remains; it stays next to NOT-only children because the evaluator
+ * needs something to subtract from (`-a` = and(all, not(a))).
+ */
+export function and(children: QueryNode[]): QueryNode {
+  const flat = children.flatMap((c) => (c.kind === 'and' ? c.children : [c]));
+  const hasPositive = flat.some((c) => c.kind !== 'all' && c.kind !== 'not');
+  let kept = hasPositive ? flat.filter((c) => c.kind !== 'all') : flat;
+  if (!hasPositive && kept.some((c) => c.kind === 'all')) {
+    // keep exactly one `all`, first, in front of the NOT children
+    kept = [ALL, ...kept.filter((c) => c.kind !== 'all')];
+  }
+  if (kept.length === 0) return ALL;
+  if (kept.length === 1) return kept[0] as QueryNode;
+  return { kind: 'and', children: kept };
+}
+
+/** Builds an OR, flattening nested ORs; `all` absorbs an OR (a OR *:* matches everything). */
+export function or(children: QueryNode[]): QueryNode {
+  const flat = children.flatMap((c) => (c.kind === 'or' ? c.children : [c]));
+  if (flat.some((c) => c.kind === 'all')) return ALL;
+  if (flat.length === 1) return flat[0] as QueryNode;
+  return { kind: 'or', children: flat };
+}
+
+/**
+ * Canonical, compact debug form used by the tests, e.g.
+ * `AND(term(*:goethe), NOT(phrase(preferredName:"a b")))`. `*` stands for "any field".
+ */
+export function queryToString(node: QueryNode): string {
+  switch (node.kind) {
+    case 'all':
+      return 'ALL';
+    case 'term':
+      return `term(${node.field ?? '*'}:${node.text})`;
+    case 'prefix':
+      return `prefix(${node.field ?? '*'}:${node.text})`;
+    case 'wildcard':
+      return `wildcard(${node.field ?? '*'}:${node.pattern})`;
+    case 'phrase':
+      return `phrase(${node.field ?? '*'}:${JSON.stringify(node.text)})`;
+    case 'exists':
+      return `exists(${node.field})`;
+    case 'range':
+      return (
+        `range(${node.field}:${node.includeLower ? '[' : '{'}` +
+        `${node.lower ?? '*'} TO ${node.upper ?? '*'}${node.includeUpper ? ']' : '}'})`
+      );
+    case 'and':
+      return `AND(${node.children.map(queryToString).join(', ')})`;
+    case 'or':
+      return `OR(${node.children.map(queryToString).join(', ')})`;
+    case 'not':
+      return `NOT(${queryToString(node.child)})`;
+  }
+}

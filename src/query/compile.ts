@@ -1,0 +1,201 @@
+/**
+ * Compiles the tree of the `lucene` package into a QueryNode.
+ *
+ * Boolean semantics follow Lucene's classic QueryParser with default operator AND
+ * (QueryParserBase.addClause): each clause of a sequence gets an occurrence
+ *   - introduced by NOT (or prefix -/!)       -> MUST_NOT
+ *   - introduced by OR                        -> SHOULD, and the clause before it becomes
+ *                                                SHOULD too (unless it is MUST_NOT)
+ *   - introduced by AND                       -> MUST, and the clause before it becomes
+ *                                                MUST too (unless it is MUST_NOT)
+ *   - otherwise (implicit operator)           -> MUST
+ * and the sequence matches like a Lucene BooleanQuery: all MUST clauses, none of the
+ * MUST_NOT ones, and at least one SHOULD clause when there is no MUST clause. When MUST
+ * clauses are present, SHOULD clauses only add to the score in Lucene, so they do not
+ * restrict matching and are left out of the tree: `a OR b c` matches exactly like `c`.
+ * A sequence with only MUST_NOT clauses matches everything but them (as Solr does):
+ * `-a` = and(all, not(a)).
+ */
+import { ALL, QUERY_FIELDS, and, isQueryField, or } from './ast.js';
+import type { QueryField, QueryNode } from './ast.js';
+import { QuerySyntaxError, quote } from './errors.js';
+import { isRange, isTerm } from './lucene.js';
+import type { Loc, LuceneAny, LuceneNode, LuceneRange, LuceneTerm } from './lucene.js';
+
+type Occur = 'MUST' | 'SHOULD' | 'MUST_NOT';
+/** The field in force: a query field, '*' (only valid in *:*), or null for any field. */
+type FieldCtx = QueryField | '*' | null;
+
+interface Item {
+  conj: 'AND' | 'OR' | null;
+  not: boolean;
+  clause: LuceneAny;
+}
+
+export class Compiler {
+  /** `origin` maps offsets in the text lucene parsed back to the user's query. */
+  constructor(private readonly origin: number[], private readonly userLength: number) {}
+
+  compile(root: LuceneNode): QueryNode {
+    if (root.left === undefined) throw new QuerySyntaxError(0, 'a term');
+    return this.sequence(root, null);
+  }
+
+  private pos(loc: Loc | null | undefined): number {
+    return loc ? (this.origin[loc.start.offset] ?? this.userLength) : 0;
+  }
+
+  /** A chain {left, operator, right} (top level or a parenthesised group). */
+  private sequence(node: LuceneNode, field: FieldCtx): QueryNode {
+    const occurs: Occur[] = [];
+    const nodes: QueryNode[] = [];
+    for (const item of flatten(node)) {
+      const k = occurs.length;
+      if (k > 0 && item.conj !== null && occurs[k - 1] !== 'MUST_NOT') {
+        occurs[k - 1] = item.conj === 'AND' ? 'MUST' : 'SHOULD';
+      }
+      // lucene can also glue '-'/'!' to a term; the pre-pass turns them into NOT, but a
+      // glued one would mean the same
+      const c = item.clause;
+      const not = item.not || (isTerm(c) && (c.prefix === '-' || c.prefix === '!'));
+      occurs.push(not ? 'MUST_NOT' : item.conj === 'OR' ? 'SHOULD' : 'MUST');
+      nodes.push(this.clause(item.clause, field));
+    }
+    const pick = (o: Occur): QueryNode[] => nodes.filter((_, k) => occurs[k] === o);
+    const must = pick('MUST');
+    const should = pick('SHOULD');
+    const positive = must.length > 0 ? must : should.length > 0 ? [or(should)] : [ALL];
+    const negative = pick('MUST_NOT').map((child): QueryNode => ({ kind: 'not', child }));
+    return and([...positive, ...negative]);
+  }
+
+  private clause(c: LuceneAny, inherited: FieldCtx): QueryNode {
+    if (isRange(c)) return this.range(c, inherited);
+    if (isTerm(c)) {
+      const field = c.fieldLocation ? this.field(c.field, c.fieldLocation) : inherited;
+      return c.quoted ? this.phrase(c, field) : this.term(c, field);
+    }
+    const field = c.field !== undefined && c.fieldLocation ? this.field(c.field, c.fieldLocation) : inherited;
+    if (field === '*') throw this.starField(c.fieldLocation);
+    return this.sequence(c, field);
+  }
+
+  private field(raw: string, loc: Loc): FieldCtx {
+    const name = unescape(raw);
+    if (name === '*' || isQueryField(name)) return name;
+    const near = QUERY_FIELDS.find((f) => f.toLowerCase() === name.toLowerCase());
+    const hint = near ? ` (field names are case-sensitive: did you mean '${near}'?)` : '';
+    throw new QuerySyntaxError(this.pos(loc), `one of the fields ${QUERY_FIELDS.join(', ')}`, `unknown field ${quote(name)}${hint}`);
+  }
+
+  private starField(loc: Loc | null | undefined): QuerySyntaxError {
+    return new QuerySyntaxError(this.pos(loc), "'*:*' to match everything, or a field name such as preferredName", "'*' is not a field name");
+  }
+
+  private phrase(c: LuceneTerm, field: FieldCtx): QueryNode {
+    if (field === '*') throw this.starField(c.fieldLocation);
+    const text = unescape(c.term);
+    if (text.trim() === '') throw new QuerySyntaxError(this.pos(c.termLocation), 'words between the quotes', 'empty phrase');
+    return { kind: 'phrase', field, text };
+  }
+
+  /** Classifies a bare term by its unescaped '*' and '?'; escaped ones are literal. */
+  private term(c: LuceneTerm, field: FieldCtx): QueryNode {
+    const raw = c.term;
+    let text = '';
+    let pattern = '';
+    let stars = 0;
+    let marks = 0;
+    let endsWithStar = false;
+    for (let k = 0; k < raw.length; k++) {
+      const ch = raw[k] as string;
+      endsWithStar = ch === '*';
+      if (ch === '\\' && k + 1 < raw.length) {
+        const lit = raw[++k] as string;
+        text += lit;
+        pattern += lit === '*' || lit === '?' || lit === '\\' ? `\\${lit}` : lit;
+      } else if (ch === '*' || ch === '?') {
+        if (ch === '*') stars++;
+        else marks++;
+        pattern += ch;
+      } else {
+        text += ch;
+        pattern += ch;
+      }
+    }
+    const onlyStars = stars > 0 && marks === 0 && text === '' && pattern === '*'.repeat(stars);
+    if (field === '*') {
+      if (onlyStars) return ALL;
+      throw this.starField(c.fieldLocation);
+    }
+    if (onlyStars) return field === null ? ALL : { kind: 'exists', field };
+    if (stars === 0 && marks === 0) return { kind: 'term', field, text };
+    if (stars === 1 && marks === 0 && endsWithStar) return { kind: 'prefix', field, text };
+    return { kind: 'wildcard', field, pattern };
+  }
+
+  private range(c: LuceneRange, inherited: FieldCtx): QueryNode {
+    const field = c.fieldLocation ? this.field(c.field, c.fieldLocation) : inherited;
+    if (field === '*') throw this.starField(c.fieldLocation);
+    if (field === null) {
+      // the pre-pass rejects a range outside field:... already; kept for safety
+      throw new QuerySyntaxError(0, 'a field name before the range, as in dateOfBirth:[1700 TO 1800]');
+    }
+    const bound = (raw: string): string | null => (raw === '*' ? null : unescape(raw));
+    return {
+      kind: 'range',
+      field,
+      lower: bound(c.term_min),
+      upper: bound(c.term_max),
+      includeLower: c.inclusive === 'both' || c.inclusive === 'left',
+      includeUpper: c.inclusive === 'both' || c.inclusive === 'right',
+    };
+  }
+}
+
+/** Turns lucene's right-nested chain into the list of clauses with their operators. */
+function flatten(root: LuceneNode): Item[] {
+  const items: Item[] = [];
+  let node: LuceneNode = root;
+  let pending = decode(root.start);
+  for (;;) {
+    if (node.left === undefined) break;
+    items.push({ ...pending, clause: node.left });
+    if (node.right === undefined) break;
+    pending = decode(node.operator);
+    const r = node.right;
+    if (isRange(r) || isTerm(r) || r.parenthesized) {
+      items.push({ ...pending, clause: r });
+      break;
+    }
+    // a continuation of the chain; it carries a `start` only if two operators met
+    const extra = decode(r.start);
+    pending = { conj: pending.conj ?? extra.conj, not: pending.not || extra.not };
+    node = r;
+  }
+  return items;
+}
+
+function decode(op: string | undefined): { conj: 'AND' | 'OR' | null; not: boolean } {
+  switch (op) {
+    case 'AND':
+    case '&&':
+      return { conj: 'AND', not: false };
+    case 'OR':
+    case '||':
+      return { conj: 'OR', not: false };
+    case 'NOT':
+      return { conj: null, not: true };
+    case 'AND NOT':
+      return { conj: 'AND', not: true };
+    case 'OR NOT':
+      return { conj: 'OR', not: true };
+    default:
+      return { conj: null, not: false };
+  }
+}
+
+/** Lucene's escape rule: a backslash makes the next character literal. */
+export function unescape(raw: string): string {
+  return raw.replace(/\\([\s\S])/g, '$1');
+}

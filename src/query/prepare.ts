@@ -1,0 +1,328 @@
+/**
+ * Lexical pre-pass run before the `lucene` package parses a query (see parse.ts for why).
+ *
+ * It is a flat, left-to-right scan, not a parser: it builds no tree. It only knows where
+ * quotes, escapes, parentheses and range brackets begin and end, and which words are
+ * operators, which is what is needed to
+ *   1. reject what lucene 2.1.1 silently misreads or drops, with a position and an
+ *      expectation (`a AND`, `OR b`, `AND AND`, `NOT -a`, `(a`, `a)`, `"a`, `id:`,
+ *      `term~1`, `a:b:c`, a trailing `\`, a range without a field);
+ *   2. rewrite the query into a canonical text that lucene reads correctly:
+ *      - tokens separated by exactly one space (lucene loses `NOT` in `a AND  NOT b`, and
+ *        needs spaces around `AND` in `(a)AND(b)` and inside `[ a TO b ]`);
+ *      - `&&` -> `AND`, `||` -> `OR`, prefix `-`/`!` -> `NOT` (lucene cannot negate a group
+ *        or a field: `-(a b)` is an error and `-id:x` reads field "-id");
+ *      - prefix `+` dropped: with the default operator AND, Lucene's QueryParser ignores it
+ *        (a clause is required unless introduced by OR, with or without `+`);
+ *      - `/` -> `\/` (lucene would start a regex; we have none, so URIs work unescaped);
+ *      - boosts (`^2`, `^0.5`) removed: they only affect scoring;
+ *      - quoted range bounds `["a b" TO c]` -> `[a\ b TO c]` (lucene has no quoted bounds);
+ *      - in phrases, `\x` for an x lucene cannot escape -> `x` (Lucene's meaning);
+ *   3. keep, for every character of the rewritten text, its offset in the user's query, so
+ *      that positions reported by lucene or the compiler point into what the user sent.
+ */
+import { QuerySyntaxError } from './errors.js';
+
+export interface Prepared {
+  /** The canonical query text handed to lucene. */
+  text: string;
+  /** origin[i] = offset in the user's query of text[i]; origin[text.length] = its length. */
+  origin: number[];
+  /** [start, end) of each range in `text`, to word lucene's errors inside ranges. */
+  ranges: Array<[number, number]>;
+}
+
+/** The characters lucene 2.1.1 accepts after a backslash (its EscapeSequence rule). */
+const LUCENE_ESCAPABLE = new Set('+-!(){}[]^"?:\\&|\'/~* ');
+/** Unescaped, these end a bare word. `:` ends a field name. */
+const WORD_STOP = /[\s()[\]{}":^~]/;
+const WHITESPACE = /\s/;
+const BINARY: Record<string, string> = { AND: 'AND', '&&': 'AND', OR: 'OR', '||': 'OR' };
+/** Bounds recursion in lucene and in the compiler for any maxLength a caller sets. */
+export const MAX_DEPTH = 32;
+const BOOST = /^\^(?:\d+(?:\.\d+)?|\.\d+)/;
+
+type Prev =
+  | { kind: 'start' } // beginning of the query or just after '('
+  | { kind: 'operand'; phrase: boolean } // after a term, phrase, range or ')'
+  | { kind: 'op'; text: string; unary: boolean } // after AND/OR (binary) or NOT/+/-/! (unary)
+  | { kind: 'field'; name: string }; // after 'name:'
+
+export function prepare(src: string): Prepared {
+  return new Scanner(src).run();
+}
+
+class Scanner {
+  private out = '';
+  private readonly origin: number[] = [];
+  private readonly ranges: Array<[number, number]> = [];
+  private readonly parens: Array<{ at: number; fieldGroup: boolean }> = [];
+  private prev: Prev = { kind: 'start' };
+  private i = 0;
+
+  constructor(private readonly src: string) {}
+
+  run(): Prepared {
+    const s = this.src;
+    while (this.i < s.length) {
+      const c = s[this.i] as string;
+      if (WHITESPACE.test(c)) this.i++;
+      else if (c === '(') this.open();
+      else if (c === ')') this.close();
+      else if (c === '"') this.phrase();
+      else if (c === '[' || c === '{') this.range();
+      else if (c === ']' || c === '}') {
+        throw new QuerySyntaxError(this.i, `a range such as dateOfBirth:[1700 TO 1800], or '\\${c}' for the character itself`, `'${c}' closes no range`);
+      } else if (c === ':') {
+        const p = this.prev;
+        throw new QuerySyntaxError(this.i, p.kind === 'field' ? `a value after '${p.name}:'` : "a field name right before ':', as in preferredName:Goethe");
+      } else if (c === '^') {
+        throw new QuerySyntaxError(this.i, "a term right before '^' (a boost, as in goethe^2)");
+      } else if (c === '~') this.tilde();
+      else this.word();
+    }
+    this.finish();
+    this.origin.push(s.length);
+    return { text: this.out, origin: this.origin, ranges: this.ranges };
+  }
+
+  /** Appends text whose characters all come from offset `at`. */
+  private put(text: string, at: number): void {
+    this.out += text;
+    for (let k = 0; k < text.length; k++) this.origin.push(at);
+  }
+
+  /** Starts a new token: one space after the previous one. */
+  private sep(at: number): void {
+    if (this.out.length > 0) this.put(' ', at);
+  }
+
+  private open(): void {
+    if (this.parens.length >= MAX_DEPTH) {
+      throw new QuerySyntaxError(this.i, `at most ${MAX_DEPTH} levels of nested parentheses`);
+    }
+    this.parens.push({ at: this.i, fieldGroup: this.prev.kind === 'field' });
+    this.sep(this.i);
+    this.put('(', this.i);
+    this.prev = { kind: 'start' };
+    this.i++;
+  }
+
+  private close(): void {
+    const at = this.i;
+    if (this.parens.length === 0) {
+      throw new QuerySyntaxError(at, "'(' earlier in the query to match this ')'", "')' closes no '('");
+    }
+    if (this.prev.kind === 'start') throw new QuerySyntaxError(at, "a term between '(' and ')'");
+    this.requireOperand(at);
+    this.parens.pop();
+    this.sep(at);
+    this.put(')', at);
+    this.i++;
+    this.afterOperand(false);
+  }
+
+  private phrase(): void {
+    const s = this.src;
+    const start = this.i;
+    this.sep(start);
+    this.put('"', start);
+    let j = start + 1;
+    for (;;) {
+      const ch = s[j];
+      if (ch === undefined || (ch === '\\' && j + 1 >= s.length)) {
+        throw new QuerySyntaxError(s.length, `'"' to close the phrase opened at position ${start}`);
+      }
+      if (ch === '"') break;
+      if (ch === '\\') {
+        const next = s[j + 1] as string;
+        this.put(LUCENE_ESCAPABLE.has(next) ? `\\${next}` : next, j);
+        j += 2;
+      } else {
+        this.put(ch, j);
+        j++;
+      }
+    }
+    this.put('"', j);
+    this.i = j + 1;
+    this.afterOperand(true);
+  }
+
+  private range(): void {
+    const s = this.src;
+    const start = this.i;
+    if (this.prev.kind !== 'field' && !this.parens.some((p) => p.fieldGroup)) {
+      throw new QuerySyntaxError(start, `a field name before '${s[start]}', as in dateOfBirth:[1700 TO 1800]`, 'a range needs a field');
+    }
+    const unclosed = (): QuerySyntaxError =>
+      new QuerySyntaxError(s.length, `']' or '}' to close the range opened at position ${start}`);
+    this.sep(start);
+    const from = this.out.length;
+    this.put(s[start] as string, start);
+    let j = start + 1;
+    let gap = false; // whitespace seen since the last piece: emit one space before the next
+    let first = true; // nothing emitted inside the brackets yet: leading blanks are dropped
+    const add = (text: string, at: number): void => {
+      if (gap && !first) this.put(' ', at);
+      gap = false;
+      first = false;
+      this.put(text, at);
+    };
+    for (;;) {
+      const ch = s[j];
+      if (ch === undefined) throw unclosed();
+      if (ch === ']' || ch === '}') break;
+      if (WHITESPACE.test(ch)) {
+        gap = true;
+        j++;
+      } else if (ch === '\\') {
+        const next = s[j + 1];
+        if (next === undefined) throw this.trailingBackslash(j);
+        add(WHITESPACE.test(next) ? '\\ ' : `\\${next}`, j);
+        j += 2;
+      } else if (ch === '"') {
+        // A quoted bound becomes one bare bound with every special character escaped.
+        const q = j;
+        let text = '';
+        j++;
+        for (;;) {
+          const c2 = s[j];
+          if (c2 === undefined) throw new QuerySyntaxError(s.length, `'"' to close the phrase opened at position ${q}`);
+          if (c2 === '"') break;
+          const lit = c2 === '\\' && j + 1 < s.length ? (s[++j] as string) : c2;
+          text += LUCENE_ESCAPABLE.has(lit) || WHITESPACE.test(lit) ? `\\${WHITESPACE.test(lit) ? ' ' : lit}` : lit;
+          j++;
+        }
+        if (text === '') throw new QuerySyntaxError(q, 'a bound between the quotes (use * for an open bound)');
+        add(text, q);
+        j++;
+      } else {
+        add(ch === '/' ? '\\/' : ch, j);
+        j++;
+      }
+    }
+    this.put(s[j] as string, j);
+    this.ranges.push([from, this.out.length]);
+    this.i = j + 1;
+    this.afterOperand(false);
+  }
+
+  private word(): void {
+    const s = this.src;
+    const at = this.i;
+    const c = s[at] as string;
+    if (c === '+' || c === '-' || c === '!') {
+      if (this.prev.kind === 'field') {
+        const verb = c === '+' ? 'require' : 'exclude';
+        throw new QuerySyntaxError(at, `the value right after '${this.prev.name}:' (write ${c}${this.prev.name}:value to ${verb} it)`, `'${c}' between a field name and its value`);
+      }
+      this.unary(c, at);
+      if (c !== '+') this.emitToken('NOT', at);
+      this.i++;
+      return;
+    }
+    let j = at;
+    const pieces: Array<[string, number]> = [];
+    while (j < s.length) {
+      const ch = s[j] as string;
+      if (ch === '\\') {
+        const next = s[j + 1];
+        if (next === undefined) throw this.trailingBackslash(j);
+        // lucene takes '\' + any non-space character; an escaped blank becomes '\ '
+        pieces.push([WHITESPACE.test(next) ? '\\ ' : `\\${next}`, j]);
+        j += 2;
+        continue;
+      }
+      if (WORD_STOP.test(ch)) break;
+      pieces.push([ch === '/' ? '\\/' : ch, j]);
+      j++;
+    }
+    const raw = s.slice(at, j);
+    const isField = s[j] === ':';
+    if (isField) {
+      if (this.prev.kind === 'field') {
+        const name = this.prev.name;
+        throw new QuerySyntaxError(j, `'\\:' for a colon in the value of '${name}:', or the value in quotes, as in ${name}:"${raw}:..."`, "a second ':'");
+      }
+    } else if (this.prev.kind !== 'field' && BINARY[raw] !== undefined) {
+      this.binary(raw, at);
+      this.i = j;
+      return;
+    } else if (this.prev.kind !== 'field' && raw === 'NOT') {
+      this.unary(raw, at);
+      this.emitToken('NOT', at);
+      this.i = j;
+      return;
+    }
+    this.sep(at);
+    for (const [text, from] of pieces) this.put(text, from);
+    if (isField) {
+      this.put(':', j);
+      this.prev = { kind: 'field', name: raw };
+      this.i = j + 1;
+    } else {
+      this.i = j;
+      this.afterOperand(false);
+    }
+  }
+
+  private emitToken(text: string, at: number): void {
+    this.sep(at);
+    this.put(text, at);
+  }
+
+  private binary(raw: string, at: number): void {
+    const p = this.prev;
+    if (p.kind === 'start') throw new QuerySyntaxError(at, `a term before '${raw}'`);
+    this.requireOperand(at);
+    this.emitToken(BINARY[raw] as string, at);
+    this.prev = { kind: 'op', text: raw, unary: false };
+  }
+
+  private unary(raw: string, at: number): void {
+    const p = this.prev;
+    if (p.kind === 'op' && p.unary) throw new QuerySyntaxError(at, `a term after '${p.text}'`);
+    this.prev = { kind: 'op', text: raw, unary: true };
+  }
+
+  /** Fails unless the previous token can end an operand (a term, phrase, range or group). */
+  private requireOperand(at: number): void {
+    const p = this.prev;
+    if (p.kind === 'op') throw new QuerySyntaxError(at, `a term after '${p.text}'`);
+    if (p.kind === 'field') throw new QuerySyntaxError(at, `a value after '${p.name}:'`);
+  }
+
+  /** After an operand: drop a boost, reject fuzzy/proximity '~'. */
+  private afterOperand(phrase: boolean): void {
+    this.prev = { kind: 'operand', phrase };
+    for (;;) {
+      const rest = this.src.slice(this.i);
+      if (rest.startsWith('~')) this.tilde();
+      if (!rest.startsWith('^')) return;
+      const m = BOOST.exec(rest);
+      if (!m) throw new QuerySyntaxError(this.i + 1, "a number after '^' (a boost, as in goethe^2)");
+      this.i += m[0].length; // boosts only affect ranking, which has no node in the tree
+    }
+  }
+
+  private tilde(): never {
+    const p = this.prev;
+    if (p.kind === 'operand' && p.phrase) {
+      throw new QuerySyntaxError(this.i, "the phrase without '~N'; to find words near each other, search for them with AND", "proximity search ('\"...\"~N') is not supported");
+    }
+    throw new QuerySyntaxError(this.i, "the term without '~'; for variant spellings use a wildcard such as goe* or g?the", "fuzzy search ('term~') is not supported");
+  }
+
+  private trailingBackslash(at: number): QuerySyntaxError {
+    return new QuerySyntaxError(at, "a character after '\\' (write '\\\\' for a backslash)", "the query ends with a lone '\\'");
+  }
+
+  private finish(): void {
+    const end = this.src.length;
+    const p = this.prev;
+    const open = this.parens[this.parens.length - 1];
+    if (p.kind === 'start') throw new QuerySyntaxError(end, open ? "a term after '('" : 'a term');
+    this.requireOperand(end);
+    if (open) throw new QuerySyntaxError(end, `')' to close '(' opened at position ${open.at}`);
+  }
+}
