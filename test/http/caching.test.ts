@@ -1,0 +1,152 @@
+/**
+ * decisions.md "Beyond the spec": ETag + 304, Last-Modified, Cache-Control,
+ * gzip/brotli, CORS with preflight, per-key rate limits, OpenAPI.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { BACKENDS } from '../helpers/backends.js';
+import { startTestApp } from '../helpers/app.js';
+import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+
+const aip = `/items/${CHAPTER_ID}/aip`;
+
+for (const backend of BACKENDS) {
+  const b = `[${backend.name}]`;
+
+  test(`${b} ETag, Last-Modified and Cache-Control; If-None-Match and If-Modified-Since give 304`, async () => {
+    const t = await startTestApp(backend, { load: [CORTEX_DIR] });
+    try {
+      const first = await t.app.inject({ url: aip, headers: t.json });
+      const etag = first.headers.etag as string;
+      assert.match(etag, /^"[A-Za-z0-9_-]{27}-json"$/);
+      assert.equal(first.headers['cache-control'], 'public, max-age=300');
+      assert.equal(first.headers.vary, 'Accept, Accept-Encoding');
+      const lastModified = first.headers['last-modified'] as string;
+      assert.ok(Number.isFinite(Date.parse(lastModified)));
+      const xml = await t.app.inject({ url: aip, headers: t.xml });
+      assert.notEqual(xml.headers.etag, etag, 'JSON and XML are different representations');
+
+      const again = await t.app.inject({ url: aip, headers: { ...t.json, 'if-none-match': etag } });
+      assert.equal(again.statusCode, 304);
+      assert.equal(again.body, '');
+      assert.equal(again.headers.etag, etag);
+      const weak = await t.app.inject({ url: aip, headers: { ...t.json, 'if-none-match': `"other", W/${etag}` } });
+      assert.equal(weak.statusCode, 304);
+      const changed = await t.app.inject({ url: aip, headers: { ...t.json, 'if-none-match': '"other"' } });
+      assert.equal(changed.statusCode, 200);
+      const since = await t.app.inject({ url: aip, headers: { ...t.json, 'if-modified-since': lastModified } });
+      assert.equal(since.statusCode, 304);
+      const before = await t.app.inject({ url: aip, headers: { ...t.json, 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' } });
+      assert.equal(before.statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`${b} a re-load of the same package keeps its ETag and Last-Modified`, async () => {
+    const t = await startTestApp(backend, { load: [CORTEX_DIR] });
+    try {
+      const first = await t.app.inject({ url: aip, headers: t.json });
+      await new Promise((r) => setTimeout(r, 1100));
+      const { ingestItems } = await import('../../src/ingest/ingestItems.js');
+      const summary = await ingestItems(t.store, [CORTEX_DIR], { batchSize: 10 });
+      assert.equal(summary.inserted + summary.updated, 0);
+      const second = await t.app.inject({ url: aip, headers: t.json });
+      assert.equal(second.headers.etag, first.headers.etag);
+      assert.equal(second.headers['last-modified'], first.headers['last-modified']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`${b} gzip and brotli: the package comes compressed and decompresses to the same bytes`, async () => {
+    const t = await startTestApp(backend, { load: [CORTEX_DIR] });
+    try {
+      const expected = readFileSync(`${CORTEX_DIR}${CHAPTER_ID}.xml`);
+      for (const [accept, encoding, decode] of [
+        ['gzip', 'gzip', gunzipSync],
+        ['gzip, deflate, br', 'br', brotliDecompressSync],
+        ['br;q=0.5, gzip', 'gzip', gunzipSync],
+      ] as const) {
+        for (let i = 0; i < 2; i++) {
+          // the second round comes from the compressed cache
+          const res = await t.app.inject({ url: aip, headers: { ...t.xml, 'accept-encoding': accept } });
+          assert.equal(res.statusCode, 200);
+          assert.equal(res.headers['content-encoding'], encoding, accept);
+          assert.match(res.headers.etag as string, new RegExp(`-xml-${encoding}"$`));
+          assert.ok(res.rawPayload.length < expected.length / 3, 'compressed');
+          assert.deepEqual(decode(res.rawPayload), expected);
+        }
+      }
+      const identity = await t.app.inject({ url: aip, headers: { ...t.xml, 'accept-encoding': 'identity' } });
+      assert.equal(identity.headers['content-encoding'], undefined);
+      assert.deepEqual(identity.rawPayload, expected);
+      // A large parents or error body is compressed by the generic plugin.
+      const parents = await t.app.inject({ url: `/items/${CHAPTER_ID}/parents`, headers: { ...t.json, 'accept-encoding': 'gzip' } });
+      assert.equal(parents.statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`${b} CORS: preflight without a key, and Access-Control-Allow-Origin on answers`, async () => {
+    const t = await startTestApp(backend, { load: [CORTEX_DIR] });
+    try {
+      const pre = await t.app.inject({
+        method: 'OPTIONS',
+        url: aip,
+        headers: { origin: 'https://portal.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, accept' },
+      });
+      assert.equal(pre.statusCode, 204);
+      assert.equal(pre.headers['access-control-allow-origin'], '*');
+      assert.equal(pre.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
+      assert.match(String(pre.headers['access-control-allow-headers']), /Authorization/);
+      const res = await t.app.inject({ url: aip, headers: { ...t.json, origin: 'https://portal.example' } });
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+      assert.match(String(res.headers['access-control-expose-headers']), /ETag/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`${b} per-key rate limit: 429 with Retry-After once the key has used its requests`, async () => {
+    const t = await startTestApp(backend, { load: [CORTEX_DIR], flags: { http: { rateLimitMax: 2, rateLimitWindowSeconds: 60 } } });
+    try {
+      for (let i = 0; i < 2; i++) assert.equal((await t.app.inject({ url: aip, headers: t.json })).statusCode, 200);
+      const limited = await t.app.inject({ url: aip, headers: t.json });
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.headers['retry-after'], '60');
+      assert.equal(
+        limited.body,
+        JSON.stringify({ status: 429, name: 'TooManyRequestsException', message: 'Too many requests for this API key. Wait 60 seconds (see the Retry-After header) and try again.' }),
+      );
+      // Another key has its own budget.
+      const other = await t.app.inject({ url: `${aip}?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } });
+      assert.equal(other.statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`${b} /openapi.json: OpenAPI 3.1 generated from the route schemas`, async () => {
+    const t = await startTestApp(backend);
+    try {
+      const res = await t.app.inject({ url: '/openapi.json' });
+      assert.equal(res.statusCode, 200);
+      const doc = res.json();
+      assert.equal(doc.openapi, '3.1.0');
+      assert.deepEqual(Object.keys(doc.paths).sort(), ['/items/{id}', '/items/{id}/aip', '/items/{id}/parents']);
+      const op = doc.paths['/items/{id}/parents'].get;
+      assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:id']);
+      // The key parameter is described once, as the security schemes of spec section 5.
+      assert.deepEqual(doc.components.securitySchemes.oauthQuery, { type: 'apiKey', in: 'query', name: 'oauth_consumer_key' });
+      assert.equal(doc.components.securitySchemes.oauthHeader.name, 'Authorization');
+      assert.deepEqual(Object.keys(op.responses).sort(), ['200', '304', '400', '401', '403', '404', '406', '429', '500']);
+      assert.deepEqual(Object.keys(op.responses['200'].content).sort(), ['application/json', 'application/xml']);
+    } finally {
+      await t.close();
+    }
+  });
+}
