@@ -15,6 +15,8 @@
 export interface ErrorDefinition<A extends unknown[]> {
   readonly name: string;
   readonly status: number;
+  /** Names of the message's arguments, for docs/errors.md. */
+  readonly params: readonly string[];
   readonly message: (...args: A) => string;
 }
 
@@ -24,37 +26,37 @@ export function shown(value: string, max = 80): string {
   return clean.length > max ? `${clean.slice(0, max)}… (${value.length} characters)` : clean;
 }
 
-function define<A extends unknown[]>(name: string, status: number, message: (...args: A) => string): ErrorDefinition<A> {
-  return { name, status, message };
+function define<A extends unknown[]>(name: string, status: number, params: readonly string[], message: (...args: A) => string): ErrorDefinition<A> {
+  return { name, status, params, message };
 }
 
 export const ERRORS = {
   // --- requests (decisions.md "Requests") ---
-  missingHost: define('MissingHostException', 400, () =>
+  missingHost: define('MissingHostException', 400, [], () =>
     'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.'),
-  badRequest: define('BadRequestException', 400, (detail: string) => `Bad request: ${detail}`),
-  invalidItemId: define('InvalidItemIdException', 400, (id: string) =>
+  badRequest: define('BadRequestException', 400, ['detail'], (detail: string) => `Bad request: ${detail}`),
+  invalidItemId: define('InvalidItemIdException', 400, ['id'], (id: string) =>
     `The item id '${shown(id)}' is not valid. An item id is 1 to 200 characters: letters, digits, '-', '_', '.' and ':', not starting with '.' and without '..'.`),
-  malformedAuthorization: define('MalformedAuthorizationException', 400, (detail: string) =>
+  malformedAuthorization: define('MalformedAuthorizationException', 400, ['detail'], (detail: string) =>
     `The Authorization header could not be read: ${detail}. Send 'Authorization: OAuth oauth_consumer_key="<API key>"' or the query parameter oauth_consumer_key.`),
-  missingApiKey: define('NotAuthorizedException', 401, () =>
+  missingApiKey: define('NotAuthorizedException', 401, [], () =>
     'No API key was sent. Send \'Authorization: OAuth oauth_consumer_key="<API key>"\' or the query parameter oauth_consumer_key=<API key>.'),
-  invalidApiKey: define('NotAuthorizedException', 403, () =>
+  invalidApiKey: define('NotAuthorizedException', 403, [], () =>
     'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.'),
-  routeNotFound: define('NotFoundException', 404, (method: string, path: string) =>
+  routeNotFound: define('NotFoundException', 404, ['method', 'path'], (method: string, path: string) =>
     `There is no ${method} ${shown(path)}. The operations are GET /entities, GET /items/{id}/parents, GET /items/{id}/aip and GET /items/{id}.`),
-  uriTooLong: define('UriTooLongException', 414, (length: number, max: number) =>
+  uriTooLong: define('UriTooLongException', 414, ['length', 'max'], (length: number, max: number) =>
     `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`),
-  notAcceptable: define('NotAcceptableException', 406, (offered: string) =>
+  notAcceptable: define('NotAcceptableException', 406, ['offered'], (offered: string) =>
     `The requested type is not acceptable. Send an Accept header that allows ${offered}.`),
-  rateLimited: define('TooManyRequestsException', 429, (retryAfterSeconds: number) =>
+  rateLimited: define('TooManyRequestsException', 429, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
     `Too many requests for this API key. Wait ${retryAfterSeconds} seconds (see the Retry-After header) and try again.`),
   // --- items (spec section 7) ---
-  itemNotFound: define('ItemNotFoundException', 404, (id: string) => `Item '${shown(id)}' not found.`),
-  itemBlocked: define('ItemBlockedException', 403, (id: string, reason: string) =>
+  itemNotFound: define('ItemNotFoundException', 404, ['id'], (id: string) => `Item '${shown(id)}' not found.`),
+  itemBlocked: define('ItemBlockedException', 403, ['id', 'reason'], (id: string, reason: string) =>
     `Item '${shown(id)}' is not available through this interface: ${reason}`),
   // --- anything else ---
-  internal: define('GeneralException', 500, (requestId: string) =>
+  internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
     `Internal error. It has been logged; quote request id ${requestId} when you report it.`),
 } as const;
 
@@ -82,7 +84,7 @@ export class ApiError extends Error {
   }
 
   withHeaders(headers: Record<string, string>): ApiError {
-    const copy = new ApiError({ name: this.errorName, status: this.status, message: () => this.message }, this.message, {
+    const copy = new ApiError({ name: this.errorName, status: this.status, params: [], message: () => this.message }, this.message, {
       ...this.headers,
       ...headers,
     });

@@ -38,8 +38,8 @@ function fromPackageJson(pkg: unknown): PreparedItem {
 }
 
 function describe(e: unknown): string {
-  if (e instanceof XmlSyntaxError) return `not well-formed XML: ${e.message}`;
-  if (e instanceof JsonSyntaxError) return `not valid JSON: ${e.message}`;
+  if (e instanceof XmlSyntaxError) return `not well-formed XML: ${e.reason}`;
+  if (e instanceof JsonSyntaxError) return `not valid JSON: ${e.reason}`;
   if (e instanceof RecordError) return e.message;
   throw e;
 }

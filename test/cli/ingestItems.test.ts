@@ -1,0 +1,105 @@
+/**
+ * `heritage-api ingest items`: formats, idempotence, bad records reported
+ * with file, position and reason while the good ones are kept, exit codes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+import { cli } from '../helpers/cli.js';
+import { cortexXml } from '../helpers/packages.js';
+import { CHAPTER_ID, CORTEX_DIR, GOETHE_ID, OTHER_CORTEX_ID } from '../helpers/paths.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'heritage-api-cli-'));
+
+test('ingest items loads cortex XML and package JSON from a directory; a re-run changes nothing', async () => {
+  const db = join(tmp(), 'h.db');
+  const first = await cli(['--db', db, 'ingest', 'items', CORTEX_DIR]);
+  assert.equal(first.code, 0, first.err.join('\n'));
+  assert.deepEqual(first.err, []);
+  assert.match(first.out[0]!, /^items: 5 records from 5 files in \d+\.\d s \(\d+\/s\): 5 new, 0 updated, 0 unchanged, 0 skipped\.$/);
+  const again = await cli(['--db', db, 'ingest', 'items', CORTEX_DIR]);
+  assert.equal(again.code, 0);
+  assert.match(again.out[0]!, /: 0 new, 0 updated, 5 unchanged, 0 skipped\.$/);
+  const store = openSqliteStore({ path: db });
+  try {
+    assert.equal(store.countItems(), 5);
+    for (const id of [CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, '222NZKK63TNRLC2VETRV722VKBDSUVGL']) assert.ok(store.getItemDocument(id, 'json'), id);
+  } finally {
+    store.close();
+  }
+});
+
+test('bad records are reported with file, position and reason; the good ones of the run are kept; exit code 2', async () => {
+  const dir = tmp();
+  const db = join(tmp(), 'h.db');
+  writeFileSync(join(dir, 'a-good.xml'), cortexXml({ id: 'GOOD1', title: 'Good' }));
+  writeFileSync(join(dir, 'b-broken.xml'), '<?xml version="1.0"?>\n<cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex">\n<properties><item-id>X</item-id></properties>\n');
+  writeFileSync(join(dir, 'c-noid.xml'), cortexXml({ id: 'PLACEHOLDER' }).replace('<item-id>PLACEHOLDER</item-id>', ''));
+  writeFileSync(join(dir, 'd-root.xml'), '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>');
+  writeFileSync(join(dir, 'e-latin1.xml'), Buffer.concat([Buffer.from(cortexXml({ id: 'LATIN', title: 'G' })), Buffer.from([0xf6, 0x0a])]));
+  writeFileSync(join(dir, 'f-good.json'), readFileSync(`${CORTEX_DIR}goethe.json`));
+  writeFileSync(join(dir, 'g-badjson.json'), '{"properties": {"item-id": "J1"},\n  "edm": }');
+  writeFileSync(join(dir, 'h-array.json'), JSON.stringify([{ properties: { 'item-id': 'ARR1' } }, 'not a package', { properties: {} }]));
+  writeFileSync(join(dir, 'i-badid.xml'), cortexXml({ id: 'bad/id' }));
+  writeFileSync(join(dir, 'ignored.txt'), 'not an input: only .xml and .json are read in directories');
+  const run = await cli(['--db', db, 'ingest', 'items', dir]);
+  assert.equal(run.code, 2);
+  assert.deepEqual(run.err, [
+    `skipped: ${join(dir, 'b-broken.xml')} (line 2, column 1): not well-formed XML: Unclosed tag 'cortex'.`,
+    `skipped: ${join(dir, 'c-noid.xml')} (document): no item id: properties/item-id is missing or empty`,
+    `skipped: ${join(dir, 'd-root.xml')} (document): unknown root element <rdf:RDF> in namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#; expected <cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex"> (a DDB item package)`,
+    `skipped: ${join(dir, 'e-latin1.xml')} (file): not UTF-8: invalid byte 0xf6 at byte offset ${Buffer.byteLength(cortexXml({ id: 'LATIN', title: 'G' }))} (line 1); convert the file to UTF-8`,
+    `skipped: ${join(dir, 'g-badjson.json')} (line 2, column 10): not valid JSON: Value expected`,
+    `skipped: ${join(dir, 'h-array.json')} (record 2): a package must be a JSON object with the parts of spec 2.4 (properties, edm, ...)`,
+    `skipped: ${join(dir, 'h-array.json')} (record 3): no item id: properties/item-id is missing or empty`,
+    `skipped: ${join(dir, 'i-badid.xml')} (document): item id 'bad/id' is not valid: use 1 to 200 letters, digits, '-', '_', '.', ':'`,
+  ]);
+  assert.match(run.out[0]!, /^items: 3 records from 9 files .*: 3 new, 0 updated, 0 unchanged, 8 skipped\.$/);
+  const store = openSqliteStore({ path: db });
+  try {
+    assert.equal(store.countItems(), 3);
+    assert.ok(store.getItemDocument('GOOD1', 'xml'));
+    assert.ok(store.getItemDocument(GOETHE_ID, 'xml'));
+    assert.ok(store.getItemDocument('ARR1', 'xml'));
+  } finally {
+    store.close();
+  }
+});
+
+test('ingest items reads standard input with -', async () => {
+  const db = join(tmp(), 'h.db');
+  const run = await cli(['--db', db, 'ingest', 'items', '-'], { stdin: cortexXml({ id: 'FROMSTDIN', title: 'Piped' }) });
+  assert.equal(run.code, 0, run.err.join('\n'));
+  const store = openSqliteStore({ path: db });
+  try {
+    assert.deepEqual(store.getAncestry('FROMSTDIN'), { nodes: [], cycle: false });
+  } finally {
+    store.close();
+  }
+});
+
+test('a path that does not exist stops the run before anything is written (exit 1)', async () => {
+  const db = join(tmp(), 'h.db');
+  const run = await cli(['--db', db, 'ingest', 'items', CORTEX_DIR, '/no/such/dir']);
+  assert.equal(run.code, 1);
+  assert.deepEqual(run.err, ["heritage-api: Cannot read '/no/such/dir': no such file or directory."]);
+  const store = openSqliteStore({ path: db });
+  try {
+    assert.equal(store.countItems(), 0);
+  } finally {
+    store.close();
+  }
+});
+
+test('a cycle in isPartOf is reported at load', async () => {
+  const dir = tmp();
+  const db = join(tmp(), 'h.db');
+  writeFileSync(join(dir, 'a.xml'), cortexXml({ id: 'LOOPA', parent: 'LOOPB' }));
+  writeFileSync(join(dir, 'b.xml'), cortexXml({ id: 'LOOPB', parent: 'LOOPA' }));
+  const run = await cli(['--db', db, 'ingest', 'items', dir]);
+  assert.equal(run.code, 0);
+  assert.deepEqual(run.err, ['cycle in isPartOf: LOOPA -> LOOPB -> LOOPA (parents stops where the chain repeats)']);
+});
