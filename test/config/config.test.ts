@@ -1,0 +1,65 @@
+/**
+ * One config: defaults < file < environment < flags, validated and frozen
+ * (DEVELOPERS.md "One config").
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULTS, envName, loadConfig } from '../../src/config.js';
+
+const file = (content: unknown) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'heritage-api-cfg-')), 'config.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+};
+
+test('without anything, the config is DEFAULTS', () => {
+  assert.deepEqual(loadConfig(), DEFAULTS);
+});
+
+test('file < environment < flags, each overriding only what it names', () => {
+  const path = file({ server: { port: 9000, host: '0.0.0.0' }, http: { requireAccept: false } });
+  const env = { HERITAGE_API_SERVER_PORT: '9100', HERITAGE_API_HTTP_CORS_ORIGIN: 'https://a.example' };
+  const config = loadConfig({ file: path, env, flags: { server: { port: 9200 } } });
+  assert.equal(config.server.port, 9200);
+  assert.equal(config.server.host, '0.0.0.0');
+  assert.equal(config.http.requireAccept, false);
+  assert.equal(config.http.corsOrigin, 'https://a.example');
+  assert.equal(config.store.path, DEFAULTS.store.path);
+  // The file can also be named by the environment.
+  assert.equal(loadConfig({ env: { HERITAGE_API_CONFIG: path } }).server.port, 9000);
+});
+
+test('env names are the setting path in upper snake case', () => {
+  assert.equal(envName('http', 'requireAccept'), 'HERITAGE_API_HTTP_REQUIRE_ACCEPT');
+  assert.equal(envName('store', 'path'), 'HERITAGE_API_STORE_PATH');
+  assert.equal(loadConfig({ env: { HERITAGE_API_HTTP_REQUIRE_ACCEPT: 'false' } }).http.requireAccept, false);
+});
+
+test('the config is frozen', () => {
+  const config = loadConfig();
+  assert.throws(() => {
+    (config.server as { port: number }).port = 1;
+  }, TypeError);
+});
+
+test('bad values are refused with a message that says what to fix', () => {
+  const cases: Array<[Parameters<typeof loadConfig>[0], string]> = [
+    [{ env: { HERITAGE_API_SERVER_PORT: 'eighty' } }, "HERITAGE_API_SERVER_PORT: expected a number, got 'eighty'."],
+    [{ env: { HERITAGE_API_HTTP_REQUIRE_ACCEPT: 'maybe' } }, "HERITAGE_API_HTTP_REQUIRE_ACCEPT: expected true or false, got 'maybe'."],
+    [{ flags: { server: { port: 70000 } } }, 'server.port must be an integer from 0 to 65535, got 70000.'],
+    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest.'],
+    [{ file: file({ server: { prot: 1 } }) }, "unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel."],
+    [{ file: file({ server: { port: true } }) }, "'server.port' must be a number, got true."],
+    [{ file: file('{ not json') }, 'is not valid JSON'],
+    [{ file: '/no/such/config.json' }, 'Cannot read the config file /no/such/config.json'],
+    [{ flags: { server: { tlsCert: 'cert.pem' } } }, 'server.tlsCert and server.tlsKey go together'],
+    [{ flags: { store: { backend: 'mysql' } } }, "store.backend 'mysql' is not known. Backends: sqlite."],
+    [{ flags: { ingest: { batchSize: 0 } } }, 'ingest.batchSize must be an integer ≥ 1, got 0.'],
+  ];
+  for (const [options, message] of cases) {
+    assert.throws(() => loadConfig(options), (e: Error) => e.name === 'UsageError' && e.message.includes(message), message);
+  }
+});
