@@ -1,0 +1,51 @@
+/**
+ * The README's quick start as a new user meets it: `heritage-api demo`
+ * loads the demo records, creates a key, starts the server and prints two
+ * curl commands; both must work as printed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+/** Splits a shell command line the way sh does for the simple quoting the demo prints. */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+test('demo prints two curl commands that work as printed', { timeout: 60_000 }, async () => {
+  const db = join(mkdtempSync(join(tmpdir(), 'heritage-api-demo-')), 'demo.db');
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, '--log-level', 'warn', 'demo', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => (err += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d.toString();
+        if (out.includes('Stop with Ctrl-C.')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`demo exited with ${code}: ${err}`)));
+    });
+    assert.match(err, /Loaded demo items: \d+ new/);
+    const curls = out.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('curl '));
+    assert.equal(curls.length, 2, out);
+    const [parents, aip] = await Promise.all(curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])));
+    const [parentsBody, parentsStatus] = parents!.stdout.split(/\n(?=\d{3}$)/);
+    assert.equal(parentsStatus, '200');
+    assert.deepEqual(JSON.parse(parentsBody!).hierarchy[0].id, 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR');
+    const [aipBody, aipStatus] = aip!.stdout.split(/\n(?=\d{3}$)/);
+    assert.equal(aipStatus, '200');
+    assert.match(aipBody!, /^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><cortex /);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
