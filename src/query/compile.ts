@@ -85,17 +85,21 @@ export class Compiler {
     if (name === '*' || isQueryField(name)) return name;
     const near = QUERY_FIELDS.find((f) => f.toLowerCase() === name.toLowerCase());
     const hint = near ? ` (field names are case-sensitive: did you mean '${near}'?)` : '';
-    throw new QuerySyntaxError(this.pos(loc), `one of the fields ${QUERY_FIELDS.join(', ')}`, `unknown field ${quote(name)}${hint}`);
+    const expected = `one of the fields ${QUERY_FIELDS.join(', ')}`;
+    throw new QuerySyntaxError(this.pos(loc), expected, `unknown field ${quote(name)}${hint}`);
   }
 
   private starField(loc: Loc | null | undefined): QuerySyntaxError {
-    return new QuerySyntaxError(this.pos(loc), "'*:*' to match everything, or a field name such as preferredName", "'*' is not a field name");
+    const expected = "'*:*' to match everything, or a field name such as preferredName";
+    return new QuerySyntaxError(this.pos(loc), expected, "'*' is not a field name");
   }
 
   private phrase(c: LuceneTerm, field: FieldCtx): QueryNode {
     if (field === '*') throw this.starField(c.fieldLocation);
     const text = unescape(c.term);
-    if (text.trim() === '') throw new QuerySyntaxError(this.pos(c.termLocation), 'words between the quotes', 'empty phrase');
+    if (text.trim() === '') {
+      throw new QuerySyntaxError(this.pos(c.termLocation), 'words between the quotes', 'empty phrase');
+    }
     return { kind: 'phrase', field, text };
   }
 

@@ -6,7 +6,7 @@
  * 18 µs a parse), wrapped by a small documented pre-pass (prepare.ts) and a compiler of its
  * tree (compile.ts). The npm registry has no maintained parser that is clearly better:
  *   - liqe 3.8.7 (maintained) rejects `*:*`, `^2`, `~1`, a leading `+`, `&&`, `x:(a b)`,
- *     `{a TO b}`, `*` bounds and backslash escapes outside quotes;
+ *     non-numeric or `*` range bounds, and backslash escapes outside quotes;
  *   - lucene-kit 1.3.0 reads `a OR b c` as one term and `-x:a` as field "-x", no boosts;
  *   - @hyperdx/lucene 3.1.1 republishes this same grammar, only allowing `/` in terms;
  *   - @lucene-tools/core 1.0.0 is a tokenizer for editor completion, not a parser.
@@ -19,7 +19,8 @@
  * `term~1` as `term~` plus `1`, has no quoted range bounds, and needs blanks around
  * operators. It has no positions for groups and ranges; the pre-pass checks those.
  *
- * GRAMMAR ACCEPTED (EBNF; blanks separate items and are otherwise insignificant)
+ * GRAMMAR ACCEPTED (EBNF; blanks separate items and may follow '(' , ':' and a prefix,
+ * but none may stand before ':' or '^')
  *   query     = sequence ;
  *   sequence  = item , { [ conj ] , item } ;          (* no conj: the default, AND *)
  *   conj      = "AND" | "&&" | "OR" | "||" ;          (* upper case, as whole words *)
@@ -51,10 +52,15 @@
  *     (likewise `a AND b OR c` like `a`). Use parentheses: `(a OR b) c`.
  *   - Only-negative sequences (`-a`, `NOT a`, also inside parentheses) = AND(ALL, NOT(a)).
  *   - Boost `^N` is accepted and ignored (ranking has its own rules). Fuzzy `term~N` and
- *     proximity `"a b"~N` are rejected with the position of `~`: the store cannot do them.
+ *     proximity `"a b"~N` are rejected at the position of `~`, with what to write instead:
+ *     the tree has no node for them (FTS5 has no fuzzy matching; proximity would need a
+ *     slop on phrase nodes, e.g. for FTS5 NEAR, if it is ever wanted).
  *   - `+` is accepted and, as in Lucene with default AND, changes nothing.
  *   - The empty or blank query is an error (the caller maps a missing parameter to *:*).
  *   - Field names are case-sensitive; an unknown one is an error listing the known ones.
+ *   - Errors: the position is where the missing thing was expected (`a AND` -> 5, the end)
+ *     or where the offending character stands (`a~1` -> 1); QuerySyntaxError is the only
+ *     error thrown, for any input string (test/query/errors.test.ts feeds random ones).
  */
 import type { QueryNode } from './ast.js';
 import { Compiler } from './compile.js';
@@ -81,7 +87,8 @@ export function parseQuery(text: string, options: ParseOptions = {}): QueryNode 
   if (typeof text !== 'string') throw new QuerySyntaxError(0, 'a query string');
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   if (text.length > maxLength) {
-    throw new QuerySyntaxError(maxLength, `at most ${maxLength} characters`, `the query is longer than ${maxLength} characters`);
+    const problem = `the query is longer than ${maxLength} characters`;
+    throw new QuerySyntaxError(maxLength, `at most ${maxLength} characters`, problem);
   }
   if (text.trim() === '') {
     throw new QuerySyntaxError(0, 'a term, a phrase, or *:* for everything', 'query must not be empty');

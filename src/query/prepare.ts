@@ -72,10 +72,15 @@ class Scanner {
       else if (c === '"') this.phrase();
       else if (c === '[' || c === '{') this.range();
       else if (c === ']' || c === '}') {
-        throw new QuerySyntaxError(this.i, `a range such as dateOfBirth:[1700 TO 1800], or '\\${c}' for the character itself`, `'${c}' closes no range`);
+        const expected = `a range such as dateOfBirth:[1700 TO 1800], or '\\${c}' for the character itself`;
+        throw new QuerySyntaxError(this.i, expected, `'${c}' closes no range`);
       } else if (c === ':') {
         const p = this.prev;
-        throw new QuerySyntaxError(this.i, p.kind === 'field' ? `a value after '${p.name}:'` : "a field name right before ':', as in preferredName:Goethe");
+        const expected =
+          p.kind === 'field'
+            ? `a value after '${p.name}:'`
+            : "a field name right before ':', as in preferredName:Goethe";
+        throw new QuerySyntaxError(this.i, expected);
       } else if (c === '^') {
         throw new QuerySyntaxError(this.i, "a term right before '^' (a boost, as in goethe^2)");
       } else if (c === '~') this.tilde();
@@ -92,9 +97,9 @@ class Scanner {
     for (let k = 0; k < text.length; k++) this.origin.push(at);
   }
 
-  /** Starts a new token: one space after the previous one. */
+  /** Starts a new token: one space after the previous one, none after 'field:'. */
   private sep(at: number): void {
-    if (this.out.length > 0) this.put(' ', at);
+    if (this.out.length > 0 && this.prev.kind !== 'field') this.put(' ', at);
   }
 
   private open(): void {
@@ -152,7 +157,8 @@ class Scanner {
     const s = this.src;
     const start = this.i;
     if (this.prev.kind !== 'field' && !this.parens.some((p) => p.fieldGroup)) {
-      throw new QuerySyntaxError(start, `a field name before '${s[start]}', as in dateOfBirth:[1700 TO 1800]`, 'a range needs a field');
+      const expected = `a field name before '${s[start]}', as in dateOfBirth:[1700 TO 1800]`;
+      throw new QuerySyntaxError(start, expected, 'a range needs a field');
     }
     const unclosed = (): QuerySyntaxError =>
       new QuerySyntaxError(s.length, `']' or '}' to close the range opened at position ${start}`);
@@ -213,8 +219,10 @@ class Scanner {
     const c = s[at] as string;
     if (c === '+' || c === '-' || c === '!') {
       if (this.prev.kind === 'field') {
+        const { name } = this.prev;
         const verb = c === '+' ? 'require' : 'exclude';
-        throw new QuerySyntaxError(at, `the value right after '${this.prev.name}:' (write ${c}${this.prev.name}:value to ${verb} it)`, `'${c}' between a field name and its value`);
+        const expected = `the value right after '${name}:' (write ${c}${name}:value to ${verb} it)`;
+        throw new QuerySyntaxError(at, expected, `'${c}' between a field name and its value`);
       }
       this.unary(c, at);
       if (c !== '+') this.emitToken('NOT', at);
@@ -242,7 +250,10 @@ class Scanner {
     if (isField) {
       if (this.prev.kind === 'field') {
         const name = this.prev.name;
-        throw new QuerySyntaxError(j, `'\\:' for a colon in the value of '${name}:', or the value in quotes, as in ${name}:"${raw}:..."`, "a second ':'");
+        const value = (s.slice(at).split(/\s/)[0] ?? '').replace(/"/g, '\\"');
+        const example = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+        const expected = `'\\:' for a literal colon, or the value in quotes, as in ${name}:"${example}"`;
+        throw new QuerySyntaxError(j, expected, `unescaped ':' in the value of '${name}:'`);
       }
     } else if (this.prev.kind !== 'field' && BINARY[raw] !== undefined) {
       this.binary(raw, at);
@@ -308,13 +319,22 @@ class Scanner {
   private tilde(): never {
     const p = this.prev;
     if (p.kind === 'operand' && p.phrase) {
-      throw new QuerySyntaxError(this.i, "the phrase without '~N'; to find words near each other, search for them with AND", "proximity search ('\"...\"~N') is not supported");
+      throw new QuerySyntaxError(
+        this.i,
+        "the phrase without '~N'; to find words near each other, search for them with AND",
+        "proximity search ('\"...\"~N') is not supported",
+      );
     }
-    throw new QuerySyntaxError(this.i, "the term without '~'; for variant spellings use a wildcard such as goe* or g?the", "fuzzy search ('term~') is not supported");
+    throw new QuerySyntaxError(
+      this.i,
+      "the term without '~'; for variant spellings use a wildcard such as goe* or g?the",
+      "fuzzy search ('term~') is not supported",
+    );
   }
 
   private trailingBackslash(at: number): QuerySyntaxError {
-    return new QuerySyntaxError(at, "a character after '\\' (write '\\\\' for a backslash)", "the query ends with a lone '\\'");
+    const expected = "a character after '\\' (write '\\\\' for a backslash)";
+    return new QuerySyntaxError(at, expected, "the query ends with a lone '\\'");
   }
 
   private finish(): void {
