@@ -3,7 +3,7 @@
 // Why: the JSON form of an item package drops namespace prefixes (decisions.md, "Item
 // package"; interface.md 2.4), so writing the XML form back (jsonToCortex.ts) must know,
 // from the local name alone, which namespace an element is in. The tables below were built
-// from the real packages in /work/shared/data/items/cortex/ (both cortex XML files, where
+// from the real packages in fixtures/items/cortex/ (both cortex XML files, where
 // the namespaces are written out, and goethe.json, bare_id.json, multi_uri.json, where
 // only local names are left), completed with the EDM definitions of the same classes.
 //

@@ -6,5 +6,5 @@ export const CORTEX_XML_IDS = ['4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22', 'NF42ZIDML4FW
 export const PACKAGE_JSON_FILES = ['goethe.json', 'bare_id.json', 'multi_uri.json'] as const;
 
 export function readFixture(name: string): string {
-  return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+  return readFileSync(new URL(`../../fixtures/items/cortex/${name}`, import.meta.url), 'utf8');
 }

@@ -1,12 +1,12 @@
 /**
- * Where the tests find the real sample data (/work/shared/data, see its PROVENANCE.md).
- * The project will copy the data into fixtures/ later: change DATA_DIR here and nowhere else.
+ * Where the tests find the real sample data: fixtures/ (see fixtures/README.md for
+ * where it comes from). Change DATA_DIR here and nowhere else.
  */
 import { readFileSync } from 'node:fs';
 import type { PersonReadResult } from '../../src/ingest/persons/readPersons.js';
 import type { Person } from '../../src/ingest/persons/person.js';
 
-export const DATA_DIR = new URL('../../../shared/data/', import.meta.url);
+export const DATA_DIR = new URL('../../fixtures/', import.meta.url);
 
 export const PERSON_FILES = {
   entityFacts: new URL('persons/entityfacts/culturehub-1222-persons.json', DATA_DIR),
