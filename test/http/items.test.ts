@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp } from '../helpers/app.js';
 import { writePackages } from '../helpers/packages.js';
@@ -196,7 +197,10 @@ for (const backend of BACKENDS) {
   });
 
   test(`${b} spec 7: an internal failure is a 500 with a message and a request id, never a stack trace`, async () => {
-    const t = await startTestApp(backend, { load: [CORTEX_DIR] });
+    const stream = new PassThrough();
+    let log = '';
+    stream.on('data', (d) => (log += d.toString()));
+    const t = await startTestApp(backend, { load: [CORTEX_DIR], server: { logging: true, logStream: stream } });
     try {
       t.store.close(); // the database is gone under the running server
       const res = await t.app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: t.json });
@@ -210,6 +214,10 @@ for (const backend of BACKENDS) {
         requestId: body.requestId,
       });
       assert.doesNotMatch(res.body, /at .*\.ts:\d+/);
+      // The same request id is in the log line, with the cause.
+      const line = log.split('\n').find((l) => l.includes('"internal error"'));
+      assert.ok(line, 'the failure was logged');
+      assert.equal(JSON.parse(line).requestId, body.requestId);
     } finally {
       await t.app.close();
     }
