@@ -51,6 +51,10 @@ export const ERRORS = {
     `The requested type is not acceptable. Send an Accept header that allows ${offered}.`),
   rateLimited: define('TooManyRequestsException', 429, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
     `Too many requests for this API key. Wait ${retryAfterSeconds} seconds (see the Retry-After header) and try again.`),
+  // --- entity search (spec 4.2, decisions.md "Entity search") ---
+  invalidQuery: define('QuerySyntaxException', 400, ['detail'], (detail: string) =>
+    `${detail} See the query syntax in docs/api.md (Lucene standard syntax).`),
+  invalidSearch: define('InvalidSearchException', 400, ['detail'], (detail: string) => detail),
   // --- items (spec section 7) ---
   itemNotFound: define('ItemNotFoundException', 404, ['id'], (id: string) => `Item '${shown(id)}' not found.`),
   itemBlocked: define('ItemBlockedException', 403, ['id', 'reason'], (id: string, reason: string) =>

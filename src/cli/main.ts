@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { openStore } from '../store/openStore.js';
 import type { Store } from '../store/Store.js';
 import { demoCommand } from './commands/demo.js';
-import { ingestItemsCommand } from './commands/ingest.js';
+import { ingestEntitiesCommand, ingestItemsCommand } from './commands/ingest.js';
 import { blockItem, unblockItem } from './commands/items.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
@@ -67,6 +67,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .description('Load item packages: cortex XML or package JSON files, directories, or - for stdin')
     .argument('<paths...>', 'files, directories or -')
     .action((paths: string[]) => withStore({}, (config, store) => ingestItemsCommand(config, store, paths, io)));
+
+  ingest
+    .command('entities')
+    .description('Load persons: EntityFacts or lobid-gnd JSON-LD, or entity lines of this service; files, directories or -')
+    .argument('<paths...>', 'files, directories or -')
+    .action((paths: string[]) => withStore({}, (config, store) => ingestEntitiesCommand(config, store, paths, io)));
 
   const serveOptions = (cmd: Command) =>
     cmd

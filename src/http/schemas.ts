@@ -89,3 +89,54 @@ export const aipSchema = {
     ...commonErrors,
   },
 } as const;
+
+export const ENTITY_LIMITS = {
+  defaultRows: 20,
+  maxRows: 1000,
+  defaultFacetLimit: 100,
+  maxFacetLimit: 1000,
+  maxQueryLength: 1000,
+  maxOffset: 1_000_000,
+} as const;
+
+const facetNames = ['person_name_fct', 'person_place_fct', 'person_gender_fct', 'person_occupation_fct'];
+const facetFilter = (name: string) => ({
+  type: 'array',
+  items: { type: 'string' },
+  description: `Keep entities with this ${name} value; repeat for several values (OR-ed); different facets are AND-ed.`,
+});
+
+export const entitiesSchema = {
+  summary: 'Search person entities (spec 4.2)',
+  querystring: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Lucene syntax: terms, "phrases", field:value, AND/OR/NOT/+/-, (groups), wildcards, *:*, field:*, ranges. Default *:*.' },
+      // No enum here: the route's own check names the facets in its message.
+      facet: { type: 'array', items: { type: 'string' }, description: `Facets to return values for; repeatable. One of ${facetNames.join(', ')}.` },
+      offset: { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxOffset, default: 0 },
+      rows: { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxRows, default: ENTITY_LIMITS.defaultRows },
+      sort: { type: 'string', description: 'RELEVANCE (default), ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>; case-insensitive.' },
+      'facet.limit': { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxFacetLimit, default: ENTITY_LIMITS.defaultFacetLimit },
+      minDocs: { type: 'integer', minimum: 0, default: 0, description: 'List a facet value only when its count exceeds this.' },
+      cursorMark: { type: 'string', description: "Deep paging: '*' to start, then the nextCursorMark of the previous response." },
+      person_name_fct: facetFilter('person_name_fct'),
+      person_place_fct: facetFilter('person_place_fct'),
+      person_gender_fct: facetFilter('person_gender_fct'),
+      person_occupation_fct: facetFilter('person_occupation_fct'),
+      ...keyQuery,
+    },
+  },
+  response: {
+    200: {
+      description: 'Spec 2.1: numberOfResults, results[single], facets (all four, in order), correctedQuery, highlightedTerms, randomSeed; nextCursorMark with cursorMark.',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    },
+    400: commonErrors[400],
+    401: commonErrors[401],
+    403: { ...commonErrors[403], description: 'The API key is unknown or revoked.' },
+    406: { ...commonErrors[406], description: 'The Accept header excludes application/json.' },
+    429: commonErrors[429],
+    500: commonErrors[500],
+  },
+} as const;

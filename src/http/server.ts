@@ -16,6 +16,7 @@ import type { Store } from '../store/Store.js';
 import { createAuthenticator } from './auth.js';
 import { installErrorHandling, sendError } from './errorHandler.js';
 import { redactUrl } from './redact.js';
+import { registerEntityRoutes } from './routes/entities.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
 
@@ -89,6 +90,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     authenticate(request);
   };
   registerItemRoutes(app, { store, config, onRequest });
+  registerEntityRoutes(app, { store, config, onRequest });
   await app.register(openapiRoute);
   return app;
 }

@@ -3,6 +3,8 @@
  * interface only; which backend is in use is decided once, in
  * src/store/openStore.ts, from the config.
  */
+import type { Person } from '../ingest/persons/person.js';
+import type { EntitySearch, EntitySearchResult } from '../search/entitySearch.js';
 
 /** An item package prepared by the ingest pipeline, ready to be written. */
 export interface PreparedItem {
@@ -24,6 +26,8 @@ export interface PreparedItem {
   json: string;
   /** Strong validator of the content, computed from the XML. */
   etag: string;
+  /** Canonical URIs of the persons (and other authorities) the item refers to; they give a person its `count`. */
+  refs: string[];
 }
 
 export interface UpsertResult {
@@ -93,6 +97,14 @@ export interface KeyStore {
   markKeyUsed(name: string, at: Date): void;
 }
 
-export interface Store extends ItemStore, KeyStore {
+export interface PersonStore {
+  /** Insert or replace persons by id, in one transaction. Unchanged records are left alone. */
+  upsertPersons(persons: readonly Person[]): UpsertResult;
+  countPersons(): number;
+  /** Throws SearchRequestError for a search it cannot answer as asked. */
+  searchPersons(search: EntitySearch): EntitySearchResult;
+}
+
+export interface Store extends ItemStore, PersonStore, KeyStore {
   close(): void;
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { generateApiKey, hashApiKey } from '../../src/apiKeys.js';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
 import { buildServer, type ServerOptions } from '../../src/http/server.js';
+import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import type { Store } from '../../src/store/Store.js';
 import type { TestBackend } from './backends.js';
@@ -22,11 +23,12 @@ export interface TestApp {
 
 export async function startTestApp(
   backend: TestBackend,
-  options: { load?: string[]; flags?: ConfigOverrides; server?: ServerOptions } = {},
+  options: { load?: string[]; loadEntities?: string[]; flags?: ConfigOverrides; server?: ServerOptions } = {},
 ): Promise<TestApp> {
   const opened = backend.open();
   const config = loadConfig({ flags: { ...options.flags, store: { path: opened.path } } });
   if (options.load) await ingestItems(opened.store, options.load, { batchSize: 100 });
+  if (options.loadEntities) await ingestEntities(opened.store, options.loadEntities, { batchSize: 500 });
   const key = generateApiKey();
   opened.store.createKey('test', hashApiKey(key));
   const app = await buildServer(config, opened.store, { logging: false, ...options.server });

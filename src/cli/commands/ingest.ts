@@ -1,7 +1,8 @@
 /**
- * `heritage-api ingest items PATH...`
+ * `heritage-api ingest items|entities PATH...`
  */
 import type { Config } from '../../config.js';
+import { ingestEntities } from '../../ingest/ingestEntities.js';
 import { ingestItems, type IngestSummary } from '../../ingest/ingestItems.js';
 import { silentProgress, terminalProgress } from '../../ingest/progress.js';
 import type { Store } from '../../store/Store.js';
@@ -13,6 +14,8 @@ const MAX_LISTED_PROBLEMS = 50;
 export function printSummary(what: string, s: IngestSummary, io: CliIo): number {
   for (const p of s.problems.slice(0, MAX_LISTED_PROBLEMS)) io.err(`skipped: ${p.file} (${p.position}): ${p.reason}`);
   if (s.problems.length > MAX_LISTED_PROBLEMS) io.err(`... and ${s.problems.length - MAX_LISTED_PROBLEMS} more skipped records`);
+  const others = Object.entries(s.skippedByType);
+  if (others.length > 0) io.err(`not loaded (not ${what}): ${others.map(([type, n]) => `${n} ${type}`).join(', ')}`);
   for (const c of s.cycles) io.err(`cycle in isPartOf: ${c.join(' -> ')} (parents stops where the chain repeats)`);
   const rate = s.seconds > 0 ? Math.round(s.records / s.seconds) : s.records;
   io.out(
@@ -20,6 +23,12 @@ export function printSummary(what: string, s: IngestSummary, io: CliIo): number 
       `${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.problems.length} skipped.`,
   );
   return s.problems.length > 0 ? EXIT.partial : EXIT.ok;
+}
+
+export async function ingestEntitiesCommand(config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {
+  const progress = config.ingest.progress && io.progressStream ? terminalProgress('entities', io.progressStream) : silentProgress;
+  const summary = await ingestEntities(store, paths, { batchSize: config.ingest.batchSize, progress, stdin: io.stdin });
+  return printSummary('entities', summary, io);
 }
 
 export async function ingestItemsCommand(config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {

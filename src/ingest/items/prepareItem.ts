@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { ddbItemUri, isValidItemId } from '../../store/itemIds.js';
 import type { PreparedItem } from '../../store/Store.js';
+import { canonicalPersonId } from '../persons/person.js';
 
 type Json = Record<string, unknown>;
 
@@ -57,6 +58,35 @@ function providedCho(pkg: Json, id: string): Json | undefined {
   return chos.find((c) => c['@about'] === ddbItemUri(id)) ?? chos[0];
 }
 
+/** Indexing facets whose values are authority URIs of persons the item refers to. */
+const REF_FACETS = new Set(['affiliate_fct_normdata', 'keywords_fct_normdata']);
+/** ProvidedCHO properties that point at persons. */
+const REF_PROPERTIES = ['creator', 'contributor', 'subject'];
+
+/**
+ * The authority URIs an item refers to (issue #3 "count"): its
+ * affiliate/keywords normdata facets, the creator/contributor/subject
+ * references of its ProvidedCHO and the edm:Agent URIs of its EDM.
+ * GND URIs are canonicalised so http and https forms count as one.
+ */
+export function itemRefs(pkg: Json, cho: Json | undefined): string[] {
+  const found = new Set<string>();
+  const add = (v: unknown) => {
+    const uri = typeof v === 'string' ? canonicalPersonId(v) : null;
+    if (uri) found.add(uri);
+  };
+  const profile = pkg['indexing-profile'];
+  for (const facet of asArray(isObject(profile) ? profile.facet : undefined)) {
+    // Older packages name a facet in an attribute (@name), newer ones in a child (name).
+    if (isObject(facet) && REF_FACETS.has(String(literal(facet['@name']) ?? literal(facet.name)))) for (const v of asArray(facet.value)) add(literal(v));
+  }
+  for (const p of REF_PROPERTIES) for (const v of asArray(cho?.[p])) if (isObject(v)) add(v['@resource']);
+  const edm = pkg.edm;
+  const rdf = isObject(edm) ? edm.RDF : undefined;
+  for (const agent of asArray(isObject(rdf) ? rdf.Agent : undefined)) if (isObject(agent)) add(agent['@about']);
+  return [...found];
+}
+
 export function prepareItem(pkg: Json, xml: string, json: string): PreparedItem {
   const id = packageItemId(pkg);
   const cho = providedCho(pkg, id);
@@ -74,5 +104,6 @@ export function prepareItem(pkg: Json, xml: string, json: string): PreparedItem 
     xml,
     json,
     etag: createHash('sha256').update(xml).digest('base64url').slice(0, 27),
+    refs: itemRefs(pkg, cho),
   };
 }

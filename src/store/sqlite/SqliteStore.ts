@@ -8,6 +8,8 @@ import type { Store } from '../Store.js';
 import { migrate } from './schema.js';
 import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
+import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
+import { SqlitePersonSearch } from './personSearch.js';
 
 export interface SqliteOptions {
   /** A file path, or ':memory:'. */
@@ -23,7 +25,10 @@ export function openSqliteStore(options: SqliteOptions): Store {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   migrate(db);
-  const items = new SqliteItems(db);
+  const search = new SqlitePersonSearch(db);
+  const invalidate = () => search.invalidate();
+  const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
+  const persons = new SqlitePersonWriter(db, invalidate);
   const keys = new SqliteKeys(db);
   // Explicit delegation keeps the Store surface visible in one place.
   return {
@@ -34,6 +39,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
     blockItem: (id, reason) => items.blockItem(id, reason),
     unblockItem: (id) => items.unblockItem(id),
     countItems: () => items.countItems(),
+    upsertPersons: (x) => persons.upsertPersons(x),
+    countPersons: () => persons.countPersons(),
+    searchPersons: (req) => search.search(req),
     createKey: (name, hash) => keys.createKey(name, hash),
     listKeys: () => keys.listKeys(),
     revokeKey: (name) => keys.revokeKey(name),

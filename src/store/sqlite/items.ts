@@ -12,6 +12,7 @@ import type {
   UpsertResult,
 } from '../Store.js';
 import { itemIdFromUri } from '../itemIds.js';
+import type { SqliteItemRefs } from './persons.js';
 
 /** A parent chain longer than this is treated as broken data (real hierarchies are ≤ 12 deep). */
 const MAX_DEPTH = 1000;
@@ -44,7 +45,11 @@ export class SqliteItems implements ItemStore {
   private readonly count: Statement<[], { n: number }>;
   private readonly upsertMany: (items: readonly PreparedItem[]) => UpsertResult;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    refs: SqliteItemRefs,
+    onCountsChanged: () => void,
+  ) {
     this.selectEtag = db.prepare('SELECT etag FROM items WHERE id = ?');
     this.insert = db.prepare(`
       INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, aggregation_entity, xml, json, etag, updated_at)
@@ -74,6 +79,7 @@ export class SqliteItems implements ItemStore {
     this.upsertMany = db.transaction((items: readonly PreparedItem[]) => {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
       const now = Date.now();
+      const affected = new Set<string>();
       for (const item of items) {
         const old = this.selectEtag.get(item.id);
         // Same content again: leave the row (and its Last-Modified) as it is, so a re-run changes nothing.
@@ -89,9 +95,11 @@ export class SqliteItems implements ItemStore {
           aggregationEntity: item.aggregationEntity ? 1 : 0,
           updatedAt: now,
         });
+        refs.replace(item.id, item.refs, affected);
         if (old) result.updated++;
         else result.inserted++;
       }
+      if (refs.recountAll(affected) > 0) onCountsChanged();
       return result;
     });
   }

@@ -39,6 +39,44 @@ const MIGRATIONS: readonly string[] = [
     revoked_at   INTEGER
   ) STRICT;
   `,
+  // 2: persons for the entity search, and the item -> authority references that give their count
+  `
+  CREATE TABLE persons (
+    rowid       INTEGER PRIMARY KEY,   -- stable per id: upserts keep it, so cursors and random orders hold
+    id          TEXT NOT NULL UNIQUE,
+    doc         TEXT NOT NULL,         -- spec 2.1 JSON without count
+    digest      TEXT NOT NULL,         -- of the source record, to leave unchanged ones alone
+    sort_key    TEXT NOT NULL,         -- folded preferredName: ALPHA sorts and preferredName ranges
+    name_key    TEXT NOT NULL,         -- sorted folded tokens of preferredName: exact-name relevance
+    fields_mask INTEGER NOT NULL,      -- which fields have a value, for field:*
+    birth_year  INTEGER,
+    death_year  INTEGER,
+    item_count  INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  CREATE INDEX persons_name_key ON persons(name_key);
+
+  -- Folded text (src/search/fold.ts); contentless: the documents live in persons.doc.
+  CREATE VIRTUAL TABLE persons_fts USING fts5(
+    preferredName, variantName, dateOfBirth, dateOfDeath, placeOfBirth, placeOfDeath, professionOrOccupation, gender,
+    content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  );
+  CREATE VIRTUAL TABLE persons_vocab USING fts5vocab(persons_fts, 'col');
+
+  CREATE TABLE person_facets (
+    facet INTEGER NOT NULL,            -- index into FACETS (src/search/entitySearch.ts)
+    value TEXT NOT NULL,
+    person INTEGER NOT NULL,           -- persons.rowid
+    PRIMARY KEY (facet, value, person)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX person_facets_person ON person_facets(person);
+
+  CREATE TABLE item_refs (
+    uri     TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    PRIMARY KEY (uri, item_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX item_refs_item ON item_refs(item_id);
+  `,
 ];
 
 export function migrate(db: Database): void {

@@ -1,0 +1,88 @@
+/**
+ * One load run, whatever the records: read every input file, decode it
+ * strictly as UTF-8, turn it into records, write them in batches (one
+ * transaction each), and report bad records with file, position and reason
+ * while keeping the good ones.
+ */
+import type { UpsertResult } from '../store/Store.js';
+import { BatchWriter } from './batchWriter.js';
+import { type Progress, silentProgress } from './progress.js';
+import { decodeUtf8, expandInputs } from './readInputs.js';
+
+export interface Problem {
+  file: string;
+  position: string;
+  reason: string;
+}
+
+export interface IngestSummary {
+  files: number;
+  records: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  problems: Problem[];
+  /** Records that are valid but not for this store (e.g. GND records that are not persons), by type. */
+  skippedByType: Record<string, number>;
+  /** Parent chains that loop (reported; the chain stops where it repeats). */
+  cycles: string[][];
+  seconds: number;
+}
+
+export type ReadResult<T> =
+  | { kind: 'record'; record: T }
+  | { kind: 'other'; type: string }
+  | { kind: 'error'; reason: string; position: string };
+
+export interface IngestOptions {
+  batchSize: number;
+  progress?: Progress;
+  stdin?: NodeJS.ReadableStream;
+}
+
+export interface RecordKind<T> {
+  /** Which files inside a directory are inputs. */
+  accept: (fileName: string) => boolean;
+  read: (text: string) => Iterable<ReadResult<T>>;
+  write: (batch: readonly T[]) => UpsertResult;
+  /** Called after each written batch (e.g. to remember ids for a check after the run). */
+  written?: (batch: readonly T[]) => void;
+}
+
+export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>, options: IngestOptions): Promise<IngestSummary> {
+  const started = Date.now();
+  const progress = options.progress ?? silentProgress;
+  const summary: IngestSummary = { files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, problems: [], skippedByType: {}, cycles: [], seconds: 0 };
+  const writer = new BatchWriter<T, UpsertResult>(options.batchSize, kind.write, (result, batch) => {
+    summary.inserted += result.inserted;
+    summary.updated += result.updated;
+    summary.unchanged += result.unchanged;
+    kind.written?.(batch);
+  });
+  try {
+    for await (const file of expandInputs(paths, kind.accept, options.stdin)) {
+      summary.files++;
+      const decoded = decodeUtf8(await file.read());
+      if ('error' in decoded) {
+        summary.problems.push({ file: file.name, position: 'file', reason: decoded.error });
+        continue;
+      }
+      for (const result of kind.read(decoded.text)) {
+        if (result.kind === 'record') {
+          summary.records++;
+          writer.add(result.record);
+        } else if (result.kind === 'other') {
+          summary.skippedByType[result.type] = (summary.skippedByType[result.type] ?? 0) + 1;
+        } else {
+          summary.problems.push({ file: file.name, position: result.position, reason: result.reason });
+        }
+      }
+      progress.update({ records: summary.records, errors: summary.problems.length });
+    }
+    writer.flush();
+  } finally {
+    progress.stop();
+  }
+  summary.seconds = (Date.now() - started) / 1000;
+  return summary;
+}

@@ -1,0 +1,91 @@
+/**
+ * The in-memory side of the entity search on SQLite: per-row columns loaded
+ * once from the store of record and rebuilt when the data changes.
+ *
+ * Counting facets and ordering large hit sets with per-query SQL
+ * aggregation costs 0.3-1 s at a million persons
+ * (shared/notes/measurements.md); over typed arrays indexed by row number
+ * the same work is a pass over the hits. SQLite stays the store of record.
+ */
+import type { Database } from 'better-sqlite3';
+import { FACETS } from '../../search/entitySearch.js';
+import type { RowSet } from '../../search/sets.js';
+
+export const NO_YEAR = -2147483648;
+
+export interface FacetColumn {
+  /** Distinct values; ids index into it. */
+  values: string[];
+  /** Values of row r are ids[offsets[r] .. offsets[r + 1]). */
+  offsets: Uint32Array;
+  ids: Uint32Array;
+}
+
+export class PersonIndex {
+  readonly all: RowSet;
+  readonly live: Uint8Array;
+  readonly fieldsMask: Uint16Array;
+  readonly birth: Int32Array;
+  readonly death: Int32Array;
+  readonly count: Uint32Array;
+  /** Rank by (folded name, id). */
+  readonly alphaRank: Uint32Array;
+  /** Rank by (folded name descending, id). */
+  readonly alphaDescRank: Uint32Array;
+  /** Rank by (count descending, folded name, id): the order within a relevance tier, and COUNT_DESC. */
+  readonly staticRank: Uint32Array;
+  readonly facets: FacetColumn[];
+
+  constructor(db: Database) {
+    const max = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM persons').get() as { m: number }).m;
+    const size = max + 1;
+    this.live = new Uint8Array(size);
+    this.fieldsMask = new Uint16Array(size);
+    this.birth = new Int32Array(size).fill(NO_YEAR);
+    this.death = new Int32Array(size).fill(NO_YEAR);
+    this.count = new Uint32Array(size);
+    const rows: number[] = [];
+    const select = db.prepare('SELECT rowid, fields_mask, birth_year, death_year, item_count FROM persons ORDER BY rowid').raw();
+    for (const [rowid, mask, birth, death, count] of select.iterate() as Iterable<[number, number, number | null, number | null, number]>) {
+      rows.push(rowid);
+      this.live[rowid] = 1;
+      this.fieldsMask[rowid] = mask;
+      if (birth !== null) this.birth[rowid] = birth;
+      if (death !== null) this.death[rowid] = death;
+      this.count[rowid] = count;
+    }
+    this.all = Uint32Array.from(rows);
+    const rank = (orderBy: string) => {
+      const out = new Uint32Array(size);
+      let r = 0;
+      for (const rowid of db.prepare(`SELECT rowid FROM persons ORDER BY ${orderBy}`).pluck().iterate() as Iterable<number>) out[rowid] = r++;
+      return out;
+    };
+    this.alphaRank = rank('sort_key, id');
+    this.alphaDescRank = rank('sort_key DESC, id');
+    this.staticRank = rank('item_count DESC, sort_key, id');
+    this.facets = FACETS.map((_, facet) => loadFacet(db, facet, size));
+  }
+}
+
+function loadFacet(db: Database, facet: number, size: number): FacetColumn {
+  const valueIds = new Map<string, number>();
+  const values: string[] = [];
+  const perRow: Array<[number, number]> = [];
+  const select = db.prepare('SELECT person, value FROM person_facets WHERE facet = ?').raw();
+  for (const [person, value] of select.iterate(facet) as Iterable<[number, string]>) {
+    let id = valueIds.get(value);
+    if (id === undefined) {
+      id = values.length;
+      values.push(value);
+      valueIds.set(value, id);
+    }
+    perRow.push([person, id]);
+  }
+  perRow.sort((a, b) => a[0] - b[0]);
+  const offsets = new Uint32Array(size + 1);
+  for (const [person] of perRow) offsets[person + 1] = offsets[person + 1]! + 1;
+  for (let r = 1; r <= size; r++) offsets[r] = offsets[r]! + offsets[r - 1]!;
+  const ids = Uint32Array.from(perRow, (x) => x[1]);
+  return { values, offsets, ids };
+}

@@ -1,0 +1,295 @@
+/**
+ * The entity search on SQLite (spec 4.2, decisions.md "Entity search").
+ *
+ * A query tree becomes sets of row numbers: text leaves are FTS5 MATCH
+ * queries over the folded text (the MATCH text is a bound parameter built
+ * only from folded letter/digit tokens and fixed column names), the rest
+ * (ranges, field:*, *:*) come from the in-memory columns of PersonIndex.
+ * AND/OR/NOT are merges of sorted sets; facets, filters, ordering and
+ * paging work on the resulting hit set in memory.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import { canonicalPersonId } from '../../ingest/persons/person.js';
+import type { QueryField, QueryNode } from '../../query/ast.js';
+import { decodeCursor, encodeCursor } from '../../search/cursor.js';
+import { FACETS, SearchRequestError, type EntitySearch, type EntitySearchResult, type FacetResult } from '../../search/entitySearch.js';
+import { fold, tokens, yearOf } from '../../search/fold.js';
+import { FIELD_BIT, isTextField, TEXT_FIELDS, withCount, nameKey, type TextField } from '../../search/personFields.js';
+import { difference, EMPTY, intersect, union, type RowSet } from '../../search/sets.js';
+import { smallestK } from '../../search/topK.js';
+import { NO_YEAR, PersonIndex } from './personIndex.js';
+
+/** More terms than this from one wildcard is a query to narrow, not to run. */
+const MAX_WILDCARD_TERMS = 1000;
+const TIER = 2 ** 32;
+
+const phrase = (toks: readonly string[]) => `"${toks.join(' ')}"`;
+const columns = (fields: readonly TextField[]) => `{${fields.join(' ')}}`;
+
+export class SqlitePersonSearch {
+  private current: PersonIndex | undefined;
+  private version = -1;
+  private readonly match: Statement<[string], number>;
+  private readonly byId: Statement<[string], number>;
+  private readonly byNameKey: Statement<[string], number>;
+  private readonly bySortKey: Statement<[string, string], number>;
+  private readonly byFacet: Statement<[number, string], number>;
+  private readonly vocab: Statement<[string, string], string>;
+  private readonly doc: Statement<[number], { doc: string; item_count: number }>;
+
+  constructor(private readonly db: Database) {
+    this.match = db.prepare<[string], number>('SELECT rowid FROM persons_fts WHERE persons_fts MATCH ? ORDER BY rowid').pluck();
+    this.byId = db.prepare<[string], number>('SELECT rowid FROM persons WHERE id = ?').pluck();
+    this.byNameKey = db.prepare<[string], number>('SELECT rowid FROM persons WHERE name_key = ? ORDER BY rowid').pluck();
+    this.bySortKey = db.prepare<[string, string], number>('SELECT rowid FROM persons WHERE sort_key >= ? AND sort_key <= ? ORDER BY rowid').pluck();
+    this.byFacet = db.prepare<[number, string], number>('SELECT person FROM person_facets WHERE facet = ? AND value = ? ORDER BY person').pluck();
+    this.vocab = db.prepare<[string, string], string>('SELECT DISTINCT term FROM persons_vocab WHERE term >= ? AND term < ?').pluck();
+    this.doc = db.prepare('SELECT doc, item_count FROM persons WHERE rowid = ?');
+  }
+
+  /** Marks the in-memory columns stale after a write through this connection. */
+  invalidate(): void {
+    this.current = undefined;
+  }
+
+  private index(): PersonIndex {
+    // data_version changes when another connection (a running `ingest`) commits.
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (!this.current || version !== this.version) {
+      this.current = new PersonIndex(this.db);
+      this.version = version;
+    }
+    return this.current;
+  }
+
+  search(req: EntitySearch): EntitySearchResult {
+    const index = this.index();
+    const matched: Array<{ text: string; rows: RowSet }> = [];
+    let hits = this.evaluate(req.query, index, matched, false);
+    for (const [facet, values] of req.filters) {
+      const f = FACETS.indexOf(facet);
+      let allowed = EMPTY;
+      for (const v of values) allowed = union(allowed, Uint32Array.from(this.byFacet.all(f, v)));
+      hits = intersect(hits, allowed);
+    }
+    const key = this.sortKey(req, index);
+    let after = -Infinity;
+    if (req.cursorMark !== undefined && req.cursorMark !== '*') {
+      const c = decodeCursor(req.cursorMark, req.fingerprint);
+      // The row's key under the current data, so a cursor survives a reload of the columns.
+      after = index.live[c.row] === 1 ? key(c.row) : c.key;
+    }
+    const skip = req.cursorMark === undefined ? req.offset : 0;
+    const page = smallestK(hits, key, skip + req.rows, after).slice(skip);
+    const docs = page.map((row) => {
+      const d = this.doc.get(row)!;
+      return withCount(d.doc, d.item_count);
+    });
+    let nextCursorMark: string | undefined;
+    if (req.cursorMark !== undefined) {
+      const last = page[page.length - 1];
+      nextCursorMark = last === undefined ? req.cursorMark : encodeCursor(req.fingerprint, last, key(last));
+    }
+    const highlightedTerms = [...new Set(matched.filter((m) => intersect(m.rows, hits).length > 0).map((m) => m.text))];
+    return { total: hits.length, docs, facets: this.countFacets(req, hits, index), highlightedTerms, nextCursorMark };
+  }
+
+  private countFacets(req: EntitySearch, hits: RowSet, index: PersonIndex): FacetResult[] {
+    return req.facets.map((facet) => {
+      const column = index.facets[FACETS.indexOf(facet)]!;
+      const counts = new Uint32Array(column.values.length);
+      for (let i = 0; i < hits.length; i++) {
+        const row = hits[i]!;
+        for (let j = column.offsets[row]!; j < column.offsets[row + 1]!; j++) counts[column.ids[j]!]!++;
+      }
+      const listed: Array<{ value: string; count: number }> = [];
+      counts.forEach((count, id) => {
+        if (count > req.minDocs) listed.push({ value: column.values[id]!, count });
+      });
+      listed.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      return { field: facet, values: listed.slice(0, req.facetLimit) };
+    });
+  }
+
+  /** A unique, totally ordered key per row for the requested sort. */
+  private sortKey(req: EntitySearch, index: PersonIndex): (row: number) => number {
+    const sort = req.sort;
+    if (sort.kind === 'alpha') {
+      const rank = sort.descending ? index.alphaDescRank : index.alphaRank;
+      return (row) => rank[row]!;
+    }
+    if (sort.kind === 'count') return (row) => index.staticRank[row]!;
+    if (sort.kind === 'random') {
+      const seed = hashString(sort.seed);
+      // Row numbers are kept across updates, so one seed gives the same order for the same persons.
+      return (row) => mix(seed ^ row) * 2 ** 21 + (row & 0x1fffff);
+    }
+    // Relevance: an exact preferred-name match first, then the query's terms in the
+    // preferred name, then the rest; within a tier by count, then name (issue #3).
+    const terms = positiveNameTerms(req.query);
+    if (terms.length === 0) return (row) => index.staticRank[row]!;
+    const exact = Uint32Array.from(this.byNameKey.all(nameKey(terms.join(' '))));
+    const inName = this.ftsRows(`${columns(['preferredName'])} : ${terms.map((t) => phrase(tokens(t))).join(' AND ')}`);
+    return (row) => (has(exact, row) ? 0 : has(inName, row) ? TIER : 2 * TIER) + index.staticRank[row]!;
+  }
+
+  private evaluate(node: QueryNode, index: PersonIndex, matched: Array<{ text: string; rows: RowSet }>, negated: boolean): RowSet {
+    switch (node.kind) {
+      case 'all':
+        return index.all;
+      case 'and': {
+        const positive = node.children.filter((c) => c.kind !== 'not');
+        const negative = node.children.filter((c): c is Extract<QueryNode, { kind: 'not' }> => c.kind === 'not');
+        let rows = positive.length === 0 ? index.all : positive.map((c) => this.evaluate(c, index, matched, negated)).reduce(intersect);
+        for (const n of negative) rows = difference(rows, this.evaluate(n.child, index, matched, !negated));
+        return rows;
+      }
+      case 'or':
+        return node.children.map((c) => this.evaluate(c, index, matched, negated)).reduce(union, EMPTY);
+      case 'not':
+        return difference(index.all, this.evaluate(node.child, index, matched, !negated));
+      case 'exists':
+        return this.exists(node.field, index);
+      case 'range':
+        return this.range(node, index);
+      default: {
+        const rows = this.leaf(node, index);
+        if (!negated) {
+          const text = node.kind === 'prefix' ? `${node.text}*` : node.kind === 'wildcard' ? node.pattern : node.text;
+          matched.push({ text, rows });
+        }
+        return rows;
+      }
+    }
+  }
+
+  private leaf(node: Extract<QueryNode, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>, index: PersonIndex): RowSet {
+    const field = node.field;
+    const text = node.kind === 'wildcard' ? node.pattern : node.text;
+    if (field === 'id') return this.idRows(node.kind, text);
+    if (field === 'type') return node.kind !== 'wildcard' && fold(text) === 'person' ? index.all : EMPTY;
+    if (field === 'count') {
+      const n = Number(text);
+      if (node.kind !== 'term' || !Number.isInteger(n)) throw new SearchRequestError(`count: expects a whole number, e.g. count:3 or count:[1 TO *]; got '${text}'.`);
+      return index.all.filter((row) => index.count[row] === n);
+    }
+    const fields: readonly TextField[] = field === null ? TEXT_FIELDS : [field as TextField];
+    if (node.kind === 'wildcard') return this.wildcard(node.pattern, fields);
+    const toks = tokens(text);
+    if (toks.length === 0) return node.kind === 'prefix' ? this.existsAny(fields, index) : EMPTY;
+    return this.ftsRows(`${columns(fields)} : ${phrase(toks)}${node.kind === 'prefix' ? ' *' : ''}`);
+  }
+
+  private idRows(kind: QueryNode['kind'], text: string): RowSet {
+    if (kind === 'term' || kind === 'phrase') {
+      const id = canonicalPersonId(text) ?? text;
+      const row = this.byId.get(id);
+      return row === undefined ? EMPTY : Uint32Array.of(row);
+    }
+    throw new SearchRequestError('id: takes a whole identifier, e.g. id:"http://d-nb.info/gnd/118540238"; wildcards are not supported on id.');
+  }
+
+  private wildcard(pattern: string, fields: readonly TextField[]): RowSet {
+    const folded = fold(pattern.replace(/\\(.)/g, '$1'));
+    if (/[^\p{L}\p{N}*?]/u.test(folded)) {
+      throw new SearchRequestError(`The wildcard '${pattern}' spans several words; a wildcard matches within one word.`);
+    }
+    const literal = /^[^*?]*/.exec(folded)![0];
+    const re = new RegExp(`^${folded.replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'u');
+    const terms = this.vocab.all(literal, `${literal}\uffff`).filter((t) => re.test(t));
+    if (terms.length === 0) return EMPTY;
+    if (terms.length > MAX_WILDCARD_TERMS) {
+      throw new SearchRequestError(`The wildcard '${pattern}' matches more than ${MAX_WILDCARD_TERMS} different words; put more letters before the first * or ?.`);
+    }
+    return this.ftsRows(`${columns(fields)} : (${terms.map((t) => `"${t}"`).join(' OR ')})`);
+  }
+
+  private exists(field: QueryField, index: PersonIndex): RowSet {
+    if (field === 'id' || field === 'type' || field === 'count') return index.all;
+    return this.existsAny([field as TextField], index);
+  }
+
+  private existsAny(fields: readonly TextField[], index: PersonIndex): RowSet {
+    const mask = fields.reduce((m, f) => m | FIELD_BIT[f], 0);
+    return index.all.filter((row) => (index.fieldsMask[row]! & mask) !== 0);
+  }
+
+  private range(node: Extract<QueryNode, { kind: 'range' }>, index: PersonIndex): RowSet {
+    const { field } = node;
+    if (field === 'dateOfBirth' || field === 'dateOfDeath' || field === 'count') {
+      const column = field === 'count' ? index.count : field === 'dateOfBirth' ? index.birth : index.death;
+      const bound = (b: string | null) => {
+        if (b === null) return null;
+        const n = field === 'count' ? Number(b) : (yearOf(b) ?? (/^-?\d+$/.test(b) ? Number(b) : NaN));
+        if (!Number.isFinite(n)) {
+          throw new SearchRequestError(`${field}:[… TO …] compares ${field === 'count' ? 'numbers' : 'years'}; '${b}' is not one. Example: ${field}:[1800 TO 1850].`);
+        }
+        return n;
+      };
+      const lo = bound(node.lower);
+      const hi = bound(node.upper);
+      return index.all.filter((row) => {
+        const v = column[row]!;
+        if (v === NO_YEAR && field !== 'count') return false;
+        if (lo !== null && (node.includeLower ? v < lo : v <= lo)) return false;
+        if (hi !== null && (node.includeUpper ? v > hi : v >= hi)) return false;
+        return true;
+      });
+    }
+    if (field === 'preferredName') {
+      const lo = node.lower === null ? '' : fold(node.lower);
+      const hi = node.upper === null ? '\uffff' : fold(node.upper);
+      let rows: RowSet = Uint32Array.from(this.bySortKey.all(lo, hi));
+      // Open ends above compare inclusively; exclusive ends drop the equal names.
+      if (!node.includeLower && node.lower !== null) rows = difference(rows, Uint32Array.from(this.bySortKey.all(lo, lo)));
+      if (!node.includeUpper && node.upper !== null) rows = difference(rows, Uint32Array.from(this.bySortKey.all(hi, hi)));
+      return rows;
+    }
+    throw new SearchRequestError(`Ranges work on dateOfBirth, dateOfDeath, count and preferredName, not on ${field}.`);
+  }
+
+  private ftsRows(match: string): RowSet {
+    return Uint32Array.from(this.match.all(match));
+  }
+}
+
+/** Text terms a relevance tier looks for in the preferred name: plain or preferredName terms outside NOT. */
+function positiveNameTerms(node: QueryNode): string[] {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.flatMap(positiveNameTerms);
+    case 'term':
+    case 'phrase':
+      return (node.field === null || node.field === 'preferredName') && tokens(node.text).length > 0 ? [node.text] : [];
+    default:
+      return [];
+  }
+}
+
+function has(set: RowSet, row: number): boolean {
+  let lo = 0;
+  let hi = set.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = set[mid]!;
+    if (v === row) return true;
+    if (v < row) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A 32-bit integer mix (murmur3 finaliser): spreads neighbouring rows apart. */
+function mix(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
