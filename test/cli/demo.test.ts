@@ -19,7 +19,7 @@ function shellWords(line: string): string[] {
   return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
-test('demo prints two curl commands that work as printed', { timeout: 60_000 }, async () => {
+test('demo prints curl commands that work as printed', { timeout: 60_000 }, async () => {
   const db = join(mkdtempSync(join(tmpdir(), 'heritage-api-demo-')), 'demo.db');
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, '--log-level', 'warn', 'demo', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,14 +37,20 @@ test('demo prints two curl commands that work as printed', { timeout: 60_000 }, 
     });
     assert.match(err, /Loaded demo items: \d+ new/);
     const curls = out.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('curl '));
-    assert.equal(curls.length, 2, out);
-    const [parents, aip] = await Promise.all(curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])));
+    assert.equal(curls.length, 3, out);
+    const [parents, aip, entities] = await Promise.all(curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])));
     const [parentsBody, parentsStatus] = parents!.stdout.split(/\n(?=\d{3}$)/);
     assert.equal(parentsStatus, '200');
     assert.deepEqual(JSON.parse(parentsBody!).hierarchy[0].id, 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR');
     const [aipBody, aipStatus] = aip!.stdout.split(/\n(?=\d{3}$)/);
     assert.equal(aipStatus, '200');
     assert.match(aipBody!, /^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><cortex /);
+    const [entitiesBody, entitiesStatus] = entities!.stdout.split(/\n(?=\d{3}$)/);
+    assert.equal(entitiesStatus, '200');
+    const found = JSON.parse(entitiesBody!);
+    assert.equal(found.results[0].docs.length, 2);
+    assert.equal(found.facets[3].field, 'person_occupation_fct');
+    assert.equal(found.facets[3].facetValues[0].value, 'Schriftsteller');
   } finally {
     child.kill('SIGTERM');
   }

@@ -1,11 +1,12 @@
 /**
  * `heritage-api demo`: the README's quick start. Loads the real records in
- * fixtures/ into the configured store, creates a fresh demo key, starts the
- * server and prints ready curl commands.
+ * fixtures/ (items and persons) into the configured store, creates a fresh
+ * demo key, starts the server and prints ready curl commands.
  */
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config.js';
 import { generateApiKey, hashApiKey } from '../../apiKeys.js';
+import { ingestEntities } from '../../ingest/ingestEntities.js';
 import { ingestItems } from '../../ingest/ingestItems.js';
 import type { Store } from '../../store/Store.js';
 import type { CliIo } from '../io.js';
@@ -20,6 +21,8 @@ const DEMO_ITEM = 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR';
 export async function demoCommand(config: Config, store: Store, io: CliIo): Promise<void> {
   const items = await ingestItems(store, [`${FIXTURES}items/cortex`], { batchSize: config.ingest.batchSize });
   io.err(`Loaded demo items: ${items.inserted} new, ${items.updated} updated, ${items.unchanged} unchanged, ${items.problems.length} skipped.`);
+  const persons = await ingestEntities(store, [`${FIXTURES}persons`], { batchSize: config.ingest.batchSize });
+  io.err(`Loaded demo persons: ${persons.inserted} new, ${persons.updated} updated, ${persons.unchanged} unchanged, ${persons.problems.length} skipped.`);
   // A demo key per run: the old ones are revoked, a key is printed only once.
   for (const k of store.listKeys()) if (k.name.startsWith('demo-') && !k.revokedAt) store.revokeKey(k.name);
   const key = generateApiKey();
@@ -30,6 +33,7 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   io.out('Try it:');
   io.out(`  curl -H 'Accept: application/json' -H 'Authorization: OAuth oauth_consumer_key="${key}"' ${base}/items/${DEMO_ITEM}/parents`);
   io.out(`  curl -H 'Accept: application/xml' '${base}/items/${DEMO_ITEM}/aip?oauth_consumer_key=${key}'`);
+  io.out(`  curl -H 'Accept: application/json' '${base}/entities?query=Schriftsteller&facet=person_occupation_fct&rows=2&oauth_consumer_key=${key}'`);
   io.out('');
   io.out('Stop with Ctrl-C.');
 }
