@@ -48,6 +48,7 @@ const ROWS: Row[] = [
       '126312710', '126440565', '126448086', '126544263', '126548463', '126763771', '126484015', '126571708',
       '126819211', '126979219', '126195358', '131367706',
     ],
+    // page begins: ... Beresowski, ... Emko, ... Graf Amori, ... Harzheim, ...
     facets: { person_gender_fct: [['Mann', 662], ['Frau', 57]] },
   },
   // every record is a person; first 20 by folded preferredName descending (gen.py)
@@ -61,6 +62,7 @@ const ROWS: Row[] = [
       '127406085', '118520776', '117348171', '1044667761', '127961682', '117054666', '1032722703', '126618887',
       '118819275', '116588764', '126236267', '106582062',
     ],
+    // page begins: ʿUmar Ibn-Muḥammad an-Nafzāwī, Zecilia Samuilovna Zelikon-Bobrovskaja, Yolanda Foldes, Yat-sen Sun, ...
   },
   // persons with token "schriftsteller" in any text field; facet = occupation labels of those (gen.py)
   {
@@ -158,6 +160,50 @@ const ROWS: Row[] = [
       '126312710', '126440565', '126448086', '126544263', '126763771', '126484015', '126571708', '126819211',
       '126979219', '126195358', '131367706', '122051998',
     ],
+    // page begins: ... Beresowski, ... Emko, ... Graf Amori, ... Harzheim, ...
+  },
+  // no person has the token "goethe" (gen.py)
+  {
+    name: 'no hits: Goethe (facet of an empty result is empty)',
+    q: 'Goethe',
+    params: { facet: ['person_occupation_fct'] },
+    total: 0,
+    ids: [],
+    facets: { person_occupation_fct: [] },
+  },
+  // one term of two tokens, matched as the phrase "lernet holenia" (gen.py)
+  {
+    name: 'hyphenated term: Lernet-Holenia',
+    q: 'Lernet-Holenia',
+    total: 1,
+    ids: ['118571990'], // Alexander Lernet-Holenia
+  },
+  // either token in an occupation label (gen.py)
+  {
+    name: 'field grouping: professionOrOccupation:(Soziologe OR Nationalökonom)',
+    q: 'professionOrOccupation:(Soziologe OR Nationalökonom)',
+    total: 25,
+    set: true, // the full set is in expected/ids.json
+  },
+  // gender Frau and token "berlin" in placeOfBirth (gen.py)
+  {
+    name: '+ on fields: +gender:Frau +placeOfBirth:Berlin',
+    q: '+gender:Frau +placeOfBirth:Berlin',
+    total: 2,
+    ids: ['117633224', '130019194'], // Regine Deutsch, Hertha Pataky Riese
+  },
+  // token "1945" in dateOfDeath (gen.py)
+  {
+    name: 'type:person AND a field: type:person AND dateOfDeath:1945',
+    q: 'type:person AND dateOfDeath:1945',
+    params: { sort: 'ALPHA_ASC' },
+    total: 27,
+    page: [
+      '116288582', '118930974', '102713855', '116098678', '118758160', '119454351', '118602551', '116241802',
+      '118559427', '116968540', '118614711', '117520705', '118775294', '118768182', '117420603', '121313891',
+      '116800992', '118597825', '117259411', '1025144899',
+    ],
+    // page begins: Alma Johanna Koenig, Anton de Kom, B. A. Keller, Bernhard Diebold, ...
   },
   // @id 116935839: variantName and occupation deduplicated, no placeOfDeath key (gen.py)
   {
@@ -165,7 +211,17 @@ const ROWS: Row[] = [
     q: 'id:"http://d-nb.info/gnd/116935839"',
     total: 1,
     ids: ['116935839'], // Hans von Hoffensthal
-    doc: {"id": "http://d-nb.info/gnd/116935839", "type": "person", "preferredName": "Hans von Hoffensthal", "variantName": ["Hans von Hepperger zu Tirschtenberg und Hoffensthal", "Hans von Heppberger", "Johann Nepomuk Anton Josef Maria von Hepperger zu Tirschtenberg und Hoffensthal"], "dateOfBirth": "16. August 1877", "dateOfDeath": "7. Dezember 1914", "placeOfBirth": ["St. Magdalena"], "professionOrOccupation": ["Schriftsteller", "Neurologe"], "count": 0},
+    doc: {
+      id: 'http://d-nb.info/gnd/116935839',
+      type: 'person',
+      preferredName: 'Hans von Hoffensthal',
+      variantName: ['Hans von Hepperger zu Tirschtenberg und Hoffensthal', 'Hans von Heppberger', 'Johann Nepomuk Anton Josef Maria von Hepperger zu Tirschtenberg und Hoffensthal'],
+      dateOfBirth: '16. August 1877',
+      dateOfDeath: '7. Dezember 1914',
+      placeOfBirth: ['St. Magdalena'],
+      professionOrOccupation: ['Schriftsteller', 'Neurologe'],
+      count: 0,
+    },
   },
   // @id 118758160 asked with https (gen.py)
   {
@@ -173,7 +229,18 @@ const ROWS: Row[] = [
     q: 'id:"https://d-nb.info/gnd/118758160"',
     total: 1,
     ids: ['118758160'], // Bertha Zuckerkandl
-    doc: {"id": "http://d-nb.info/gnd/118758160", "type": "person", "preferredName": "Bertha Zuckerkandl", "variantName": ["Berta Zuckerkandl", "Berta Szeps-Zuckerkandl", "Bertha Szeps-Zuckerkandl", "Berta Zuckerkandl-Szeps", "Berta Zuckerkandl Szeps", "Berta Szeps"], "dateOfBirth": "1864", "dateOfDeath": "1945", "placeOfBirth": ["Wien"], "placeOfDeath": ["Paris"], "professionOrOccupation": ["Journalistin", "Kunstkritikerin", "Theaterkritikerin", "Schriftstellerin", "Übersetzerin"], "count": 0},
+    doc: {
+      id: 'http://d-nb.info/gnd/118758160',
+      type: 'person',
+      preferredName: 'Bertha Zuckerkandl',
+      variantName: ['Berta Zuckerkandl', 'Berta Szeps-Zuckerkandl', 'Bertha Szeps-Zuckerkandl', 'Berta Zuckerkandl-Szeps', 'Berta Zuckerkandl Szeps', 'Berta Szeps'],
+      dateOfBirth: '1864',
+      dateOfDeath: '1945',
+      placeOfBirth: ['Wien'],
+      placeOfDeath: ['Paris'],
+      professionOrOccupation: ['Journalistin', 'Kunstkritikerin', 'Theaterkritikerin', 'Schriftstellerin', 'Übersetzerin'],
+      count: 0,
+    },
   },
   // escaped colon, unquoted URI; no places, so no place keys (gen.py)
   {
@@ -181,7 +248,16 @@ const ROWS: Row[] = [
     q: 'id:http\\://d-nb.info/gnd/124963463',
     total: 1,
     ids: ['124963463'], // Ignaz Zadek
-    doc: {"id": "http://d-nb.info/gnd/124963463", "type": "person", "preferredName": "Ignaz Zadek", "variantName": ["I. Zadek"], "dateOfBirth": "1858", "dateOfDeath": "1931", "professionOrOccupation": ["Arzt"], "count": 0},
+    doc: {
+      id: 'http://d-nb.info/gnd/124963463',
+      type: 'person',
+      preferredName: 'Ignaz Zadek',
+      variantName: ['I. Zadek'],
+      dateOfBirth: '1858',
+      dateOfDeath: '1931',
+      professionOrOccupation: ['Arzt'],
+      count: 0,
+    },
   },
   // @id 124264980 (Wahrmund) has only a preferredName (gen.py)
   {
@@ -189,7 +265,13 @@ const ROWS: Row[] = [
     q: 'id:"http://d-nb.info/gnd/124264980"',
     total: 1,
     ids: ['124264980'], // Wahrmund
-    doc: {"id": "http://d-nb.info/gnd/124264980", "type": "person", "preferredName": "Wahrmund", "variantName": [], "count": 0},
+    doc: {
+      id: 'http://d-nb.info/gnd/124264980',
+      type: 'person',
+      preferredName: 'Wahrmund',
+      variantName: [],
+      count: 0,
+    },
   },
   // token "benjamin" in preferredName only (Ben B. Lindsey has it in a variant only) (gen.py)
   {
@@ -244,6 +326,7 @@ const ROWS: Row[] = [
       '124417434', '118545876', '118534602', '138356971', '118682644', '118579975', '116567635', '1017993297',
       '133794156', '135001706', '118630377', '117137154',
     ],
+    // page begins: Albert Norden, Alexander Moszkowski, Alfred Grotjahn, Annemarie von Nathusius, ...
   },
   // token "arzt" in an occupation label (gen.py)
   {
@@ -278,6 +361,7 @@ const ROWS: Row[] = [
       '116941359', '118500686', '104279702', '118542710', '118567365', '106303317', '116288582', '118967932',
       '116885270', '120185954', '116312157', '116938609',
     ],
+    // page begins: Adolf J. Storfer, Adolf Köberle, Adolf Uzarski, Adrien Turel, ...
   },
   // records with at least one variantName and a placeOfBirth (gen.py)
   {
@@ -326,6 +410,7 @@ const ROWS: Row[] = [
       '127957731', '119470950', '116395257', '116471557', '118571990', '116941359', '126802491', '104279702',
       '118567365', '119538857', '117469599', '118671448',
     ],
+    // page begins: Adolf J. Storfer, Adrien Turel, Albert Ehrismann, Albert Norden, ...
   },
   // wildcards are case-insensitive too: tokens starting "journal" (gen.py)
   {
@@ -345,6 +430,7 @@ const ROWS: Row[] = [
       '118576844', '118860461', '119052784', '119375753', '129320811', '121575640', '116930608', '118564536',
       '118610341', '124979122', '121043983', '123663636',
     ],
+    // page begins: Adolf Gasser, Adolf Sturmthal, Albert Ehrismann, Albert Norden, ...
   },
   // year in 1934..1944 (excludes Hanussen "24./25.03.1933") (gen.py)
   {
@@ -384,12 +470,50 @@ const ROWS: Row[] = [
     total: 25,
     set: true, // the full set is in expected/ids.json
   },
+  // year = first 3-4 digit run: "07,11.1838" and "19. März 1838" (gen.py)
+  {
+    name: 'range year from odd date texts: dateOfBirth:[1838 TO 1838]',
+    q: 'dateOfBirth:[1838 TO 1838]',
+    total: 2,
+    ids: ['116312157', '118627058'], // Anton Anno, Auguste de Villiers de L'Isle-Adam
+  },
+  // includes "24./25.03.1933" (Hanussen) (gen.py)
+  {
+    name: 'range year from odd date texts: dateOfDeath:[1933 TO 1933]',
+    q: 'dateOfDeath:[1933 TO 1933]',
+    total: 9,
+    ids: [
+      '116309148', '116576782', '118532146', '118545876', '118548867', '118636618', '118992252', '126906939',
+      '138991537',
+    ],
+  },
+  // includes "00.00.1857" (Ludwig von Marnitz) (gen.py)
+  {
+    name: 'range year from odd date texts: dateOfBirth:[1857 TO 1857]',
+    q: 'dateOfBirth:[1857 TO 1857]',
+    total: 5,
+    ids: ['118636618', '118813978', '118833073', '121913902', '135722705'],
+  },
+  // his dateOfBirth is "18XX": no 3-4 digit run (gen.py)
+  {
+    name: 'range never matches a text without a year: dateOfBirth:[1800 TO 1899] AND Warschatka',
+    q: 'dateOfBirth:[1800 TO 1899] AND Warschatka',
+    total: 0,
+    ids: [],
+  },
   // escaped hyphen: the term is the phrase "schulze boysen" (gen.py)
   {
     name: 'escape: Schulze\\-Boysen',
     q: 'Schulze\\-Boysen',
     total: 1,
     ids: ['118935437'], // Harro Schulze-Boysen
+  },
+  // escaped parentheses are term text: erlenbach AND kanton AND zurich (gen.py)
+  {
+    name: 'escape: Erlenbach \\(Kanton Zürich\\)',
+    q: 'Erlenbach \\(Kanton Zürich\\)',
+    total: 1,
+    ids: ['118608649'], // Paul Schmid-Ammann
   },
   // č folds to c (gen.py)
   {
@@ -580,6 +704,7 @@ const ROWS: Row[] = [
       '119470950', '116395257', '116471557', '118571990', '116941359', '126802491', '104279702', '118567365',
       '119538857', '117469599', '118671448', '118557548',
     ],
+    // page begins: Adolf J. Storfer, Adrien Turel, Albert Ehrismann, Albert Norden, ...
   },
   // folded preferredName descending (gen.py)
   {
@@ -592,6 +717,7 @@ const ROWS: Row[] = [
       '125805616', '1029741859', '116317485', '119545063', '137771657', '136573746', '118547143', '118833197',
       '119073714', '118580752', '123562155', '118749587',
     ],
+    // page begins: Will Schaber, Wilhelm Warschatka, Wilhelm Riepekohl, Wilhelm E. Süskind, ...
   },
   // same order as ALPHA_ASC here (gen.py)
   {
@@ -604,6 +730,7 @@ const ROWS: Row[] = [
       '138736944', '116309148', '118535560', '101260865', '118801112', '120409712', '118640224', '118682644',
       '118569333', '118530380', '116659998', '118594982',
     ],
+    // page begins: Alois Dempf, Amadeo Silva-Tarouca, Anton Maxsein, Arthur Drews, ...
   },
   // same as ALPHA_DESC (gen.py)
   {
@@ -616,6 +743,7 @@ const ROWS: Row[] = [
       '107024640', '1019108444', '118547143', '118587420', '122231287', '173102670', '118562940', '118516477',
       '118714023', '118554905', '118950150', '1038087945',
     ],
+    // page begins: Walter Johannes Stein, Therese Schlesinger-Eckstein, Theodor Reik, Stefan Zweig, ...
   },
   // 30 match (gender "Mann"); Heinrich Mann is the exact name (gen.py)
   {
@@ -659,6 +787,7 @@ const ROWS: Row[] = [
       '126400644', '118555081', '118638971', '118778242', '127957731', '119470950', '119086948', '118751255',
       '133410005', '118905929',
     ],
+    // page begins: Albin Walter Gerstner, Aldous Huxley, Aleksandr Aleksandrovič Fadeev, Aleksandr I. Kuprin, ...
   },
   // the last 7 of the full alphabetical order (gen.py)
   {
@@ -667,6 +796,7 @@ const ROWS: Row[] = [
     params: { sort: 'ALPHA_ASC', rows: '20', offset: '1215' },
     total: 1222,
     page: ['126627495', '126980519', '116483733', '118620045', '143148745', '127303421', '109960785'],
+    // page begins: Wladimir Lidin, Wladimir Petrovič Stawski, Wolfgang Hoffmann Harnisch, Yat-sen Sun, ...
   },
   // numberOfResults stays 33 (gen.py)
   {
@@ -683,6 +813,7 @@ const ROWS: Row[] = [
     params: { sort: 'ALPHA_DESC', rows: '5', offset: '5', person_occupation_fct: 'Schriftstellerin' },
     total: 32,
     page: ['117633224', '118605526', '101148585', '116055774', '118794892'],
+    // page begins: Regine Deutsch, Rahel Sanzara, Maximiliane Ackers, Marta Karlweis-Wassermann, ...
   },
 ];
 
