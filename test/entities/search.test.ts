@@ -99,6 +99,38 @@ for (const backend of BACKENDS) {
     }
   });
 
+  test(`${b} relevance: searching Goethe puts Johann Wolfgang von Goethe before people who merely mention him`, async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-rel-'));
+    const person = (n: number, preferredName: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ id: `http://d-nb.info/gnd/9000000${n}`, type: 'person', preferredName, variantName: [], ...extra });
+    // Written so that names sort the mentioners first: only relevance can put Goethe on top.
+    writeFileSync(
+      join(dir, 'persons.jsonl'),
+      [
+        person(1, 'Aachen, Anna', { professionOrOccupation: ['Goethe-Forscherin'] }),
+        person(2, 'Becker, Bernd', { variantName: ['Goethe-Becker'] }),
+        person(3, 'Goethe, Johann Wolfgang von', { dateOfBirth: '28. August 1749' }),
+        person(4, 'Abel, Carl', { placeOfBirth: ['Goethestadt Weimar'] }),
+      ].join('\n'),
+    );
+    const t = await startTestApp(backend, { loadEntities: [dir] });
+    try {
+      const res = (await get(t, '/entities?query=Goethe')).json();
+      assert.deepEqual(
+        res.results[0].docs.map((d: { preferredName: string }) => d.preferredName),
+        ['Goethe, Johann Wolfgang von', 'Aachen, Anna', 'Becker, Bernd'],
+      );
+      // Word order does not matter for the exact-name tier.
+      const exact = (await get(t, `/entities?query=${encodeURIComponent('Johann Wolfgang von Goethe')}`)).json();
+      assert.equal(exact.results[0].docs[0].preferredName, 'Goethe, Johann Wolfgang von');
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`${b} bad input: each a 400 with a message that says what to fix`, async () => {
     const t = await startTestApp(backend, { loadEntities: [EF] });
     const QUERY_HELP = ' See the query syntax in docs/api.md (Lucene standard syntax).';
