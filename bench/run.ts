@@ -1,0 +1,221 @@
+/**
+ * `npm run bench [-- --quick] [-- --data DIR]`: the benchmark of issue #5.
+ *
+ * Loads the generated data set through the real `ingest` commands (timed),
+ * starts the real server on it, and drives each endpoint from a separate
+ * process with autocannon over loopback. Beside every endpoint it measures
+ * the ceiling of this machine for the same bytes: a bare node:http server
+ * answering them from memory. Prints a table and writes it, with the machine
+ * and the data sizes, to docs/benchmarks.md.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { cpus, totalmem, type } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist/cli/main.js');
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
+};
+const quick = flag('quick');
+const dataDir = option('data', join(ROOT, quick ? 'data/bench-quick' : 'data/bench'));
+const seconds = Number(option('duration', quick ? '3' : '10'));
+const connections = Number(option('connections', '50'));
+const db = join(dataDir, 'bench.db');
+
+interface Manifest {
+  persons: number;
+  items: number;
+  knownPersonIds: string[];
+  rareTerm: string;
+  commonTerm: string;
+  veryCommonTerm: string;
+  deepLeafId: string;
+  shallowItemId: string;
+  itemIdsSample: string[];
+  [k: string]: unknown;
+}
+
+function log(line: string) {
+  process.stderr.write(`${line}\n`);
+}
+
+function cli(args: string[]): string {
+  return execFileSync(process.execPath, [CLI, '--db', db, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
+}
+
+/** Loads the data set through the real commands; returns records/s per kind. */
+function load(): { persons: number; items: number } {
+  rmSync(db, { force: true });
+  const rate = (out: string) => Number(/\((\d+)\/s\)/.exec(out)?.[1] ?? 0);
+  log('loading persons ...');
+  const persons = rate(cli(['ingest', 'entities', join(dataDir, 'persons')]));
+  log('loading items ...');
+  const items = rate(cli(['ingest', 'items', join(dataDir, 'items')]));
+  return { persons, items };
+}
+
+function startServer(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, '--db', db, '--log-level', 'warn', 'serve', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d) => {
+      err += d.toString();
+      if (err.includes('listening on')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${err}`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createNetServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function sample(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const keep: Record<string, string> = {};
+        for (const h of ['content-type', 'content-encoding', 'etag', 'vary', 'cache-control', 'last-modified']) {
+          const v = res.headers[h];
+          if (typeof v === 'string') keep[h] = v;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: keep, body: Buffer.concat(chunks) });
+      });
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function startCeiling(spec: { status: number; headers: Record<string, string>; body: Buffer }): Promise<{ child: ChildProcess; port: number }> {
+  const bodyFile = join(dataDir, 'ceiling-body.bin');
+  writeFileSync(bodyFile, spec.body);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ceiling.ts'), JSON.stringify({ status: spec.status, headers: spec.headers }), bodyFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) => child.stdout!.once('data', (d) => resolve({ child, port: Number(d.toString().trim()) })));
+}
+
+interface LoadResult {
+  requests: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+function drive(url: string, headers: Record<string, string>): LoadResult {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify({ url, headers, connections, duration: seconds })], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(out) as LoadResult;
+}
+
+function peakMemoryMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+async function main() {
+  if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does).');
+  if (!existsSync(join(dataDir, 'manifest.json'))) {
+    if (!quick) throw new Error(`No data in ${dataDir}. Generate it: npm run bench:data -- --persons 1000000 --items 1000000 --out ${dataDir}`);
+    log('generating the quick data set ...');
+    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/data.ts'), '--persons', '50000', '--items', '5000', '--out', dataDir], { stdio: 'inherit' });
+  }
+  const manifest = JSON.parse(readFileSync(join(dataDir, 'manifest.json'), 'utf8')) as Manifest;
+  const loadRates = load();
+  const key = cli(['keys', 'create', '--name', `bench-${process.pid}`]).trim();
+  const port = await freePort();
+  const server = await startServer(port);
+  const base = `http://127.0.0.1:${port}`;
+  const auth = { authorization: `OAuth oauth_consumer_key="${key}"` };
+  const json = { ...auth, accept: 'application/json' };
+  const xml = { ...auth, accept: 'application/xml' };
+  const q = (query: string, rest = '') => `/entities?query=${encodeURIComponent(query)}${rest}`;
+  const item = manifest.itemIdsSample[0]!;
+  const cases: Array<{ name: string; path: string; headers: Record<string, string>; target?: string }> = [
+    { name: 'aip JSON', path: `/items/${item}/aip`, headers: json, target: '≥ 0.8 × ceiling' },
+    { name: 'aip XML', path: `/items/${item}/aip`, headers: xml, target: '≥ 0.8 × ceiling' },
+    { name: 'aip JSON, gzip', path: `/items/${item}/aip`, headers: { ...json, 'accept-encoding': 'gzip' }, target: '≥ 0.8 × ceiling' },
+    { name: 'parents, depth 12', path: `/items/${manifest.deepLeafId}/parents`, headers: json, target: '≥ 0.7 × ceiling' },
+    { name: 'parents, shallow, XML', path: `/items/${manifest.shallowItemId}/parents`, headers: xml, target: '≥ 0.7 × ceiling' },
+    { name: `entities rare '${manifest.rareTerm}' + facet`, path: q(manifest.rareTerm, '&facet=person_occupation_fct'), headers: json, target: 'p99 ≤ 5 ms' },
+    { name: `entities common '${manifest.commonTerm}' + facet + filter`, path: q(manifest.commonTerm, '&facet=person_place_fct&person_gender_fct=Frau'), headers: json, target: 'p99 ≤ 50 ms' },
+    { name: `entities very common '${manifest.veryCommonTerm}' + facet + filter, ALPHA`, path: q(manifest.veryCommonTerm, '&facet=person_occupation_fct&person_gender_fct=Mann&sort=ALPHA_ASC'), headers: json, target: 'p99 ≤ 50 ms' },
+    { name: 'entities *:* + facet + filter', path: q('*:*', '&facet=person_gender_fct&person_gender_fct=Frau'), headers: json, target: 'p99 ≤ 50 ms' },
+    { name: 'entities id lookup', path: q(`id:"${manifest.knownPersonIds[0]}"`), headers: json },
+    { name: 'entities deep page (offset 10000)', path: q(manifest.veryCommonTerm, '&offset=10000&rows=20'), headers: json },
+  ];
+  const rows: string[][] = [];
+  let memory = 0;
+  try {
+    for (const c of cases) {
+      const url = `${base}${c.path}`;
+      const s = await sample(url, c.headers);
+      if (s.status !== 200) throw new Error(`${c.name}: status ${s.status}: ${s.body.toString().slice(0, 300)}`);
+      log(`${c.name} ...`);
+      const ours = drive(url, c.headers);
+      const ceiling = await startCeiling(s);
+      let bare: LoadResult;
+      try {
+        bare = drive(`http://127.0.0.1:${ceiling.port}${c.path}`, c.headers);
+      } finally {
+        ceiling.child.kill();
+      }
+      rows.push([
+        c.name,
+        String(s.body.length),
+        ours.requests.toFixed(0),
+        String(ours.p50),
+        String(ours.p99),
+        String(ours.errors + ours.non2xx),
+        bare.requests.toFixed(0),
+        (ours.requests / bare.requests).toFixed(2),
+        c.target ?? '',
+      ]);
+    }
+  } finally {
+    memory = peakMemoryMb(server.pid!);
+    server.kill();
+  }
+  const header = ['case', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s', 'ratio', 'target'];
+  const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+  const cpu = cpus();
+  const machine = `${type()} ${process.arch}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const text = [
+    `# Benchmarks${quick ? ' (quick run)' : ''}`,
+    '',
+    'Written by `npm run bench`' + (quick ? ' --quick' : '') + '. Server and load generator are separate processes on the same machine, over loopback;',
+    `each case runs ${seconds} s with ${connections} connections. "ceiling" is a bare node:http server answering the same bytes from memory, measured in the same run.`,
+    '',
+    `- Machine: ${machine}`,
+    `- Data: ${manifest.persons} persons, ${manifest.items} items (\`${dataDir.replace(ROOT, '')}\`)`,
+    `- Load: ${loadRates.persons} persons/s, ${loadRates.items} packages/s (targets: ≥ 20,000 persons/s, ≥ 1,000 packages/s)`,
+    `- Server peak memory (VmHWM): ${memory} MB (target ≤ 400 MB)`,
+    '',
+    table,
+    '',
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  writeFileSync(join(ROOT, 'docs/benchmarks.md'), text);
+}
+
+await main();
