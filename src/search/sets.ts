@@ -52,10 +52,3 @@ export function difference(a: RowSet, b: RowSet): RowSet {
   }
   return out.subarray(0, n);
 }
-
-export function fromUnsorted(values: Iterable<number>): RowSet {
-  const arr = Uint32Array.from(values).sort();
-  let n = 0;
-  for (let i = 0; i < arr.length; i++) if (i === 0 || arr[i] !== arr[i - 1]) arr[n++] = arr[i]!;
-  return arr.subarray(0, n);
-}

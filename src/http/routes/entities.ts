@@ -27,7 +27,7 @@ function one(q: Query, name: string): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
-function parseSort(text: string | undefined, hasQuery: boolean): { sort: EntitySort; seed: string } {
+function parseSort(text: string | undefined): { sort: EntitySort; seed: string } {
   const t = (text ?? '').trim();
   if (t === '') return { sort: { kind: 'relevance' }, seed: '' };
   const upper = t.toUpperCase();
@@ -38,7 +38,6 @@ function parseSort(text: string | undefined, hasQuery: boolean): { sort: EntityS
     const seed = t.slice('RANDOM_'.length);
     return { sort: { kind: 'random', seed }, seed };
   }
-  void hasQuery;
   throw ApiError.of('invalidSearch', `sort '${t.slice(0, 40)}' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.`);
 }
 
@@ -74,7 +73,7 @@ export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: st
     throw ApiError.of('invalidSearch', 'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).');
   }
   if (cursorMark === '') throw ApiError.of('invalidSearch', "cursorMark is empty: send '*' to start deep paging.");
-  const { sort, seed } = parseSort(one(q, 'sort'), q.query !== undefined);
+  const { sort, seed } = parseSort(one(q, 'sort'));
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([queryText, [...filters].sort(), sort]))
     .digest('base64url')
