@@ -3,43 +3,28 @@
  *
  * Compressing a 60 KB package per request costs ten times more than sending
  * it (shared/notes/measurements.md, "HTTP on one core"), so each body is
- * compressed once and kept here, keyed by its ETag, until the byte budget
- * pushes it out (least recently used first). A changed item has a new ETag,
- * so a stale entry can never be served; it just ages out.
+ * compressed once and kept, keyed by its ETag, until the byte budget pushes
+ * it out. A changed item has a new ETag, so a stale entry can never be
+ * served; it just ages out.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { LruCache } from './lruCache.js';
 import type { Encoding } from './negotiate.js';
 
 export class CompressedCache {
-  private readonly entries = new Map<string, Buffer>();
-  private bytes = 0;
+  private readonly cache: LruCache<Buffer>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.cache = new LruCache<Buffer>(maxBytes, (b) => b.length);
+  }
 
   get(key: string, encoding: Exclude<Encoding, 'identity'>, body: () => Buffer): Buffer {
     const k = `${key}\u0000${encoding}`;
-    const hit = this.entries.get(k);
-    if (hit) {
-      // Re-insert to mark as most recently used.
-      this.entries.delete(k);
-      this.entries.set(k, hit);
-      return hit;
-    }
+    const hit = this.cache.get(k);
+    if (hit) return hit;
     const compressed = compress(body(), encoding);
-    if (compressed.length <= this.maxBytes) {
-      this.entries.set(k, compressed);
-      this.bytes += compressed.length;
-      for (const [oldKey, old] of this.entries) {
-        if (this.bytes <= this.maxBytes) break;
-        this.entries.delete(oldKey);
-        this.bytes -= old.length;
-      }
-    }
+    this.cache.set(k, compressed);
     return compressed;
-  }
-
-  get size(): number {
-    return this.bytes;
   }
 }
 

@@ -106,5 +106,10 @@ export interface PersonStore {
 }
 
 export interface Store extends ItemStore, PersonStore, KeyStore {
+  /**
+   * Changes whenever the stored data may have changed, through this process or
+   * another (a running `ingest`). Caches of derived answers compare it.
+   */
+  dataVersion(): string;
   close(): void;
 }

@@ -14,6 +14,8 @@ import type { TestBackend } from './backends.js';
 export interface TestApp {
   app: FastifyInstance;
   store: Store;
+  /** Where the store lives (for a second connection). */
+  path: string;
   key: string;
   /** Headers a well-behaved JSON client sends. */
   json: Record<string, string>;
@@ -36,6 +38,7 @@ export async function startTestApp(
   return {
     app,
     store: opened.store,
+    path: opened.path,
     key,
     json: { accept: 'application/json', authorization: auth },
     xml: { accept: 'application/xml', authorization: auth },

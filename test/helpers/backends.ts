@@ -12,6 +12,8 @@ export interface TestBackend {
   name: string;
   /** A fresh, empty store; `dispose` closes and removes it. */
   open(): { store: Store; path: string; dispose(): void };
+  /** A second connection to the store at `path`, as another process would have. */
+  connect(path: string): Store;
 }
 
 export const BACKENDS: TestBackend[] = [
@@ -30,5 +32,6 @@ export const BACKENDS: TestBackend[] = [
         },
       };
     },
+    connect: (path) => openSqliteStore({ path }),
   },
 ];

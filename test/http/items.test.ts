@@ -155,6 +155,30 @@ for (const backend of BACKENDS) {
     }
   });
 
+  test(`${b} parents answers follow loads made while the server runs, through this process or another`, async () => {
+    const t = await startTestApp(backend, { load: [writePackages([{ id: 'P1', title: 'Parent' }, { id: 'C1', title: 'Child', parent: 'P1' }])] });
+    try {
+      const leafOfC1 = async () => (await t.app.inject({ url: '/items/C1/parents', headers: t.json })).json().hierarchy[0].leaf;
+      assert.equal(await leafOfC1(), true);
+      assert.equal(await leafOfC1(), true); // now from the cache
+      const { ingestItems } = await import('../../src/ingest/ingestItems.js');
+      await ingestItems(t.store, [writePackages([{ id: 'G1', title: 'Grandchild', parent: 'C1' }])], { batchSize: 10 });
+      assert.equal(await leafOfC1(), false);
+      const leafOfG1 = async () => (await t.app.inject({ url: '/items/G1/parents', headers: t.json })).json().hierarchy[0].leaf;
+      assert.equal(await leafOfG1(), true);
+      // Another connection (as `heritage-api ingest` in another process) loads a child of G1.
+      const other = backend.connect(t.path);
+      try {
+        await ingestItems(other, [writePackages([{ id: 'GG1', title: 'Great-grandchild', parent: 'G1' }])], { batchSize: 10 });
+      } finally {
+        other.close();
+      }
+      assert.equal(await leafOfG1(), false);
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`${b} spec 7: 404 for an unknown item on aip, /items/{id} and parents, in JSON and XML`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {

@@ -9,6 +9,7 @@ import { hierarchyToJson, hierarchyToXml } from '../../formats/hierarchy.js';
 import { isValidItemId } from '../../store/itemIds.js';
 import type { Store } from '../../store/Store.js';
 import { CompressedCache } from '../compressedCache.js';
+import { LruCache } from '../lruCache.js';
 import { notModified } from '../conditional.js';
 import { itemRepresentation } from '../formatChoice.js';
 import { negotiateEncoding } from '../negotiate.js';
@@ -22,6 +23,8 @@ export interface ItemRouteDeps {
 
 type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
 
+const HIERARCHY_CACHE_BYTES = 16 * 1024 * 1024;
+
 function itemId(request: ItemRequest): string {
   const id = request.params.id;
   if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
@@ -31,6 +34,10 @@ function itemId(request: ItemRequest): string {
 export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
   const { store, config } = deps;
   const cache = new CompressedCache(config.http.compressedCacheBytes);
+  // Rendered hierarchies: a chain of 12 is 24 lookups and a render; the answer only
+  // changes when the data does, which store.dataVersion() tells.
+  const hierarchies = new LruCache<Buffer>(HIERARCHY_CACHE_BYTES, (b) => b.length + 64);
+  let hierarchiesVersion = '';
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   async function aip(request: ItemRequest, reply: FastifyReply) {
@@ -59,9 +66,19 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
   async function parents(request: ItemRequest, reply: FastifyReply) {
     const id = itemId(request);
     const rep = itemRepresentation(request, config.http.requireAccept);
-    const ancestry = store.getAncestry(id);
-    if (!ancestry) throw ApiError.of('itemNotFound', id);
-    const body = rep.format === 'json' ? hierarchyToJson(ancestry.nodes) : hierarchyToXml(ancestry.nodes);
+    const version = store.dataVersion();
+    if (version !== hierarchiesVersion) {
+      hierarchies.clear();
+      hierarchiesVersion = version;
+    }
+    const key = `${id}\u0000${rep.format}`;
+    let body = hierarchies.get(key);
+    if (body === undefined) {
+      const ancestry = store.getAncestry(id);
+      if (!ancestry) throw ApiError.of('itemNotFound', id);
+      body = Buffer.from(rep.format === 'json' ? hierarchyToJson(ancestry.nodes) : hierarchyToXml(ancestry.nodes));
+      hierarchies.set(key, body);
+    }
     return reply.header('Content-Type', rep.contentType).header('Vary', 'Accept, Accept-Encoding').send(body);
   }
 

@@ -26,9 +26,15 @@ export function openSqliteStore(options: SqliteOptions): Store {
   db.pragma('busy_timeout = 5000');
   migrate(db);
   const search = new SqlitePersonSearch(db);
-  const invalidate = () => search.invalidate();
+  // PRAGMA data_version counts other connections' commits; our own writes are counted here.
+  let ownWrites = 0;
+  const invalidate = (personsChanged = true) => {
+    ownWrites++;
+    if (personsChanged) search.invalidate();
+  };
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
-  const persons = new SqlitePersonWriter(db, invalidate);
+  const persons = new SqlitePersonWriter(db, () => invalidate(true));
   const keys = new SqliteKeys(db);
   // Explicit delegation keeps the Store surface visible in one place.
   return {
@@ -47,6 +53,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     revokeKey: (name) => keys.revokeKey(name),
     findActiveKey: (hash) => keys.findActiveKey(hash),
     markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
+    dataVersion: () => `${dataVersion.get() as number}.${ownWrites}`,
     close: () => db.close(),
   };
 }

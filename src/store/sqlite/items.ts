@@ -48,7 +48,8 @@ export class SqliteItems implements ItemStore {
   constructor(
     private readonly db: Database,
     refs: SqliteItemRefs,
-    onCountsChanged: () => void,
+    /** `countsChanged`: some person's count changed, so orderings by count are stale. */
+    private readonly onChanged: (countsChanged: boolean) => void,
   ) {
     this.selectEtag = db.prepare('SELECT etag FROM items WHERE id = ?');
     this.insert = db.prepare(`
@@ -99,7 +100,8 @@ export class SqliteItems implements ItemStore {
         if (old) result.updated++;
         else result.inserted++;
       }
-      if (refs.recountAll(affected) > 0) onCountsChanged();
+      const countsChanged = refs.recountAll(affected) > 0;
+      if (result.inserted + result.updated > 0) onChanged(countsChanged);
       return result;
     });
   }
@@ -168,11 +170,14 @@ export class SqliteItems implements ItemStore {
   blockItem(id: string, reason: string): boolean {
     if (!this.exists.get(id)) return false;
     this.block.run(id, reason, Date.now());
+    this.onChanged(false);
     return true;
   }
 
   unblockItem(id: string): boolean {
-    return this.unblock.run(id).changes > 0;
+    const changed = this.unblock.run(id).changes > 0;
+    if (changed) this.onChanged(false);
+    return changed;
   }
 
   countItems(): number {
