@@ -1,44 +1,54 @@
 /**
  * The k rows with the smallest keys, in key order, without sorting all
- * hits: a bounded max-heap, O(n log k). Keys must be unique per row (ties
- * are broken by the caller when it builds the key).
+ * hits: a bounded max-heap in typed arrays, O(n log k) with no allocation
+ * per row. Rows with a key ≤ `after` are skipped (cursor paging).
  */
 export function smallestK(rows: ArrayLike<number>, key: (row: number) => number, k: number, after = -Infinity): number[] {
   if (k <= 0) return [];
-  const heapKeys: number[] = [];
-  const heapRows: number[] = [];
-  const swap = (i: number, j: number) => {
-    [heapKeys[i], heapKeys[j]] = [heapKeys[j]!, heapKeys[i]!];
-    [heapRows[i], heapRows[j]] = [heapRows[j]!, heapRows[i]!];
+  const keys = new Float64Array(Math.min(k, rows.length));
+  const vals = new Uint32Array(keys.length);
+  const cap = keys.length;
+  let size = 0;
+  const siftDown = (start: number) => {
+    let i = start;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && keys[l]! > keys[m]!) m = l;
+      if (r < size && keys[r]! > keys[m]!) m = r;
+      if (m === i) return;
+      const tk = keys[i]!;
+      keys[i] = keys[m]!;
+      keys[m] = tk;
+      const tv = vals[i]!;
+      vals[i] = vals[m]!;
+      vals[m] = tv;
+      i = m;
+    }
   };
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
+  for (let n = 0; n < rows.length; n++) {
+    const row = rows[n]!;
     const kv = key(row);
     if (kv <= after) continue;
-    if (heapKeys.length < k) {
-      heapKeys.push(kv);
-      heapRows.push(row);
-      for (let i = heapKeys.length - 1; i > 0; ) {
+    if (size < cap) {
+      let i = size++;
+      // Sift up.
+      while (i > 0) {
         const p = (i - 1) >> 1;
-        if (heapKeys[p]! >= heapKeys[i]!) break;
-        swap(i, p);
+        if (keys[p]! >= kv) break;
+        keys[i] = keys[p]!;
+        vals[i] = vals[p]!;
         i = p;
       }
-    } else if (kv < heapKeys[0]!) {
-      heapKeys[0] = kv;
-      heapRows[0] = row;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const rr = l + 1;
-        let m = i;
-        if (l < k && heapKeys[l]! > heapKeys[m]!) m = l;
-        if (rr < k && heapKeys[rr]! > heapKeys[m]!) m = rr;
-        if (m === i) break;
-        swap(i, m);
-        i = m;
-      }
+      keys[i] = kv;
+      vals[i] = row;
+    } else if (kv < keys[0]!) {
+      keys[0] = kv;
+      vals[0] = row;
+      siftDown(0);
     }
   }
-  const order = heapKeys.map((kv, i) => [kv, heapRows[i]!] as const).sort((a, b) => a[0] - b[0]);
-  return order.map((x) => x[1]);
+  const order = Array.from({ length: size }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]!);
+  return order.map((i) => vals[i]!);
 }

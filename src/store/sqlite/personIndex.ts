@@ -16,6 +16,7 @@ export const NO_YEAR = -2147483648;
 export interface FacetColumn {
   /** Distinct values; ids index into it. */
   values: string[];
+  valueIds: Map<string, number>;
   /** Values of row r are ids[offsets[r] .. offsets[r + 1]). */
   offsets: Uint32Array;
   ids: Uint32Array;
@@ -35,6 +36,17 @@ export class PersonIndex {
   /** Rank by (count descending, folded name, id): the order within a relevance tier, and COUNT_DESC. */
   readonly staticRank: Uint32Array;
   readonly facets: FacetColumn[];
+  private readonly postings: Array<FacetPostings | undefined> = [];
+
+  /** Rows having a facet value (built on the first filter on that facet). */
+  rowsWithValue(facet: number, value: string): RowSet {
+    let p = this.postings[facet];
+    if (!p) {
+      p = new FacetPostings(this.facets[facet]!);
+      this.postings[facet] = p;
+    }
+    return p.rowsOf(value);
+  }
 
   constructor(db: Database) {
     const max = (db.prepare('SELECT coalesce(max(rowid), 0) AS m FROM persons').get() as { m: number }).m;
@@ -87,5 +99,36 @@ function loadFacet(db: Database, facet: number, size: number): FacetColumn {
   for (const [person] of perRow) offsets[person + 1] = offsets[person + 1]! + 1;
   for (let r = 1; r <= size; r++) offsets[r] = offsets[r]! + offsets[r - 1]!;
   const ids = Uint32Array.from(perRow, (x) => x[1]);
-  return { values, offsets, ids };
+  return { values, valueIds, offsets, ids };
+}
+
+/**
+ * Rows having each value of a facet, for filters: the per-row column
+ * inverted once (counting sort), rows ascending within each value.
+ */
+export class FacetPostings {
+  private readonly starts: Uint32Array;
+  private readonly rows: Uint32Array;
+
+  constructor(private readonly column: FacetColumn) {
+    const counts = new Uint32Array(column.values.length + 1);
+    for (let j = 0; j < column.ids.length; j++) counts[column.ids[j]! + 1] = counts[column.ids[j]! + 1]! + 1;
+    for (let v = 1; v < counts.length; v++) counts[v] = counts[v]! + counts[v - 1]!;
+    this.starts = counts.slice();
+    const fill = counts.slice();
+    this.rows = new Uint32Array(column.ids.length);
+    const rowsCount = column.offsets.length - 1;
+    for (let row = 0; row < rowsCount; row++) {
+      for (let j = column.offsets[row]!; j < column.offsets[row + 1]!; j++) {
+        const v = column.ids[j]!;
+        this.rows[fill[v]!] = row;
+        fill[v] = fill[v]! + 1;
+      }
+    }
+  }
+
+  rowsOf(value: string): RowSet {
+    const v = this.column.valueIds.get(value);
+    return v === undefined ? new Uint32Array(0) : this.rows.subarray(this.starts[v]!, this.starts[v + 1]!);
+  }
 }

@@ -33,7 +33,6 @@ export class SqlitePersonSearch {
   private readonly byId: Statement<[string], number>;
   private readonly byNameKey: Statement<[string], number>;
   private readonly bySortKey: Statement<[string, string], number>;
-  private readonly byFacet: Statement<[number, string], number>;
   private readonly vocab: Statement<[string, string], string>;
   private readonly doc: Statement<[number], { doc: string; item_count: number }>;
 
@@ -42,7 +41,6 @@ export class SqlitePersonSearch {
     this.byId = db.prepare<[string], number>('SELECT rowid FROM persons WHERE id = ?').pluck();
     this.byNameKey = db.prepare<[string], number>('SELECT rowid FROM persons WHERE name_key = ? ORDER BY rowid').pluck();
     this.bySortKey = db.prepare<[string, string], number>('SELECT rowid FROM persons WHERE sort_key >= ? AND sort_key <= ? ORDER BY rowid').pluck();
-    this.byFacet = db.prepare<[number, string], number>('SELECT person FROM person_facets WHERE facet = ? AND value = ? ORDER BY person').pluck();
     this.vocab = db.prepare<[string, string], string>('SELECT DISTINCT term FROM persons_vocab WHERE term >= ? AND term < ?').pluck();
     this.doc = db.prepare('SELECT doc, item_count FROM persons WHERE rowid = ?');
   }
@@ -69,7 +67,7 @@ export class SqlitePersonSearch {
     for (const [facet, values] of req.filters) {
       const f = FACETS.indexOf(facet);
       let allowed = EMPTY;
-      for (const v of values) allowed = union(allowed, Uint32Array.from(this.byFacet.all(f, v)));
+      for (const v of values) allowed = union(allowed, index.rowsWithValue(f, v));
       hits = intersect(hits, allowed);
     }
     const key = this.sortKey(req, index);
