@@ -4,21 +4,20 @@
  * stored document (spec 2.1). Shared by every backend.
  */
 import type { Person } from '../ingest/persons/person.js';
+import { QUERY_FIELDS, type QueryField } from '../query/ast.js';
 import { FACETS, type FacetName } from './entitySearch.js';
 import { fold, tokens, yearOf } from './fold.js';
 
-/** Full-text fields, in index column order. A plain term searches all of them (decisions.md). */
-export const TEXT_FIELDS = [
-  'preferredName',
-  'variantName',
-  'dateOfBirth',
-  'dateOfDeath',
-  'placeOfBirth',
-  'placeOfDeath',
-  'professionOrOccupation',
-  'gender',
-] as const;
-export type TextField = (typeof TEXT_FIELDS)[number];
+/**
+ * Full-text fields, in index column order: the query fields (src/query/ast.ts)
+ * except id, type and count, which are answered from columns. A plain term
+ * searches all of them (decisions.md).
+ */
+const NOT_TEXT = ['id', 'type', 'count'] as const;
+export const TEXT_FIELDS = QUERY_FIELDS.filter(
+  (f): f is Exclude<QueryField, (typeof NOT_TEXT)[number]> => !(NOT_TEXT as readonly string[]).includes(f),
+);
+export type TextField = Exclude<QueryField, (typeof NOT_TEXT)[number]>;
 
 export function isTextField(field: string): field is TextField {
   return (TEXT_FIELDS as readonly string[]).includes(field);

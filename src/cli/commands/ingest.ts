@@ -4,6 +4,7 @@
 import type { Config } from '../../config.js';
 import { ingestEntities } from '../../ingest/ingestEntities.js';
 import { ingestItems, type IngestSummary } from '../../ingest/ingestItems.js';
+import type { IngestOptions } from '../../ingest/runIngest.js';
 import { silentProgress, terminalProgress } from '../../ingest/progress.js';
 import type { Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -25,14 +26,16 @@ export function printSummary(what: string, s: IngestSummary, io: CliIo): number 
   return s.problems.length > 0 ? EXIT.partial : EXIT.ok;
 }
 
-export async function ingestEntitiesCommand(config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {
-  const progress = config.ingest.progress && io.progressStream ? terminalProgress('entities', io.progressStream) : silentProgress;
-  const summary = await ingestEntities(store, paths, { batchSize: config.ingest.batchSize, progress, stdin: io.stdin });
-  return printSummary('entities', summary, io);
+type Loader = (store: Store, paths: readonly string[], options: IngestOptions) => Promise<IngestSummary>;
+
+async function ingestCommand(what: string, load: Loader, config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {
+  const progress = config.ingest.progress && io.progressStream ? terminalProgress(what, io.progressStream) : silentProgress;
+  const summary = await load(store, paths, { batchSize: config.ingest.batchSize, progress, stdin: io.stdin });
+  return printSummary(what, summary, io);
 }
 
-export async function ingestItemsCommand(config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {
-  const progress = config.ingest.progress && io.progressStream ? terminalProgress('items', io.progressStream) : silentProgress;
-  const summary = await ingestItems(store, paths, { batchSize: config.ingest.batchSize, progress, stdin: io.stdin });
-  return printSummary('items', summary, io);
-}
+export const ingestItemsCommand = (config: Config, store: Store, paths: string[], io: CliIo) =>
+  ingestCommand('items', ingestItems, config, store, paths, io);
+
+export const ingestEntitiesCommand = (config: Config, store: Store, paths: string[], io: CliIo) =>
+  ingestCommand('entities', ingestEntities, config, store, paths, io);

@@ -98,17 +98,7 @@ export function mapLobid(rec: JsonObject): RecordResult {
       types.find((t) => t !== 'AuthorityResource') ?? 'AuthorityResource';
     return { kind: 'skipped', entityType };
   }
-  return buildPerson({
-    id: rec['id'],
-    preferredName: rec['preferredName'],
-    variantName: rec['variantName'],
-    dateOfBirth: firstText(rec['dateOfBirth']),
-    dateOfDeath: firstText(rec['dateOfDeath']),
-    placeOfBirth: rec['placeOfBirth'],
-    placeOfDeath: rec['placeOfDeath'],
-    professionOrOccupation: rec['professionOrOccupation'],
-    gender: rec['gender'],
-  }, 'id');
+  return personFromEntityFields(rec);
 }
 
 /**
@@ -118,6 +108,11 @@ export function mapLobid(rec: JsonObject): RecordResult {
 export function mapEntity(rec: JsonObject): RecordResult {
   const type = rec['type'] as string;
   if (type !== 'person') return { kind: 'skipped', entityType: type };
+  return personFromEntityFields(rec);
+}
+
+/** lobid-gnd and our own entities name their fields as spec 2.1 does; dates may be arrays there. */
+function personFromEntityFields(rec: JsonObject): RecordResult {
   return buildPerson({
     id: rec['id'],
     preferredName: rec['preferredName'],

@@ -38,7 +38,7 @@ export class SqliteItems implements ItemStore {
   private readonly nodeById: Statement<[string], NodeRow>;
   private readonly nodeByUri: Statement<[string], NodeRow>;
   private readonly parentOf: Statement<[string], { id: string; parent_ref: string | null }>;
-  private readonly idByUri: Statement<[string], { id: string }>;
+  private readonly parentRefOf: Statement<[string], { parent_ref: string | null }>;
   private readonly exists: Statement<[string], { id: string }>;
   private readonly block: Statement;
   private readonly unblock: Statement;
@@ -69,7 +69,7 @@ export class SqliteItems implements ItemStore {
     this.nodeById = db.prepare(`SELECT ${NODE_COLUMNS} FROM items WHERE id = ?`);
     this.nodeByUri = db.prepare(`SELECT ${NODE_COLUMNS} FROM items WHERE cho_uri = ? LIMIT 1`);
     this.parentOf = db.prepare('SELECT id, parent_ref FROM items WHERE cho_uri = ? LIMIT 1');
-    this.idByUri = db.prepare('SELECT id FROM items WHERE cho_uri = ? LIMIT 1');
+    this.parentRefOf = db.prepare('SELECT parent_ref FROM items WHERE id = ?');
     this.exists = db.prepare('SELECT id FROM items WHERE id = ?');
     this.block = db.prepare(
       `INSERT INTO blocked_items (id, reason, blocked_at) VALUES (?, ?, ?)
@@ -144,7 +144,7 @@ export class SqliteItems implements ItemStore {
     for (const id of ids) {
       if (reported.has(id)) continue;
       const path: string[] = [id];
-      let current = this.selectParentRef(id);
+      let current = this.parentRefOf.get(id)?.parent_ref ?? null;
       while (current !== null && path.length < MAX_DEPTH) {
         const parent = this.parentOf.get(current);
         if (!parent) break;
@@ -162,10 +162,6 @@ export class SqliteItems implements ItemStore {
     return cycles;
   }
 
-  private selectParentRef(id: string): string | null {
-    const row = this.nodeById.get(id);
-    return row?.parent_ref ?? null;
-  }
 
   blockItem(id: string, reason: string): boolean {
     if (!this.exists.get(id)) return false;
@@ -184,10 +180,6 @@ export class SqliteItems implements ItemStore {
     return this.count.get()!.n;
   }
 
-  /** Id of the item whose ProvidedCHO has this URI, if loaded. */
-  idOfUri(uri: string): string | undefined {
-    return this.idByUri.get(uri)?.id;
-  }
 }
 
 function toNode(row: NodeRow, parentRow: NodeRow | undefined): HierarchyNode {
