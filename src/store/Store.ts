@@ -19,6 +19,18 @@ export interface PreparedItem {
   hierarchyType: string | null;
   /** ddb:hierarchyPosition; null when the record has none. */
   position: string | null;
+  /**
+   * edm:isNextInSequence: the URI of the sibling before this one. Gives the
+   * position where ddb:hierarchyPosition is absent (issue #4).
+   */
+  previousRef: string | null;
+  /** The record's identifier at its source (the OAI-PMH header identifier), by which a source deletes it. */
+  sourceId?: string | null;
+  /**
+   * Digest of what the package was built from, when it was built here (EDM):
+   * an unchanged source leaves the stored package, and its ingest-date, alone.
+   */
+  sourceDigest?: string | null;
   aggregationEntity: boolean;
   /** The canonical cortex XML document. */
   xml: string;
@@ -34,6 +46,26 @@ export interface UpsertResult {
   inserted: number;
   updated: number;
   unchanged: number;
+}
+
+/** One change of an ingest run, applied in order. */
+export type ItemChange = { kind: 'upsert'; item: PreparedItem } | { kind: 'delete'; sourceId: string };
+
+export interface ChangeResult extends UpsertResult {
+  /** Items removed because their source deleted them. */
+  deleted: number;
+}
+
+/** Where an OAI-PMH harvest of one source stands (issue #4 "Harvesting"). */
+export interface HarvestState {
+  /** The next run asks for records changed from here on (OAI `from`); null before the first complete run. */
+  highWater: string | null;
+  /** Set while a run is under way: the token of the next page, so a stopped run resumes there. */
+  resumptionToken: string | null;
+  /** The `from` the current run started with, to start it again if its token expired. */
+  runFrom: string | null;
+  /** The responseDate of the current run's first page: the high-water mark once the run completes. */
+  runStarted: string | null;
 }
 
 export type ItemFormat = 'json' | 'xml';
@@ -74,6 +106,13 @@ export interface ApiKeyRecord {
 export interface ItemStore {
   /** Insert or replace items by id, in one transaction. Unchanged content is left alone. */
   upsertItems(items: readonly PreparedItem[]): UpsertResult;
+  /**
+   * Upserts and deletions in order, in one transaction; with `harvest`, the
+   * source's harvest state is saved in the same transaction, so a stop between
+   * two calls neither loses nor repeats a page.
+   */
+  applyItemChanges(changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }): ChangeResult;
+  getHarvestState(source: string): HarvestState | undefined;
   getItemDocument(id: string, format: ItemFormat): ItemDocument | undefined;
   /** undefined when the item is not in the store. */
   getAncestry(id: string): Ancestry | undefined;

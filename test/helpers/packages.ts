@@ -15,6 +15,8 @@ export interface TestPackage {
   htype?: string;
   position?: string;
   aggregationEntity?: boolean;
+  /** Item id of the sibling before this one (edm:isNextInSequence). */
+  previous?: string;
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -27,6 +29,7 @@ export function cortexXml(p: TestPackage): string {
     p.aggregationEntity === undefined ? '' : `<ddb:aggregationEntity>${p.aggregationEntity}</ddb:aggregationEntity>`,
     p.position === undefined ? '' : `<ddb:hierarchyPosition>${esc(p.position)}</ddb:hierarchyPosition>`,
     p.parent === undefined ? '' : `<dcterms:isPartOf rdf:resource="${esc(uri(p.parent))}"/>`,
+    p.previous === undefined ? '' : `<edm:isNextInSequence rdf:resource="${esc(uri(p.previous))}"/>`,
   ].join('');
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +

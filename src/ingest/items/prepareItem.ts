@@ -100,6 +100,7 @@ export function prepareItem(pkg: Json, xml: string, json: string): PreparedItem 
     label,
     hierarchyType: firstLiteral(cho?.hierarchyType) ?? null,
     position: firstLiteral(cho?.hierarchyPosition) ?? null,
+    previousRef: firstResource(cho?.isNextInSequence) ?? null,
     aggregationEntity: aggregation === 'true',
     xml,
     json,

@@ -39,6 +39,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
   // Explicit delegation keeps the Store surface visible in one place.
   return {
     upsertItems: (x) => items.upsertItems(x),
+    applyItemChanges: (changes, harvest) => items.applyItemChanges(changes, harvest),
+    getHarvestState: (source) => items.getHarvestState(source),
     getItemDocument: (id, f) => items.getItemDocument(id, f),
     getAncestry: (id) => items.getAncestry(id),
     findCycles: (ids) => items.findCycles(ids),

@@ -4,7 +4,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type {
   Ancestry,
+  ChangeResult,
+  HarvestState,
   HierarchyNode,
+  ItemChange,
   ItemDocument,
   ItemFormat,
   ItemStore,
@@ -17,6 +20,9 @@ import type { SqliteItemRefs } from './persons.js';
 /** A parent chain longer than this is treated as broken data (real hierarchies are ≤ 12 deep). */
 const MAX_DEPTH = 1000;
 
+/** A sequence (edm:isNextInSequence) longer than this is treated as broken data. */
+const MAX_SEQUENCE = 100_000;
+
 interface NodeRow {
   id: string;
   cho_uri: string | null;
@@ -24,16 +30,38 @@ interface NodeRow {
   label: string;
   hierarchy_type: string | null;
   position: string | null;
+  previous_ref: string | null;
   aggregation_entity: number;
   leaf: number;
 }
 
-const NODE_COLUMNS = `id, cho_uri, parent_ref, label, hierarchy_type, position, aggregation_entity,
+interface OldRow {
+  etag: string;
+  source_digest: string | null;
+  source_id: string | null;
+}
+
+interface HarvestRow {
+  high_water: string | null;
+  resumption_token: string | null;
+  run_from: string | null;
+  run_started: string | null;
+}
+
+const NODE_COLUMNS = `id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
   NOT EXISTS (SELECT 1 FROM items c WHERE c.parent_ref = items.cho_uri) AS leaf`;
 
 export class SqliteItems implements ItemStore {
-  private readonly selectEtag: Statement<[string], { etag: string }>;
+  private readonly selectOld: Statement<[string], OldRow>;
   private readonly insert: Statement;
+  private readonly setSource: Statement<[string, string]>;
+  private readonly idsBySource: Statement<[string], { id: string }>;
+  private readonly idsByChoUri: Statement<[string], { id: string }>;
+  private readonly remove: Statement<[string]>;
+  private readonly previousOf: Statement<[string], { previous_ref: string | null }>;
+  private readonly hasNext: Statement<[string], { id: string }>;
+  private readonly selectHarvest: Statement<[string], HarvestRow>;
+  private readonly saveHarvest: Statement;
   private readonly selectDoc: Record<ItemFormat, Statement<[string], { body: Buffer; etag: string; updated_at: number; reason: string | null }>>;
   private readonly nodeById: Statement<[string], NodeRow>;
   private readonly nodeByUri: Statement<[string], NodeRow>;
@@ -43,7 +71,7 @@ export class SqliteItems implements ItemStore {
   private readonly block: Statement;
   private readonly unblock: Statement;
   private readonly count: Statement<[], { n: number }>;
-  private readonly upsertMany: (items: readonly PreparedItem[]) => UpsertResult;
+  private readonly applyMany: (changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }) => ChangeResult;
 
   constructor(
     private readonly db: Database,
@@ -51,15 +79,31 @@ export class SqliteItems implements ItemStore {
     /** `countsChanged`: some person's count changed, so orderings by count are stale. */
     private readonly onChanged: (countsChanged: boolean) => void,
   ) {
-    this.selectEtag = db.prepare('SELECT etag FROM items WHERE id = ?');
+    this.selectOld = db.prepare('SELECT etag, source_digest, source_id FROM items WHERE id = ?');
     this.insert = db.prepare(`
-      INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, aggregation_entity, xml, json, etag, updated_at)
-      VALUES (@id, @choUri, @parentRef, @label, @hierarchyType, @position, @aggregationEntity, @xml, @json, @etag, @updatedAt)
+      INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
+                         xml, json, etag, source_id, source_digest, updated_at)
+      VALUES (@id, @choUri, @parentRef, @label, @hierarchyType, @position, @previousRef, @aggregationEntity,
+              @xml, @json, @etag, @sourceId, @sourceDigest, @updatedAt)
       ON CONFLICT (id) DO UPDATE SET
         cho_uri = excluded.cho_uri, parent_ref = excluded.parent_ref, label = excluded.label,
-        hierarchy_type = excluded.hierarchy_type, position = excluded.position,
+        hierarchy_type = excluded.hierarchy_type, position = excluded.position, previous_ref = excluded.previous_ref,
         aggregation_entity = excluded.aggregation_entity, xml = excluded.xml, json = excluded.json,
-        etag = excluded.etag, updated_at = excluded.updated_at`);
+        etag = excluded.etag, source_id = coalesce(excluded.source_id, items.source_id),
+        source_digest = excluded.source_digest, updated_at = excluded.updated_at`);
+    this.setSource = db.prepare('UPDATE items SET source_id = ? WHERE id = ?');
+    this.idsBySource = db.prepare('SELECT id FROM items WHERE source_id = ?');
+    this.idsByChoUri = db.prepare('SELECT id FROM items WHERE cho_uri = ?');
+    this.remove = db.prepare('DELETE FROM items WHERE id = ?');
+    this.previousOf = db.prepare('SELECT previous_ref FROM items WHERE cho_uri = ? LIMIT 1');
+    this.hasNext = db.prepare('SELECT id FROM items WHERE previous_ref = ? LIMIT 1');
+    this.selectHarvest = db.prepare('SELECT high_water, resumption_token, run_from, run_started FROM harvest_state WHERE source = ?');
+    this.saveHarvest = db.prepare(`
+      INSERT INTO harvest_state (source, high_water, resumption_token, run_from, run_started, updated_at)
+      VALUES (@source, @highWater, @resumptionToken, @runFrom, @runStarted, @updatedAt)
+      ON CONFLICT (source) DO UPDATE SET
+        high_water = excluded.high_water, resumption_token = excluded.resumption_token,
+        run_from = excluded.run_from, run_started = excluded.run_started, updated_at = excluded.updated_at`);
     const doc = (column: ItemFormat) =>
       db.prepare<[string], { body: Buffer; etag: string; updated_at: number; reason: string | null }>(
         `SELECT i.${column} AS body, i.etag, i.updated_at, b.reason
@@ -77,37 +121,76 @@ export class SqliteItems implements ItemStore {
     );
     this.unblock = db.prepare('DELETE FROM blocked_items WHERE id = ?');
     this.count = db.prepare('SELECT count(*) AS n FROM items');
-    this.upsertMany = db.transaction((items: readonly PreparedItem[]) => {
-      const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
+    this.applyMany = db.transaction((changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }) => {
+      const result: ChangeResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
       const now = Date.now();
       const affected = new Set<string>();
-      for (const item of items) {
-        const old = this.selectEtag.get(item.id);
-        // Same content again: leave the row (and its Last-Modified) as it is, so a re-run changes nothing.
-        if (old?.etag === item.etag) {
-          result.unchanged++;
-          continue;
-        }
-        // Bodies are kept as bytes: a request then sends them without re-encoding.
-        this.insert.run({
-          ...item,
-          xml: Buffer.from(item.xml, 'utf8'),
-          json: Buffer.from(item.json, 'utf8'),
-          aggregationEntity: item.aggregationEntity ? 1 : 0,
-          updatedAt: now,
-        });
-        refs.replace(item.id, item.refs, affected);
-        if (old) result.updated++;
-        else result.inserted++;
+      for (const change of changes) {
+        if (change.kind === 'delete') result.deleted += this.deleteSource(change.sourceId, affected);
+        else this.upsertOne(change.item, now, affected, result);
       }
+      if (harvest) this.saveHarvest.run({ source: harvest.source, ...harvest.state, updatedAt: now });
       const countsChanged = refs.recountAll(affected) > 0;
-      if (result.inserted + result.updated > 0) onChanged(countsChanged);
+      if (result.inserted + result.updated + result.deleted > 0) onChanged(countsChanged);
       return result;
     });
+    this.refs = refs;
+  }
+
+  private readonly refs: SqliteItemRefs;
+
+  private upsertOne(item: PreparedItem, now: number, affected: Set<string>, result: UpsertResult): void {
+    const old = this.selectOld.get(item.id);
+    // Same content (or the same source, for packages built here) again: leave the row and its
+    // Last-Modified as they are, so a re-run changes nothing.
+    if (old && (old.etag === item.etag || (item.sourceDigest && old.source_digest === item.sourceDigest))) {
+      if (item.sourceId && item.sourceId !== old.source_id) this.setSource.run(item.sourceId, item.id);
+      result.unchanged++;
+      return;
+    }
+    // Bodies are kept as bytes: a request then sends them without re-encoding.
+    this.insert.run({
+      ...item,
+      sourceId: item.sourceId ?? null,
+      sourceDigest: item.sourceDigest ?? null,
+      xml: Buffer.from(item.xml, 'utf8'),
+      json: Buffer.from(item.json, 'utf8'),
+      aggregationEntity: item.aggregationEntity ? 1 : 0,
+      updatedAt: now,
+    });
+    this.refs.replace(item.id, item.refs, affected);
+    if (old) result.updated++;
+    else result.inserted++;
+  }
+
+  /**
+   * Removes the items a source deleted. The source names them by its own
+   * identifier; a record never stored with one (loaded from a file) is found by
+   * its ProvidedCHO URI, which is what Europeana's OAI identifiers are.
+   */
+  private deleteSource(sourceId: string, affected: Set<string>): number {
+    let rows = this.idsBySource.all(sourceId);
+    if (rows.length === 0) rows = this.idsByChoUri.all(sourceId);
+    for (const { id } of rows) {
+      this.remove.run(id);
+      this.refs.replace(id, [], affected);
+    }
+    return rows.length;
   }
 
   upsertItems(items: readonly PreparedItem[]): UpsertResult {
-    return this.upsertMany(items);
+    const { deleted: _, ...result } = this.applyMany(items.map((item) => ({ kind: 'upsert', item })));
+    return result;
+  }
+
+  applyItemChanges(changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }): ChangeResult {
+    return this.applyMany(changes, harvest);
+  }
+
+  getHarvestState(source: string): HarvestState | undefined {
+    const row = this.selectHarvest.get(source);
+    if (!row) return undefined;
+    return { highWater: row.high_water, resumptionToken: row.resumption_token, runFrom: row.run_from, runStarted: row.run_started };
   }
 
   getItemDocument(id: string, format: ItemFormat): ItemDocument | undefined {
@@ -126,7 +209,7 @@ export class SqliteItems implements ItemStore {
     while (row && nodes.length < MAX_DEPTH) {
       seen.add(row.id);
       const parentRow: NodeRow | undefined = row.parent_ref === null ? undefined : this.nodeByUri.get(row.parent_ref);
-      nodes.push(toNode(row, parentRow));
+      nodes.push(toNode(row, parentRow, this.sequencePosition(row)));
       if (parentRow && seen.has(parentRow.id)) {
         cycle = true;
         break;
@@ -180,9 +263,31 @@ export class SqliteItems implements ItemStore {
     return this.count.get()!.n;
   }
 
+  /**
+   * The position of an item without ddb:hierarchyPosition that takes part in an
+   * edm:isNextInSequence chain: 1 + the number of siblings before it (issue #4).
+   * null when it is in no sequence.
+   */
+  private sequencePosition(row: NodeRow): string | null {
+    if (row.position !== null) return row.position;
+    if (row.previous_ref === null) return row.cho_uri !== null && this.hasNext.get(row.cho_uri) ? '1' : null;
+    const seen = new Set<string>([row.cho_uri ?? row.id]);
+    let position = 1;
+    let previous: string | null = row.previous_ref;
+    while (previous !== null && !seen.has(previous) && position < MAX_SEQUENCE) {
+      seen.add(previous);
+      const before = this.previousOf.get(previous);
+      // A sibling not in the store still counts: it is named, so it exists at the source.
+      position++;
+      if (!before) break;
+      previous = before.previous_ref;
+    }
+    return String(position);
+  }
+
 }
 
-function toNode(row: NodeRow, parentRow: NodeRow | undefined): HierarchyNode {
+function toNode(row: NodeRow, parentRow: NodeRow | undefined, position: string | null): HierarchyNode {
   let parent: string | null = null;
   if (row.parent_ref !== null) parent = parentRow?.id ?? itemIdFromUri(row.parent_ref) ?? row.parent_ref;
   return {
@@ -190,7 +295,7 @@ function toNode(row: NodeRow, parentRow: NodeRow | undefined): HierarchyNode {
     parent,
     label: row.label,
     type: row.hierarchy_type ?? '',
-    position: row.position ?? '-1',
+    position: position ?? '-1',
     leaf: row.leaf === 1,
     aggregationEntity: row.aggregation_entity === 1,
   };

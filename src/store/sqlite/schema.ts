@@ -77,6 +77,23 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX item_refs_item ON item_refs(item_id);
   `,
+  // 3: EDM ingest and OAI-PMH harvesting (issue #4)
+  `
+  ALTER TABLE items ADD COLUMN previous_ref TEXT;   -- edm:isNextInSequence, for positions
+  ALTER TABLE items ADD COLUMN source_id TEXT;      -- OAI-PMH identifier, for deletions
+  ALTER TABLE items ADD COLUMN source_digest TEXT;  -- of the EDM the package was built from
+  CREATE INDEX items_previous_ref ON items(previous_ref) WHERE previous_ref IS NOT NULL;
+  CREATE INDEX items_source_id ON items(source_id) WHERE source_id IS NOT NULL;
+
+  CREATE TABLE harvest_state (
+    source           TEXT PRIMARY KEY,  -- base URL, metadataPrefix and set
+    high_water       TEXT,
+    resumption_token TEXT,
+    run_from         TEXT,
+    run_started      TEXT,
+    updated_at       INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];
 
 export function migrate(db: Database): void {
