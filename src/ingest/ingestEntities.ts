@@ -6,7 +6,7 @@
 import type { Person } from './persons/person.js';
 import { readPersons } from './persons/readPersons.js';
 import type { Store } from '../store/Store.js';
-import { runIngest, type IngestOptions, type IngestSummary, type ReadResult } from './runIngest.js';
+import { readWholeFile, runIngest, type IngestOptions, type IngestSummary, type ReadResult } from './runIngest.js';
 
 const ENTITY_FILE = /\.(json|jsonl|ndjson|jsonld)$/i;
 
@@ -15,9 +15,11 @@ export async function ingestEntities(store: Store, paths: readonly string[], opt
     paths,
     {
       accept: (name) => ENTITY_FILE.test(name),
-      read: (text) =>
-        readPersons(text).map((r): ReadResult<Person> =>
-          r.kind === 'person' ? { kind: 'record', record: r.person } : r.kind === 'skipped' ? { kind: 'other', type: r.entityType } : r,
+      read: (file) =>
+        readWholeFile(file, (text) =>
+          readPersons(text).map((r): ReadResult<Person> =>
+            r.kind === 'person' ? { kind: 'record', record: r.person } : r.kind === 'skipped' ? { kind: 'other', type: r.entityType } : r,
+          ),
         ),
       write: (batch) => store.upsertPersons(batch),
     },

@@ -1,27 +1,31 @@
 /**
  * `heritage-api ingest items PATH...`: item packages (cortex XML, package
- * JSON), idempotent upsert by item id; cycles in the hierarchy are reported
- * once the whole run is in.
+ * JSON) and EDM records (RDF/XML, one or many per file, or OAI-PMH
+ * responses; issue #4), idempotent upsert by item id; cycles in the
+ * hierarchy are reported once the whole run is in.
  */
-import type { PreparedItem, Store } from '../store/Store.js';
+import type { ItemChange, Store } from '../store/Store.js';
 import { readItemRecords } from './items/readItemRecords.js';
-import { runIngest, type IngestOptions, type IngestSummary, type ReadResult } from './runIngest.js';
+import { readWholeFile, runIngest, type IngestOptions, type IngestSummary, type ReadResult } from './runIngest.js';
 
 export type { IngestSummary, Problem } from './runIngest.js';
 
-const ITEM_FILE = /\.(xml|json)$/i;
+const ITEM_FILE = /\.(xml|json|rdf)$/i;
+
+function readPackages(text: string): ReadResult<ItemChange>[] {
+  return readItemRecords(text).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item } } : r));
+}
 
 export async function ingestItems(store: Store, paths: readonly string[], options: IngestOptions): Promise<IngestSummary> {
   const withParents: string[] = [];
-  const summary = await runIngest<PreparedItem>(
+  const summary = await runIngest<ItemChange>(
     paths,
     {
       accept: (name) => ITEM_FILE.test(name),
-      read: (text) =>
-        readItemRecords(text).map((r): ReadResult<PreparedItem> => (r.kind === 'item' ? { kind: 'record', record: r.item } : r)),
-      write: (batch) => store.upsertItems(batch),
+      read: (file) => readWholeFile(file, readPackages),
+      write: (batch) => store.applyItemChanges(batch),
       written: (batch) => {
-        for (const item of batch) if (item.parentRef !== null) withParents.push(item.id);
+        for (const change of batch) if (change.kind === 'upsert' && change.item.parentRef !== null) withParents.push(change.item.id);
       },
     },
     options,

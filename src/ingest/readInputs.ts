@@ -3,6 +3,7 @@
  * files as given, directories recursively (sorted, hidden entries skipped),
  * and `-` for standard input.
  */
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -10,7 +11,10 @@ import { UsageError } from '../errors.js';
 export interface InputFile {
   /** The path as the operator will recognise it, or "<stdin>". */
   name: string;
+  /** The whole file. */
   read: () => Promise<Buffer>;
+  /** The file in chunks, for readers that stream (large EDM files). Call once. */
+  stream: () => AsyncIterable<Buffer>;
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -51,13 +55,47 @@ export async function* expandInputs(
   }
   for (const path of paths) {
     if (path === '-') {
-      yield { name: '<stdin>', read: () => readStream(stdin) };
+      yield { name: '<stdin>', read: () => readStream(stdin), stream: () => stdin as AsyncIterable<Buffer> };
     } else if (kinds.get(path) === 'dir') {
-      for await (const file of walk(path, accept)) yield { name: file, read: () => readFile(file) };
+      for await (const file of walk(path, accept)) yield fileInput(file);
     } else {
-      yield { name: path, read: () => readFile(path) };
+      yield fileInput(path);
     }
   }
+}
+
+function fileInput(path: string): InputFile {
+  return { name: path, read: () => readFile(path), stream: () => createReadStream(path) };
+}
+
+/** Thrown by decodeUtf8Stream; the message says where and what to do. */
+export class EncodingError extends Error {}
+
+/**
+ * Decodes a stream of UTF-8 strictly, chunk by chunk (a character split
+ * between chunks is joined). A leading byte-order mark is dropped.
+ */
+export async function* decodeUtf8Stream(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let offset = 0;
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let text: string;
+    try {
+      text = decoder.decode(bytes, { stream: true });
+    } catch {
+      throw new EncodingError(`not UTF-8: an invalid byte between byte offsets ${offset} and ${offset + bytes.length}; convert the file to UTF-8`);
+    }
+    offset += bytes.length;
+    if (text) yield text;
+  }
+  let rest: string;
+  try {
+    rest = decoder.decode();
+  } catch {
+    throw new EncodingError(`not UTF-8: the file ends inside a character (byte offset ${offset}); convert the file to UTF-8`);
+  }
+  if (rest) yield rest;
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { UpsertResult } from '../store/Store.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
-import { decodeUtf8, expandInputs } from './readInputs.js';
+import { decodeUtf8, expandInputs, type InputFile } from './readInputs.js';
 
 export interface Problem {
   file: string;
@@ -21,6 +21,8 @@ export interface IngestSummary {
   inserted: number;
   updated: number;
   unchanged: number;
+  /** Items removed because their source marked them deleted. */
+  deleted: number;
   problems: Problem[];
   /** Records that are valid but not for this store (e.g. GND records that are not persons), by type. */
   skippedByType: Record<string, number>;
@@ -43,8 +45,9 @@ export interface IngestOptions {
 export interface RecordKind<T> {
   /** Which files inside a directory are inputs. */
   accept: (fileName: string) => boolean;
-  read: (text: string) => Iterable<ReadResult<T>>;
-  write: (batch: readonly T[]) => UpsertResult;
+  /** The records of one file, in order; a reader that cannot go on yields an error and ends. */
+  read: (file: InputFile) => AsyncIterable<ReadResult<T>>;
+  write: (batch: readonly T[]) => UpsertResult & { deleted?: number };
   /** Called after each written batch (e.g. to remember ids for a check after the run). */
   written?: (batch: readonly T[]) => void;
 }
@@ -52,22 +55,20 @@ export interface RecordKind<T> {
 export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>, options: IngestOptions): Promise<IngestSummary> {
   const started = Date.now();
   const progress = options.progress ?? silentProgress;
-  const summary: IngestSummary = { files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, problems: [], skippedByType: {}, cycles: [], seconds: 0 };
-  const writer = new BatchWriter<T, UpsertResult>(options.batchSize, kind.write, (result, batch) => {
+  const summary: IngestSummary = {
+    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], skippedByType: {}, cycles: [], seconds: 0,
+  };
+  const writer = new BatchWriter<T, UpsertResult & { deleted?: number }>(options.batchSize, kind.write, (result, batch) => {
     summary.inserted += result.inserted;
     summary.updated += result.updated;
     summary.unchanged += result.unchanged;
+    summary.deleted += result.deleted ?? 0;
     kind.written?.(batch);
   });
   try {
     for await (const file of expandInputs(paths, kind.accept, options.stdin)) {
       summary.files++;
-      const decoded = decodeUtf8(await file.read());
-      if ('error' in decoded) {
-        summary.problems.push({ file: file.name, position: 'file', reason: decoded.error });
-        continue;
-      }
-      for (const result of kind.read(decoded.text)) {
+      for await (const result of kind.read(file)) {
         if (result.kind === 'record') {
           summary.records++;
           writer.add(result.record);
@@ -76,6 +77,7 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
         } else {
           summary.problems.push({ file: file.name, position: result.position, reason: result.reason });
         }
+        if (summary.records % 1000 === 0) progress.update({ records: summary.records, errors: summary.problems.length });
       }
       progress.update({ records: summary.records, errors: summary.problems.length });
     }
@@ -85,4 +87,14 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+/** For readers of whole documents: decodes the file strictly as UTF-8 and hands its text on. */
+export async function* readWholeFile<T>(file: InputFile, parse: (text: string) => Iterable<ReadResult<T>>): AsyncGenerator<ReadResult<T>> {
+  const decoded = decodeUtf8(await file.read());
+  if ('error' in decoded) {
+    yield { kind: 'error', position: 'file', reason: decoded.error };
+    return;
+  }
+  yield* parse(decoded.text);
 }

@@ -21,7 +21,7 @@ export function printSummary(what: string, s: IngestSummary, io: CliIo): number 
   const rate = s.seconds > 0 ? Math.round(s.records / s.seconds) : s.records;
   io.out(
     `${what}: ${s.records} records from ${s.files} files in ${s.seconds.toFixed(1)} s (${rate}/s): ` +
-      `${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.problems.length} skipped.`,
+      `${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.deleted > 0 ? `${s.deleted} deleted, ` : ''}${s.problems.length} skipped.`,
   );
   return s.problems.length > 0 ? EXIT.partial : EXIT.ok;
 }
