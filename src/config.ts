@@ -58,6 +58,20 @@ export const DEFAULTS = {
     batchSize: 500,
     /** Show a progress bar when stderr is a terminal. */
     progress: true,
+    /**
+     * JSON file of provider facts (name, URI, ids, logo, coordinates, sector,
+     * state) that complete provider-info of packages built from EDM; "" for none.
+     * Format: docs/edm-mapping.md.
+     */
+    providersFile: '',
+  },
+  harvest: {
+    /** Attempts after the first for one OAI-PMH request (network errors, 5xx, 503). */
+    retries: 5,
+    /** Longest wait between attempts, including a server's Retry-After. */
+    maxRetryDelaySeconds: 120,
+    /** One request may take this long before it is retried. */
+    timeoutSeconds: 60,
   },
 } as const;
 
@@ -152,6 +166,9 @@ function validate(c: Config): void {
   positive('http.cacheMaxAgeSeconds', c.http.cacheMaxAgeSeconds, 0);
   positive('http.compressedCacheBytes', c.http.compressedCacheBytes, 0);
   positive('http.maxUrlLength', c.http.maxUrlLength, 64);
+  positive('harvest.retries', c.harvest.retries, 0);
+  positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
+  positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);
 }
 
 function deepFreeze<T extends object>(o: T): T {
