@@ -43,6 +43,9 @@ const parser = new XMLParser({
 });
 
 export function parseOaiResponse(body: string, verb: string): OaiResponse {
+  // The usual wrong URL is a repository's web page; saying so beats quoting
+  // the XML validator's complaint about an unclosed <br>.
+  if (/^\uFEFF?\s*(<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html[\s>])/i.test(body)) throw new NotOaiResponse('it is an HTML page');
   const valid = XMLValidator.validate(body);
   if (valid !== true) {
     throw new NotOaiResponse(`it is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`);

@@ -2,11 +2,12 @@
  * When and how long to wait before sending a failed request again. Pure, so the
  * policy is tested without a network.
  */
+import { parseHttpDate } from './httpDate.js';
 
 /**
  * 5xx are the repository's own trouble and may pass; OAI-PMH 2.0 section 3.1.2
  * names 503 with Retry-After as the repository's way of asking a harvester to
- * come back later. Other 4xx mean the request itself is wrong: sending it again
+ * come back later. A 4xx means the request itself is wrong: sending it again
  * gives the same answer.
  */
 export function isRetryableStatus(status: number): boolean {
@@ -22,13 +23,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (value === null || value === undefined) return null;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
-  // RFC 9110 section 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime
-  // forms that recipients must still accept; Date.parse reads all three. A bare
-  // number with a sign or fraction is neither form, so it is refused above and here.
-  if (!/[a-z]/i.test(v)) return null;
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return null;
-  return Math.max(0, at - nowMs);
+  const at = parseHttpDate(v, nowMs);
+  return at === null ? null : Math.max(0, at - nowMs);
 }
 
 /**
