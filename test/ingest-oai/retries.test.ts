@@ -142,3 +142,23 @@ test('an abort stops the harvest with the abort reason, without retrying', async
     await server.close();
   }
 });
+
+test('an abort during the wait between attempts ends it at once with the abort reason', async () => {
+  const server = await startOaiServer({ records, failOnce: { requestIndex: 0, status: 503, retryAfter: '3600' } });
+  try {
+    const controller = new AbortController();
+    const stop = new Error('operator pressed Ctrl-C');
+    const started = Date.now();
+    // The real sleep this time: without the abort it would wait the capped hour (10 s here).
+    const e = await rejection(collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, {
+      signal: controller.signal,
+      maxDelayMs: 10_000,
+      onRetry: () => setTimeout(() => controller.abort(stop), 20),
+    })));
+    assert.equal(e, stop);
+    assert.ok(Date.now() - started < 5000);
+    assert.equal(server.requests.length, 1);
+  } finally {
+    await server.close();
+  }
+});

@@ -20,7 +20,7 @@ export interface ClientOptions {
   retries?: number;
   /** First back-off delay; doubles each retry, with jitter. Default 1000 ms. */
   baseDelayMs?: number;
-  /** Cap on any wait, back-off and Retry-After alike. Default 60000 ms. */
+  /** Cap on any wait, back-off and Retry-After alike. Default 120000 ms (config harvest.maxRetryDelaySeconds). */
   maxDelayMs?: number;
   /** Per attempt, from sending the request to the end of the body. Default 60000 ms. */
   timeoutMs?: number;
@@ -33,7 +33,7 @@ export interface ClientOptions {
   userAgent?: string;
 }
 
-export const DEFAULTS = { retries: 5, baseDelayMs: 1000, maxDelayMs: 60_000, timeoutMs: 60_000 } as const;
+export const DEFAULTS = { retries: 5, baseDelayMs: 1000, maxDelayMs: 120_000, timeoutMs: 60_000 } as const;
 const USER_AGENT = 'heritage-api OAI-PMH harvester';
 
 export interface HttpAnswer {
@@ -60,7 +60,7 @@ export async function httpGet(url: string, options: ClientOptions = {}): Promise
   const maxDelayMs = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
   const baseDelayMs = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const signal = options.signal;
-  const sleep = options.sleep ?? ((ms: number) => wait(ms, undefined, signal === undefined ? {} : { signal }));
+  const sleep = options.sleep ?? ((ms: number) => abortableWait(ms, signal));
 
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
@@ -84,6 +84,16 @@ export async function httpGet(url: string, options: ClientOptions = {}): Promise
     const delayMs = retryDelay(attempt, retryAfter, { baseDelayMs, maxDelayMs, nowMs: Date.now() });
     options.onRetry?.({ url, attempt, delayMs, reason: retryAfter === null ? reason : `${reason}, Retry-After: ${retryAfter}` });
     await sleep(delayMs);
+  }
+}
+
+/** Waits, unless aborted: then throws the abort reason, as an abort during a request does. */
+async function abortableWait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await wait(ms, undefined, signal === undefined ? {} : { signal });
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason;
+    throw e;
   }
 }
 
