@@ -1,0 +1,402 @@
+// EdmStream: saxes events in, the EDM-relevant parts of a document out, one rdf:RDF
+// element at a time, so that memory is bounded by one rdf:RDF element and not by the file
+// (issue #4: "stream large files").
+//
+// It finds, wherever they are in the document (the root, under any wrapper element, or in
+// an OAI-PMH response's `metadata`):
+// - each rdf:RDF element: its start tag and the elements directly inside it (the
+//   "descriptions": edm:ProvidedCHO, ore:Proxy, ore:Aggregation, edm:WebResource,
+//   contextual classes), each as an XmlElement tree with its source text, position and
+//   rdf:about. Grouping them into records is groupDescriptions.ts's job.
+// - OAI-PMH `record`, `header` and `error` elements (OAI-PMH 2.0, sections 2.5 and 3.6).
+//
+// Broken XML: saxes reports the first well-formedness error; the stream stops there and
+// reports one fatal unit. It does not try to recover to the next record: after such an
+// error the element nesting is unknown, so a restart could attach descriptions to the
+// wrong record or miss a record silently; the operator is told exactly where to fix the
+// file instead. Records of rdf:RDF elements completed before the error were already handed
+// out. An undeclared namespace prefix is not fatal for the file: it spoils only the
+// description it is in (or is ignored outside rdf:RDF), since saxes reads on past it.
+//
+// Limit: a description whose text passes maxRecordBytes is dropped while it is read (tree
+// and text), so one oversized element cannot exhaust memory; it is marked `oversized`
+// and the records that contain it are reported by recordAssembler.ts.
+
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { XmlElement } from '../../formats/xmlTree.js';
+import { descriptionKind, isRdfRoot, OAI_NS, rdfAttribute, type DescriptionKind } from './edmVocabulary.js';
+import { readOaiError, readOaiHeader } from './oaiEnvelope.js';
+import { appendText, elementFromTag } from './saxesElement.js';
+import { SourceText, type LineColumn } from './sourceText.js';
+import type { OaiHeader } from './types.js';
+
+export interface RdfDescription {
+  kind: DescriptionKind;
+  about: string | null;
+  /** The element; null when it was dropped for passing the size limit. */
+  element: XmlElement | null;
+  /** Its source text; "" when dropped. */
+  source: string;
+  /** Absolute offset of its `<`, which orders descriptions. */
+  start: number;
+  line: number;
+  column: number;
+  oversized: boolean;
+  /** What is wrong inside it (undeclared prefixes), as sentences for an error reason. */
+  problems: string[];
+}
+
+export interface RdfUnit {
+  /** The rdf:RDF element with its attributes and no children. */
+  shell: XmlElement;
+  /** Its start tag as written, plus the namespace declarations it inherits from outer elements. */
+  openTag: string;
+  /** Its end tag as written; "" for `<rdf:RDF/>`. */
+  closeTag: string;
+  /** Descriptions and the text between them (whitespace, comments), in document order. */
+  content: Array<RdfDescription | string>;
+  line: number;
+  column: number;
+  problems: string[];
+}
+
+export type StreamUnit =
+  | { kind: 'rdf'; rdf: RdfUnit; oai: OaiHeader | null }
+  | { kind: 'deleted'; oai: OaiHeader; line: number; column: number }
+  | { kind: 'oaiRecordWithoutRdf'; oai: OaiHeader | null; line: number; column: number }
+  | { kind: 'error'; reason: string; line: number; column: number };
+
+type Role = 'plain' | 'rdf' | 'description' | 'descendant' | 'oaiRecord' | 'oaiCapture' | 'oaiCaptureDescendant';
+
+interface Frame {
+  role: Role;
+  name: string;
+  scope: ReadonlyMap<string, string>;
+  /** The element being built (descriptions, OAI header/error and everything inside them). */
+  element: XmlElement | null;
+  /** Where an OAI header or error starts. */
+  at?: LineColumn;
+}
+
+interface OpenRdf {
+  unit: RdfUnit;
+  current: RdfDescription | null;
+  /** Where the text not yet given to a description or gap starts. */
+  pendingFrom: number;
+}
+
+interface OpenOaiRecord {
+  header: OaiHeader | null;
+  sawRdf: boolean;
+  line: number;
+  column: number;
+}
+
+const NO_SCOPE: ReadonlyMap<string, string> = new Map();
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+}
+
+/** Adds `xmlns` declarations to a start tag as written, before its `>` or `/>`. */
+function withDeclarations(startTag: string, declarations: ReadonlyMap<string, string>): string {
+  if (declarations.size === 0) return startTag;
+  const text = [...declarations].map(([prefix, uri]) => ` ${prefix === '' ? 'xmlns' : `xmlns:${prefix}`}="${escapeAttribute(uri)}"`).join('');
+  const cut = startTag.endsWith('/>') ? startTag.length - 2 : startTag.length - 1;
+  return startTag.slice(0, cut) + text + startTag.slice(cut);
+}
+
+export class EdmStream {
+  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  private readonly source = new SourceText();
+  private readonly units: StreamUnit[] = [];
+  private readonly frames: Frame[] = [];
+  private stopped = false;
+  private tagStart = 0;
+  /** End of the last markup seen; a `<` after it starts a tag not yet complete. */
+  private lastMarkupEnd = 0;
+  private rdf: OpenRdf | null = null;
+  private oaiRecord: OpenOaiRecord | null = null;
+  private root: { name: string; local: string; namespace: string } | null = null;
+  private foundEdm = false;
+  private pendingProblems: string[] = [];
+  private firstProblem: string | null = null;
+
+  constructor(private readonly maxRecordBytes: number) {
+    const p = this.parser;
+    p.on('opentagstart', () => {
+      this.tagStart = this.source.lastIndexOf('<', p.position);
+    });
+    p.on('opentag', (tag) => this.open(tag));
+    p.on('closetag', (tag) => this.close(tag));
+    p.on('text', (text) => this.text(text));
+    p.on('cdata', (text) => {
+      this.text(text);
+      this.lastMarkupEnd = p.position;
+    });
+    const markup = (): void => {
+      this.lastMarkupEnd = p.position;
+    };
+    p.on('comment', markup);
+    p.on('processinginstruction', markup);
+    p.on('doctype', markup);
+    p.on('xmldecl', markup);
+    p.on('error', (error) => this.error(error));
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** Line and column (1-based) of the character saxes reads next. */
+  get line(): number {
+    return this.parser.line;
+  }
+
+  get column(): number {
+    return this.parser.column + 1;
+  }
+
+  write(text: string): void {
+    if (this.stopped) return;
+    this.source.append(text);
+    this.parser.write(text);
+    if (!this.stopped) this.release();
+  }
+
+  /** Ends the input: final well-formedness checks, and "no EDM here" when nothing was found. */
+  end(): void {
+    if (this.stopped) return;
+    this.parser.close();
+    if (this.stopped || this.foundEdm) return;
+    const rootIsOai = this.root?.namespace === OAI_NS && this.root.local === 'OAI-PMH';
+    if (rootIsOai) return; // an OAI-PMH response with an empty list: nothing to report
+    const root = this.root === null ? 'none' : `<${this.root.name}>${this.root.namespace === '' ? ' in no namespace' : ` in namespace ${this.root.namespace}`}`;
+    const note = this.firstProblem === null ? '' : ` Note: ${this.firstProblem}.`;
+    this.units.push({
+      kind: 'error',
+      line: 1,
+      column: 1,
+      reason: `no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is ${root}). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them.${note}`,
+    });
+  }
+
+  /** The units completed since the last call. */
+  take(): StreamUnit[] {
+    return this.units.splice(0, this.units.length);
+  }
+
+  /** Stops reading (for a failure found outside the XML, such as bad UTF-8). */
+  stopWith(reason: string, line: number, column: number): void {
+    if (this.stopped) return;
+    this.units.push({ kind: 'error', reason: this.withLostWork(reason), line, column });
+    this.halt();
+  }
+
+  private halt(): void {
+    this.stopped = true;
+    this.rdf = null;
+    this.oaiRecord = null;
+    this.frames.length = 0;
+  }
+
+  /** Adds what was not read because of a fatal problem. */
+  private withLostWork(reason: string): string {
+    const open = this.rdf === null ? '' : `, nor the records of the rdf:RDF element open at this point (it starts at line ${this.rdf.unit.line}, column ${this.rdf.unit.column})`;
+    return `${reason}; records after this point in the file were not read${open}. Fix the file here and load it again`;
+  }
+
+  private error(error: Error): void {
+    if (this.stopped) return;
+    const reason = error.message.replace(/^\d+:\d+: /, '');
+    const unbound = /^unbound namespace prefix: "(.*)"\.$/.exec(reason);
+    if (unbound !== null) {
+      const prefix = unbound[1] ?? '';
+      this.pendingProblems.push(`the namespace prefix '${prefix}' is not declared (line ${this.parser.line}, column ${this.parser.column}): declare it with xmlns:${prefix}="..." on that element or an enclosing one`);
+      return;
+    }
+    if (this.root === null) {
+      this.stopWith(`the input is not XML, or is empty (${reason.replace(/\.$/, '')}): expected EDM RDF/XML or an OAI-PMH response`, this.parser.line, this.parser.column);
+      return;
+    }
+    this.stopWith(`XML is not well-formed (${reason.replace(/\.$/, '')})`, this.parser.line, this.parser.column);
+  }
+
+  /** Drops the text no longer needed: all of it, except a tag in progress and the open record. */
+  private release(): void {
+    const position = this.parser.position;
+    let keep = position;
+    const lastLt = this.source.lastIndexOf('<');
+    if (lastLt > this.lastMarkupEnd) keep = lastLt;
+    const rdf = this.rdf;
+    if (rdf !== null) {
+      const current = rdf.current;
+      if (current !== null && !current.oversized && position - current.start > this.maxRecordBytes) this.drop(current);
+      const need = current === null ? rdf.pendingFrom : current.oversized ? position : current.start;
+      keep = Math.min(keep, need);
+    }
+    this.source.discardBefore(keep);
+  }
+
+  private drop(description: RdfDescription): void {
+    description.oversized = true;
+    description.element = null;
+    for (const frame of this.frames) if (frame.role === 'description' || frame.role === 'descendant') frame.element = null;
+  }
+
+  private scopeFor(tag: SaxesTagNS, outer: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+    const declared = Object.entries(tag.ns);
+    if (declared.length === 0) return outer;
+    const scope = new Map(outer);
+    for (const [prefix, uri] of declared) scope.set(prefix, uri);
+    return scope;
+  }
+
+  private open(tag: SaxesTagNS): void {
+    if (this.stopped) return;
+    const p = this.parser;
+    this.lastMarkupEnd = p.position;
+    const parent = this.frames[this.frames.length - 1];
+    const scope = this.scopeFor(tag, parent?.scope ?? NO_SCOPE);
+    const start = this.tagStart;
+    this.root ??= { name: tag.name, local: tag.local, namespace: tag.uri };
+    const problems = this.pendingProblems;
+    this.pendingProblems = [];
+    const frame: Frame = { role: 'plain', name: tag.name, scope, element: null };
+
+    if (parent?.role === 'description' || parent?.role === 'descendant' || parent?.role === 'oaiCapture' || parent?.role === 'oaiCaptureDescendant') {
+      frame.role = parent.role === 'description' || parent.role === 'descendant' ? 'descendant' : 'oaiCaptureDescendant';
+      if (parent.element !== null) {
+        frame.element = elementFromTag(tag);
+        parent.element.children.push(frame.element);
+      }
+      if (frame.role === 'descendant') this.rdf?.current?.problems.push(...problems);
+    } else if (parent?.role === 'rdf' && this.rdf !== null) {
+      frame.role = 'description';
+      frame.element = elementFromTag(tag);
+      this.startDescription(frame.element, start, problems);
+    } else if (isRdfRoot(tag.uri, tag.local)) {
+      frame.role = 'rdf';
+      this.startRdf(tag, start, parent?.scope ?? NO_SCOPE, problems);
+    } else {
+      if (problems.length > 0) this.firstProblem ??= problems[0] ?? null;
+      if (tag.uri === OAI_NS && tag.local === 'record') {
+        frame.role = 'oaiRecord';
+        this.oaiRecord = { header: null, sawRdf: false, ...this.source.lineColumn(start) };
+      } else if (tag.uri === OAI_NS && (tag.local === 'header' || tag.local === 'error')) {
+        frame.role = 'oaiCapture';
+        frame.element = elementFromTag(tag);
+        frame.at = this.source.lineColumn(start);
+        this.foundEdm = true;
+      }
+    }
+    this.frames.push(frame);
+  }
+
+  private startDescription(element: XmlElement, start: number, problems: string[]): void {
+    const rdf = this.rdf!;
+    const gap = this.source.slice(rdf.pendingFrom, start);
+    if (gap !== '') rdf.unit.content.push(gap);
+    rdf.current = {
+      kind: descriptionKind(element.namespace, element.local),
+      about: rdfAttribute(element, 'about'),
+      element,
+      source: '',
+      start,
+      ...this.source.lineColumn(start),
+      oversized: false,
+      problems,
+    };
+  }
+
+  private startRdf(tag: SaxesTagNS, start: number, outer: ReadonlyMap<string, string>, problems: string[]): void {
+    const inherited = new Map([...outer].filter(([prefix]) => !Object.hasOwn(tag.ns, prefix)));
+    const end = this.parser.position;
+    this.rdf = {
+      unit: {
+        shell: elementFromTag(tag),
+        openTag: withDeclarations(this.source.slice(start, end), inherited),
+        closeTag: '',
+        content: [],
+        ...this.source.lineColumn(start),
+        problems,
+      },
+      current: null,
+      pendingFrom: end,
+    };
+    this.foundEdm = true;
+    if (this.oaiRecord !== null) this.oaiRecord.sawRdf = true;
+  }
+
+  /**
+   * saxes, on a mismatched end tag, reports `closetag` for each element it pops before it
+   * reports the error; those elements were not really closed, so they must not complete a
+   * record. The end tag as written tells them apart.
+   */
+  private closedAsWritten(tag: SaxesTagNS): boolean {
+    if (tag.isSelfClosing) return true;
+    const end = this.parser.position;
+    const text = this.source.slice(this.source.lastIndexOf('<', end), end);
+    return text.startsWith(`</${tag.name}`) && /^\s*>$/.test(text.slice(tag.name.length + 2));
+  }
+
+  private close(tag: SaxesTagNS): void {
+    if (this.stopped) return;
+    const frame = this.frames.pop();
+    const end = this.parser.position;
+    this.lastMarkupEnd = end;
+    if (frame === undefined || frame.role === 'plain' || frame.role === 'descendant' || frame.role === 'oaiCaptureDescendant') return;
+    if (!this.closedAsWritten(tag)) return;
+    switch (frame.role) {
+      case 'description': {
+        const rdf = this.rdf!;
+        const description = rdf.current!;
+        if (!description.oversized && end - description.start > this.maxRecordBytes) this.drop(description);
+        if (!description.oversized) description.source = this.source.slice(description.start, end);
+        rdf.unit.content.push(description);
+        rdf.current = null;
+        rdf.pendingFrom = end;
+        return;
+      }
+      case 'rdf': {
+        const rdf = this.rdf!;
+        if (!tag.isSelfClosing) {
+          const closeStart = this.source.lastIndexOf('<', end);
+          const trailing = this.source.slice(rdf.pendingFrom, closeStart);
+          if (trailing !== '') rdf.unit.content.push(trailing);
+          rdf.unit.closeTag = this.source.slice(closeStart, end);
+        }
+        this.units.push({ kind: 'rdf', rdf: rdf.unit, oai: this.oaiRecord?.header ?? null });
+        this.rdf = null;
+        return;
+      }
+      case 'oaiRecord': {
+        const record = this.oaiRecord;
+        this.oaiRecord = null;
+        if (record !== null && !record.sawRdf && record.header?.deleted !== true) {
+          this.units.push({ kind: 'oaiRecordWithoutRdf', oai: record.header, line: record.line, column: record.column });
+        }
+        return;
+      }
+      case 'oaiCapture': {
+        const element = frame.element!;
+        // A deleted record is reported where its <record> starts; an error where it is written.
+        const at = element.local === 'header' && this.oaiRecord !== null ? this.oaiRecord : frame.at!;
+        if (element.local === 'error') {
+          this.units.push({ kind: 'error', reason: readOaiError(element), line: at.line, column: at.column });
+          return;
+        }
+        const header = readOaiHeader(element);
+        if (this.oaiRecord !== null) this.oaiRecord.header = header;
+        if (header.deleted) this.units.push({ kind: 'deleted', oai: header, line: at.line, column: at.column });
+        return;
+      }
+    }
+  }
+
+  private text(text: string): void {
+    if (this.stopped) return;
+    const top = this.frames[this.frames.length - 1];
+    if (top?.element != null) appendText(top.element, text);
+  }
+}
