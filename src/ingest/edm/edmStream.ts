@@ -113,7 +113,7 @@ export class EdmStream {
   private readonly frames: Frame[] = [];
   private stopped = false;
   private tagStart = 0;
-  /** End of the last markup seen; a `<` after it starts a tag not yet complete. */
+  /** End of the last markup seen; a `<` at or after it starts a tag not yet complete. */
   private lastMarkupEnd = 0;
   private rdf: OpenRdf | null = null;
   private oaiRecord: OpenOaiRecord | null = null;
@@ -227,7 +227,7 @@ export class EdmStream {
     const position = this.parser.position;
     let keep = position;
     const lastLt = this.source.lastIndexOf('<');
-    if (lastLt > this.lastMarkupEnd) keep = lastLt;
+    if (lastLt >= this.lastMarkupEnd) keep = lastLt;
     const rdf = this.rdf;
     if (rdf !== null) {
       const current = rdf.current;
