@@ -9,7 +9,7 @@
  * An entry is found by the URI the record gives its data provider
  * (edm:dataProvider rdf:resource) or by the provider's name (the literal, or
  * the label of the provider's edm:Agent), compared without regard to case,
- * spacing or http/https. The file is checked as a whole; every problem is
+ * spacing or http/https; when entries share a name or URI, the first wins. The file is checked as a whole; every problem is
  * reported with its entry and field, so an operator can fix all in one go.
  */
 
@@ -63,8 +63,9 @@ export class ProviderDirectory {
   constructor(entries: readonly ProviderInfo[]) {
     this.entries = entries;
     for (const e of entries) {
-      for (const n of [e.name, ...e.aliases]) if (n) this.byName.set(normaliseName(n), e);
-      if (e.uri) this.byUri.set(normaliseUri(e.uri), e);
+      // First in file order wins: see readProvidersFile on shared names.
+      for (const n of [e.name, ...e.aliases]) if (n && !this.byName.has(normaliseName(n))) this.byName.set(normaliseName(n), e);
+      if (e.uri && !this.byUri.has(normaliseUri(e.uri))) this.byUri.set(normaliseUri(e.uri), e);
       if (e.providerId) this.byProviderId.set(e.providerId, e);
     }
   }
@@ -188,7 +189,7 @@ export function readProvidersFile(text: string): ProviderDirectory {
   }
 
   const problems: string[] = [];
-  const entries: ProviderInfo[] = [];
+  const entries: Array<ProviderInfo | undefined> = [];
   const seen = new Map<string, number>();
   list.forEach((raw, index) => {
     const label = isObject(raw) && typeof raw.name === 'string' && raw.name.trim() ? ` ("${raw.name.trim().slice(0, 60)}")` : '';
@@ -199,11 +200,16 @@ export function readProvidersFile(text: string): ProviderDirectory {
     const normalised = keys.map((k) => (k.startsWith('uri') ? `uri ${normaliseUri(entry.uri)}` : normaliseName(k)));
     normalised.forEach((key, i) => {
       const other = seen.get(key);
-      if (other !== undefined && other !== index) problems.push(`${where}: ${keys[i]} is also given by entry ${other + 1}; each name and URI may name one provider only`);
-      else seen.set(key, index);
+      if (other === undefined) seen.set(key, index);
+      // Real institutions share a name and website with their parent (4XUD...: the Goethe-Haus
+      // and the Hochstift); their provider-ids tell them apart, and the first entry is the
+      // one records name. Without ids a shared name is a mistake.
+      else if (other !== index && !(entry.providerId && entries[other]?.providerId)) {
+        problems.push(`${where}: ${keys[i]} is also given by entry ${other + 1}; give both entries an "ids": {"provider-id": ...} if they are different institutions, else merge them`);
+      }
     });
-    entries.push(entry);
+    entries[index] = entry;
   });
   if (problems.length > 0) throw new Error(problems.join('; '));
-  return new ProviderDirectory(entries);
+  return new ProviderDirectory(entries.filter((e): e is ProviderInfo => e !== undefined));
 }
