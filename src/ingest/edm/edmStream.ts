@@ -189,7 +189,7 @@ export class EdmStream {
   /** Stops reading (for a failure found outside the XML, such as bad UTF-8). */
   stopWith(reason: string, line: number, column: number): void {
     if (this.stopped) return;
-    this.units.push({ kind: 'error', reason: this.withLostWork(reason), line, column });
+    this.units.push({ kind: 'error', reason: this.root === null ? reason : this.withLostWork(reason), line, column: Math.max(1, column) });
     this.halt();
   }
 
@@ -208,18 +208,28 @@ export class EdmStream {
 
   private error(error: Error): void {
     if (this.stopped) return;
-    const reason = error.message.replace(/^\d+:\d+: /, '');
-    const unbound = /^unbound namespace prefix: "(.*)"\.$/.exec(reason);
+    const p = this.parser;
+    let reason = error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
+    const unbound = /^unbound namespace prefix: "(.*)"$/.exec(reason);
     if (unbound !== null) {
       const prefix = unbound[1] ?? '';
-      this.pendingProblems.push(`the namespace prefix '${prefix}' is not declared (line ${this.parser.line}, column ${this.parser.column}): declare it with xmlns:${prefix}="..." on that element or an enclosing one`);
+      this.pendingProblems.push(`the namespace prefix '${prefix}' is not declared (line ${p.line}, column ${p.column}): declare it with xmlns:${prefix}="..." on that element or an enclosing one`);
       return;
     }
     if (this.root === null) {
-      this.stopWith(`the input is not XML, or is empty (${reason.replace(/\.$/, '')}): expected EDM RDF/XML or an OAI-PMH response`, this.parser.line, this.parser.column);
+      this.stopWith(`the input is empty or not XML (${reason}): expected EDM RDF/XML or an OAI-PMH response`, p.line, p.column);
       return;
     }
-    this.stopWith(`XML is not well-formed (${reason.replace(/\.$/, '')})`, this.parser.line, this.parser.column);
+    let at = { line: p.line, column: p.column };
+    if (reason === 'unexpected close tag') {
+      // saxes stops at the end tag's `>`; point at its `<` and show it.
+      const start = this.source.lastIndexOf('<', p.position);
+      if (start !== -1 && this.source.canLocate(start)) {
+        reason = `unexpected end tag ${this.source.slice(start, p.position)}: an element inside it is not closed, or the end tag is misspelt`;
+        at = this.source.lineColumn(start);
+      }
+    }
+    this.stopWith(`XML is not well-formed (${reason})`, at.line, at.column);
   }
 
   /** Drops the text no longer needed: all of it, except a tag in progress and the open record. */

@@ -5,17 +5,21 @@
 // One rdf:RDF may hold one record (every file in fixtures/items/edm/) or several (issue #4:
 // "many in one rdf:RDF").
 //
-// - One edm:ProvidedCHO: every description in the rdf:RDF belongs to it, referenced or
-//   not. The real single-record files need this: in hope-combat/ the ore:Proxy has no
-//   ore:proxyFor and the edm:EuropeanaAggregation names the aggregation, not the CHO, in
-//   edm:aggregatedCHO; misc/europeana-valid-record.xml has a WebResource nobody points at.
-// - Several: an ore:Proxy belongs to the CHO named by its ore:proxyFor, an ore:Aggregation
-//   and an edm:EuropeanaAggregation to the CHO named by edm:aggregatedCHO. When that names
-//   another proxy or aggregation instead of a CHO (the HOPE form above), they follow that
-//   one's CHO; failing both, a proxy or aggregation whose own rdf:about is a CHO's URI
-//   belongs to that CHO (HOPE again). What is left belongs to no CHO: `unplaced`, which
-//   the caller reports as a record without an edm:ProvidedCHO.
-//   Web resources and contextual entities (edm:Agent, edm:Place, skos:Concept,
+// Proxies and aggregations: an ore:Proxy belongs to the CHO its ore:proxyFor names, an
+// ore:Aggregation or edm:EuropeanaAggregation to the CHO its edm:aggregatedCHO names.
+// Failing that, one whose own rdf:about is a CHO's URI belongs to that CHO, and one that
+// names another proxy or aggregation follows that one's CHO. The real files need both: in
+// hope-combat/ the ore:Proxy has no ore:proxyFor (its rdf:about is the CHO's URI) and the
+// edm:EuropeanaAggregation's edm:aggregatedCHO names the ore:Aggregation. When the rdf:RDF
+// has one CHO, a proxy or aggregation that names nothing is about it. What is left names
+// an object that is not there: `unplaced`, which the caller reports as a record without
+// an edm:ProvidedCHO (and which is never folded into another record).
+//
+// - One CHO and nothing unplaced: every description in the rdf:RDF belongs to it,
+//   referenced or not (misc/europeana-valid-record.xml and MIMO records have web
+//   resources nobody points at; alone in their file, they are clearly that record's).
+// - Otherwise the record is its CHO, its proxies and aggregations, and what they reference:
+//   web resources and contextual entities (edm:Agent, edm:Place, skos:Concept,
 //   edm:TimeSpan, ...) go with every record whose descriptions reference them by
 //   rdf:resource, directly or through another entity (an Agent's isPartOf Agent, a
 //   WebResource's Concept). Those no record references are dropped silently: in a
@@ -41,10 +45,17 @@ export interface DescriptionGroup<D extends Groupable> {
   members: D[];
 }
 
+/** Proxies and aggregations about one object that is not in the rdf:RDF. */
+export interface Unplaced<D extends Groupable> {
+  /** The URI they name ("" when they name none). */
+  uri: string;
+  members: D[];
+}
+
 export interface Grouping<D extends Groupable> {
   groups: Array<DescriptionGroup<D>>;
-  /** Proxies and aggregations that belong to no CHO of this rdf:RDF, in document order. */
-  unplaced: D[];
+  /** In document order of their first member. */
+  unplaced: Array<Unplaced<D>>;
 }
 
 const isCore = (kind: DescriptionKind): boolean => kind === 'proxy' || kind === 'aggregation' || kind === 'europeanaAggregation';
@@ -60,29 +71,64 @@ export function coreTarget(description: Groupable): string | null {
 
 export function groupDescriptions<D extends Groupable>(descriptions: readonly D[]): Grouping<D> {
   const chos = descriptions.filter((d) => d.kind === 'cho');
-  if (chos.length === 0) return { groups: [], unplaced: descriptions.filter((d) => isCore(d.kind)) };
-  if (chos.length === 1) return { groups: [{ cho: chos[0]!, members: [...descriptions] }], unplaced: [] };
+  const cores = descriptions.filter((d) => isCore(d.kind));
+  const targets = new Map(cores.map((core) => [core, coreTarget(core)]));
+  const owner = new Map<D, D>();
+  const unowned = (): D[] => cores.filter((core) => !owner.has(core));
+  /**
+   * Unowned proxies and aggregations, clustered when one names another or both name the
+   * same URI; each cluster is one object that is missing. Its URI is what an ore:Proxy or
+   * ore:Aggregation in it names (those name the CHO in EDM), else what any member names.
+   */
+  const clusters = (): Array<Unplaced<D>> => {
+    const left = unowned();
+    const uris = (core: D): string[] => [core.about, targets.get(core)].filter((u): u is string => u != null);
+    const result: Array<Unplaced<D>> = [];
+    for (const core of left) {
+      const joined = result.filter((c) => c.members.some((m) => uris(m).some((u) => uris(core).includes(u))));
+      const members = [...joined.flatMap((c) => c.members), core];
+      for (const c of joined) result.splice(result.indexOf(c), 1);
+      result.push({ uri: '', members: members.sort((a, b) => left.indexOf(a) - left.indexOf(b)) });
+    }
+    for (const cluster of result) {
+      const named = cluster.members.map((m) => ({ kind: m.kind, target: targets.get(m) })).filter((m) => m.target != null);
+      cluster.uri = (named.find((m) => m.kind !== 'europeanaAggregation') ?? named[0])?.target ?? cluster.members[0]!.about ?? '';
+    }
+    return result.sort((a, b) => left.indexOf(a.members[0]!) - left.indexOf(b.members[0]!));
+  };
+  if (chos.length === 0) return { groups: [], unplaced: clusters() };
 
   const choByUri = new Map<string, D>();
   for (const cho of chos) if (cho.about !== null && !choByUri.has(cho.about)) choByUri.set(cho.about, cho);
-
-  // Proxies and aggregations: by their link to a CHO, then through another proxy or
-  // aggregation, then by their own rdf:about.
-  const cores = descriptions.filter((d) => isCore(d.kind));
-  const owner = new Map<D, D>();
+  // By the link to a CHO or the own rdf:about, then through other proxies and
+  // aggregations (repeated, since such links can chain).
   for (const core of cores) {
-    const target = coreTarget(core);
-    const cho = target === null ? undefined : choByUri.get(target);
+    const target = targets.get(core);
+    const cho = (target == null ? undefined : choByUri.get(target)) ?? (core.about === null ? undefined : choByUri.get(core.about));
     if (cho !== undefined) owner.set(core, cho);
   }
-  const ownerByCoreUri = new Map<string, D>();
-  for (const [core, cho] of owner) if (core.about !== null && !ownerByCoreUri.has(core.about)) ownerByCoreUri.set(core.about, cho);
-  for (const core of cores) {
-    if (owner.has(core)) continue;
-    const target = coreTarget(core);
-    const cho = (target === null ? undefined : ownerByCoreUri.get(target)) ?? (core.about === null ? undefined : choByUri.get(core.about));
-    if (cho !== undefined) owner.set(core, cho);
+  for (let changed = true; changed;) {
+    changed = false;
+    const ownerByCoreUri = new Map<string, D>();
+    for (const [core, cho] of owner) if (core.about !== null && !ownerByCoreUri.has(core.about)) ownerByCoreUri.set(core.about, cho);
+    for (const core of unowned()) {
+      const target = targets.get(core);
+      const cho = target == null ? undefined : ownerByCoreUri.get(target);
+      if (cho !== undefined) {
+        owner.set(core, cho);
+        changed = true;
+      }
+    }
   }
+  // With one CHO, proxies and aggregations that name nothing are about it, unless they
+  // go with others that name a missing object (HOPE's proxy of a CHO that is not there).
+  if (chos.length === 1) {
+    for (const cluster of clusters()) {
+      if (cluster.members.every((m) => targets.get(m) == null)) for (const m of cluster.members) owner.set(m, chos[0]!);
+    }
+  }
+  const unplaced = clusters();
+  if (chos.length === 1 && unplaced.length === 0) return { groups: [{ cho: chos[0]!, members: [...descriptions] }], unplaced };
 
   const contextByUri = new Map<string, D[]>();
   for (const d of descriptions) {
@@ -110,5 +156,5 @@ export function groupDescriptions<D extends Groupable>(descriptions: readonly D[
     }
     return { cho, members: [...members].sort((a, b) => order.get(a)! - order.get(b)!) };
   });
-  return { groups, unplaced: cores.filter((core) => !owner.has(core)) };
+  return { groups, unplaced };
 }

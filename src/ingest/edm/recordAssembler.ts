@@ -17,7 +17,7 @@
 // - an undeclared namespace prefix inside the record (EdmStream);
 // - the record's source text larger than maxRecordBytes (UTF-8 bytes).
 
-import { coreTarget, groupDescriptions } from './groupDescriptions.js';
+import { groupDescriptions } from './groupDescriptions.js';
 import type { RdfDescription, RdfUnit, StreamUnit } from './edmStream.js';
 import { normaliseEdm } from './normaliseEdm.js';
 import type { EdmReadResult, OaiHeader } from './types.js';
@@ -32,6 +32,11 @@ const KIND_NAMES: Readonly<Record<RdfDescription['kind'], string>> = {
 
 function describe(d: RdfDescription): string {
   return `${KIND_NAMES[d.kind]}${d.about === null ? '' : ` "${d.about}"`} (line ${d.line}, column ${d.column})`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 function withOai<T extends EdmReadResult>(result: T, oai: OaiHeader | null): T {
@@ -100,20 +105,15 @@ export class RecordAssembler {
       const { cho, members } = group;
       pending.push({ start: cho.start, make: (place) => this.fromGroup(unit, cho, members, groups.length === 1, place, oai) });
     }
-    // Proxies and aggregations without their CHO: one rejected record per CHO URI they name.
-    const byTarget = new Map<string, RdfDescription[]>();
-    for (const d of unplaced) {
-      const target = coreTarget(d) ?? d.about ?? '';
-      byTarget.set(target, [...(byTarget.get(target) ?? []), d]);
-    }
-    for (const [target, list] of byTarget) {
-      const first = list[0]!;
+    // Proxies and aggregations without their CHO: one rejected record per object they name.
+    for (const { uri, members } of unplaced) {
+      const first = members[0]!;
       pending.push({
         start: first.start,
         make: (place) => withOai({
           kind: 'error',
           position: place.at(first.line, first.column),
-          reason: `${list.map(describe).join(' and ')} ${list.length === 1 ? 'describes' : 'describe'} ${target === '' ? 'no object (no ore:proxyFor or edm:aggregatedCHO)' : `"${target}"`}, but this rdf:RDF has no edm:ProvidedCHO with that rdf:about: add the edm:ProvidedCHO, or correct ore:proxyFor / edm:aggregatedCHO`,
+          reason: `${listed(members.map(describe))} ${members.length === 1 ? 'describes' : 'describe'} ${uri === '' ? 'no object (no ore:proxyFor or edm:aggregatedCHO)' : `"${uri}"`}, but this rdf:RDF has no edm:ProvidedCHO with that rdf:about: add the edm:ProvidedCHO, or correct ore:proxyFor / edm:aggregatedCHO`,
         }, oai),
       });
     }

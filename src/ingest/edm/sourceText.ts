@@ -50,6 +50,11 @@ export class SourceText {
     return at === -1 ? -1 : at + this.base;
   }
 
+  /** Whether lineColumn(offset) can answer: the offset is held and not before the cursor. */
+  canLocate(offset: number): boolean {
+    return offset >= this.base && offset >= this.cursorOffset && offset <= this.end;
+  }
+
   lineColumn(offset: number): LineColumn {
     this.advanceTo(offset);
     return { line: this.cursorLine, column: offset - this.cursorLineStart + 1 };
