@@ -1,4 +1,5 @@
-// Item ids of packages built from EDM (spec 2.4 properties/item-id, issue #4), and the
+// Item ids of packages built from EDM (spec 2.4 properties/item-id, issue #4), records that
+// cannot make a package, and the
 // small vocabularies the builder maps values through: DDB time codes and day numbers,
 // language codes, media types, license labels.
 //
@@ -12,11 +13,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseXml } from '../../src/formats/xmlTree.js';
+import { buildPackage } from '../../src/ingest/edm/buildPackage.js';
 import { base32, derivedItemId, edmItemId } from '../../src/ingest/edm/itemId.js';
 import { languageCode } from '../../src/ingest/edm/languages.js';
 import { licenseOf } from '../../src/ingest/edm/licenses.js';
 import { extensionOfMimeType, extensionOfUrl, mediaTypeOfEdmType, mimeTypeOfExtension } from '../../src/ingest/edm/mediaTypes.js';
 import { dayNumber, timeCodes, yearRange } from '../../src/ingest/edm/timeVocabulary.js';
+import { RecordError } from '../../src/ingest/items/prepareItem.js';
 
 const RDF_NS = 'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:edm="http://www.europeana.eu/schemas/edm/" ' +
   'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:owl="http://www.w3.org/2002/07/owl#"';
@@ -124,4 +127,13 @@ test('license labels of known rights URIs; an unknown URI is shown as itself', (
   });
   assert.equal(licenseOf('http://www.europeana.eu/rights/rr-f/').label, 'Rechte vorbehalten – Freier Zugang'); // HOPE records
   assert.deepEqual(licenseOf('urn:x-rights:"1"'), { resource: 'urn:x-rights:"1"', img: '', url: 'urn:x-rights:"1"', label: 'urn:x-rights:"1"' });
+});
+
+test('a record that cannot make a package is refused with RecordError', () => {
+  const noCho = `<rdf:RDF ${RDF_NS}><edm:WebResource rdf:about="http://example.org/a.jpg"/></rdf:RDF>`;
+  assert.throws(() => buildPackage({ choUri: 'http://example.org/x', rdf: parseXml(noCho), sourceXml: noCho }, { ingestDate: new Date(0) }),
+    (e: unknown) => e instanceof RecordError && e.message === 'the record has no edm:ProvidedCHO');
+  const notRdf = '<record><title>x</title></record>';
+  assert.throws(() => buildPackage({ choUri: 'x', rdf: parseXml(notRdf), sourceXml: notRdf }, { ingestDate: new Date(0) }),
+    (e: unknown) => e instanceof RecordError && e.message === "the record's root is <record>, expected rdf:RDF");
 });
