@@ -1,7 +1,6 @@
 // Item ids of packages built from EDM (spec 2.4 properties/item-id, issue #4), records that
-// cannot make a package, and the
-// small vocabularies the builder maps values through: DDB time codes and day numbers,
-// language codes, media types, license labels.
+// cannot make a package, and the small vocabularies the builder maps values through: DDB
+// time codes and day numbers, language codes, media types, license labels.
 //
 // Known pairs were computed independently of our code, with python3:
 //   base64.b32encode(hashlib.sha1(uri.encode()).digest())
