@@ -234,7 +234,11 @@ export class EdmStream {
 
   /** Drops the text no longer needed: all of it, except a tag in progress and the open record. */
   private release(): void {
-    const position = this.parser.position;
+    // Not parser.position: after write() returns, saxes 6 counts the last chunk twice
+    // there (it is right only inside event handlers). Everything written was read,
+    // except a trailing CR or half surrogate pair that saxes carries over, which is never
+    // the start of anything kept.
+    const position = this.source.end;
     let keep = position;
     const lastLt = this.source.lastIndexOf('<');
     if (lastLt >= this.lastMarkupEnd) keep = lastLt;

@@ -97,6 +97,9 @@ export function groupDescriptions<D extends Groupable>(descriptions: readonly D[
     return result.sort((a, b) => left.indexOf(a.members[0]!) - left.indexOf(b.members[0]!));
   };
   if (chos.length === 0) return { groups: [], unplaced: clusters() };
+  // A lone CHO without rdf:about: its proxies cannot name it, so they are taken to be
+  // about it; the caller rejects the record for the missing rdf:about, once.
+  if (chos.length === 1 && chos[0]!.about === null) return { groups: [{ cho: chos[0]!, members: [...descriptions] }], unplaced: [] };
 
   const choByUri = new Map<string, D>();
   for (const cho of chos) if (cho.about !== null && !choByUri.has(cho.about)) choByUri.set(cho.about, cho);

@@ -103,7 +103,7 @@ export class RecordAssembler {
     const pending: Pending[] = [];
     for (const group of groups) {
       const { cho, members } = group;
-      pending.push({ start: cho.start, make: (place) => this.fromGroup(unit, cho, members, groups.length === 1, place, oai) });
+      pending.push({ start: cho.start, make: (place) => this.fromGroup(unit, cho, members, groups.length === 1 && unplaced.length === 0, place, oai) });
     }
     // Proxies and aggregations without their CHO: one rejected record per object they name.
     for (const { uri, members } of unplaced) {
