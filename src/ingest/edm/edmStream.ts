@@ -144,6 +144,11 @@ export class EdmStream {
     p.on('error', (error) => this.error(error));
   }
 
+  /** Characters of input held for the record being read (the streaming bound, for tests). */
+  get heldChars(): number {
+    return this.source.held;
+  }
+
   get isStopped(): boolean {
     return this.stopped;
   }

@@ -32,6 +32,11 @@ export class SourceText {
     this.text += chunk;
   }
 
+  /** How many characters are held now. */
+  get held(): number {
+    return this.text.length;
+  }
+
   /** Absolute offset just past the last appended character. */
   get end(): number {
     return this.base + this.text.length;
