@@ -12,6 +12,7 @@ import { UsageError } from '../errors.js';
 import { openStore } from '../store/openStore.js';
 import type { Store } from '../store/Store.js';
 import { demoCommand } from './commands/demo.js';
+import { harvestCommand, type HarvestFlags } from './commands/harvest.js';
 import { ingestEntitiesCommand, ingestItemsCommand } from './commands/ingest.js';
 import { blockItem, unblockItem } from './commands/items.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
@@ -24,12 +25,14 @@ interface GlobalFlags {
   logLevel?: string;
 }
 
+/** Flags of the commands that map onto config keys (serve's, and --providers). */
 function overrides(global: GlobalFlags, serve: Record<string, unknown> = {}): ConfigOverrides {
   const server: Record<string, unknown> = {};
   if (global.logLevel) server.logLevel = global.logLevel;
   for (const k of ['port', 'host', 'httpsPort', 'tlsCert', 'tlsKey'] as const) if (serve[k] !== undefined) server[k] = serve[k];
   return {
     store: global.db ? { path: global.db } : {},
+    ingest: typeof serve.providers === 'string' ? { providersFile: serve.providers } : {},
     server,
     http: serve.allowMissingAccept ? { requireAccept: false } : {},
   } as ConfigOverrides;
@@ -64,9 +67,32 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
   const ingest = program.command('ingest').description('Load records into the store');
   ingest
     .command('items')
-    .description('Load item packages: cortex XML or package JSON files, directories, or - for stdin')
+    .description('Load items: cortex XML or package JSON packages, or EDM RDF/XML records (also saved OAI-PMH responses); files, directories, or - for stdin')
     .argument('<paths...>', 'files, directories or -')
-    .action((paths: string[]) => withStore({}, (config, store) => ingestItemsCommand(config, store, paths, io)));
+    .option('--providers <file>', 'JSON file of provider facts for packages built from EDM (ingest.providersFile)')
+    .action((paths: string[], flags: Record<string, unknown>) => withStore(flags, (config, store) => ingestItemsCommand(config, store, paths, io)));
+
+  program
+    .command('harvest')
+    .description('Harvest EDM records from an OAI-PMH endpoint (ListRecords) into the store; the next run is incremental, a stopped run resumes')
+    .argument('<url>', 'base URL of the OAI-PMH endpoint')
+    .option('--metadata-prefix <prefix>', 'metadata format to ask for', 'edm')
+    .option('--set <setSpec>', 'harvest only this set')
+    .option('--from <datestamp>', 'records changed from this date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ); default: where the last complete run ended')
+    .option('--providers <file>', 'JSON file of provider facts (ingest.providersFile)')
+    .action((url: string, flags: HarvestFlags & Record<string, unknown>) =>
+      withStore(flags, async (config, store) => {
+        // Ctrl-C stops after the page being stored; the run resumes there next time.
+        const stop = new AbortController();
+        const onSigint = () => stop.abort();
+        process.once('SIGINT', onSigint);
+        try {
+          return await harvestCommand(config, store, url, flags, io, stop.signal);
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+      }),
+    );
 
   ingest
     .command('entities')

@@ -5,24 +5,27 @@
  * hierarchy are reported once the whole run is in.
  */
 import type { ItemChange, Store } from '../store/Store.js';
-import { readItemRecords } from './items/readItemRecords.js';
-import { readWholeFile, runIngest, type IngestOptions, type IngestSummary, type ReadResult } from './runIngest.js';
+import type { EdmItemOptions } from './items/edmItems.js';
+import { readItemFile } from './items/readItemFile.js';
+import { runIngest, type IngestOptions, type IngestSummary } from './runIngest.js';
 
 export type { IngestSummary, Problem } from './runIngest.js';
 
 const ITEM_FILE = /\.(xml|json|rdf)$/i;
 
-function readPackages(text: string): ReadResult<ItemChange>[] {
-  return readItemRecords(text).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item } } : r));
+export interface ItemIngestOptions extends IngestOptions {
+  /** How packages are built from EDM records; by default without a providers file, dated now. */
+  edm?: EdmItemOptions;
 }
 
-export async function ingestItems(store: Store, paths: readonly string[], options: IngestOptions): Promise<IngestSummary> {
+export async function ingestItems(store: Store, paths: readonly string[], options: ItemIngestOptions): Promise<IngestSummary> {
+  const edm = options.edm ?? { ingestDate: new Date(), providersFingerprint: '' };
   const withParents: string[] = [];
   const summary = await runIngest<ItemChange>(
     paths,
     {
       accept: (name) => ITEM_FILE.test(name),
-      read: (file) => readWholeFile(file, readPackages),
+      read: (file) => readItemFile(file, edm),
       write: (batch) => store.applyItemChanges(batch),
       written: (batch) => {
         for (const change of batch) if (change.kind === 'upsert' && change.item.parentRef !== null) withParents.push(change.item.id);

@@ -4,13 +4,14 @@
 import type { Config } from '../../config.js';
 import { ingestEntities } from '../../ingest/ingestEntities.js';
 import { ingestItems, type IngestSummary } from '../../ingest/ingestItems.js';
+import { edmItemOptions } from '../../ingest/items/edmOptions.js';
 import type { IngestOptions } from '../../ingest/runIngest.js';
 import { silentProgress, terminalProgress } from '../../ingest/progress.js';
 import type { Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
 
 /** Shown in full up to this many; the rest are counted, so a bad directory does not flood the terminal. */
-const MAX_LISTED_PROBLEMS = 50;
+export const MAX_LISTED_PROBLEMS = 50;
 
 export function printSummary(what: string, s: IngestSummary, io: CliIo): number {
   for (const p of s.problems.slice(0, MAX_LISTED_PROBLEMS)) io.err(`skipped: ${p.file} (${p.position}): ${p.reason}`);
@@ -35,7 +36,7 @@ async function ingestCommand(what: string, load: Loader, config: Config, store: 
 }
 
 export const ingestItemsCommand = (config: Config, store: Store, paths: string[], io: CliIo) =>
-  ingestCommand('items', ingestItems, config, store, paths, io);
+  ingestCommand('items', (s, p, o) => ingestItems(s, p, { ...o, edm: edmItemOptions(config) }), config, store, paths, io);
 
 export const ingestEntitiesCommand = (config: Config, store: Store, paths: string[], io: CliIo) =>
   ingestCommand('entities', ingestEntities, config, store, paths, io);

@@ -1,0 +1,68 @@
+/**
+ * `heritage-api harvest URL`: an OAI-PMH harvest into the store, with
+ * progress on a terminal; Ctrl-C stops after the page being stored, and the
+ * same command resumes there (src/ingest/harvest.ts).
+ */
+import type { Config } from '../../config.js';
+import { UsageError } from '../../errors.js';
+import { harvest } from '../../ingest/harvest.js';
+import { edmItemOptions } from '../../ingest/items/edmOptions.js';
+import { HarvestHttpError, OaiError } from '../../ingest/oai/listRecordsPages.js';
+import { silentProgress, terminalProgress } from '../../ingest/progress.js';
+import type { Store } from '../../store/Store.js';
+import { EXIT, type CliIo } from '../io.js';
+import { MAX_LISTED_PROBLEMS } from './ingest.js';
+
+export interface HarvestFlags {
+  metadataPrefix: string;
+  set?: string;
+  from?: string;
+}
+
+export async function harvestCommand(config: Config, store: Store, url: string, flags: HarvestFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
+  const progress = config.ingest.progress && io.progressStream ? terminalProgress('harvest', io.progressStream) : silentProgress;
+  let summary;
+  try {
+    summary = await harvest(store, {
+      baseUrl: url,
+      metadataPrefix: flags.metadataPrefix,
+      set: flags.set,
+      from: flags.from,
+      edm: edmItemOptions(config),
+      progress,
+      ...(signal ? { signal } : {}),
+      client: {
+        retries: config.harvest.retries,
+        maxDelayMs: config.harvest.maxRetryDelaySeconds * 1000,
+        timeoutMs: config.harvest.timeoutSeconds * 1000,
+        onRetry: (r) => io.err(`retrying in ${(r.delayMs / 1000).toFixed(1)} s (attempt ${r.attempt}): ${r.reason}`),
+      },
+    });
+  } catch (e) {
+    if (e instanceof OaiError || e instanceof HarvestHttpError) {
+      io.err(`heritage-api: ${e.message}`);
+      io.err('Pages stored before this stay stored; run the same command again to resume.');
+      return EXIT.failed;
+    }
+    if (signal?.aborted && e instanceof Error && e.name === 'AbortError') {
+      io.err('Stopped. Pages stored before this stay stored; run the same command again to resume.');
+      return EXIT.failed;
+    }
+    if (e instanceof UsageError) throw e;
+    throw e;
+  }
+  for (const p of summary.problems.slice(0, MAX_LISTED_PROBLEMS)) io.err(`skipped: ${p.file} (${p.position}): ${p.reason}`);
+  if (summary.problems.length > MAX_LISTED_PROBLEMS) io.err(`... and ${summary.problems.length - MAX_LISTED_PROBLEMS} more skipped records`);
+  for (const c of summary.cycles) io.err(`cycle in isPartOf: ${c.join(' -> ')} (parents stops where the chain repeats)`);
+  const start = summary.start.kind === 'resumed' ? 'resumed a stopped run' : summary.start.from ? `from ${summary.start.from}` : 'from the beginning';
+  io.out(
+    `harvest ${url} (${start}): ${summary.records} records in ${summary.pages} pages in ${summary.seconds.toFixed(1)} s: ` +
+      `${summary.inserted} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.deleted} deleted, ${summary.problems.length} skipped.`,
+  );
+  if (!summary.complete) {
+    io.out('Stopped before the end of the list; run the same command again to resume at the next page.');
+    return EXIT.failed;
+  }
+  io.out(summary.highWater ? `Complete. The next run harvests changes from ${summary.highWater}.` : 'Complete.');
+  return summary.problems.length > 0 ? EXIT.partial : EXIT.ok;
+}

@@ -1,0 +1,58 @@
+/**
+ * Reads one input file of `ingest items`. EDM (RDF/XML, or OAI-PMH responses)
+ * is streamed record by record, since one file may hold millions of records;
+ * a package file (cortex XML, package JSON) is one document and read whole.
+ */
+import { looksLikeEdm, readEdmRecords } from '../edm/readEdmRecords.js';
+import type { ItemChange } from '../../store/Store.js';
+import { decodeUtf8, decodeUtf8Stream, EncodingError, type InputFile } from '../readInputs.js';
+import type { ReadResult } from '../runIngest.js';
+import { edmChange, type EdmItemOptions } from './edmItems.js';
+import { readItemRecords } from './readItemRecords.js';
+
+/** Enough of a file to see its first element past prolog and comments. */
+const HEAD_BYTES = 16 * 1024;
+
+function readPackages(text: string): ReadResult<ItemChange>[] {
+  return readItemRecords(text).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item } } : r));
+}
+
+export async function* readItemFile(file: InputFile, edm: EdmItemOptions): AsyncGenerator<ReadResult<ItemChange>> {
+  const chunks = file.stream()[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < HEAD_BYTES) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    head.push(chunk);
+    headBytes += chunk.length;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    yield* head;
+    if (ended) return;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  }
+
+  if (looksLikeEdm(Buffer.concat(head).toString('utf8'))) {
+    try {
+      for await (const result of readEdmRecords(decodeUtf8Stream(all()))) yield edmChange(result, edm);
+    } catch (e) {
+      if (!(e instanceof EncodingError)) throw e;
+      yield { kind: 'error', position: 'file', reason: `${e.message}; records before this point were read` };
+    }
+    return;
+  }
+  const whole: Buffer[] = [];
+  for await (const chunk of all()) whole.push(chunk);
+  const decoded = decodeUtf8(Buffer.concat(whole));
+  if ('error' in decoded) {
+    yield { kind: 'error', position: 'file', reason: decoded.error };
+    return;
+  }
+  yield* readPackages(decoded.text);
+}
