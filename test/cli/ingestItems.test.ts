@@ -38,7 +38,8 @@ test('bad records are reported with file, position and reason; the good ones of 
   writeFileSync(join(dir, 'a-good.xml'), cortexXml({ id: 'GOOD1', title: 'Good' }));
   writeFileSync(join(dir, 'b-broken.xml'), '<?xml version="1.0"?>\n<cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex">\n<properties><item-id>X</item-id></properties>\n');
   writeFileSync(join(dir, 'c-noid.xml'), cortexXml({ id: 'PLACEHOLDER' }).replace('<item-id>PLACEHOLDER</item-id>', ''));
-  writeFileSync(join(dir, 'd-root.xml'), '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>');
+  writeFileSync(join(dir, 'd-root.xml'), '<mods xmlns="http://www.loc.gov/mods/v3"/>');
+  writeFileSync(join(dir, 'd-rdf.xml'), '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>');
   writeFileSync(join(dir, 'e-latin1.xml'), Buffer.concat([Buffer.from(cortexXml({ id: 'LATIN', title: 'G' })), Buffer.from([0xf6, 0x0a])]));
   writeFileSync(join(dir, 'f-good.json'), readFileSync(`${CORTEX_DIR}goethe.json`));
   writeFileSync(join(dir, 'g-badjson.json'), '{"properties": {"item-id": "J1"},\n  "edm": }');
@@ -50,14 +51,15 @@ test('bad records are reported with file, position and reason; the good ones of 
   assert.deepEqual(run.err, [
     `skipped: ${join(dir, 'b-broken.xml')} (line 2, column 1): not well-formed XML: Unclosed tag 'cortex'.`,
     `skipped: ${join(dir, 'c-noid.xml')} (document): no item id: properties/item-id is missing or empty`,
-    `skipped: ${join(dir, 'd-root.xml')} (document): unknown root element <rdf:RDF> in namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#; expected <cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex"> (a DDB item package)`,
+    `skipped: ${join(dir, 'd-rdf.xml')} (record 1, line 1, column 1): this rdf:RDF has no edm:ProvidedCHO (an element ProvidedCHO in namespace http://www.europeana.eu/schemas/edm/), and every EDM record needs one: add it, or check the namespace bound to its prefix`,
+    `skipped: ${join(dir, 'd-root.xml')} (document): unknown root element <mods> in namespace http://www.loc.gov/mods/v3; expected <cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex"> (a DDB item package) or <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"> (EDM records)`,
     `skipped: ${join(dir, 'e-latin1.xml')} (file): not UTF-8: invalid byte 0xf6 at byte offset ${Buffer.byteLength(cortexXml({ id: 'LATIN', title: 'G' }))} (line 1); convert the file to UTF-8`,
     `skipped: ${join(dir, 'g-badjson.json')} (line 2, column 10): not valid JSON: Value expected`,
     `skipped: ${join(dir, 'h-array.json')} (record 2): a package must be a JSON object with the parts of spec 2.4 (properties, edm, ...)`,
     `skipped: ${join(dir, 'h-array.json')} (record 3): no item id: properties/item-id is missing or empty`,
     `skipped: ${join(dir, 'i-badid.xml')} (document): item id 'bad/id' is not valid: use 1 to 200 letters, digits, '-', '_', '.', ':'`,
   ]);
-  assert.match(run.out[0]!, /^items: 3 records from 9 files .*: 3 new, 0 updated, 0 unchanged, 8 skipped\.$/);
+  assert.match(run.out[0]!, /^items: 3 records from 10 files .*: 3 new, 0 updated, 0 unchanged, 9 skipped\.$/);
   const store = openSqliteStore({ path: db });
   try {
     assert.equal(store.countItems(), 3);

@@ -23,7 +23,7 @@ export type ItemReadResult =
 function fromXml(xml: string, root: XmlElement): PreparedItem {
   if (root.local !== 'cortex' || root.namespace !== CORTEX_NAMESPACE) {
     const ns = root.namespace ? ` in namespace ${root.namespace}` : '';
-    throw new RecordError(`unknown root element <${root.name}>${ns}; expected <cortex xmlns="${CORTEX_NAMESPACE}"> (a DDB item package)`);
+    throw new RecordError(`unknown root element <${root.name}>${ns}; expected <cortex xmlns="${CORTEX_NAMESPACE}"> (a DDB item package) or <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"> (EDM records)`);
   }
   const pkg = cortexToJson(root);
   return prepareItem(pkg, xml, JSON.stringify(pkg));
