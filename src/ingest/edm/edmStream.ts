@@ -24,47 +24,14 @@
 
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { XmlElement } from '../../formats/xmlTree.js';
-import { descriptionKind, isRdfRoot, OAI_NS, rdfAttribute, type DescriptionKind } from './edmVocabulary.js';
+import { isRdfRoot, OAI_NS } from './edmVocabulary.js';
 import { readOaiError, readOaiHeader } from './oaiEnvelope.js';
+import { OpenRdf } from './openRdf.js';
 import { appendText, elementFromTag } from './saxesElement.js';
 import { SourceText, type LineColumn } from './sourceText.js';
+import { noEdm, notXml, saxesReason, unboundPrefix, undeclaredPrefix, withLostWork } from './streamMessages.js';
+import type { StreamUnit } from './streamUnits.js';
 import type { OaiHeader } from './types.js';
-
-export interface RdfDescription {
-  kind: DescriptionKind;
-  about: string | null;
-  /** The element; null when it was dropped for passing the size limit. */
-  element: XmlElement | null;
-  /** Its source text; "" when dropped. */
-  source: string;
-  /** Absolute offset of its `<`, which orders descriptions. */
-  start: number;
-  line: number;
-  column: number;
-  oversized: boolean;
-  /** What is wrong inside it (undeclared prefixes), as sentences for an error reason. */
-  problems: string[];
-}
-
-export interface RdfUnit {
-  /** The rdf:RDF element with its attributes and no children. */
-  shell: XmlElement;
-  /** Its start tag as written, plus the namespace declarations it inherits from outer elements. */
-  openTag: string;
-  /** Its end tag as written; "" for `<rdf:RDF/>`. */
-  closeTag: string;
-  /** Descriptions and the text between them (whitespace, comments), in document order. */
-  content: Array<RdfDescription | string>;
-  line: number;
-  column: number;
-  problems: string[];
-}
-
-export type StreamUnit =
-  | { kind: 'rdf'; rdf: RdfUnit; oai: OaiHeader | null }
-  | { kind: 'deleted'; oai: OaiHeader; line: number; column: number }
-  | { kind: 'oaiRecordWithoutRdf'; oai: OaiHeader | null; line: number; column: number }
-  | { kind: 'error'; reason: string; line: number; column: number };
 
 type Role = 'plain' | 'rdf' | 'description' | 'descendant' | 'oaiRecord' | 'oaiCapture' | 'oaiCaptureDescendant';
 
@@ -78,13 +45,6 @@ interface Frame {
   at?: LineColumn;
 }
 
-interface OpenRdf {
-  unit: RdfUnit;
-  current: RdfDescription | null;
-  /** Where the text not yet given to a description or gap starts. */
-  pendingFrom: number;
-}
-
 interface OpenOaiRecord {
   header: OaiHeader | null;
   sawRdf: boolean;
@@ -93,18 +53,6 @@ interface OpenOaiRecord {
 }
 
 const NO_SCOPE: ReadonlyMap<string, string> = new Map();
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-}
-
-/** Adds `xmlns` declarations to a start tag as written, before its `>` or `/>`. */
-function withDeclarations(startTag: string, declarations: ReadonlyMap<string, string>): string {
-  if (declarations.size === 0) return startTag;
-  const text = [...declarations].map(([prefix, uri]) => ` ${prefix === '' ? 'xmlns' : `xmlns:${prefix}`}="${escapeAttribute(uri)}"`).join('');
-  const cut = startTag.endsWith('/>') ? startTag.length - 2 : startTag.length - 1;
-  return startTag.slice(0, cut) + text + startTag.slice(cut);
-}
 
 export class EdmStream {
   private readonly parser = new SaxesParser({ xmlns: true, position: true });
@@ -176,14 +124,7 @@ export class EdmStream {
     if (this.stopped || this.foundEdm) return;
     const rootIsOai = this.root?.namespace === OAI_NS && this.root.local === 'OAI-PMH';
     if (rootIsOai) return; // an OAI-PMH response with an empty list: nothing to report
-    const root = this.root === null ? 'none' : `<${this.root.name}>${this.root.namespace === '' ? ' in no namespace' : ` in namespace ${this.root.namespace}`}`;
-    const note = this.firstProblem === null ? '' : ` Note: ${this.firstProblem}.`;
-    this.units.push({
-      kind: 'error',
-      line: 1,
-      column: 1,
-      reason: `no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is ${root}). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them.${note}`,
-    });
+    this.units.push({ kind: 'error', line: 1, column: 1, reason: noEdm(this.root, this.firstProblem) });
   }
 
   /** The units completed since the last call. */
@@ -194,7 +135,8 @@ export class EdmStream {
   /** Stops reading (for a failure found outside the XML, such as bad UTF-8). */
   stopWith(reason: string, line: number, column: number): void {
     if (this.stopped) return;
-    this.units.push({ kind: 'error', reason: this.root === null ? reason : this.withLostWork(reason), line, column: Math.max(1, column) });
+    const open = this.rdf === null ? null : this.rdf.unit;
+    this.units.push({ kind: 'error', reason: this.root === null ? reason : withLostWork(reason, open), line, column: Math.max(1, column) });
     this.halt();
   }
 
@@ -205,24 +147,17 @@ export class EdmStream {
     this.frames.length = 0;
   }
 
-  /** Adds what was not read because of a fatal problem. */
-  private withLostWork(reason: string): string {
-    const open = this.rdf === null ? '' : `, nor the records of the rdf:RDF element open at this point (it starts at line ${this.rdf.unit.line}, column ${this.rdf.unit.column})`;
-    return `${reason}; records after this point in the file were not read${open}. Fix the file here and load it again`;
-  }
-
   private error(error: Error): void {
     if (this.stopped) return;
     const p = this.parser;
-    let reason = error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
-    const unbound = /^unbound namespace prefix: "(.*)"$/.exec(reason);
-    if (unbound !== null) {
-      const prefix = unbound[1] ?? '';
-      this.pendingProblems.push(`the namespace prefix '${prefix}' is not declared (line ${p.line}, column ${p.column}): declare it with xmlns:${prefix}="..." on that element or an enclosing one`);
+    let reason = saxesReason(error.message);
+    const prefix = unboundPrefix(reason);
+    if (prefix !== null) {
+      this.pendingProblems.push(undeclaredPrefix(prefix, { line: p.line, column: p.column }));
       return;
     }
     if (this.root === null) {
-      this.stopWith(`the input is empty or not XML (${reason}): expected EDM RDF/XML or an OAI-PMH response`, p.line, p.column);
+      this.stopWith(notXml(reason), p.line, p.column);
       return;
     }
     let at = { line: p.line, column: p.column };
@@ -250,16 +185,15 @@ export class EdmStream {
     const rdf = this.rdf;
     if (rdf !== null) {
       const current = rdf.current;
-      if (current !== null && !current.oversized && position - current.start > this.maxRecordBytes) this.drop(current);
-      const need = current === null ? rdf.pendingFrom : current.oversized ? position : current.start;
-      keep = Math.min(keep, need);
+      if (current !== null && !current.oversized && position - current.start > this.maxRecordBytes) this.drop(rdf);
+      keep = Math.min(keep, rdf.neededFrom(position));
     }
     this.source.discardBefore(keep);
   }
 
-  private drop(description: RdfDescription): void {
-    description.oversized = true;
-    description.element = null;
+  /** Drops the description being read, and stops building its tree. */
+  private drop(rdf: OpenRdf): void {
+    rdf.dropCurrent();
     for (const frame of this.frames) if (frame.role === 'description' || frame.role === 'descendant') frame.element = null;
   }
 
@@ -293,10 +227,12 @@ export class EdmStream {
     } else if (parent?.role === 'rdf' && this.rdf !== null) {
       frame.role = 'description';
       frame.element = elementFromTag(tag);
-      this.startDescription(frame.element, start, problems);
+      this.rdf.startDescription(frame.element, start, problems);
     } else if (isRdfRoot(tag.uri, tag.local)) {
       frame.role = 'rdf';
-      this.startRdf(tag, start, parent?.scope ?? NO_SCOPE, problems);
+      this.rdf = new OpenRdf(this.source, tag, start, p.position, parent?.scope ?? NO_SCOPE, problems);
+      this.foundEdm = true;
+      if (this.oaiRecord !== null) this.oaiRecord.sawRdf = true;
     } else {
       if (problems.length > 0) this.firstProblem ??= problems[0] ?? null;
       if (tag.uri === OAI_NS && tag.local === 'record') {
@@ -310,41 +246,6 @@ export class EdmStream {
       }
     }
     this.frames.push(frame);
-  }
-
-  private startDescription(element: XmlElement, start: number, problems: string[]): void {
-    const rdf = this.rdf!;
-    const gap = this.source.slice(rdf.pendingFrom, start);
-    if (gap !== '') rdf.unit.content.push(gap);
-    rdf.current = {
-      kind: descriptionKind(element.namespace, element.local),
-      about: rdfAttribute(element, 'about'),
-      element,
-      source: '',
-      start,
-      ...this.source.lineColumn(start),
-      oversized: false,
-      problems,
-    };
-  }
-
-  private startRdf(tag: SaxesTagNS, start: number, outer: ReadonlyMap<string, string>, problems: string[]): void {
-    const inherited = new Map([...outer].filter(([prefix]) => !Object.hasOwn(tag.ns, prefix)));
-    const end = this.parser.position;
-    this.rdf = {
-      unit: {
-        shell: elementFromTag(tag),
-        openTag: withDeclarations(this.source.slice(start, end), inherited),
-        closeTag: '',
-        content: [],
-        ...this.source.lineColumn(start),
-        problems,
-      },
-      current: null,
-      pendingFrom: end,
-    };
-    this.foundEdm = true;
-    if (this.oaiRecord !== null) this.oaiRecord.sawRdf = true;
   }
 
   /**
@@ -369,23 +270,13 @@ export class EdmStream {
     switch (frame.role) {
       case 'description': {
         const rdf = this.rdf!;
-        const description = rdf.current!;
-        if (!description.oversized && end - description.start > this.maxRecordBytes) this.drop(description);
-        if (!description.oversized) description.source = this.source.slice(description.start, end);
-        rdf.unit.content.push(description);
-        rdf.current = null;
-        rdf.pendingFrom = end;
+        if (!rdf.current!.oversized && end - rdf.current!.start > this.maxRecordBytes) this.drop(rdf);
+        rdf.endDescription(end);
         return;
       }
       case 'rdf': {
-        const rdf = this.rdf!;
-        if (!tag.isSelfClosing) {
-          const closeStart = this.source.lastIndexOf('<', end);
-          const trailing = this.source.slice(rdf.pendingFrom, closeStart);
-          if (trailing !== '') rdf.unit.content.push(trailing);
-          rdf.unit.closeTag = this.source.slice(closeStart, end);
-        }
-        this.units.push({ kind: 'rdf', rdf: rdf.unit, oai: this.oaiRecord?.header ?? null });
+        const unit = this.rdf!.end(tag.isSelfClosing ? null : this.source.lastIndexOf('<', end), end);
+        this.units.push({ kind: 'rdf', rdf: unit, oai: this.oaiRecord?.header ?? null });
         this.rdf = null;
         return;
       }

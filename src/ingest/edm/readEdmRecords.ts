@@ -10,12 +10,15 @@
 //
 // How the work is split, one concern a file:
 // - decodeChunks.ts: bytes to text, strict UTF-8, with the position of a bad byte;
-// - edmStream.ts: saxes events to rdf:RDF elements (their descriptions as XmlElement
-//   trees with source text and positions) and OAI-PMH parts; memory is bounded by one
-//   rdf:RDF element, and broken XML stops the file there (no recovery; why: edmStream.ts);
+// - edmStream.ts: saxes events to rdf:RDF elements and OAI-PMH parts (streamUnits.ts),
+//   holding only the text still needed (sourceText.ts) and one rdf:RDF at a time
+//   (openRdf.ts), trees built as XmlElement (saxesElement.ts); broken XML stops the file
+//   there, without recovery (why: edmStream.ts); file-level messages in streamMessages.ts;
+// - oaiEnvelope.ts: OAI-PMH headers and errors;
 // - groupDescriptions.ts: which descriptions of an rdf:RDF form which record;
 // - normaliseEdm.ts: the DDB form of one record;
-// - recordAssembler.ts: numbering, positions, and the checks that reject a record.
+// - recordAssembler.ts: numbering, positions, and the checks that reject a record;
+// - looksLikeEdm.ts: routing a file by its head; edmVocabulary.ts: the names acted on.
 //
 // Every result has a position: `record N, line L, column C` for a record (with its OAI
 // identifier when it has one), `line L, column C` for a problem of the file itself.

@@ -18,7 +18,7 @@
 // - the record's source text larger than maxRecordBytes (UTF-8 bytes).
 
 import { groupDescriptions } from './groupDescriptions.js';
-import type { RdfDescription, RdfUnit, StreamUnit } from './edmStream.js';
+import type { RdfDescription, RdfUnit, StreamUnit } from './streamUnits.js';
 import { normaliseEdm } from './normaliseEdm.js';
 import type { EdmReadResult, OaiHeader } from './types.js';
 
