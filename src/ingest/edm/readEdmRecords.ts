@@ -30,7 +30,7 @@ import type { EdmReadResult } from './types.js';
 
 export { looksLikeEdm } from './looksLikeEdm.js';
 
-/** Large enough for any real record seen (the largest fixture is under 20 kB), small enough to bound memory. */
+/** Far above any real record seen (the largest in fixtures/items/edm/ is 43 kB), small enough to bound memory. */
 export const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 export interface ReadEdmOptions {
