@@ -21,6 +21,8 @@ export const DEFAULTS = {
     backend: 'sqlite',
     /** SQLite database file. */
     path: './data/heritage.db',
+    /** SQLite page cache of the server's connection, in MB. */
+    cacheMegabytes: 64,
   },
   server: {
     host: '127.0.0.1',
@@ -54,8 +56,12 @@ export const DEFAULTS = {
     maxUrlLength: 16 * 1024,
   },
   ingest: {
-    /** Records per transaction. */
-    batchSize: 500,
+    /** Persons per transaction: large batches let the full-text index write large segments. */
+    batchSize: 5000,
+    /** Item packages per transaction (each holds its XML and JSON bodies in memory until written). */
+    itemBatchSize: 500,
+    /** SQLite page cache of a load, in MB (store.cacheMegabytes is the server's). */
+    cacheMegabytes: 256,
     /** Show a progress bar when stderr is a terminal. */
     progress: true,
     /**
@@ -161,6 +167,9 @@ function validate(c: Config): void {
     if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got ${n}.`);
   };
   positive('ingest.batchSize', c.ingest.batchSize);
+  positive('ingest.itemBatchSize', c.ingest.itemBatchSize);
+  positive('ingest.cacheMegabytes', c.ingest.cacheMegabytes);
+  positive('store.cacheMegabytes', c.store.cacheMegabytes);
   positive('http.rateLimitMax', c.http.rateLimitMax, 0);
   positive('http.rateLimitWindowSeconds', c.http.rateLimitWindowSeconds);
   positive('http.cacheMaxAgeSeconds', c.http.cacheMaxAgeSeconds, 0);

@@ -53,10 +53,15 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
-  const withStore = async (flags: Record<string, unknown>, run: (config: Config, store: Store) => Promise<number> | number, keepOpen = false) => {
+  const withStore = async (
+    flags: Record<string, unknown>,
+    run: (config: Config, store: Store) => Promise<number> | number,
+    keepOpen = false,
+    purpose: 'serve' | 'load' = 'serve',
+  ) => {
     const global = program.opts<GlobalFlags>();
     const config = loadConfig({ file: global.config, env, flags: overrides(global, flags) });
-    const store = openStore(config);
+    const store = openStore(config, purpose);
     try {
       exitCode = await run(config, store);
     } finally {
@@ -70,7 +75,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .description('Load items: cortex XML or package JSON packages, or EDM RDF/XML records (also saved OAI-PMH responses); files, directories, or - for stdin')
     .argument('<paths...>', 'files, directories or -')
     .option('--providers <file>', 'JSON file of provider facts for packages built from EDM (ingest.providersFile)')
-    .action((paths: string[], flags: Record<string, unknown>) => withStore(flags, (config, store) => ingestItemsCommand(config, store, paths, io)));
+    .action((paths: string[], flags: Record<string, unknown>) => withStore(flags, (config, store) => ingestItemsCommand(config, store, paths, io), false, 'load'));
 
   program
     .command('harvest')
@@ -91,14 +96,14 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
         } finally {
           process.off('SIGINT', onSigint);
         }
-      }),
+      }, false, 'load'),
     );
 
   ingest
     .command('entities')
     .description('Load persons: EntityFacts or lobid-gnd JSON-LD, or entity lines of this service; files, directories or -')
     .argument('<paths...>', 'files, directories or -')
-    .action((paths: string[]) => withStore({}, (config, store) => ingestEntitiesCommand(config, store, paths, io)));
+    .action((paths: string[]) => withStore({}, (config, store) => ingestEntitiesCommand(config, store, paths, io), false, 'load'));
 
   const serveOptions = (cmd: Command) =>
     cmd

@@ -5,10 +5,12 @@ import type { Config } from '../config.js';
 import type { Store } from './Store.js';
 import { openSqliteStore } from './sqlite/SqliteStore.js';
 
-export function openStore(config: Config): Store {
+/** `load`: the store is opened for a load (ingest, harvest), which wants a larger page cache. */
+export function openStore(config: Config, purpose: 'serve' | 'load' = 'serve'): Store {
+  const cacheMegabytes = purpose === 'load' ? config.ingest.cacheMegabytes : config.store.cacheMegabytes;
   switch (config.store.backend) {
     case 'sqlite':
-      return openSqliteStore({ path: config.store.path });
+      return openSqliteStore({ path: config.store.path, cacheMegabytes });
     default:
       // config.ts validates the backend name; this is a guard for new backends.
       throw new Error(`No store backend '${config.store.backend}'.`);

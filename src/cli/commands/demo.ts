@@ -19,7 +19,7 @@ export const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.
 const DEMO_ITEM = 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR';
 
 export async function demoCommand(config: Config, store: Store, io: CliIo): Promise<void> {
-  const items = await ingestItems(store, [`${FIXTURES}items/cortex`], { batchSize: config.ingest.batchSize });
+  const items = await ingestItems(store, [`${FIXTURES}items/cortex`], { batchSize: config.ingest.itemBatchSize });
   io.err(`Loaded demo items: ${items.inserted} new, ${items.updated} updated, ${items.unchanged} unchanged, ${items.problems.length} skipped.`);
   const persons = await ingestEntities(store, [`${FIXTURES}persons`], { batchSize: config.ingest.batchSize });
   io.err(`Loaded demo persons: ${persons.inserted} new, ${persons.updated} updated, ${persons.unchanged} unchanged, ${persons.problems.length} skipped.`);

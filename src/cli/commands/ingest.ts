@@ -29,14 +29,14 @@ export function printSummary(what: string, s: IngestSummary, io: CliIo): number 
 
 type Loader = (store: Store, paths: readonly string[], options: IngestOptions) => Promise<IngestSummary>;
 
-async function ingestCommand(what: string, load: Loader, config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {
+async function ingestCommand(what: string, load: Loader, batchSize: number, config: Config, store: Store, paths: string[], io: CliIo): Promise<number> {
   const progress = config.ingest.progress && io.progressStream ? terminalProgress(what, io.progressStream) : silentProgress;
-  const summary = await load(store, paths, { batchSize: config.ingest.batchSize, progress, stdin: io.stdin });
+  const summary = await load(store, paths, { batchSize, progress, stdin: io.stdin });
   return printSummary(what, summary, io);
 }
 
 export const ingestItemsCommand = (config: Config, store: Store, paths: string[], io: CliIo) =>
-  ingestCommand('items', (s, p, o) => ingestItems(s, p, { ...o, edm: edmItemOptions(config) }), config, store, paths, io);
+  ingestCommand('items', (s, p, o) => ingestItems(s, p, { ...o, edm: edmItemOptions(config) }), config.ingest.itemBatchSize, config, store, paths, io);
 
 export const ingestEntitiesCommand = (config: Config, store: Store, paths: string[], io: CliIo) =>
-  ingestCommand('entities', ingestEntities, config, store, paths, io);
+  ingestCommand('entities', ingestEntities, config.ingest.batchSize, config, store, paths, io);

@@ -15,6 +15,8 @@ export interface SqliteOptions {
   /** A file path, or ':memory:'. */
   path: string;
   readonly?: boolean;
+  /** SQLite page cache of this connection (PRAGMA cache_size); SQLite's own default is 2 MB. */
+  cacheMegabytes?: number;
 }
 
 export function openSqliteStore(options: SqliteOptions): Store {
@@ -24,6 +26,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // The default 2 MB cache is far smaller than the indexes of a million persons: loads then
+  // re-read the same B-tree pages over and over (measured: 4,300 persons/s at 1 M with it).
+  db.pragma(`cache_size = ${-Math.round((options.cacheMegabytes ?? 64) * 1024)}`);
   migrate(db);
   const search = new SqlitePersonSearch(db);
   // PRAGMA data_version counts other connections' commits; our own writes are counted here.
