@@ -31,9 +31,18 @@ function values(person: Person, field: TextField): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-/** The folded text of each full-text field, array values joined. */
+/**
+ * Put between two values of one field in the full-text index, so that a phrase
+ * cannot run from the end of one value into the next (Lucene/Solr phrases stay
+ * within one value of a multi-valued field). It is a token to FTS5's unicode61
+ * (a private-use character counts as a token character) but never a query
+ * token: `tokens()` (src/search/fold.ts) keeps letters and digits only.
+ */
+export const VALUE_GAP = '\uE000';
+
+/** The folded text of each full-text field, array values joined with VALUE_GAP between them. */
 export function indexedText(person: Person): string[] {
-  return TEXT_FIELDS.map((f) => values(person, f).map(fold).join(' ; '));
+  return TEXT_FIELDS.map((f) => values(person, f).map(fold).join(` ${VALUE_GAP} `));
 }
 
 export function fieldsMask(person: Person): number {

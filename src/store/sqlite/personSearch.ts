@@ -14,7 +14,7 @@ import type { QueryField, QueryNode } from '../../query/ast.js';
 import { decodeCursor, encodeCursor } from '../../search/cursor.js';
 import { FACETS, SearchRequestError, type EntitySearch, type EntitySearchResult, type FacetResult } from '../../search/entitySearch.js';
 import { fold, tokens, yearOf } from '../../search/fold.js';
-import { FIELD_BIT, isTextField, TEXT_FIELDS, withCount, nameKey, type TextField } from '../../search/personFields.js';
+import { FIELD_BIT, isTextField, TEXT_FIELDS, VALUE_GAP, withCount, nameKey, type TextField } from '../../search/personFields.js';
 import { difference, EMPTY, intersect, union, type RowSet } from '../../search/sets.js';
 import { smallestK } from '../../search/topK.js';
 import { NO_YEAR, PersonIndex } from './personIndex.js';
@@ -127,7 +127,8 @@ export class SqlitePersonSearch {
     const terms = positiveNameTerms(req.query);
     if (terms.length === 0) return (row) => index.staticRank[row]!;
     const exact = Uint32Array.from(this.byNameKey.all(nameKey(terms.join(' '))));
-    const inName = this.ftsRows(`${columns(['preferredName'])} : ${terms.map((t) => phrase(tokens(t))).join(' AND ')}`);
+    // The parentheses matter: FTS5 binds a column filter to the one phrase after it.
+    const inName = this.ftsRows(`${columns(['preferredName'])} : (${terms.map((t) => phrase(tokens(t))).join(' AND ')})`);
     return (row) => (has(exact, row) ? 0 : has(inName, row) ? TIER : 2 * TIER) + index.staticRank[row]!;
   }
 
@@ -194,7 +195,7 @@ export class SqlitePersonSearch {
     }
     const literal = /^[^*?]*/.exec(folded)![0];
     const re = new RegExp(`^${folded.replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'u');
-    const terms = this.vocab.all(literal, `${literal}\uffff`).filter((t) => re.test(t));
+    const terms = this.vocab.all(literal, `${literal}\uffff`).filter((t) => re.test(t) && !t.includes(VALUE_GAP));
     if (terms.length === 0) return EMPTY;
     if (terms.length > MAX_WILDCARD_TERMS) {
       throw new SearchRequestError(`The wildcard '${pattern}' matches more than ${MAX_WILDCARD_TERMS} different words; put more letters before the first * or ?.`);
