@@ -37,14 +37,21 @@ test('demo prints curl commands that work as printed', { timeout: 60_000 }, asyn
     });
     assert.match(err, /Loaded demo items: \d+ new/);
     const curls = out.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('curl '));
-    assert.equal(curls.length, 3, out);
-    const [parents, aip, entities] = await Promise.all(curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])));
+    assert.equal(curls.length, 4, out);
+    const [parents, aip, edmParents, entities] = await Promise.all(curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])));
     const [parentsBody, parentsStatus] = parents!.stdout.split(/\n(?=\d{3}$)/);
     assert.equal(parentsStatus, '200');
     assert.deepEqual(JSON.parse(parentsBody!).hierarchy[0].id, 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR');
     const [aipBody, aipStatus] = aip!.stdout.split(/\n(?=\d{3}$)/);
     assert.equal(aipStatus, '200');
     assert.match(aipBody!, /^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><cortex /);
+    // The HOPE issue loaded from EDM: issue, year, root.
+    const [edmBody, edmStatus] = edmParents!.stdout.split(/\n(?=\d{3}$)/);
+    assert.equal(edmStatus, '200');
+    assert.deepEqual(
+      JSON.parse(edmBody!).hierarchy.map((n: { label: string }) => n.label),
+      ['Combat (1974)13', 'Combat (1974)', "Combat : hebdomadaire wallon d'action socialiste"],
+    );
     const [entitiesBody, entitiesStatus] = entities!.stdout.split(/\n(?=\d{3}$)/);
     assert.equal(entitiesStatus, '200');
     const found = JSON.parse(entitiesBody!);

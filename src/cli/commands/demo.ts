@@ -17,9 +17,12 @@ export const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.
 
 /** A chapter inside a digitised book: it has a parent, so both operations show something. */
 const DEMO_ITEM = 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR';
+/** An issue of the periodical "Combat", loaded from Europeana EDM: issue, year and root (issue #4). */
+const DEMO_EDM_ISSUE = 'TUDVNP6I2PTCLZEABBM34RV6ZVJDFV6H';
 
 export async function demoCommand(config: Config, store: Store, io: CliIo): Promise<void> {
-  const items = await ingestItems(store, [`${FIXTURES}items/cortex`], { batchSize: config.ingest.itemBatchSize });
+  // Cortex packages as they are, and EDM records (Europeana's and the DDB's form) built into packages.
+  const items = await ingestItems(store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`], { batchSize: config.ingest.itemBatchSize });
   io.err(`Loaded demo items: ${items.inserted} new, ${items.updated} updated, ${items.unchanged} unchanged, ${items.problems.length} skipped.`);
   const persons = await ingestEntities(store, [`${FIXTURES}persons`], { batchSize: config.ingest.batchSize });
   io.err(`Loaded demo persons: ${persons.inserted} new, ${persons.updated} updated, ${persons.unchanged} unchanged, ${persons.problems.length} skipped.`);
@@ -33,6 +36,7 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   io.out('Try it:');
   io.out(`  curl -H 'Accept: application/json' -H 'Authorization: OAuth oauth_consumer_key="${key}"' ${base}/items/${DEMO_ITEM}/parents`);
   io.out(`  curl -H 'Accept: application/xml' '${base}/items/${DEMO_ITEM}/aip?oauth_consumer_key=${key}'`);
+  io.out(`  curl -H 'Accept: application/json' '${base}/items/${DEMO_EDM_ISSUE}/parents?oauth_consumer_key=${key}'`);
   io.out(`  curl -H 'Accept: application/json' '${base}/entities?query=Schriftsteller&facet=person_occupation_fct&rows=2&oauth_consumer_key=${key}'`);
   io.out('');
   io.out('Stop with Ctrl-C.');
