@@ -159,3 +159,28 @@ for (const backend of BACKENDS) {
     }
   });
 }
+
+for (const backend of BACKENDS) {
+  test(`[${backend.name}] positions from edm:isNextInSequence in Europeana proxies, where ddb:hierarchyPosition is absent`, async () => {
+    const { store, dispose } = backend.open();
+    try {
+      const dir = tmp();
+      // Three issues of 1974 put in a sequence 13 -> 19 -> 52 through their proxies.
+      const issue13 = 'http://hdl.handle.net/10796/0C787F5D-D4D6-40B0-B0A7-C196CD67891662';
+      const file19 = join(HOPE_DIR, 'Item_35834476.xml');
+      const file52 = join(HOPE_DIR, 'Item_35834477.xml');
+      const uri19 = /ProvidedCHO rdf:about="([^"]+)"/.exec(rdfText(file19))![1]!;
+      const after = (text: string, previous: string) => text.replace('</ore:Proxy>', `<edm:isNextInSequence rdf:resource="${previous}"/></ore:Proxy>`);
+      writeFileSync(join(dir, '52.xml'), after(rdfText(file52), uri19));
+      writeFileSync(join(dir, '19.xml'), after(rdfText(file19), issue13));
+      const summary = await ingestItems(store, [join(dir, '52.xml'), join(dir, '19.xml'), HOPE_ISSUE, HOPE_YEAR], { batchSize: 10 });
+      assert.deepEqual(summary.problems, []);
+      // Ids: base32(SHA-1) of the CHO URIs ...91662 (13), ...91661 (19), ...91660 (52), computed with python3.
+      const position = (id: string) => store.getAncestry(id)!.nodes[0]!.position;
+      assert.deepEqual([ISSUE, '5T6RTNLHED252CC4VKEV44J73IO4E5IZ', 'BZS5V4DBILGVYDIJR5U4LUQI2ZVSDXWO'].map(position), ['1', '2', '3']);
+      assert.equal(store.getAncestry(ISSUE)!.nodes[1]!.position, '-1', 'the year is in no sequence');
+    } finally {
+      dispose();
+    }
+  });
+}
