@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -61,6 +62,44 @@ export async function* expandInputs(
     } else {
       yield fileInput(path);
     }
+  }
+}
+
+/** Files up to this size are read ahead whole; larger ones are streamed when their turn comes. */
+const READ_AHEAD_MAX_BYTES = 4 * 1024 * 1024;
+
+async function readAhead(file: InputFile): Promise<InputFile> {
+  if (file.name === '<stdin>') return file;
+  try {
+    if ((await stat(file.name)).size > READ_AHEAD_MAX_BYTES) return file;
+    const bytes = await file.read();
+    return { name: file.name, read: () => Promise.resolve(bytes), stream: () => Readable.from([bytes]) };
+  } catch {
+    return file; // reading it in turn reports the problem where it belongs
+  }
+}
+
+/**
+ * Reads up to `ahead` small files ahead of the one being loaded, so that a load
+ * of many small files (one package each) does not wait for the disk between
+ * them: the reads overlap the parsing and writing of the file before.
+ */
+export async function* readingAhead(files: AsyncIterable<InputFile>, ahead = 16): AsyncGenerator<InputFile> {
+  const source = files[Symbol.asyncIterator]();
+  const queue: Array<Promise<InputFile>> = [];
+  let exhausted = false;
+  const fill = async () => {
+    while (!exhausted && queue.length < ahead) {
+      const next = await source.next();
+      if (next.done) exhausted = true;
+      else queue.push(readAhead(next.value));
+    }
+  };
+  for (;;) {
+    await fill();
+    const next = queue.shift();
+    if (next === undefined) return;
+    yield await next;
   }
 }
 

@@ -7,7 +7,7 @@
 import type { UpsertResult } from '../store/Store.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
-import { decodeUtf8, expandInputs, type InputFile } from './readInputs.js';
+import { decodeUtf8, expandInputs, readingAhead, type InputFile } from './readInputs.js';
 
 export interface Problem {
   file: string;
@@ -66,7 +66,7 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
     kind.written?.(batch);
   });
   try {
-    for await (const file of expandInputs(paths, kind.accept, options.stdin)) {
+    for await (const file of readingAhead(expandInputs(paths, kind.accept, options.stdin))) {
       summary.files++;
       for await (const result of kind.read(file)) {
         if (result.kind === 'record') {
