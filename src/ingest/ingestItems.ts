@@ -6,6 +6,7 @@
  */
 import type { ItemChange, Store } from '../store/Store.js';
 import type { EdmItemOptions } from './items/edmItems.js';
+import { PackageParserPool } from './items/packagePool.js';
 import { readItemFile } from './items/readItemFile.js';
 import { runIngest, type IngestOptions, type IngestSummary } from './runIngest.js';
 
@@ -21,18 +22,19 @@ export interface ItemIngestOptions extends IngestOptions {
 export async function ingestItems(store: Store, paths: readonly string[], options: ItemIngestOptions): Promise<IngestSummary> {
   const edm = options.edm ?? { ingestDate: new Date(), providersFingerprint: '' };
   const withParents: string[] = [];
+  const packages = new PackageParserPool();
   const summary = await runIngest<ItemChange>(
     paths,
     {
       accept: (name) => ITEM_FILE.test(name),
-      read: (file) => readItemFile(file, edm),
+      read: (file) => readItemFile(file, edm, packages),
       write: (batch) => store.applyItemChanges(batch),
       written: (batch) => {
         for (const change of batch) if (change.kind === 'upsert' && change.item.parentRef !== null) withParents.push(change.item.id);
       },
     },
     options,
-  );
+  ).finally(() => packages.close());
   // Cycles can only be seen once every record of the run is in.
   summary.cycles = store.findCycles(withParents);
   return summary;

@@ -16,6 +16,8 @@ export interface InputFile {
   read: () => Promise<Buffer>;
   /** The file in chunks, for readers that stream (large EDM files). Call once. */
   stream: () => AsyncIterable<Buffer>;
+  /** Set when the file was read ahead and is held in memory. */
+  inMemory?: boolean;
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -73,7 +75,7 @@ async function readAhead(file: InputFile): Promise<InputFile> {
   try {
     if ((await stat(file.name)).size > READ_AHEAD_MAX_BYTES) return file;
     const bytes = await file.read();
-    return { name: file.name, read: () => Promise.resolve(bytes), stream: () => Readable.from([bytes]) };
+    return { name: file.name, read: () => Promise.resolve(bytes), stream: () => Readable.from([bytes]), inMemory: true };
   } catch {
     return file; // reading it in turn reports the problem where it belongs
   }

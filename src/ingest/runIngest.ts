@@ -66,9 +66,9 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
     kind.written?.(batch);
   });
   try {
-    for await (const file of readingAhead(expandInputs(paths, kind.accept, options.stdin))) {
+    for await (const { file, results } of readInOrder(readingAhead(expandInputs(paths, kind.accept, options.stdin)), kind.read)) {
       summary.files++;
-      for await (const result of kind.read(file)) {
+      for await (const result of results) {
         if (result.kind === 'record') {
           summary.records++;
           writer.add(result.record);
@@ -87,6 +87,46 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+async function collect<T>(results: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const r of results) all.push(r);
+  return all;
+}
+
+/**
+ * Each file with its results, in file order. Files already in memory (read
+ * ahead) are read up to `ahead` at a time, so a reader that parses off the
+ * main thread (the items' worker pool) works on the next files while the
+ * records of this one are written. A streamed file is read in its turn,
+ * record by record, and nothing after it is started before it.
+ */
+async function* readInOrder<T>(
+  files: AsyncIterable<InputFile>,
+  read: (file: InputFile) => AsyncIterable<ReadResult<T>>,
+  ahead = 8,
+): AsyncGenerator<{ file: InputFile; results: AsyncIterable<ReadResult<T>> | ReadResult<T>[] }> {
+  const source = files[Symbol.asyncIterator]();
+  const queue: Array<{ file: InputFile; results: Promise<ReadResult<T>[]> | null }> = [];
+  let exhausted = false;
+  for (;;) {
+    while (!exhausted && queue.length < ahead && queue.at(-1)?.results !== null) {
+      const next = await source.next();
+      if (next.done) {
+        exhausted = true;
+        break;
+      }
+      const file = next.value;
+      const results = file.inMemory ? collect(read(file)) : null;
+      // Awaited in its turn; until then a failure must not count as unhandled.
+      results?.catch(() => {});
+      queue.push({ file, results });
+    }
+    const head = queue.shift();
+    if (head === undefined) return;
+    yield { file: head.file, results: head.results === null ? read(head.file) : await head.results };
+  }
 }
 
 /** For readers of whole documents: decodes the file strictly as UTF-8 and hands its text on. */

@@ -105,3 +105,19 @@ test('a cycle in isPartOf is reported at load', async () => {
   assert.equal(run.code, 0);
   assert.deepEqual(run.err, ['cycle in isPartOf: LOOPA -> LOOPB -> LOOPA (parents stops where the chain repeats)']);
 });
+
+test('files parsed ahead on worker threads are still applied in file order: the last version of an item wins', async () => {
+  const dir = tmp();
+  const db = join(tmp(), 'h.db');
+  // More files than are read ahead at once, all versions of one item, then a new one.
+  for (let i = 0; i < 40; i++) writeFileSync(join(dir, `v${String(i).padStart(2, '0')}.xml`), cortexXml({ id: 'SAME', title: `version ${i}` }));
+  const run = await cli(['--db', db, 'ingest', 'items', dir]);
+  assert.equal(run.code, 0, run.err.join('\n'));
+  assert.match(run.out[0]!, /: 1 new, 39 updated, 0 unchanged, 0 skipped\.$/);
+  const store = openSqliteStore({ path: db });
+  try {
+    assert.match(store.getItemDocument('SAME', 'xml')!.body.toString(), /<dc:title>version 39<\/dc:title>/);
+  } finally {
+    store.close();
+  }
+});

@@ -8,16 +8,12 @@ import type { ItemChange } from '../../store/Store.js';
 import { decodeUtf8, decodeUtf8Stream, EncodingError, type InputFile } from '../readInputs.js';
 import type { ReadResult } from '../runIngest.js';
 import { edmChange, type EdmItemOptions } from './edmItems.js';
-import { readItemRecords } from './readItemRecords.js';
+import type { PackageParserPool } from './packagePool.js';
 
 /** Enough of a file to see its first element past prolog and comments. */
 const HEAD_BYTES = 16 * 1024;
 
-function readPackages(text: string): ReadResult<ItemChange>[] {
-  return readItemRecords(text).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item } } : r));
-}
-
-export async function* readItemFile(file: InputFile, edm: EdmItemOptions): AsyncGenerator<ReadResult<ItemChange>> {
+export async function* readItemFile(file: InputFile, edm: EdmItemOptions, packages: PackageParserPool): AsyncGenerator<ReadResult<ItemChange>> {
   const chunks = file.stream()[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -54,5 +50,5 @@ export async function* readItemFile(file: InputFile, edm: EdmItemOptions): Async
     yield { kind: 'error', position: 'file', reason: decoded.error };
     return;
   }
-  yield* readPackages(decoded.text);
+  yield* await packages.parse(decoded.text);
 }

@@ -11,7 +11,8 @@ import { cortexToJson } from '../../formats/cortexToJson.js';
 import { jsonToCortex } from '../../formats/jsonToCortex.js';
 import { JsonSyntaxError, parsePackageJson } from '../../formats/packageJson.js';
 import { parseXml, XmlSyntaxError, type XmlElement } from '../../formats/xmlTree.js';
-import type { PreparedItem } from '../../store/Store.js';
+import type { ItemChange, PreparedItem } from '../../store/Store.js';
+import type { ReadResult } from '../runIngest.js';
 import { prepareItem, RecordError } from './prepareItem.js';
 
 export const CORTEX_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/cortex';
@@ -72,4 +73,9 @@ export function readItemRecords(text: string): ItemReadResult[] {
     });
   }
   return [{ kind: 'error', reason: start < 0 ? 'the file is empty' : 'neither XML nor JSON: expected a cortex XML document or package JSON', position: 'document' }];
+}
+
+/** The packages of one document as item changes for a load. */
+export function readPackageChanges(text: string): ReadResult<ItemChange>[] {
+  return readItemRecords(text).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item } } : r));
 }
