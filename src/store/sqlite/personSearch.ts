@@ -19,6 +19,10 @@ import { difference, EMPTY, intersect, union, type RowSet } from '../../search/s
 import { smallestK } from '../../search/topK.js';
 import { NO_YEAR, PersonIndex } from './personIndex.js';
 
+/** Facet top-k keys: (COUNT_CEILING - count) * ID_SPAN + value id, exact below 2^53. */
+const COUNT_CEILING = 2 ** 24;
+const ID_SPAN = 2 ** 29;
+
 /** More terms than this from one wildcard is a query to narrow, not to run. */
 const MAX_WILDCARD_TERMS = 1000;
 const TIER = 2 ** 32;
@@ -95,17 +99,24 @@ export class SqlitePersonSearch {
   private countFacets(req: EntitySearch, hits: RowSet, index: PersonIndex): FacetResult[] {
     return req.facets.map((facet) => {
       const column = index.facets[FACETS.indexOf(facet)]!;
-      const counts = new Uint32Array(column.values.length);
+      const counts = new Uint32Array(column.values.size);
+      const seen: number[] = [];
       for (let i = 0; i < hits.length; i++) {
         const row = hits[i]!;
-        for (let j = column.offsets[row]!; j < column.offsets[row + 1]!; j++) counts[column.ids[j]!]!++;
+        for (let j = column.offsets[row]!; j < column.offsets[row + 1]!; j++) {
+          const id = column.ids[j]!;
+          if (counts[id] === 0) seen.push(id);
+          counts[id] = counts[id]! + 1;
+        }
       }
-      const listed: Array<{ value: string; count: number }> = [];
-      counts.forEach((count, id) => {
-        if (count > req.minDocs) listed.push({ value: column.values[id]!, count });
-      });
-      listed.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-      return { field: facet, values: listed.slice(0, req.facetLimit) };
+      // Descending count, ties by value; ids are ranks in value order, so by id. Only
+      // the values listed become strings (the name facet has ~1 value per person).
+      const listed = seen.filter((id) => counts[id]! > req.minDocs);
+      const top =
+        hits.length < COUNT_CEILING && column.values.size < ID_SPAN
+          ? smallestK(listed, (id) => (COUNT_CEILING - counts[id]!) * ID_SPAN + id, req.facetLimit)
+          : listed.sort((a, b) => counts[b]! - counts[a]! || a - b).slice(0, req.facetLimit);
+      return { field: facet, values: top.map((id) => ({ value: column.values.get(id), count: counts[id]! })) };
     });
   }
 
