@@ -8,7 +8,7 @@
  * served; it just ages out.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { LruCache } from './lruCache.js';
+import { LruCache } from '../lruCache.js';
 import type { Encoding } from './negotiate.js';
 
 export class CompressedCache {

@@ -9,7 +9,7 @@ import { hierarchyToJson, hierarchyToXml } from '../../formats/hierarchy.js';
 import { isValidItemId } from '../../store/itemIds.js';
 import type { Store } from '../../store/Store.js';
 import { CompressedCache } from '../compressedCache.js';
-import { LruCache } from '../lruCache.js';
+import { LruCache } from '../../lruCache.js';
 import { notModified } from '../conditional.js';
 import { itemRepresentation } from '../formatChoice.js';
 import { negotiateEncoding } from '../negotiate.js';
