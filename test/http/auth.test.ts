@@ -77,6 +77,24 @@ for (const backend of BACKENDS) {
     }
   });
 
+  test(`${b} a key revoked by another process (heritage-api keys revoke) is refused from the next request`, async () => {
+    const t = await startTestApp(backend, { load: [CORTEX_DIR] });
+    try {
+      assert.equal((await t.app.inject({ url, headers: t.json })).statusCode, 200);
+      const other = backend.connect(t.path);
+      try {
+        assert.equal(other.revokeKey('test'), true);
+      } finally {
+        other.close();
+      }
+      const revoked = await t.app.inject({ url, headers: t.json });
+      assert.equal(revoked.statusCode, 403);
+      assert.equal(revoked.body, FORBIDDEN);
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`${b} decisions "API key": unknown and revoked keys are 403, on every operation`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
@@ -85,6 +103,8 @@ for (const backend of BACKENDS) {
         assert.equal(res.statusCode, 403, path);
         assert.equal(res.body, FORBIDDEN);
       }
+      // Used first, so that the server has looked the key up before it is revoked.
+      assert.equal((await t.app.inject({ url, headers: t.json })).statusCode, 200);
       assert.equal(t.store.revokeKey('test'), true);
       const revoked = await t.app.inject({ url, headers: t.json });
       assert.equal(revoked.statusCode, 403);

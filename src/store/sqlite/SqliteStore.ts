@@ -40,7 +40,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
   const persons = new SqlitePersonWriter(db, () => invalidate(true));
-  const keys = new SqliteKeys(db);
+  const keys = new SqliteKeys(db, () => invalidate(false));
   // Explicit delegation keeps the Store surface visible in one place.
   return {
     upsertItems: (x) => items.upsertItems(x),

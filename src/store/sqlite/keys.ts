@@ -23,7 +23,8 @@ export class SqliteKeys implements KeyStore {
   private readonly touch: Statement;
   private readonly byName: Statement<[string], KeyRow>;
 
-  constructor(db: Database) {
+  /** `onChanged`: a key was created or revoked, so remembered lookups are stale. */
+  constructor(db: Database, private readonly onChanged: () => void = () => {}) {
     this.insert = db.prepare('INSERT INTO api_keys (name, key_hash, created_at) VALUES (?, ?, ?)');
     this.list = db.prepare('SELECT name, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, name');
     this.revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL');
@@ -37,6 +38,7 @@ export class SqliteKeys implements KeyStore {
       throw new UsageError(`A key named '${name}' exists already (revoked keys keep their name). Choose another name.`);
     }
     this.insert.run(name, keyHash, Date.now());
+    this.onChanged();
   }
 
   listKeys(): ApiKeyRecord[] {
@@ -49,7 +51,9 @@ export class SqliteKeys implements KeyStore {
   }
 
   revokeKey(name: string): boolean {
-    return this.revoke.run(Date.now(), name).changes > 0;
+    const revoked = this.revoke.run(Date.now(), name).changes > 0;
+    if (revoked) this.onChanged();
+    return revoked;
   }
 
   findActiveKey(keyHash: string): { name: string; keyHash: string } | undefined {
