@@ -60,7 +60,12 @@ export class XmlSyntaxError extends Error {
   }
 }
 
-function appendText(element: XmlElement | undefined, text: string): void {
+/** What saxes is told an undeclared prefix means; read back as "" (the documented leniency). */
+const UNBOUND = '\u0000unbound';
+const ns = (uri: string | undefined): string => (uri === undefined || uri === UNBOUND ? '' : uri);
+
+/** Text and CDATA both become text; a piece next to text already there joins it. */
+export function appendText(element: XmlElement | undefined, text: string): void {
   if (element === undefined || text === '') return;
   const last = element.children.length - 1;
   const previous = element.children[last];
@@ -68,8 +73,21 @@ function appendText(element: XmlElement | undefined, text: string): void {
   else element.children.push(text);
 }
 
-const UNBOUND = '\u0000unbound';
-const ns = (uri: string | undefined): string => (uri === undefined || uri === UNBOUND ? '' : uri);
+/**
+ * An element (without children yet) from a saxes open tag: namespace URIs
+ * resolved, xmlns declarations not reported as attributes, attributes in
+ * document order. Shared with the streaming EDM reader (src/ingest/edm/), so a
+ * record read there has exactly the shape parseXml gives.
+ */
+export function elementFromTag(tag: SaxesTagNS): XmlElement {
+  const attributes: XmlAttribute[] = [];
+  // Object key order is insertion order for non-numeric keys, and XML names never are numeric.
+  for (const a of Object.values(tag.attributes)) {
+    if (a.uri !== XMLNS_NAMESPACE) attributes.push({ name: a.name, local: a.local, prefix: a.prefix, namespace: ns(a.uri), value: a.value });
+  }
+  return { name: tag.name, prefix: tag.prefix, local: tag.local, namespace: ns(tag.uri), attributes, children: [] };
+}
+
 
 /** saxes prefixes its messages with "line:column: "; the position is ours to report. */
 const reasonOf = (e: Error): string => e.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
@@ -87,12 +105,7 @@ export function parseXml(text: string): XmlElement {
   let root: XmlElement | undefined;
   let failure: XmlSyntaxError | undefined;
   parser.on('opentag', (tag: SaxesTagNS) => {
-    const attributes: XmlAttribute[] = [];
-    // Object key order is insertion order for non-numeric keys, and XML names never are numeric.
-    for (const a of Object.values(tag.attributes)) {
-      if (a.uri !== XMLNS_NAMESPACE) attributes.push({ name: a.name, local: a.local, prefix: a.prefix, namespace: ns(a.uri), value: a.value });
-    }
-    const element: XmlElement = { name: tag.name, prefix: tag.prefix, local: tag.local, namespace: ns(tag.uri), attributes, children: [] };
+    const element = elementFromTag(tag);
     const parent = open[open.length - 1];
     if (parent) parent.children.push(element);
     else root ??= element;

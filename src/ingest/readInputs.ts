@@ -109,36 +109,6 @@ function fileInput(path: string): InputFile {
   return { name: path, read: () => readFile(path), stream: () => createReadStream(path) };
 }
 
-/** Thrown by decodeUtf8Stream; the message says where and what to do. */
-export class EncodingError extends Error {}
-
-/**
- * Decodes a stream of UTF-8 strictly, chunk by chunk (a character split
- * between chunks is joined). A leading byte-order mark is dropped.
- */
-export async function* decodeUtf8Stream(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  let offset = 0;
-  for await (const chunk of chunks) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    let text: string;
-    try {
-      text = decoder.decode(bytes, { stream: true });
-    } catch {
-      throw new EncodingError(`not UTF-8: an invalid byte between byte offsets ${offset} and ${offset + bytes.length}; convert the file to UTF-8`);
-    }
-    offset += bytes.length;
-    if (text) yield text;
-  }
-  let rest: string;
-  try {
-    rest = decoder.decode();
-  } catch {
-    throw new EncodingError(`not UTF-8: the file ends inside a character (byte offset ${offset}); convert the file to UTF-8`);
-  }
-  if (rest) yield rest;
-}
-
 /**
  * Decodes UTF-8 strictly: a file that is not UTF-8 is reported, not loaded
  * with replacement characters. A leading byte-order mark is dropped.

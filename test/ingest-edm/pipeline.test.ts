@@ -139,6 +139,24 @@ for (const backend of BACKENDS) {
     }
   });
 
+  test(`[${backend.name}] an EDM file that stops being UTF-8: the records before are kept, the place is reported`, async () => {
+    const { store, dispose } = backend.open();
+    try {
+      const dir = tmp();
+      const [issue, root] = [HOPE_ISSUE, HOPE_ROOT].map(rdfText) as [string, string];
+      // The second record written in Latin-1: its first non-ASCII character is not UTF-8.
+      writeFileSync(join(dir, 'latin1.xml'), Buffer.concat([Buffer.from(`<records>\n${issue}\n`), Buffer.from(root, 'latin1'), Buffer.from('\n</records>\n')]));
+      const summary = await ingestItems(store, [dir], { batchSize: 10 });
+      assert.equal(summary.records, 1);
+      assert.equal(summary.problems.length, 1);
+      assert.match(summary.problems[0]!.position, /^line 3, column \d+$/);
+      assert.match(summary.problems[0]!.reason, /^the input is not UTF-8 \(invalid UTF-8 byte 0x[0-9a-f]{2} at byte offset \d+\): convert the file to UTF-8; records after this point/);
+      assert.ok(store.getItemDocument(ISSUE, 'xml'));
+    } finally {
+      dispose();
+    }
+  });
+
   test(`[${backend.name}] an isPartOf cycle between EDM records is reported after the load; parents stops where it repeats`, async () => {
     const { store, dispose } = backend.open();
     try {

@@ -23,11 +23,10 @@
 // and the records that contain it are reported by recordAssembler.ts.
 
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import type { XmlElement } from '../../formats/xmlTree.js';
 import { isRdfRoot, OAI_NS } from './edmVocabulary.js';
 import { readOaiError, readOaiHeader } from './oaiEnvelope.js';
 import { OpenRdf } from './openRdf.js';
-import { appendText, elementFromTag } from './saxesElement.js';
+import { appendText, elementFromTag, type XmlElement } from '../../formats/xmlTree.js';
 import { SourceText, type LineColumn } from './sourceText.js';
 import { noEdm, notXml, saxesReason, unboundPrefix, undeclaredPrefix, withLostWork } from './streamMessages.js';
 import type { StreamUnit } from './streamUnits.js';

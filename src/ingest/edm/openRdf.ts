@@ -3,9 +3,8 @@
 // given exactly as written (EdmRecord.sourceXml) while only this one element is held.
 
 import type { SaxesTagNS } from 'saxes';
-import type { XmlElement } from '../../formats/xmlTree.js';
 import { descriptionKind, rdfAttribute } from './edmVocabulary.js';
-import { elementFromTag } from './saxesElement.js';
+import { elementFromTag, type XmlElement } from '../../formats/xmlTree.js';
 import type { SourceText } from './sourceText.js';
 import type { RdfDescription, RdfUnit } from './streamUnits.js';
 

@@ -12,7 +12,7 @@
 // - decodeChunks.ts: bytes to text, strict UTF-8, with the position of a bad byte;
 // - edmStream.ts: saxes events to rdf:RDF elements and OAI-PMH parts (streamUnits.ts),
 //   holding only the text still needed (sourceText.ts) and one rdf:RDF at a time
-//   (openRdf.ts), trees built as XmlElement (saxesElement.ts); broken XML stops the file
+//   (openRdf.ts), trees built as XmlElement (elementFromTag in src/formats/xmlTree.ts, as parseXml builds them); broken XML stops the file
 //   there, without recovery (why: edmStream.ts); file-level messages in streamMessages.ts;
 // - oaiEnvelope.ts: OAI-PMH headers and errors;
 // - groupDescriptions.ts: which descriptions of an rdf:RDF form which record;

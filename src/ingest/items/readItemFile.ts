@@ -5,7 +5,7 @@
  */
 import { looksLikeEdm, readEdmRecords } from '../edm/readEdmRecords.js';
 import type { ItemChange } from '../../store/Store.js';
-import { decodeUtf8, decodeUtf8Stream, EncodingError, type InputFile } from '../readInputs.js';
+import { decodeUtf8, type InputFile } from '../readInputs.js';
 import type { ReadResult } from '../runIngest.js';
 import { edmChange, type EdmItemOptions } from './edmItems.js';
 import type { PackageParserPool } from './packagePool.js';
@@ -35,12 +35,8 @@ export async function* readItemFile(file: InputFile, edm: EdmItemOptions, packag
   }
 
   if (looksLikeEdm(Buffer.concat(head).toString('utf8'))) {
-    try {
-      for await (const result of readEdmRecords(decodeUtf8Stream(all()))) yield edmChange(result, edm);
-    } catch (e) {
-      if (!(e instanceof EncodingError)) throw e;
-      yield { kind: 'error', position: 'file', reason: `${e.message}; records before this point were read` };
-    }
+    // The reader decodes the bytes itself, strictly, and says where a file stops being UTF-8.
+    for await (const result of readEdmRecords(all())) yield edmChange(result, edm);
     return;
   }
   const whole: Buffer[] = [];
