@@ -62,17 +62,7 @@ export function mapEntityFacts(rec: JsonObject): RecordResult {
         '(expected "person": {...} or "@type": "person")',
     };
   }
-  return buildPerson({
-    id: rec['@id'],
-    preferredName: p['preferredName'],
-    variantName: p['variantName'],
-    dateOfBirth: firstText(p['dateOfBirth']),
-    dateOfDeath: firstText(p['dateOfDeath']),
-    placeOfBirth: p['placeOfBirth'],
-    placeOfDeath: p['placeOfDeath'],
-    professionOrOccupation: p['professionOrOccupation'],
-    gender: p['gender'],
-  }, '@id');
+  return personFromFields(rec['@id'], p, '@id');
 }
 
 // lobid-gnd marks persons with these classes (an UndifferentiatedPerson is a GND
@@ -98,7 +88,7 @@ export function mapLobid(rec: JsonObject): RecordResult {
       types.find((t) => t !== 'AuthorityResource') ?? 'AuthorityResource';
     return { kind: 'skipped', entityType };
   }
-  return personFromEntityFields(rec);
+  return personFromFields(rec['id'], rec, 'id');
 }
 
 /**
@@ -108,20 +98,24 @@ export function mapLobid(rec: JsonObject): RecordResult {
 export function mapEntity(rec: JsonObject): RecordResult {
   const type = rec['type'] as string;
   if (type !== 'person') return { kind: 'skipped', entityType: type };
-  return personFromEntityFields(rec);
+  return personFromFields(rec['id'], rec, 'id');
 }
 
-/** lobid-gnd and our own entities name their fields as spec 2.1 does; dates may be arrays there. */
-function personFromEntityFields(rec: JsonObject): RecordResult {
+/**
+ * Every source names the person's fields as spec 2.1 does (EntityFacts inside its
+ * "person" object, the others at the top); dates may be arrays. `idKey` names the
+ * id in messages.
+ */
+function personFromFields(id: unknown, f: JsonObject, idKey: string): RecordResult {
   return buildPerson({
-    id: rec['id'],
-    preferredName: rec['preferredName'],
-    variantName: rec['variantName'],
-    dateOfBirth: firstText(rec['dateOfBirth']),
-    dateOfDeath: firstText(rec['dateOfDeath']),
-    placeOfBirth: rec['placeOfBirth'],
-    placeOfDeath: rec['placeOfDeath'],
-    professionOrOccupation: rec['professionOrOccupation'],
-    gender: rec['gender'],
-  }, 'id');
+    id,
+    preferredName: f['preferredName'],
+    variantName: f['variantName'],
+    dateOfBirth: firstText(f['dateOfBirth']),
+    dateOfDeath: firstText(f['dateOfDeath']),
+    placeOfBirth: f['placeOfBirth'],
+    placeOfDeath: f['placeOfDeath'],
+    professionOrOccupation: f['professionOrOccupation'],
+    gender: f['gender'],
+  }, idKey);
 }
