@@ -15,7 +15,7 @@ import { edmChange, type EdmItemOptions } from './items/edmItems.js';
 import { identifyGranularity } from './oai/identify.js';
 import { listRecordsPages, OaiError, type ClientOptions, type HarvestRequest } from './oai/listRecordsPages.js';
 import { type Progress, silentProgress } from './progress.js';
-import type { Problem } from './runIngest.js';
+import type { LoadCounts } from './runIngest.js';
 import type { HarvestState, ItemChange, Store } from '../store/Store.js';
 
 export interface HarvestOptions {
@@ -31,23 +31,15 @@ export interface HarvestOptions {
   signal?: AbortSignal;
 }
 
-export interface HarvestSummary {
+export interface HarvestSummary extends LoadCounts {
   source: string;
   /** How the run started: a new run from a date (or from the beginning), or the resumption of a stopped one. */
   start: { kind: 'new'; from: string | null } | { kind: 'resumed'; token: string };
   pages: number;
-  records: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-  problems: Problem[];
-  cycles: string[][];
   /** True when the list was harvested to its end; false when stopped (run again to resume). */
   complete: boolean;
   /** The high-water mark saved for the next run, when complete. */
   highWater: string | null;
-  seconds: number;
 }
 
 /** The key of a source's harvest state: one per endpoint, format and set. */

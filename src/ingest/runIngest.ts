@@ -15,8 +15,8 @@ export interface Problem {
   reason: string;
 }
 
-export interface IngestSummary {
-  files: number;
+/** What any load (files or a harvest) did. */
+export interface LoadCounts {
   records: number;
   inserted: number;
   updated: number;
@@ -24,11 +24,15 @@ export interface IngestSummary {
   /** Items removed because their source marked them deleted. */
   deleted: number;
   problems: Problem[];
-  /** Records that are valid but not for this store (e.g. GND records that are not persons), by type. */
-  skippedByType: Record<string, number>;
   /** Parent chains that loop (reported; the chain stops where it repeats). */
   cycles: string[][];
   seconds: number;
+}
+
+export interface IngestSummary extends LoadCounts {
+  files: number;
+  /** Records that are valid but not for this store (e.g. GND records that are not persons), by type. */
+  skippedByType: Record<string, number>;
 }
 
 export type ReadResult<T> =

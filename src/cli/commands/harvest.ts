@@ -4,14 +4,13 @@
  * same command resumes there (src/ingest/harvest.ts).
  */
 import type { Config } from '../../config.js';
-import { UsageError } from '../../errors.js';
 import { harvest } from '../../ingest/harvest.js';
 import { edmItemOptions } from '../../ingest/items/edmOptions.js';
 import { HarvestHttpError, OaiError } from '../../ingest/oai/listRecordsPages.js';
 import { silentProgress, terminalProgress } from '../../ingest/progress.js';
 import type { Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
-import { MAX_LISTED_PROBLEMS } from './ingest.js';
+import { printProblems } from './ingest.js';
 
 export interface HarvestFlags {
   metadataPrefix: string;
@@ -48,12 +47,9 @@ export async function harvestCommand(config: Config, store: Store, url: string, 
       io.err('Stopped. Pages stored before this stay stored; run the same command again to resume.');
       return EXIT.failed;
     }
-    if (e instanceof UsageError) throw e;
     throw e;
   }
-  for (const p of summary.problems.slice(0, MAX_LISTED_PROBLEMS)) io.err(`skipped: ${p.file} (${p.position}): ${p.reason}`);
-  if (summary.problems.length > MAX_LISTED_PROBLEMS) io.err(`... and ${summary.problems.length - MAX_LISTED_PROBLEMS} more skipped records`);
-  for (const c of summary.cycles) io.err(`cycle in isPartOf: ${c.join(' -> ')} (parents stops where the chain repeats)`);
+  printProblems(summary, io);
   const start = summary.start.kind === 'resumed' ? 'resumed a stopped run' : summary.start.from ? `from ${summary.start.from}` : 'from the beginning';
   io.out(
     `harvest ${url} (${start}): ${summary.records} records in ${summary.pages} pages in ${summary.seconds.toFixed(1)} s: ` +

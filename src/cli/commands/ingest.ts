@@ -5,20 +5,25 @@ import type { Config } from '../../config.js';
 import { ingestEntities } from '../../ingest/ingestEntities.js';
 import { ingestItems, type IngestSummary } from '../../ingest/ingestItems.js';
 import { edmItemOptions } from '../../ingest/items/edmOptions.js';
-import type { IngestOptions } from '../../ingest/runIngest.js';
+import type { IngestOptions, LoadCounts } from '../../ingest/runIngest.js';
 import { silentProgress, terminalProgress } from '../../ingest/progress.js';
 import type { Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
 
 /** Shown in full up to this many; the rest are counted, so a bad directory does not flood the terminal. */
-export const MAX_LISTED_PROBLEMS = 50;
+const MAX_LISTED_PROBLEMS = 50;
 
-export function printSummary(what: string, s: IngestSummary, io: CliIo): number {
+/** The skipped records (the first MAX_LISTED_PROBLEMS) and the cycles of a load, on stderr. */
+export function printProblems(s: LoadCounts, io: CliIo): void {
   for (const p of s.problems.slice(0, MAX_LISTED_PROBLEMS)) io.err(`skipped: ${p.file} (${p.position}): ${p.reason}`);
   if (s.problems.length > MAX_LISTED_PROBLEMS) io.err(`... and ${s.problems.length - MAX_LISTED_PROBLEMS} more skipped records`);
+  for (const c of s.cycles) io.err(`cycle in isPartOf: ${c.join(' -> ')} (parents stops where the chain repeats)`);
+}
+
+export function printSummary(what: string, s: IngestSummary, io: CliIo): number {
+  printProblems(s, io);
   const others = Object.entries(s.skippedByType);
   if (others.length > 0) io.err(`not loaded (not ${what}): ${others.map(([type, n]) => `${n} ${type}`).join(', ')}`);
-  for (const c of s.cycles) io.err(`cycle in isPartOf: ${c.join(' -> ')} (parents stops where the chain repeats)`);
   const rate = s.seconds > 0 ? Math.round(s.records / s.seconds) : s.records;
   io.out(
     `${what}: ${s.records} records from ${s.files} files in ${s.seconds.toFixed(1)} s (${rate}/s): ` +
