@@ -26,8 +26,11 @@ export class PackageParserPool {
   private readonly pending = new Map<number, { resolve: (r: Results) => void; reject: (e: unknown) => void }>();
   private nextId = 0;
 
-  constructor(size = Math.max(0, availableParallelism() - 1)) {
-    for (let i = 0; i < size; i++) {
+  /** Workers start with the first package to parse: a load of EDM files only never needs them. */
+  constructor(private readonly size = Math.max(0, availableParallelism() - 1)) {}
+
+  private start(): void {
+    for (let i = 0; i < this.size; i++) {
       const worker = startWorker();
       worker.on('message', (m: { id: number; results: Results }) => {
         this.pending.get(m.id)?.resolve(m.results);
@@ -42,6 +45,7 @@ export class PackageParserPool {
   }
 
   parse(text: string): Promise<Results> {
+    if (this.workers.length === 0 && this.size > 0) this.start();
     if (this.workers.length === 0) return Promise.resolve(readPackageChanges(text));
     const id = this.nextId++;
     const worker = this.workers[id % this.workers.length]!;
