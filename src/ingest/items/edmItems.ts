@@ -32,7 +32,7 @@ export function edmChange(result: EdmReadResult, options: EdmItemOptions): ReadR
   try {
     xml = buildPackage(result.record, options).xml;
   } catch (e) {
-    if (e instanceof RecordError || (e instanceof Error && e.name === 'RecordError')) {
+    if (e instanceof RecordError) {
       return { kind: 'error', position: where(result.position, result.oai), reason: e.message };
     }
     throw e;
