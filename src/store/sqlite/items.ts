@@ -75,7 +75,7 @@ export class SqliteItems implements ItemStore {
 
   constructor(
     private readonly db: Database,
-    refs: SqliteItemRefs,
+    private readonly refs: SqliteItemRefs,
     /** `countsChanged`: some person's count changed, so orderings by count are stale. */
     private readonly onChanged: (countsChanged: boolean) => void,
   ) {
@@ -134,10 +134,7 @@ export class SqliteItems implements ItemStore {
       if (result.inserted + result.updated + result.deleted > 0) onChanged(countsChanged);
       return result;
     });
-    this.refs = refs;
   }
-
-  private readonly refs: SqliteItemRefs;
 
   private upsertOne(item: PreparedItem, now: number, affected: Set<string>, result: UpsertResult): void {
     const old = this.selectOld.get(item.id);
