@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Person } from '../../src/ingest/persons/person.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { BACKENDS } from '../helpers/backends.js';
@@ -14,7 +15,7 @@ const person = (n: number, occupation: string): Person =>
 const search = (query: string) => toEntitySearch({ query, facet: 'person_occupation_fct' }).search;
 
 for (const backend of BACKENDS) {
-  test(`[${backend.name}] a search repeated after writes sees them: own writes and another connection's commits`, () => {
+  test(`[${backend.name}] a search repeated after writes sees them: own writes and another connection's commits`, async () => {
     const { store, path, dispose } = backend.open();
     try {
       store.upsertPersons([person(1, 'Glasbläser')]);
@@ -28,6 +29,8 @@ for (const backend of BACKENDS) {
       } finally {
         other.close();
       }
+      // Another process's commit is seen within COMMIT_CHECK_MS (src/store/sqlite/SqliteStore.ts).
+      await sleep(5);
       const after = store.searchPersons(search('Glasbläser'));
       assert.equal(after.total, 3, "another connection's commit");
       assert.deepEqual(after.facets[0], { field: 'person_occupation_fct', values: [{ value: 'Glasbläser', count: 3 }] });

@@ -30,14 +30,14 @@ export function openSqliteStore(options: SqliteOptions): Store {
   // re-read the same B-tree pages over and over (measured: 4,300 persons/s at 1 M with it).
   db.pragma(`cache_size = ${-Math.round((options.cacheMegabytes ?? 64) * 1024)}`);
   migrate(db);
-  const search = new SqlitePersonSearch(db);
-  // PRAGMA data_version counts other connections' commits; our own writes are counted here.
+  const otherCommits = commitCounter(db);
+  const search = new SqlitePersonSearch(db, otherCommits);
+  // data_version counts other connections' commits; our own writes are counted here.
   let ownWrites = 0;
   const invalidate = (personsChanged = true) => {
     ownWrites++;
     if (personsChanged) search.invalidate();
   };
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
   const persons = new SqlitePersonWriter(db, () => invalidate(true));
   const keys = new SqliteKeys(db, () => invalidate(false));
@@ -60,7 +60,30 @@ export function openSqliteStore(options: SqliteOptions): Store {
     revokeKey: (name) => keys.revokeKey(name),
     findActiveKey: (hash) => keys.findActiveKey(hash),
     markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
-    dataVersion: () => `${dataVersion.get() as number}.${ownWrites}`,
+    dataVersion: () => `${otherCommits()}.${ownWrites}`,
     close: () => db.close(),
+  };
+}
+
+/**
+ * How long one reading of PRAGMA data_version is reused. Each reading opens a
+ * read transaction on the WAL; per request that was 15–20 % of a cached
+ * `parents` answer under load (issue #5). Another process's commit (a running
+ * `ingest`) is therefore seen at most this long after it; this process's own
+ * writes are counted apart and seen at once.
+ */
+export const COMMIT_CHECK_MS = 1;
+
+function commitCounter(db: Database.Database): () => number {
+  const read = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let value = 0;
+  let readAt = -Infinity;
+  return () => {
+    const now = performance.now();
+    if (now - readAt >= COMMIT_CHECK_MS) {
+      value = read.get()!;
+      readAt = now;
+    }
+    return value;
   };
 }

@@ -19,6 +19,7 @@ import { difference, EMPTY, intersect, union, type RowSet } from '../../search/s
 import { smallestK } from '../../search/topK.js';
 import { LruCache } from '../../lruCache.js';
 import { NO_YEAR, PersonIndex } from './personIndex.js';
+import { readPersonsVersion } from './persons.js';
 
 /** Facet top-k keys: (COUNT_CEILING - count) * ID_SPAN + value id, exact below 2^53. */
 const COUNT_CEILING = 2 ** 24;
@@ -43,7 +44,12 @@ const LEAF_CACHE_BYTES = 32 * 1024 * 1024;
 export class SqlitePersonSearch {
   private current: PersonIndex | undefined;
   private leaves = new LruCache<RowSet>(LEAF_CACHE_BYTES, (rows) => rows.byteLength + 64);
-  private version = -1;
+  /** The other connections' commit count last seen, and the persons version the index was built from. */
+  private seenCommits = -1;
+  private builtFrom = -1;
+  /** How many times the in-memory index was built: each costs seconds at a million persons. */
+  indexBuilds = 0;
+  private readonly personsVersion: () => number;
   private readonly match: Statement<[string], number>;
   private readonly byId: Statement<[string], number>;
   private readonly byNameKey: Statement<[string], number>;
@@ -51,7 +57,12 @@ export class SqlitePersonSearch {
   private readonly vocab: Statement<[string, string], string>;
   private readonly doc: Statement<[number], { doc: string; item_count: number }>;
 
-  constructor(private readonly db: Database) {
+  /** `otherCommits`: PRAGMA data_version, which moves when another connection commits. */
+  constructor(
+    private readonly db: Database,
+    private readonly otherCommits: () => number,
+  ) {
+    this.personsVersion = readPersonsVersion(db);
     this.match = db.prepare<[string], number>('SELECT rowid FROM persons_fts WHERE persons_fts MATCH ? ORDER BY rowid').pluck();
     this.byId = db.prepare<[string], number>('SELECT rowid FROM persons WHERE id = ?').pluck();
     this.byNameKey = db.prepare<[string], number>('SELECT rowid FROM persons WHERE name_key = ? ORDER BY rowid').pluck();
@@ -67,11 +78,16 @@ export class SqlitePersonSearch {
   }
 
   private index(): PersonIndex {
-    // data_version changes when another connection (a running `ingest`) commits.
-    const version = this.db.pragma('data_version', { simple: true }) as number;
-    if (!this.current || version !== this.version) {
+    const commits = this.otherCommits();
+    if (this.current && commits === this.seenCommits) return this.current;
+    this.seenCommits = commits;
+    // Another connection committed: rebuild only if it touched persons (items and keys do not).
+    // The version is read before the rows, so a commit in between costs a rebuild, never staleness.
+    const persons = this.personsVersion();
+    if (!this.current || persons !== this.builtFrom) {
       this.current = new PersonIndex(this.db);
-      this.version = version;
+      this.indexBuilds++;
+      this.builtFrom = persons;
       this.leaves.clear();
     }
     return this.current;

@@ -18,6 +18,7 @@ export class SqlitePersonWriter {
   private readonly facetInsert: Statement;
   private readonly facetDelete: Statement;
   private readonly count: Statement<[], { n: number }>;
+  private readonly bump: Statement;
   private readonly upsertMany: (persons: readonly Person[]) => UpsertResult;
 
   constructor(db: Database, onChange: () => void) {
@@ -37,6 +38,7 @@ export class SqlitePersonWriter {
     this.facetInsert = db.prepare('INSERT OR IGNORE INTO person_facets (facet, value, person) VALUES (?, ?, ?)');
     this.facetDelete = db.prepare('DELETE FROM person_facets WHERE person = ?');
     this.count = db.prepare('SELECT count(*) AS n FROM persons');
+    this.bump = bumpPersonsVersion(db);
     this.upsertMany = db.transaction((persons: readonly Person[]) => {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
       for (const person of persons) {
@@ -71,7 +73,10 @@ export class SqlitePersonWriter {
         this.ftsInsert.run(rowid, ...indexedText(person));
         for (const [facet, value] of facetValues(person)) this.facetInsert.run(facet, value, rowid);
       }
-      if (result.inserted + result.updated > 0) onChange();
+      if (result.inserted + result.updated > 0) {
+        this.bump.run();
+        onChange();
+      }
       return result;
     });
   }
@@ -96,12 +101,17 @@ export class SqliteItemRefs {
   private readonly remove: Statement;
   private readonly insert: Statement;
   private readonly recount: Statement;
+  private readonly bump: Statement;
 
   constructor(db: Database) {
     this.select = db.prepare('SELECT uri FROM item_refs WHERE item_id = ?');
     this.remove = db.prepare('DELETE FROM item_refs WHERE item_id = ?');
     this.insert = db.prepare('INSERT OR IGNORE INTO item_refs (uri, item_id) VALUES (?, ?)');
-    this.recount = db.prepare('UPDATE persons SET item_count = (SELECT count(*) FROM item_refs WHERE uri = @uri) WHERE id = @uri');
+    // Only rows whose count really moves: an unchanged count must not move the persons version.
+    this.recount = db.prepare(`
+      UPDATE persons SET item_count = (SELECT count(*) FROM item_refs WHERE uri = @uri)
+      WHERE id = @uri AND item_count <> (SELECT count(*) FROM item_refs WHERE uri = @uri)`);
+    this.bump = bumpPersonsVersion(db);
   }
 
   /** Replaces the references of an item; adds the URIs whose counts may change to `affected`. */
@@ -114,9 +124,26 @@ export class SqliteItemRefs {
     }
   }
 
+  /** Returns how many persons' counts changed. */
   recountAll(uris: Iterable<string>): number {
     let changed = 0;
     for (const uri of uris) changed += this.recount.run({ uri }).changes;
+    if (changed > 0) this.bump.run();
     return changed;
   }
+}
+
+/**
+ * The persons version (schema migration 4) moves in the same transaction as
+ * any change to what the search index is built from: person rows and their
+ * item counts. Another process's commit of items or keys leaves it alone, so
+ * the server keeps its index (rebuilding it takes seconds at a million persons).
+ */
+function bumpPersonsVersion(db: Database): Statement {
+  return db.prepare("UPDATE data_versions SET version = version + 1 WHERE name = 'persons'");
+}
+
+export function readPersonsVersion(db: Database): () => number {
+  const select = db.prepare<[], number>("SELECT version FROM data_versions WHERE name = 'persons'").pluck();
+  return () => select.get() ?? 0;
 }

@@ -94,6 +94,15 @@ const MIGRATIONS: readonly string[] = [
     updated_at       INTEGER NOT NULL
   ) STRICT;
   `,
+  // 4: a counter that moves only when what the person search index is built from changes,
+  // so that commits of items or keys by another process leave the index alone (issue #5)
+  `
+  CREATE TABLE data_versions (
+    name    TEXT PRIMARY KEY,   -- 'persons': person rows or their item counts
+    version INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO data_versions (name, version) VALUES ('persons', 0);
+  `,
 ];
 
 export function migrate(db: Database): void {
