@@ -3,14 +3,15 @@
  * (SHA-256) is enough to make the stored form useless to a thief: there is
  * nothing to brute-force. Keys are never stored, logged or echoed.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export function generateApiKey(): string {
   return randomBytes(32).toString('base64url');
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // The one-shot form: a third of createHash's time, and this runs on every request.
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time comparison of two hex hashes of equal length. */

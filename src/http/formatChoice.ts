@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { negotiate } from './negotiate.js';
+import { byHeaderValue, negotiate } from './negotiate.js';
 
 export type Representation = { format: 'json' | 'xml'; contentType: string };
 
@@ -32,10 +32,13 @@ export function itemRepresentation(request: FastifyRequest, requireAccept: boole
     if (requireAccept) throw ApiError.of('notAcceptable', 'application/json or application/xml (none was sent)');
     return JSON_TYPE;
   }
-  const offer = negotiate(accept, ITEM_OFFERS);
+  const offer = itemOffer(accept);
   if (!offer) throw ApiError.of('notAcceptable', 'application/json or application/xml');
   return BY_OFFER[offer]!;
 }
+
+const itemOffer = byHeaderValue((accept: string) => negotiate(accept, ITEM_OFFERS));
+const jsonOffer = byHeaderValue((accept: string) => negotiate(accept, ['application/json']));
 
 /** The entity search answers JSON only. */
 export function jsonOnly(request: FastifyRequest, requireAccept: boolean): Representation {
@@ -44,7 +47,7 @@ export function jsonOnly(request: FastifyRequest, requireAccept: boolean): Repre
     if (requireAccept) throw ApiError.of('notAcceptable', 'application/json (none was sent)');
     return JSON_TYPE;
   }
-  if (!negotiate(accept, ['application/json'])) throw ApiError.of('notAcceptable', 'application/json');
+  if (!jsonOffer(accept)) throw ApiError.of('notAcceptable', 'application/json');
   return JSON_TYPE;
 }
 
@@ -52,6 +55,6 @@ export function jsonOnly(request: FastifyRequest, requireAccept: boolean): Repre
 export function errorRepresentation(request: FastifyRequest): Representation {
   const accept = acceptOf(request);
   if (accept === undefined) return JSON_TYPE;
-  const offer = negotiate(accept, ITEM_OFFERS);
+  const offer = itemOffer(accept);
   return offer ? BY_OFFER[offer]! : JSON_TYPE;
 }

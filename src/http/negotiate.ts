@@ -62,13 +62,35 @@ export function negotiate(acceptHeader: string, offers: readonly string[]): stri
   return chosen;
 }
 
+/**
+ * Remembers a function of a header value. Clients send the same Accept and
+ * Accept-Encoding on every request, and parsing them was a visible part of a
+ * small cached answer (issue #5). Bounded: values longer than 256 characters,
+ * and new ones past `max` distinct values (someone sending random headers),
+ * are computed and not kept.
+ */
+export function byHeaderValue<T>(compute: (value: string) => T, max = 1000): (value: string) => T {
+  const known = new Map<string, T>();
+  return (value) => {
+    let result = known.get(value);
+    if (result === undefined && !known.has(value)) {
+      result = compute(value);
+      if (known.size < max && value.length <= 256) known.set(value, result);
+    }
+    return result as T;
+  };
+}
+
 /** Preference order of encodings we keep ready (brotli is smaller, gzip is universal). */
 const ENCODINGS = ['br', 'gzip', 'identity'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
 
 /** Accept-Encoding negotiation (RFC 9110 section 12.5.3); identity is acceptable unless refused. */
 export function negotiateEncoding(header: string | undefined): Encoding {
-  if (!header) return 'identity';
+  return header ? encodingOf(header) : 'identity';
+}
+
+const encodingOf = byHeaderValue((header: string): Encoding => {
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.split(';');
@@ -91,4 +113,4 @@ export function negotiateEncoding(header: string | undefined): Encoding {
     }
   }
   return best;
-}
+});

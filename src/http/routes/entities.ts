@@ -4,7 +4,7 @@
  * them with messages that say what to fix, and renders the result.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { entitiesToJson } from '../../formats/entities.js';
@@ -98,7 +98,7 @@ export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: st
 export interface EntityRouteDeps {
   store: Store;
   config: Config;
-  onRequest: (request: FastifyRequest) => Promise<void>;
+  onRequest: onRequestHookHandler;
 }
 
 export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): void {

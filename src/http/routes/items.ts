@@ -2,7 +2,7 @@
  * GET /items/{id}/aip, /items/{id} and /items/{id}/parents
  * (spec 4.3, 4.4; decisions.md "Hierarchy", "Item package").
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { hierarchyToJson, hierarchyToXml } from '../../formats/hierarchy.js';
@@ -18,7 +18,7 @@ import { aipSchema, parentsSchema } from '../schemas.js';
 export interface ItemRouteDeps {
   store: Store;
   config: Config;
-  onRequest: (request: FastifyRequest) => Promise<void>;
+  onRequest: onRequestHookHandler;
 }
 
 type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
