@@ -18,12 +18,14 @@ export class CompressedCache {
     this.cache = new LruCache<Buffer>(maxBytes, (b) => b.length);
   }
 
-  get(key: string, encoding: Exclude<Encoding, 'identity'>, body: () => Buffer): Buffer {
-    const k = `${key}\u0000${encoding}`;
-    const hit = this.cache.get(k);
-    if (hit) return hit;
-    const compressed = compress(body(), encoding);
-    this.cache.set(k, compressed);
+  get(key: string, encoding: Exclude<Encoding, 'identity'>): Buffer | undefined {
+    return this.cache.get(`${key}\u0000${encoding}`);
+  }
+
+  /** Compresses `body`, keeps it under `key` and returns it. */
+  put(key: string, encoding: Exclude<Encoding, 'identity'>, body: Buffer): Buffer {
+    const compressed = compress(body, encoding);
+    this.cache.set(`${key}\u0000${encoding}`, compressed);
     return compressed;
   }
 }

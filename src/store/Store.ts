@@ -70,12 +70,16 @@ export interface HarvestState {
 
 export type ItemFormat = 'json' | 'xml';
 
-export interface ItemDocument {
-  body: Buffer;
+/** What a package request needs before its body: validators and the block. */
+export interface ItemHead {
   etag: string;
   lastModified: Date;
   /** Set when an operator blocked the item; the body must then not be served. */
   blockedReason: string | null;
+}
+
+export interface ItemDocument extends ItemHead {
+  body: Buffer;
 }
 
 /** One node of GET /items/{id}/parents (spec 2.3). */
@@ -114,6 +118,11 @@ export interface ItemStore {
   applyItemChanges(changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }): ChangeResult;
   getHarvestState(source: string): HarvestState | undefined;
   getItemDocument(id: string, format: ItemFormat): ItemDocument | undefined;
+  /**
+   * The same without the body: enough for a 304, or for a body already
+   * compressed and cached under its ETag.
+   */
+  getItemHead(id: string): ItemHead | undefined;
   /** undefined when the item is not in the store. */
   getAncestry(id: string): Ancestry | undefined;
   /** Ids of the given items whose parent chain loops; each cycle as the ids along it. */

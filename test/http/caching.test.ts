@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp } from '../helpers/app.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+import { writePackages } from '../helpers/packages.js';
+import { ingestItems } from '../../src/ingest/ingestItems.js';
 
 const aip = `/items/${CHAPTER_ID}/aip`;
 
@@ -86,6 +88,36 @@ for (const backend of BACKENDS) {
       // A large parents or error body is compressed by the generic plugin.
       const parents = await t.app.inject({ url: `/items/${CHAPTER_ID}/parents`, headers: { ...t.json, 'accept-encoding': 'gzip' } });
       assert.equal(parents.statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`${b} a compressed package follows changes: a new version comes with its new ETag, a blocked one is refused`, async () => {
+    const first = writePackages([{ id: 'GZIPCHANGE', title: 'first version' }]);
+    const t = await startTestApp(backend, { load: [first] });
+    try {
+      const url = '/items/GZIPCHANGE/aip';
+      const headers = { ...t.xml, 'accept-encoding': 'gzip' };
+      const before = await t.app.inject({ url, headers });
+      assert.match(gunzipSync(before.rawPayload).toString(), /<dc:title>first version<\/dc:title>/);
+      await ingestItems(t.store, [writePackages([{ id: 'GZIPCHANGE', title: 'second version' }])], { batchSize: 10 });
+      const after = await t.app.inject({ url, headers });
+      assert.equal(after.statusCode, 200);
+      assert.match(gunzipSync(after.rawPayload).toString(), /<dc:title>second version<\/dc:title>/);
+      assert.notEqual(after.headers.etag, before.headers.etag);
+      const revalidated = await t.app.inject({ url, headers: { ...headers, 'if-none-match': after.headers.etag as string } });
+      assert.equal(revalidated.statusCode, 304);
+      assert.equal(revalidated.headers.etag, (after.headers.etag as string).replace(/-gzip"$/, '"'));
+      t.store.blockItem('GZIPCHANGE', 'Withdrawn by the provider.');
+      const blocked = await t.app.inject({ url, headers });
+      assert.equal(blocked.statusCode, 403);
+      assert.equal(blocked.headers['content-encoding'], undefined);
+      assert.equal(
+        blocked.body,
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><error xmlns="http://www.deutsche-digitale-bibliothek.de/error"><status>403</status><name>ItemBlockedException</name>' +
+          "<message>Item 'GZIPCHANGE' is not available through this interface: Withdrawn by the provider.</message></error>",
+      );
     } finally {
       await t.close();
     }

@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { hierarchyToJson, hierarchyToXml } from '../../formats/hierarchy.js';
 import { isValidItemId } from '../../store/itemIds.js';
-import type { Store } from '../../store/Store.js';
+import type { ItemHead, Store } from '../../store/Store.js';
 import { CompressedCache } from '../compressedCache.js';
 import { LruCache } from '../../lruCache.js';
 import { notModified } from '../conditional.js';
@@ -40,27 +40,43 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
   let hierarchiesVersion = '';
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
+  /** The item's validators, or the error to answer instead. */
+  function usable<T extends ItemHead>(id: string, item: T | undefined): T {
+    if (!item) throw ApiError.of('itemNotFound', id);
+    if (item.blockedReason !== null) throw ApiError.of('itemBlocked', id, item.blockedReason);
+    return item;
+  }
+
   async function aip(request: ItemRequest, reply: FastifyReply) {
     const id = itemId(request);
     const rep = itemRepresentation(request, config.http.requireAccept);
-    const doc = store.getItemDocument(id, rep.format);
-    if (!doc) throw ApiError.of('itemNotFound', id);
-    if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
-    const tag = `${doc.etag}-${rep.format}`;
-    reply
-      .header('Vary', 'Accept, Accept-Encoding')
-      .header('Cache-Control', cacheControl)
-      .header('Last-Modified', doc.lastModified.toUTCString());
-    if (notModified(request, tag, doc.lastModified)) {
-      return reply.header('ETag', `"${tag}"`).code(304).send();
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    // A body compressed before is cached under its ETag: then the head is all we read.
+    const doc = encoding === 'identity' ? usable(id, store.getItemDocument(id, rep.format)) : undefined;
+    let item: ItemHead = doc ?? usable(id, store.getItemHead(id));
+    let tag = `${item.etag}-${rep.format}`;
+    reply.header('Vary', 'Accept, Accept-Encoding').header('Cache-Control', cacheControl);
+    if (notModified(request, tag, item.lastModified)) {
+      return reply.header('Last-Modified', item.lastModified.toUTCString()).header('ETag', `"${tag}"`).code(304).send();
     }
     reply.header('Content-Type', rep.contentType);
-    const encoding = negotiateEncoding(request.headers['accept-encoding']);
-    if (encoding === 'identity') {
-      return reply.header('ETag', `"${tag}"`).send(doc.body);
+    if (doc) {
+      return reply.header('Last-Modified', doc.lastModified.toUTCString()).header('ETag', `"${tag}"`).send(doc.body);
     }
-    const body = cache.get(tag, encoding, () => doc.body);
-    return reply.header('ETag', `"${tag}-${encoding}"`).header('Content-Encoding', encoding).send(body);
+    let body = cache.get(tag, encoding as Exclude<typeof encoding, 'identity'>);
+    if (!body) {
+      // Read anew with the body, and answer with what was read: a commit between the two reads
+      // must not put a new body under the old ETag.
+      const fresh = usable(id, store.getItemDocument(id, rep.format));
+      item = fresh;
+      tag = `${fresh.etag}-${rep.format}`;
+      body = cache.put(tag, encoding as Exclude<typeof encoding, 'identity'>, fresh.body);
+    }
+    return reply
+      .header('Last-Modified', item.lastModified.toUTCString())
+      .header('ETag', `"${tag}-${encoding}"`)
+      .header('Content-Encoding', encoding)
+      .send(body);
   }
 
   async function parents(request: ItemRequest, reply: FastifyReply) {

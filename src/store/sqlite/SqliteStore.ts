@@ -47,6 +47,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     applyItemChanges: (changes, harvest) => items.applyItemChanges(changes, harvest),
     getHarvestState: (source) => items.getHarvestState(source),
     getItemDocument: (id, f) => items.getItemDocument(id, f),
+    getItemHead: (id) => items.getItemHead(id),
     getAncestry: (id) => items.getAncestry(id),
     findCycles: (ids) => items.findCycles(ids),
     blockItem: (id, reason) => items.blockItem(id, reason),

@@ -10,6 +10,7 @@ import type {
   ItemChange,
   ItemDocument,
   ItemFormat,
+  ItemHead,
   ItemStore,
   PreparedItem,
   UpsertResult,
@@ -41,6 +42,12 @@ interface OldRow {
   source_id: string | null;
 }
 
+interface HeadRow {
+  etag: string;
+  updated_at: number;
+  reason: string | null;
+}
+
 interface HarvestRow {
   high_water: string | null;
   resumption_token: string | null;
@@ -62,7 +69,9 @@ export class SqliteItems implements ItemStore {
   private readonly hasNext: Statement<[string], { id: string }>;
   private readonly selectHarvest: Statement<[string], HarvestRow>;
   private readonly saveHarvest: Statement;
-  private readonly selectDoc: Record<ItemFormat, Statement<[string], { body: Buffer; etag: string; updated_at: number; reason: string | null }>>;
+  private readonly selectDoc: Record<ItemFormat, Statement<[string], HeadRow & { body: Buffer }>>;
+  private readonly selectHead: Statement<[string], HeadRow>;
+  private readonly putBody: Record<ItemFormat, Statement<[number, Buffer]>>;
   private readonly nodeById: Statement<[string], NodeRow>;
   private readonly nodeByUri: Statement<[string], NodeRow>;
   private readonly parentOf: Statement<[string], { id: string; parent_ref: string | null }>;
@@ -82,15 +91,19 @@ export class SqliteItems implements ItemStore {
     this.selectOld = db.prepare('SELECT etag, source_digest, source_id FROM items WHERE id = ?');
     this.insert = db.prepare(`
       INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
-                         xml, json, etag, source_id, source_digest, updated_at)
+                         etag, source_id, source_digest, updated_at)
       VALUES (@id, @choUri, @parentRef, @label, @hierarchyType, @position, @previousRef, @aggregationEntity,
-              @xml, @json, @etag, @sourceId, @sourceDigest, @updatedAt)
+              @etag, @sourceId, @sourceDigest, @updatedAt)
       ON CONFLICT (id) DO UPDATE SET
         cho_uri = excluded.cho_uri, parent_ref = excluded.parent_ref, label = excluded.label,
         hierarchy_type = excluded.hierarchy_type, position = excluded.position, previous_ref = excluded.previous_ref,
-        aggregation_entity = excluded.aggregation_entity, xml = excluded.xml, json = excluded.json,
+        aggregation_entity = excluded.aggregation_entity,
         etag = excluded.etag, source_id = coalesce(excluded.source_id, items.source_id),
-        source_digest = excluded.source_digest, updated_at = excluded.updated_at`);
+        source_digest = excluded.source_digest, updated_at = excluded.updated_at
+      RETURNING num`);
+    const put = (table: string) =>
+      db.prepare<[number, Buffer]>(`INSERT INTO ${table} (item, body) VALUES (?, ?) ON CONFLICT (item) DO UPDATE SET body = excluded.body`);
+    this.putBody = { json: put('item_json'), xml: put('item_xml') };
     this.setSource = db.prepare('UPDATE items SET source_id = ? WHERE id = ?');
     this.idsBySource = db.prepare('SELECT id FROM items WHERE source_id = ?');
     this.idsByChoUri = db.prepare('SELECT id FROM items WHERE cho_uri = ?');
@@ -104,12 +117,13 @@ export class SqliteItems implements ItemStore {
       ON CONFLICT (source) DO UPDATE SET
         high_water = excluded.high_water, resumption_token = excluded.resumption_token,
         run_from = excluded.run_from, run_started = excluded.run_started, updated_at = excluded.updated_at`);
-    const doc = (column: ItemFormat) =>
-      db.prepare<[string], { body: Buffer; etag: string; updated_at: number; reason: string | null }>(
-        `SELECT i.${column} AS body, i.etag, i.updated_at, b.reason
-         FROM items i LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = ?`,
+    const doc = (table: string) =>
+      db.prepare<[string], HeadRow & { body: Buffer }>(
+        `SELECT d.body, i.etag, i.updated_at, b.reason
+         FROM items i JOIN ${table} d ON d.item = i.num LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = ?`,
       );
-    this.selectDoc = { json: doc('json'), xml: doc('xml') };
+    this.selectDoc = { json: doc('item_json'), xml: doc('item_xml') };
+    this.selectHead = db.prepare('SELECT i.etag, i.updated_at, b.reason FROM items i LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = ?');
     this.nodeById = db.prepare(`SELECT ${NODE_COLUMNS} FROM items WHERE id = ?`);
     this.nodeByUri = db.prepare(`SELECT ${NODE_COLUMNS} FROM items WHERE cho_uri = ? LIMIT 1`);
     this.parentOf = db.prepare('SELECT id, parent_ref FROM items WHERE cho_uri = ? LIMIT 1');
@@ -145,16 +159,16 @@ export class SqliteItems implements ItemStore {
       result.unchanged++;
       return;
     }
-    // Bodies are kept as bytes: a request then sends them without re-encoding.
-    this.insert.run({
+    const { num } = this.insert.get({
       ...item,
       sourceId: item.sourceId ?? null,
       sourceDigest: item.sourceDigest ?? null,
-      xml: Buffer.from(item.xml, 'utf8'),
-      json: Buffer.from(item.json, 'utf8'),
       aggregationEntity: item.aggregationEntity ? 1 : 0,
       updatedAt: now,
-    });
+    }) as { num: number };
+    // Bodies are kept as bytes: a request then sends them without re-encoding.
+    this.putBody.json.run(num, Buffer.from(item.json, 'utf8'));
+    this.putBody.xml.run(num, Buffer.from(item.xml, 'utf8'));
     this.refs.replace(item.id, item.refs, affected);
     if (old) result.updated++;
     else result.inserted++;
@@ -192,8 +206,12 @@ export class SqliteItems implements ItemStore {
 
   getItemDocument(id: string, format: ItemFormat): ItemDocument | undefined {
     const row = this.selectDoc[format].get(id);
-    if (!row) return undefined;
-    return { body: row.body, etag: row.etag, lastModified: new Date(row.updated_at), blockedReason: row.reason };
+    return row && { body: row.body, ...head(row) };
+  }
+
+  getItemHead(id: string): ItemHead | undefined {
+    const row = this.selectHead.get(id);
+    return row && head(row);
   }
 
   getAncestry(id: string): Ancestry | undefined {
@@ -282,6 +300,10 @@ export class SqliteItems implements ItemStore {
     return String(position);
   }
 
+}
+
+function head(row: HeadRow): ItemHead {
+  return { etag: row.etag, lastModified: new Date(row.updated_at), blockedReason: row.reason };
 }
 
 function toNode(row: NodeRow, parentRow: NodeRow | undefined, position: string | null): HierarchyNode {
