@@ -56,8 +56,8 @@ export const DEFAULTS = {
     maxUrlLength: 16 * 1024,
   },
   ingest: {
-    /** Persons per transaction: large batches let the full-text index write large segments. */
-    batchSize: 5000,
+    /** Persons per transaction: pages every batch touches are written once per transaction (docs/configuration.md). */
+    batchSize: 100_000,
     /** Item packages per transaction (each holds its XML and JSON bodies in memory until written). */
     itemBatchSize: 500,
     /** SQLite page cache of a load, in MB (store.cacheMegabytes is the server's). */

@@ -25,7 +25,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
   // WAL lets the server keep reading while `heritage-api ingest` writes from another process.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  // A writer waits this long for another one: a batch of 100,000 persons holds the lock ~5 s.
+  db.pragma('busy_timeout = 30000');
   // The default 2 MB cache is far smaller than the indexes of a million persons: loads then
   // re-read the same B-tree pages over and over (measured: 4,300 persons/s at 1 M with it).
   db.pragma(`cache_size = ${-Math.round((options.cacheMegabytes ?? 64) * 1024)}`);

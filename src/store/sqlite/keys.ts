@@ -24,7 +24,10 @@ export class SqliteKeys implements KeyStore {
   private readonly byName: Statement<[string], KeyRow>;
 
   /** `onChanged`: a key was created or revoked, so remembered lookups are stale. */
-  constructor(db: Database, private readonly onChanged: () => void = () => {}) {
+  constructor(
+    private readonly db: Database,
+    private readonly onChanged: () => void = () => {},
+  ) {
     this.insert = db.prepare('INSERT INTO api_keys (name, key_hash, created_at) VALUES (?, ?, ?)');
     this.list = db.prepare('SELECT name, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, name');
     this.revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL');
@@ -60,7 +63,20 @@ export class SqliteKeys implements KeyStore {
     return this.find.get(keyHash);
   }
 
+  /**
+   * Best effort, never waiting: this runs inside a request, and an ingest may
+   * hold the write lock for seconds (a batch of persons). A busy database skips
+   * the write; the key's next use a minute later records it.
+   */
   markKeyUsed(name: string, at: Date): void {
-    this.touch.run(at.getTime(), name);
+    const wait = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.touch.run(at.getTime(), name);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${wait}`);
+    }
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * A request never waits for an ingest's write lock: recording a key's last
+ * use is skipped while another process holds the lock (a batch of persons can
+ * hold it for seconds), and done on a later use.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+
+test('[sqlite] marking a key used gives way to another writer, then works once the lock is free', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'test.db');
+  const store = openSqliteStore({ path });
+  const ingest = new Database(path);
+  try {
+    store.createKey('portal', 'hash-of-the-portal-key');
+    ingest.exec('BEGIN IMMEDIATE');
+    store.markKeyUsed('portal', new Date(1_800_000_000_000));
+    assert.equal(store.listKeys()[0]!.lastUsedAt, null, 'skipped while the lock is held');
+    ingest.exec('COMMIT');
+    store.markKeyUsed('portal', new Date(1_800_000_060_000));
+    assert.deepEqual(store.listKeys()[0]!.lastUsedAt, new Date(1_800_000_060_000));
+  } finally {
+    ingest.close();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
