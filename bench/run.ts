@@ -53,7 +53,7 @@ function cli(args: string[]): string {
 
 /** Loads the data set through the real commands; returns records/s per kind. */
 function load(): { persons: number; items: number } {
-  rmSync(db, { force: true });
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
   const rate = (out: string) => Number(/\((\d+)\/s\)/.exec(out)?.[1] ?? 0);
   log('loading persons ...');
   const persons = rate(cli(['ingest', 'entities', join(dataDir, 'persons')]));
