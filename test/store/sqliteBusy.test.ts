@@ -5,16 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+import { BACKENDS } from '../helpers/backends.js';
 
 test('[sqlite] marking a key used gives way to another writer, then works once the lock is free', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
-  const path = join(dir, 'test.db');
-  const store = openSqliteStore({ path });
+  const { store, path, dispose } = BACKENDS.find((b) => b.name === 'sqlite')!.open();
   const ingest = new Database(path);
   try {
     store.createKey('portal', 'hash-of-the-portal-key');
@@ -26,7 +21,6 @@ test('[sqlite] marking a key used gives way to another writer, then works once t
     assert.deepEqual(store.listKeys()[0]!.lastUsedAt, new Date(1_800_000_060_000));
   } finally {
     ingest.close();
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    dispose();
   }
 });

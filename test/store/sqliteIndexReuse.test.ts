@@ -5,17 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Person } from '../../src/ingest/persons/person.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
-import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { SqlitePersonSearch } from '../../src/store/sqlite/personSearch.js';
 import type { PreparedItem } from '../../src/store/Store.js';
 import { cortexXml } from '../helpers/packages.js';
+import { BACKENDS } from '../helpers/backends.js';
 
 const person = (n: number): Person =>
   ({ id: `http://d-nb.info/gnd/4242${n}`, type: 'person', preferredName: `Probe ${n}`, professionOrOccupation: ['Glasbläser'] }) as unknown as Person;
@@ -27,9 +24,7 @@ function item(id: string, refs: string[], title = id): PreparedItem {
 }
 
 test('[sqlite] the search index is rebuilt for commits that touch persons, and only for those', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
-  const path = join(dir, 'test.db');
-  const writer = openSqliteStore({ path });
+  const { store: writer, path, dispose } = BACKENDS.find((b) => b.name === 'sqlite')!.open();
   const db = new Database(path);
   try {
     writer.upsertPersons([person(1), person(2)]);
@@ -57,7 +52,6 @@ test('[sqlite] the search index is rebuilt for commits that touch persons, and o
     assert.equal(search.indexBuilds, 3);
   } finally {
     db.close();
-    writer.close();
-    rmSync(dir, { recursive: true, force: true });
+    dispose();
   }
 });
