@@ -6,8 +6,8 @@
  */
 import type { ItemChange, Store } from '../store/Store.js';
 import type { EdmItemOptions } from './items/edmItems.js';
-import { PackageParserPool } from './items/packagePool.js';
 import { readItemFile } from './items/readItemFile.js';
+import { ParserPool } from './parserPool.js';
 import { runIngest, type IngestOptions, type IngestSummary } from './runIngest.js';
 
 export type { IngestSummary, Problem } from './runIngest.js';
@@ -22,7 +22,7 @@ export interface ItemIngestOptions extends IngestOptions {
 export async function ingestItems(store: Store, paths: readonly string[], options: ItemIngestOptions): Promise<IngestSummary> {
   const edm = options.edm ?? { ingestDate: new Date(), providersFingerprint: '' };
   const withParents: string[] = [];
-  const packages = new PackageParserPool();
+  const packages = new ParserPool();
   const summary = await runIngest<ItemChange>(
     paths,
     {

@@ -12,6 +12,8 @@ import { UsageError } from '../errors.js';
 export interface InputFile {
   /** The path as the operator will recognise it, or "<stdin>". */
   name: string;
+  /** The file's path, when it is one on disk (a worker thread may read it itself). */
+  path?: string;
   /** The whole file. */
   read: () => Promise<Buffer>;
   /** The file in chunks, for readers that stream (large EDM files). Call once. */
@@ -75,7 +77,7 @@ async function readAhead(file: InputFile): Promise<InputFile> {
   try {
     if ((await stat(file.name)).size > READ_AHEAD_MAX_BYTES) return file;
     const bytes = await file.read();
-    return { name: file.name, read: () => Promise.resolve(bytes), stream: () => Readable.from([bytes]), inMemory: true };
+    return { ...file, read: () => Promise.resolve(bytes), stream: () => Readable.from([bytes]), inMemory: true };
   } catch {
     return file; // reading it in turn reports the problem where it belongs
   }
@@ -106,7 +108,7 @@ export async function* readingAhead(files: AsyncIterable<InputFile>, ahead = 16)
 }
 
 function fileInput(path: string): InputFile {
-  return { name: path, read: () => readFile(path), stream: () => createReadStream(path) };
+  return { name: path, path, read: () => readFile(path), stream: () => createReadStream(path) };
 }
 
 /**

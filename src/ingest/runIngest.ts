@@ -7,7 +7,7 @@
 import type { UpsertResult } from '../store/Store.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
-import { decodeUtf8, expandInputs, readingAhead, type InputFile } from './readInputs.js';
+import { expandInputs, readingAhead, type InputFile } from './readInputs.js';
 
 export interface Problem {
   file: string;
@@ -51,6 +51,12 @@ export interface RecordKind<T> {
   accept: (fileName: string) => boolean;
   /** The records of one file, in order; a reader that cannot go on yields an error and ends. */
   read: (file: InputFile) => AsyncIterable<ReadResult<T>>;
+  /**
+   * Set when `read` starts its work as it is called (it parses on a worker)
+   * and holds the results until they are read: then the next large file is
+   * started while this one is written, rather than in its turn.
+   */
+  startsEarly?: boolean;
   write: (batch: readonly T[]) => UpsertResult & { deleted?: number };
   /** Called after each written batch (e.g. to remember ids for a check after the run). */
   written?: (batch: readonly T[]) => void;
@@ -70,7 +76,7 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
     kind.written?.(batch);
   });
   try {
-    for await (const { file, results } of readInOrder(readingAhead(expandInputs(paths, kind.accept, options.stdin)), kind.read)) {
+    for await (const { file, results } of readInOrder(readingAhead(expandInputs(paths, kind.accept, options.stdin)), kind)) {
       summary.files++;
       for await (const result of results) {
         if (result.kind === 'record') {
@@ -102,43 +108,47 @@ async function collect<T>(results: AsyncIterable<T>): Promise<T[]> {
 /**
  * Each file with its results, in file order. Files already in memory (read
  * ahead) are read up to `ahead` at a time, so a reader that parses off the
- * main thread (the items' worker pool) works on the next files while the
- * records of this one are written. A streamed file is read in its turn,
- * record by record, and nothing after it is started before it.
+ * main thread (the parser pool) works on the next files while the records of
+ * this one are written. A large file is read in its turn, record by record,
+ * and nothing after it is started before it; when the reader starts early,
+ * one large file is started ahead, so that its parse overlaps this file's writes.
  */
 async function* readInOrder<T>(
   files: AsyncIterable<InputFile>,
-  read: (file: InputFile) => AsyncIterable<ReadResult<T>>,
+  kind: Pick<RecordKind<T>, 'read' | 'startsEarly'>,
   ahead = 8,
 ): AsyncGenerator<{ file: InputFile; results: AsyncIterable<ReadResult<T>> | ReadResult<T>[] }> {
   const source = files[Symbol.asyncIterator]();
-  const queue: Array<{ file: InputFile; results: Promise<ReadResult<T>[]> | null }> = [];
+  type Queued = { file: InputFile; results: Promise<ReadResult<T>[]> | AsyncIterable<ReadResult<T>> | null };
+  const queue: Queued[] = [];
+  const large = (q: Queued | undefined) => q !== undefined && !q.file.inMemory;
   let exhausted = false;
-  for (;;) {
-    while (!exhausted && queue.length < ahead && queue.at(-1)?.results !== null) {
+  const fill = async (): Promise<void> => {
+    while (!exhausted && queue.length < ahead && !queue.some(large)) {
       const next = await source.next();
       if (next.done) {
         exhausted = true;
-        break;
+        return;
       }
       const file = next.value;
-      const results = file.inMemory ? collect(read(file)) : null;
-      // Awaited in its turn; until then a failure must not count as unhandled.
-      results?.catch(() => {});
+      let results: Queued['results'] = null;
+      if (file.inMemory) {
+        results = collect(kind.read(file));
+        // Awaited in its turn; until then a failure must not count as unhandled.
+        results.catch(() => {});
+      } else if (kind.startsEarly === true) {
+        results = kind.read(file);
+      }
       queue.push({ file, results });
     }
+  };
+  for (;;) {
+    await fill();
     const head = queue.shift();
     if (head === undefined) return;
-    yield { file: head.file, results: head.results === null ? read(head.file) : await head.results };
+    // A started file's successors are started before its records are written.
+    if (head.results !== null) await fill();
+    const results = head.results === null ? kind.read(head.file) : 'then' in head.results ? await head.results : head.results;
+    yield { file: head.file, results };
   }
-}
-
-/** For readers of whole documents: decodes the file strictly as UTF-8 and hands its text on. */
-export async function* readWholeFile<T>(file: InputFile, parse: (text: string) => Iterable<ReadResult<T>>): AsyncGenerator<ReadResult<T>> {
-  const decoded = decodeUtf8(await file.read());
-  if ('error' in decoded) {
-    yield { kind: 'error', position: 'file', reason: decoded.error };
-    return;
-  }
-  yield* parse(decoded.text);
 }

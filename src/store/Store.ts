@@ -3,7 +3,6 @@
  * interface only; which backend is in use is decided once, in
  * src/store/openStore.ts, from the config.
  */
-import type { Person } from '../ingest/persons/person.js';
 import type { EntitySearch, EntitySearchResult } from '../search/entitySearch.js';
 
 /** An item package prepared by the ingest pipeline, ready to be written. */
@@ -40,6 +39,28 @@ export interface PreparedItem {
   etag: string;
   /** Canonical URIs of the persons (and other authorities) the item refers to; they give a person its `count`. */
   refs: string[];
+}
+
+/**
+ * A person prepared by the ingest pipeline (src/ingest/persons/preparePerson.ts),
+ * ready to be written: the search layout of src/search/personFields.ts,
+ * computed off the writing thread (issue #5: loading speed).
+ */
+export interface PreparedPerson {
+  id: string;
+  /** The stored entity document (spec 2.1) without `count`. */
+  doc: string;
+  /** Digest of the whole record: an unchanged record is left alone. */
+  digest: string;
+  sortKey: string;
+  nameKey: string;
+  fieldsMask: number;
+  birth: number | null;
+  death: number | null;
+  /** Folded text of each full-text field, in TEXT_FIELDS order. */
+  text: string[];
+  /** [facet index, value] pairs without repeats. */
+  facets: Array<[number, string]>;
 }
 
 export interface UpsertResult {
@@ -147,7 +168,7 @@ export interface KeyStore {
 
 export interface PersonStore {
   /** Insert or replace persons by id, in one transaction. Unchanged records are left alone. */
-  upsertPersons(persons: readonly Person[]): UpsertResult;
+  upsertPersons(persons: readonly PreparedPerson[]): UpsertResult;
   countPersons(): number;
   /** Throws SearchRequestError for a search it cannot answer as asked. */
   searchPersons(search: EntitySearch): EntitySearchResult;

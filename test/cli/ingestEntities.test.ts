@@ -4,9 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadVocab } from '../../bench/synth/vocab.js';
+import { PersonGenerator } from '../../bench/synth/persons.js';
+import { toEntitySearch } from '../../src/http/routes/entities.js';
+import type { Person } from '../../src/ingest/persons/person.js';
+import { entityDoc } from '../../src/search/personFields.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
@@ -47,6 +52,43 @@ test('bad entity lines are reported with their line, the good ones kept (exit 2)
   const store = openSqliteStore({ path: db });
   try {
     assert.equal(store.countPersons(), 1);
+  } finally {
+    store.close();
+  }
+});
+
+test('large files are read and parsed on the worker in turn: later files win, a file that is not UTF-8 is reported and skipped', async () => {
+  // Over the 4 MB read-ahead limit, so each file goes to the worker by its path (src/ingest/ingestEntities.ts).
+  const dir = tmp();
+  const db = join(tmp(), 'h.db');
+  const generator = new PersonGenerator(loadVocab(), 7);
+  const lines = (from: number, to: number) => {
+    const out: string[] = [];
+    for (let k = from; k < to; k++) out.push(JSON.stringify(generator.person(k)));
+    return out;
+  };
+  const first = lines(0, 20_000);
+  const third = lines(20_000, 40_000);
+  // The same person in the first and the last file, renamed in the last: the last one loaded must win.
+  const renamed: Person = { ...(JSON.parse(first[5]!) as Person), preferredName: 'Umbenannt, Probe' };
+  third.push(JSON.stringify(renamed));
+  const bad = Buffer.concat([Buffer.from(lines(40_000, 60_000).join('\n')), Buffer.from([0x0a, 0x7b, 0xe4, 0x7d, 0x0a])]);
+  writeFileSync(join(dir, 'a.jsonl'), `${first.join('\n')}\n`);
+  writeFileSync(join(dir, 'b.jsonl'), bad);
+  writeFileSync(join(dir, 'c.jsonl'), `${third.join('\n')}\n`);
+  for (const name of ['a.jsonl', 'b.jsonl', 'c.jsonl']) assert.ok(statSync(join(dir, name)).size > 4 * 1024 * 1024, name);
+
+  const run = await cli(['--db', db, 'ingest', 'entities', dir]);
+  assert.equal(run.code, 2);
+  assert.match(run.out[0]!, /^entities: 40001 records from 3 files .*: 40000 new, 1 updated, 0 unchanged, 1 skipped\.$/);
+  assert.equal(run.err.length, 1);
+  assert.match(run.err[0]!, new RegExp(`^skipped: ${join(dir, 'b.jsonl')} \\(file\\): not UTF-8: invalid byte 0xe4 at byte offset ${bad.length - 3} `));
+  const store = openSqliteStore({ path: db });
+  try {
+    assert.equal(store.countPersons(), 40_000);
+    const found = store.searchPersons(toEntitySearch({ query: `id:"${renamed.id}"` }).search);
+    assert.equal(found.total, 1);
+    assert.equal(found.docs[0], `${entityDoc(renamed).slice(0, -1)},"count":0}`);
   } finally {
     store.close();
   }

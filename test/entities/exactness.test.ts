@@ -30,6 +30,7 @@ import assert from 'node:assert/strict';
 import { loadVocab } from '../../bench/synth/vocab.js';
 import { PersonGenerator } from '../../bench/synth/persons.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
+import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import type { Person } from '../../src/ingest/persons/person.js';
 import { parseQuery } from '../../src/query/parse.js';
 import type { EntitySearchResult } from '../../src/search/entitySearch.js';
@@ -60,7 +61,7 @@ const persons: Person[] = [];
   for (let i = 0; i < PERSONS; i += BATCH) {
     const batch: Person[] = [];
     for (let k = i; k < Math.min(PERSONS, i + BATCH); k++) batch.push(generator.person(k));
-    const result = store.upsertPersons(batch);
+    const result = store.upsertPersons(batch.map(preparePerson));
     assert.equal(result.inserted, batch.length);
     ref.addPersons(batch);
     persons.push(...batch);

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Person } from '../../src/ingest/persons/person.js';
+import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { BACKENDS } from '../helpers/backends.js';
 
@@ -18,14 +19,14 @@ for (const backend of BACKENDS) {
   test(`[${backend.name}] a search repeated after writes sees them: own writes and another connection's commits`, async () => {
     const { store, path, dispose } = backend.open();
     try {
-      store.upsertPersons([person(1, 'Glasbläser')]);
+      store.upsertPersons([preparePerson(person(1, 'Glasbläser'))]);
       assert.equal(store.searchPersons(search('Glasbläser')).total, 1);
       assert.equal(store.searchPersons(search('Glasbläser')).total, 1, 'the second time from the cached leaf');
-      store.upsertPersons([person(2, 'Glasbläser')]);
+      store.upsertPersons([preparePerson(person(2, 'Glasbläser'))]);
       assert.equal(store.searchPersons(search('Glasbläser')).total, 2, 'own write');
       const other = backend.connect(path);
       try {
-        other.upsertPersons([person(3, 'Glasbläser'), person(4, 'Töpfer')]);
+        other.upsertPersons([preparePerson(person(3, 'Glasbläser')), preparePerson(person(4, 'Töpfer'))]);
       } finally {
         other.close();
       }

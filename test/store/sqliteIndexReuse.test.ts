@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import type { Person } from '../../src/ingest/persons/person.js';
+import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { SqlitePersonSearch } from '../../src/store/sqlite/personSearch.js';
@@ -27,7 +28,7 @@ test('[sqlite] the search index is rebuilt for commits that touch persons, and o
   const { store: writer, path, dispose } = BACKENDS.find((b) => b.name === 'sqlite')!.open();
   const db = new Database(path);
   try {
-    writer.upsertPersons([person(1), person(2)]);
+    writer.upsertPersons([preparePerson(person(1)), preparePerson(person(2))]);
     const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     const search = new SqlitePersonSearch(db, () => dataVersion.get()!);
     const ids = () => search.search(toEntitySearch({ query: 'Glasbläser', sort: 'ALPHA_ASC' }).search).docs.map((d) => (JSON.parse(d) as { id: string }).id);
@@ -47,7 +48,7 @@ test('[sqlite] the search index is rebuilt for commits that touch persons, and o
     ids();
     assert.equal(search.indexBuilds, 2, 'references written again with the same count change nothing');
 
-    writer.upsertPersons([person(3)]);
+    writer.upsertPersons([preparePerson(person(3))]);
     assert.deepEqual(ids(), [person(1).id, person(2).id, person(3).id]);
     assert.equal(search.indexBuilds, 3);
   } finally {

@@ -8,12 +8,12 @@ import type { ItemChange } from '../../store/Store.js';
 import { decodeUtf8, type InputFile } from '../readInputs.js';
 import type { ReadResult } from '../runIngest.js';
 import { edmChange, type EdmItemOptions } from './edmItems.js';
-import type { PackageParserPool } from './packagePool.js';
+import type { ParserPool } from '../parserPool.js';
 
 /** Enough of a file to see its first element past prolog and comments. */
 const HEAD_BYTES = 16 * 1024;
 
-export async function* readItemFile(file: InputFile, edm: EdmItemOptions, packages: PackageParserPool): AsyncGenerator<ReadResult<ItemChange>> {
+export async function* readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool): AsyncGenerator<ReadResult<ItemChange>> {
   const chunks = file.stream()[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -46,5 +46,5 @@ export async function* readItemFile(file: InputFile, edm: EdmItemOptions, packag
     yield { kind: 'error', position: 'file', reason: decoded.error };
     return;
   }
-  yield* await packages.parse(decoded.text);
+  yield* packages.parse('packages', decoded);
 }

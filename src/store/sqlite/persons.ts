@@ -3,11 +3,8 @@
  * facet values, and the count of items that refer to the person
  * (decisions.md "Entity search": count). Reading is in personSearch.ts.
  */
-import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import type { Person } from '../../ingest/persons/person.js';
-import { entityDoc, facetValues, fieldsMask, indexedText, nameKey, sortKey, years } from '../../search/personFields.js';
-import type { UpsertResult } from '../Store.js';
+import type { PreparedPerson, UpsertResult } from '../Store.js';
 
 export class SqlitePersonWriter {
   private readonly existing: Statement<[string], { rowid: number; digest: string }>;
@@ -19,7 +16,7 @@ export class SqlitePersonWriter {
   private readonly facetDelete: Statement;
   private readonly count: Statement<[], { n: number }>;
   private readonly bump: Statement;
-  private readonly upsertMany: (persons: readonly Person[]) => UpsertResult;
+  private readonly upsertMany: (persons: readonly PreparedPerson[]) => UpsertResult;
 
   constructor(db: Database, onChange: () => void) {
     this.existing = db.prepare('SELECT rowid, digest FROM persons WHERE id = ?');
@@ -39,39 +36,27 @@ export class SqlitePersonWriter {
     this.facetDelete = db.prepare('DELETE FROM person_facets WHERE person = ?');
     this.count = db.prepare('SELECT count(*) AS n FROM persons');
     this.bump = bumpPersonsVersion(db);
-    this.upsertMany = db.transaction((persons: readonly Person[]) => {
+    this.upsertMany = db.transaction((persons: readonly PreparedPerson[]) => {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
       for (const person of persons) {
-        const digest = createHash('sha256').update(JSON.stringify(person)).digest('base64url');
         const old = this.existing.get(person.id);
-        if (old?.digest === digest) {
+        if (old?.digest === person.digest) {
           result.unchanged++;
           continue;
         }
-        const { birth, death } = years(person);
-        const row = {
-          id: person.id,
-          doc: entityDoc(person),
-          digest,
-          sortKey: sortKey(person),
-          nameKey: nameKey(person.preferredName),
-          fieldsMask: fieldsMask(person),
-          birth,
-          death,
-        };
         let rowid: number;
         if (old) {
           rowid = old.rowid;
-          this.update.run({ ...row, rowid });
+          this.update.run({ ...row(person), rowid });
           this.ftsDelete.run(rowid);
           this.facetDelete.run(rowid);
           result.updated++;
         } else {
-          rowid = Number(this.insert.run(row).lastInsertRowid);
+          rowid = Number(this.insert.run(row(person)).lastInsertRowid);
           result.inserted++;
         }
-        this.ftsInsert.run(rowid, ...indexedText(person));
-        for (const [facet, value] of facetValues(person)) this.facetInsert.run(facet, value, rowid);
+        this.ftsInsert.run(rowid, ...person.text);
+        for (const [facet, value] of person.facets) this.facetInsert.run(facet, value, rowid);
       }
       if (result.inserted + result.updated > 0) {
         this.bump.run();
@@ -81,13 +66,18 @@ export class SqlitePersonWriter {
     });
   }
 
-  upsertPersons(persons: readonly Person[]): UpsertResult {
+  upsertPersons(persons: readonly PreparedPerson[]): UpsertResult {
     return this.upsertMany(persons);
   }
 
   countPersons(): number {
     return this.count.get()!.n;
   }
+}
+
+/** The named parameters of the persons row (the text and facets go to their own tables). */
+function row(p: PreparedPerson) {
+  return { id: p.id, doc: p.doc, digest: p.digest, sortKey: p.sortKey, nameKey: p.nameKey, fieldsMask: p.fieldsMask, birth: p.birth, death: p.death };
 }
 
 /**

@@ -1,0 +1,36 @@
+/**
+ * Turns a person record into the rows the store writes (PreparedPerson). It
+ * is pure and runs on the parser worker, so the writing thread only inserts
+ * (issue #5: loading speed).
+ */
+import { hash } from 'node:crypto';
+import { entityDoc, facetValues, fieldsMask, indexedText, nameKey, sortKey, years } from '../../search/personFields.js';
+import type { PreparedPerson } from '../../store/Store.js';
+import type { ReadResult } from '../runIngest.js';
+import type { Person } from './person.js';
+import { readPersons } from './readPersons.js';
+
+export function preparePerson(person: Person): PreparedPerson {
+  const { birth, death } = years(person);
+  return {
+    id: person.id,
+    doc: entityDoc(person),
+    digest: hash('sha256', JSON.stringify(person), 'base64url'),
+    sortKey: sortKey(person),
+    nameKey: nameKey(person.preferredName),
+    fieldsMask: fieldsMask(person),
+    birth,
+    death,
+    text: indexedText(person),
+    facets: facetValues(person),
+  };
+}
+
+/** The persons of one document, prepared, with the records that are not persons and the bad ones. */
+export function* readPreparedPersons(text: string): Generator<ReadResult<PreparedPerson>> {
+  for (const r of readPersons(text)) {
+    if (r.kind === 'person') yield { kind: 'record', record: preparePerson(r.person) };
+    else if (r.kind === 'skipped') yield { kind: 'other', type: r.entityType };
+    else yield r;
+  }
+}
