@@ -10,27 +10,21 @@ import { runIngest, type IngestOptions, type IngestSummary, type ReadResult } fr
 
 const ENTITY_FILE = /\.(json|jsonl|ndjson|jsonld)$/i;
 
-/**
- * Each persons file goes to the pool's worker as soon as it is asked for, as
- * its path when it is on disk (the worker reads it), so the next file is read
- * and parsed while this one's persons are written (issue #5).
- */
-function readPersonFile(file: InputFile, pool: ParserPool): AsyncIterable<ReadResult<PreparedPerson>> {
-  if (file.path !== undefined && file.inMemory !== true) return pool.parse('persons', { path: file.path });
-  // Standard input, or a small file already read ahead.
+/** A file on disk is read by the pool's worker (issue #5); standard input here. */
+function readPersonFile(file: InputFile, pool: ParserPool<'persons'>): AsyncIterable<ReadResult<PreparedPerson>> {
+  if (file.path !== undefined) return pool.parse({ path: file.path });
   return (async function* () {
-    yield* pool.parse('persons', { bytes: await file.read() });
+    yield* pool.parse({ bytes: await file.read() });
   })();
 }
 
 export async function ingestEntities(store: Store, paths: readonly string[], options: IngestOptions): Promise<IngestSummary> {
-  const pool = new ParserPool();
+  const pool = new ParserPool('persons');
   return runIngest<PreparedPerson>(
     paths,
     {
       accept: (name) => ENTITY_FILE.test(name),
       read: (file) => readPersonFile(file, pool),
-      startsEarly: true,
       write: (batch) => store.upsertPersons(batch),
     },
     options,

@@ -22,7 +22,7 @@ export interface ItemIngestOptions extends IngestOptions {
 export async function ingestItems(store: Store, paths: readonly string[], options: ItemIngestOptions): Promise<IngestSummary> {
   const edm = options.edm ?? { ingestDate: new Date(), providersFingerprint: '' };
   const withParents: string[] = [];
-  const packages = new ParserPool();
+  const packages = new ParserPool('packages');
   const summary = await runIngest<ItemChange>(
     paths,
     {

@@ -1,22 +1,35 @@
 /**
- * Parses documents on worker threads, one fewer than the cores (the main
- * thread writes to the store). Parsing costs more than writing, for packages
- * and for persons alike, so this is what lets a load use the whole machine
- * (issue #5). With a single core it parses on the main thread.
+ * Parses input files on worker threads while the main thread writes to the
+ * store, so that a load uses the whole machine (issue #5); how many workers
+ * each parser gets is in PARSING (src/ingest/parsers.ts). With a single core
+ * persons are parsed on the main thread.
  *
  * A parse starts when it is asked for, not when its results are read: the
- * worker goes on with the next file while the main thread writes this one.
+ * workers go on with the next files while the main thread writes. Each
+ * worker may run only so far ahead (PARSING in parsers.ts): it waits for
+ * credits, which the main thread gives back as it takes results.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { parseInput, type ParseInput, type ParsedRecords, type ParserName } from './parsers.js';
+import { PARSING, parseInput, type ParseInput, type ParsedRecords, type ParserName } from './parsers.js';
 
-function startWorker(): Worker {
+export interface WorkerSetup {
+  parser: ParserName;
+  /** Records per message. */
+  records: number;
+  /** Int32Array over it: messages the worker may still post before the main thread takes some. */
+  credits: SharedArrayBuffer;
+}
+
+function startWorker(setup: WorkerSetup): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./parserWorker.js', here));
+  if (!here.endsWith('.ts')) return new Worker(new URL('./parserWorker.js', here), { workerData: setup });
   // Run from TypeScript sources (tests, tsx): the worker registers tsx before loading its module.
   const script = new URL('./parserWorker.ts', here).href;
-  return new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script)}); })`, { eval: true });
+  return new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script)}); })`, {
+    eval: true,
+    workerData: setup,
+  });
 }
 
 /** Chunks of results as they arrive, read in order by one consumer. */
@@ -25,6 +38,9 @@ class Chunks<T> implements AsyncIterable<T> {
   private ended = false;
   private failure: { error: unknown } | null = null;
   private wake: (() => void) | null = null;
+
+  /** @param taken called as each chunk is taken from the queue */
+  constructor(private readonly taken: () => void = () => {}) {}
 
   push(chunk: T[]): void {
     this.queue.push(chunk);
@@ -49,59 +65,94 @@ class Chunks<T> implements AsyncIterable<T> {
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     for (;;) {
       const chunk = this.queue.shift();
-      if (chunk !== undefined) yield* chunk;
-      else if (this.failure !== null) throw this.failure.error;
+      if (chunk !== undefined) {
+        this.taken();
+        yield* chunk;
+      } else if (this.failure !== null) throw this.failure.error;
       else if (this.ended) return;
       else await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
 }
 
-/** Close it when the load is done: its workers keep the process alive until then. */
-export class ParserPool {
-  private readonly workers: Worker[] = [];
-  private readonly pending = new Map<number, Chunks<unknown>>();
-  private nextId = 0;
+type Message = { id: number; results: unknown[] } | { id: number; done: true };
 
-  /** Workers start with the first document to parse: a load of EDM files only never needs them. */
-  constructor(private readonly size = Math.max(0, availableParallelism() - 1)) {}
+/** PARSING's settings for one pool; tests make them small. */
+export interface PoolOptions {
+  workers: number;
+  ahead: number;
+  records: number;
+}
+
+/** One load's parser. Close it when the load is done: its workers keep the process alive until then. */
+export class ParserPool<K extends ParserName> {
+  private readonly workers: Array<{ worker: Worker; credits: Int32Array }> = [];
+  private readonly pending = new Map<number, Chunks<unknown>>();
+  private readonly options: PoolOptions;
+  private nextId = 0;
+  /** Messages received and not yet taken: at most `ahead` per worker. */
+  held = 0;
+
+  /** Workers start with the first file to parse: a load of EDM files only needs one to look at each file's head. */
+  constructor(
+    private readonly parser: K,
+    options: Partial<PoolOptions> = {},
+  ) {
+    const { ahead, records, workers } = PARSING[parser];
+    this.options = { ahead, records, workers: Math.max(0, workers(availableParallelism())), ...options };
+  }
 
   private start(): void {
-    for (let i = 0; i < this.size; i++) {
-      const worker = startWorker();
-      worker.on('message', (m: { id: number; results: unknown[] } | { id: number; done: true }) => {
+    for (let i = 0; i < this.options.workers; i++) {
+      const setup: WorkerSetup = { parser: this.parser, records: this.options.records, credits: new SharedArrayBuffer(4) };
+      const credits = new Int32Array(setup.credits);
+      credits[0] = this.options.ahead;
+      const worker = startWorker(setup);
+      worker.on('message', (m: Message) => {
         const chunks = this.pending.get(m.id);
         if ('done' in m) {
           chunks?.end();
           this.pending.delete(m.id);
-        } else {
-          chunks?.push(m.results);
+        } else if (chunks !== undefined) {
+          this.held++;
+          chunks.push(m.results);
         }
       });
       worker.on('error', (e) => {
         for (const chunks of this.pending.values()) chunks.fail(e);
         this.pending.clear();
       });
-      this.workers.push(worker);
+      this.workers.push({ worker, credits });
     }
   }
 
-  /** The records of the document, in order, as `parser` reads them. Documents are parsed in the order asked. */
-  parse<K extends ParserName>(parser: K, input: ParseInput): AsyncIterable<ParsedRecords[K]> {
-    const chunks = new Chunks<ParsedRecords[K]>();
-    if (this.workers.length === 0 && this.size > 0) this.start();
+  /**
+   * The records of a file, in order. Files are parsed in the order asked; read
+   * each one's records in that order too, since a worker holds back the next
+   * file's results until this one's are taken.
+   */
+  parse(input: ParseInput): AsyncIterable<ParsedRecords[K]> {
+    if (this.workers.length === 0 && this.options.workers > 0) this.start();
     if (this.workers.length === 0) {
-      for (const chunk of parseInput(parser, input)) chunks.push(chunk);
-      chunks.end();
-      return chunks;
+      // On the main thread, in its turn: parsed ahead, nothing would bound the memory held.
+      const { parser, options } = this;
+      return (async function* () {
+        for (const chunk of parseInput(parser, input, options.records)) yield* chunk;
+      })();
     }
     const id = this.nextId++;
+    const { worker, credits } = this.workers[id % this.workers.length]!;
+    const chunks = new Chunks<ParsedRecords[K]>(() => {
+      this.held--;
+      Atomics.add(credits, 0, 1);
+      Atomics.notify(credits, 0);
+    });
     this.pending.set(id, chunks as Chunks<unknown>);
-    this.workers[id % this.workers.length]!.postMessage({ id, parser, input });
+    worker.postMessage({ id, input });
     return chunks;
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(this.workers.map(({ worker }) => worker.terminate()));
   }
 }

@@ -5,7 +5,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -18,8 +17,6 @@ export interface InputFile {
   read: () => Promise<Buffer>;
   /** The file in chunks, for readers that stream (large EDM files). Call once. */
   stream: () => AsyncIterable<Buffer>;
-  /** Set when the file was read ahead and is held in memory. */
-  inMemory?: boolean;
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -66,44 +63,6 @@ export async function* expandInputs(
     } else {
       yield fileInput(path);
     }
-  }
-}
-
-/** Files up to this size are read ahead whole; larger ones are streamed when their turn comes. */
-const READ_AHEAD_MAX_BYTES = 4 * 1024 * 1024;
-
-async function readAhead(file: InputFile): Promise<InputFile> {
-  if (file.name === '<stdin>') return file;
-  try {
-    if ((await stat(file.name)).size > READ_AHEAD_MAX_BYTES) return file;
-    const bytes = await file.read();
-    return { ...file, read: () => Promise.resolve(bytes), stream: () => Readable.from([bytes]), inMemory: true };
-  } catch {
-    return file; // reading it in turn reports the problem where it belongs
-  }
-}
-
-/**
- * Reads up to `ahead` small files ahead of the one being loaded, so that a load
- * of many small files (one package each) does not wait for the disk between
- * them: the reads overlap the parsing and writing of the file before.
- */
-export async function* readingAhead(files: AsyncIterable<InputFile>, ahead = 16): AsyncGenerator<InputFile> {
-  const source = files[Symbol.asyncIterator]();
-  const queue: Array<Promise<InputFile>> = [];
-  let exhausted = false;
-  const fill = async () => {
-    while (!exhausted && queue.length < ahead) {
-      const next = await source.next();
-      if (next.done) exhausted = true;
-      else queue.push(readAhead(next.value));
-    }
-  };
-  for (;;) {
-    await fill();
-    const next = queue.shift();
-    if (next === undefined) return;
-    yield await next;
   }
 }
 

@@ -7,7 +7,7 @@
 import type { UpsertResult } from '../store/Store.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
-import { expandInputs, readingAhead, type InputFile } from './readInputs.js';
+import { expandInputs, type InputFile } from './readInputs.js';
 
 export interface Problem {
   file: string;
@@ -49,14 +49,12 @@ export interface IngestOptions {
 export interface RecordKind<T> {
   /** Which files inside a directory are inputs. */
   accept: (fileName: string) => boolean;
-  /** The records of one file, in order; a reader that cannot go on yields an error and ends. */
-  read: (file: InputFile) => AsyncIterable<ReadResult<T>>;
   /**
-   * Set when `read` starts its work as it is called (it parses on a worker)
-   * and holds the results until they are read: then the next large file is
-   * started while this one is written, rather than in its turn.
+   * The records of one file, in order; a reader that cannot go on yields an
+   * error and ends. Called ahead of the file's turn for files on disk: it may
+   * start work at once, and must give results only as they are read.
    */
-  startsEarly?: boolean;
+  read: (file: InputFile) => AsyncIterable<ReadResult<T>>;
   write: (batch: readonly T[]) => UpsertResult & { deleted?: number };
   /** Called after each written batch (e.g. to remember ids for a check after the run). */
   written?: (batch: readonly T[]) => void;
@@ -76,7 +74,7 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
     kind.written?.(batch);
   });
   try {
-    for await (const { file, results } of readInOrder(readingAhead(expandInputs(paths, kind.accept, options.stdin)), kind)) {
+    for await (const { file, results } of readInOrder(expandInputs(paths, kind.accept, options.stdin), kind.read)) {
       summary.files++;
       for await (const result of results) {
         if (result.kind === 'record') {
@@ -99,56 +97,31 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   return summary;
 }
 
-async function collect<T>(results: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const r of results) all.push(r);
-  return all;
-}
+/** Files whose reading is started before their turn (their results are bounded by the parser pool's credits). */
+const READ_AHEAD_FILES = 2000;
 
 /**
- * Each file with its results, in file order. Files already in memory (read
- * ahead) are read up to `ahead` at a time, so a reader that parses off the
- * main thread (the parser pool) works on the next files while the records of
- * this one are written. A large file is read in its turn, record by record,
- * and nothing after it is started before it; when the reader starts early,
- * one large file is started ahead, so that its parse overlaps this file's writes.
+ * Each file with its results, in file order. A file on disk is handed to its
+ * reader up to READ_AHEAD_FILES ahead, so the parser workers read and parse
+ * on while the records before it are written. Standard input is read in its
+ * turn, and nothing after it is started before it: a worker parses in the
+ * order asked, and must not wait on results taken after ones it holds back.
  */
 async function* readInOrder<T>(
   files: AsyncIterable<InputFile>,
-  kind: Pick<RecordKind<T>, 'read' | 'startsEarly'>,
-  ahead = 8,
-): AsyncGenerator<{ file: InputFile; results: AsyncIterable<ReadResult<T>> | ReadResult<T>[] }> {
+  read: (file: InputFile) => AsyncIterable<ReadResult<T>>,
+): AsyncGenerator<{ file: InputFile; results: AsyncIterable<ReadResult<T>> }> {
   const source = files[Symbol.asyncIterator]();
-  type Queued = { file: InputFile; results: Promise<ReadResult<T>[]> | AsyncIterable<ReadResult<T>> | null };
-  const queue: Queued[] = [];
-  const large = (q: Queued | undefined) => q !== undefined && !q.file.inMemory;
+  const queue: Array<{ file: InputFile; results: AsyncIterable<ReadResult<T>> | null }> = [];
   let exhausted = false;
-  const fill = async (): Promise<void> => {
-    while (!exhausted && queue.length < ahead && !queue.some(large)) {
-      const next = await source.next();
-      if (next.done) {
-        exhausted = true;
-        return;
-      }
-      const file = next.value;
-      let results: Queued['results'] = null;
-      if (file.inMemory) {
-        results = collect(kind.read(file));
-        // Awaited in its turn; until then a failure must not count as unhandled.
-        results.catch(() => {});
-      } else if (kind.startsEarly === true) {
-        results = kind.read(file);
-      }
-      queue.push({ file, results });
-    }
-  };
   for (;;) {
-    await fill();
+    while (!exhausted && queue.length < READ_AHEAD_FILES && queue.at(-1)?.results !== null) {
+      const next = await source.next();
+      if (next.done) exhausted = true;
+      else queue.push({ file: next.value, results: next.value.path === undefined ? null : read(next.value) });
+    }
     const head = queue.shift();
     if (head === undefined) return;
-    // A started file's successors are started before its records are written.
-    if (head.results !== null) await fill();
-    const results = head.results === null ? kind.read(head.file) : 'then' in head.results ? await head.results : head.results;
-    yield { file: head.file, results };
+    yield { file: head.file, results: head.results ?? read(head.file) };
   }
 }

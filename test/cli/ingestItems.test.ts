@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
@@ -78,6 +78,27 @@ test('ingest items reads standard input with -', async () => {
   const store = openSqliteStore({ path: db });
   try {
     assert.deepEqual(store.getAncestry('FROMSTDIN'), { nodes: [], cycle: false });
+  } finally {
+    store.close();
+  }
+});
+
+test('files before and after standard input are loaded in the order given: the last version of an item wins', async () => {
+  // Files on disk are parsed ahead on workers; standard input is read in its turn (src/ingest/runIngest.ts).
+  const dir = tmp();
+  const db = join(tmp(), 'h.db');
+  for (const [name, title] of [['a', 'Erste'], ['b', 'Dritte']] as const) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'same.xml'), cortexXml({ id: 'SAMEITEM', title }));
+    for (let k = 0; k < 20; k++) writeFileSync(join(dir, name, `other-${k}.xml`), cortexXml({ id: `${name.toUpperCase()}${k}`, title: `${title} ${k}` }));
+  }
+  const run = await cli(['--db', db, 'ingest', 'items', join(dir, 'a'), '-', join(dir, 'b')], { stdin: cortexXml({ id: 'SAMEITEM', title: 'Zweite' }) });
+  assert.equal(run.code, 0, run.err.join('\n'));
+  assert.match(run.out[0]!, /^items: 43 records from 43 files .*: 41 new, 2 updated, 0 unchanged, 0 skipped\.$/);
+  const store = openSqliteStore({ path: db });
+  try {
+    const xml = store.getItemDocument('SAMEITEM', 'xml')!.body.toString('utf8');
+    assert.deepEqual(['Erste', 'Zweite', 'Dritte'].filter((title) => xml.includes(`>${title}<`)), ['Dritte']);
   } finally {
     store.close();
   }

@@ -1,19 +1,34 @@
 /**
- * Reads one input file of `ingest items`. EDM (RDF/XML, or OAI-PMH responses)
- * is streamed record by record, since one file may hold millions of records;
- * a package file (cortex XML, package JSON) is one document and read whole.
+ * Reads one input file of `ingest items`. A package file (cortex XML,
+ * package JSON) is one document, read and parsed whole on a parser worker.
+ * EDM (RDF/XML, or OAI-PMH responses) is streamed record by record on the
+ * main thread, since one file may hold millions of records: the worker only
+ * looks at its head and says so.
  */
 import { looksLikeEdm, readEdmRecords } from '../edm/readEdmRecords.js';
 import type { ItemChange } from '../../store/Store.js';
-import { decodeUtf8, type InputFile } from '../readInputs.js';
+import type { ParserPool } from '../parserPool.js';
+import type { InputFile } from '../readInputs.js';
 import type { ReadResult } from '../runIngest.js';
 import { edmChange, type EdmItemOptions } from './edmItems.js';
-import type { ParserPool } from '../parserPool.js';
 
 /** Enough of a file to see its first element past prolog and comments. */
 const HEAD_BYTES = 16 * 1024;
 
-export async function* readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool): AsyncGenerator<ReadResult<ItemChange>> {
+export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>): AsyncIterable<ReadResult<ItemChange>> {
+  if (file.path === undefined) return readStreamed(file, edm, packages);
+  const parsed = packages.parse({ path: file.path });
+  return (async function* () {
+    for await (const result of parsed) {
+      // The reader decodes the bytes itself, strictly, and says where a file stops being UTF-8.
+      if (result.kind === 'edm') for await (const record of readEdmRecords(file.stream())) yield edmChange(record, edm);
+      else yield result;
+    }
+  })();
+}
+
+/** Standard input: read once, so its head is looked at here. */
+async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>): AsyncGenerator<ReadResult<ItemChange>> {
   const chunks = file.stream()[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -35,16 +50,12 @@ export async function* readItemFile(file: InputFile, edm: EdmItemOptions, packag
   }
 
   if (looksLikeEdm(Buffer.concat(head).toString('utf8'))) {
-    // The reader decodes the bytes itself, strictly, and says where a file stops being UTF-8.
     for await (const result of readEdmRecords(all())) yield edmChange(result, edm);
     return;
   }
   const whole: Buffer[] = [];
   for await (const chunk of all()) whole.push(chunk);
-  const decoded = decodeUtf8(Buffer.concat(whole));
-  if ('error' in decoded) {
-    yield { kind: 'error', position: 'file', reason: decoded.error };
-    return;
+  for await (const result of packages.parse({ bytes: Buffer.concat(whole) })) {
+    if (result.kind !== 'edm') yield result;
   }
-  yield* packages.parse('packages', decoded);
 }
