@@ -39,8 +39,9 @@ export type ParseInput = { path: string } | { bytes: Uint8Array };
  * - `records` per message, and `ahead`: messages a worker may have posted
  *   that the main thread has not yet taken (its credits). Together they bound
  *   the memory a load holds ahead of its writes, while keeping enough ahead
- *   that the workers parse on through a batch write: about 100,000 persons (a
- *   few hundred MB), or 1,000 packages (10-60 KB each, in two forms).
+ *   that the workers parse on through a batch write: per worker, about
+ *   100,000 persons (a few hundred MB), or 1,000 packages (10-60 KB each, in
+ *   two forms).
  * - `workers`, given the cores: a package takes about twice as long to parse
  *   as to write, so packages use every core (measured on 2 cores: 1,390/s
  *   against 1,250/s with one worker); persons are quicker to parse than to
