@@ -7,7 +7,8 @@
  * A parse starts when it is asked for, not when its results are read: the
  * workers go on with the next files while the main thread writes. Each
  * worker may run only so far ahead (PARSING in parsers.ts): it waits for
- * credits, which the main thread gives back as it takes results.
+ * credits, which the main thread gives back as it takes results. The credits
+ * are shared out among the workers, so more cores do not hold more memory.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -90,7 +91,7 @@ export class ParserPool<K extends ParserName> {
   private readonly pending = new Map<number, Chunks<unknown>>();
   private readonly options: PoolOptions;
   private nextId = 0;
-  /** Messages received and not yet taken: at most `ahead` per worker. */
+  /** Messages received and not yet taken: at most `ahead`, shared out among the workers. */
   held = 0;
 
   /** Workers start with the first file to parse: a load of EDM files only needs one to look at each file's head. */
@@ -106,7 +107,7 @@ export class ParserPool<K extends ParserName> {
     for (let i = 0; i < this.options.workers; i++) {
       const setup: WorkerSetup = { parser: this.parser, records: this.options.records, credits: new SharedArrayBuffer(4) };
       const credits = new Int32Array(setup.credits);
-      credits[0] = this.options.ahead;
+      credits[0] = Math.max(1, Math.ceil(this.options.ahead / this.options.workers));
       const worker = startWorker(setup);
       worker.on('message', (m: Message) => {
         const chunks = this.pending.get(m.id);

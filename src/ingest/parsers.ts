@@ -36,12 +36,12 @@ export type ParseInput = { path: string } | { bytes: Uint8Array };
 
 /**
  * How each parser runs on the pool (src/ingest/parserPool.ts):
- * - `records` per message, and `ahead`: messages a worker may have posted
- *   that the main thread has not yet taken (its credits). Together they bound
- *   the memory a load holds ahead of its writes, while keeping enough ahead
- *   that the workers parse on through a batch write: per worker, about
- *   100,000 persons (a few hundred MB), or 1,000 packages (10-60 KB each, in
- *   two forms).
+ * - `records` per message, and `ahead`: messages the workers together may
+ *   have posted that the main thread has not yet taken (their credits, shared
+ *   out among them). Together they bound the memory a load holds ahead of its
+ *   writes, whatever the number of cores, while keeping enough ahead that the
+ *   workers parse on through a batch write: about 100,000 persons (a few
+ *   hundred MB), or 2,000 packages (10-60 KB each, in two forms).
  * - `workers`, given the cores: a package takes about twice as long to parse
  *   as to write, so packages use every core (measured on 2 cores: 1,390/s
  *   against 1,250/s with one worker); persons are quicker to parse than to
@@ -49,7 +49,7 @@ export type ParseInput = { path: string } | { bytes: Uint8Array };
  */
 export const PARSING: Record<ParserName, { records: number; ahead: number; workers: (cores: number) => number }> = {
   persons: { records: 2000, ahead: 50, workers: (cores) => cores - 1 },
-  packages: { records: 1, ahead: 1000, workers: (cores) => cores },
+  packages: { records: 1, ahead: 2000, workers: (cores) => cores },
 };
 
 function* chunked<T>(results: Iterable<T>, size: number): Generator<T[]> {
