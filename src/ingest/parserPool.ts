@@ -41,7 +41,7 @@ class Chunks<T> implements AsyncIterable<T> {
   private wake: (() => void) | null = null;
 
   /** @param taken called as each chunk is taken from the queue */
-  constructor(private readonly taken: () => void = () => {}) {}
+  constructor(private readonly taken: () => void) {}
 
   push(chunk: T[]): void {
     this.queue.push(chunk);

@@ -6,7 +6,7 @@
  * could only finish between two batch writes, which block its event loop.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { looksLikeEdm } from './edm/readEdmRecords.js';
+import { EDM_HEAD_BYTES, looksLikeEdm } from './edm/readEdmRecords.js';
 import { readPackageChanges } from './items/readItemRecords.js';
 import { readPreparedPersons } from './persons/preparePerson.js';
 import type { ItemChange, PreparedPerson } from '../store/Store.js';
@@ -16,8 +16,9 @@ import type { ReadResult } from './runIngest.js';
 export interface ParsedRecords {
   /**
    * Cortex XML or package JSON: one document, one or more packages. An EDM
-   * file answers `edm` alone: it is streamed record by record on the main
-   * thread instead, since one file may hold millions of records.
+   * file on disk answers `edm` alone: it is streamed record by record on the
+   * main thread instead, since one file may hold millions of records.
+   * (Standard input's head is looked at on the main thread, which reads it.)
    */
   packages: ReadResult<ItemChange> | { kind: 'edm' };
   /** GND persons in any of the formats readPersons knows. */
@@ -64,22 +65,14 @@ function* chunked<T>(results: Iterable<T>, size: number): Generator<T[]> {
   if (chunk.length > 0) yield chunk;
 }
 
-/** Enough of a file to see its first element past prolog and comments. */
-const HEAD_BYTES = 16 * 1024;
-
-function readHead(path: string): Buffer {
+function isEdmFile(path: string): boolean {
   const fd = openSync(path, 'r');
   try {
-    const head = Buffer.alloc(HEAD_BYTES);
-    return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+    const head = Buffer.alloc(EDM_HEAD_BYTES);
+    return looksLikeEdm(head.toString('utf8', 0, readSync(fd, head, 0, EDM_HEAD_BYTES, 0)));
   } finally {
     closeSync(fd);
   }
-}
-
-function isEdm(input: ParseInput): boolean {
-  const head = 'path' in input ? readHead(input.path) : input.bytes.subarray(0, HEAD_BYTES);
-  return looksLikeEdm(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8'));
 }
 
 function bytesOf(input: ParseInput): Buffer {
@@ -91,7 +84,7 @@ export function* parseInput<K extends ParserName>(parser: K, input: ParseInput, 
   const error = (reason: string) => [{ kind: 'error', position: 'file', reason }] as Array<ParsedRecords[K]>;
   let text: string;
   try {
-    if (parser === 'packages' && isEdm(input)) {
+    if (parser === 'packages' && 'path' in input && isEdmFile(input.path)) {
       yield [{ kind: 'edm' }] as Array<ParsedRecords[K]>;
       return;
     }

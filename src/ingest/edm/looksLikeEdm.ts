@@ -11,6 +11,9 @@
 
 import { NS } from '../../formats/namespaces.js';
 
+/** Enough of a file's first bytes to see its first element past prolog and comments. */
+export const EDM_HEAD_BYTES = 16 * 1024;
+
 const NAME = /^<([^\s/>:!?]+:)?([^\s/>:!?]+)/;
 
 function skipProlog(text: string): number {

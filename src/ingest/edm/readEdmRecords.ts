@@ -28,7 +28,7 @@ import { EdmStream } from './edmStream.js';
 import { RecordAssembler } from './recordAssembler.js';
 import type { EdmReadResult } from './types.js';
 
-export { looksLikeEdm } from './looksLikeEdm.js';
+export { EDM_HEAD_BYTES, looksLikeEdm } from './looksLikeEdm.js';
 
 /** Far above any real record seen (the largest in fixtures/items/edm/ is 43 kB), small enough to bound memory. */
 export const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024;

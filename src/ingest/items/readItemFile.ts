@@ -5,15 +5,12 @@
  * main thread, since one file may hold millions of records: the worker only
  * looks at its head and says so.
  */
-import { looksLikeEdm, readEdmRecords } from '../edm/readEdmRecords.js';
+import { EDM_HEAD_BYTES, looksLikeEdm, readEdmRecords } from '../edm/readEdmRecords.js';
 import type { ItemChange } from '../../store/Store.js';
 import type { ParserPool } from '../parserPool.js';
 import type { InputFile } from '../readInputs.js';
 import type { ReadResult } from '../runIngest.js';
 import { edmChange, type EdmItemOptions } from './edmItems.js';
-
-/** Enough of a file to see its first element past prolog and comments. */
-const HEAD_BYTES = 16 * 1024;
 
 export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>): AsyncIterable<ReadResult<ItemChange>> {
   if (file.path === undefined) return readStreamed(file, edm, packages);
@@ -33,7 +30,7 @@ async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: Par
   const head: Buffer[] = [];
   let headBytes = 0;
   let ended = false;
-  while (headBytes < HEAD_BYTES) {
+  while (headBytes < EDM_HEAD_BYTES) {
     const next = await chunks.next();
     if (next.done) {
       ended = true;
