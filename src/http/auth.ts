@@ -4,7 +4,7 @@
  * query parameter oauth_consumer_key. Missing: 401 with WWW-Authenticate.
  * Unknown or revoked: 403, as on the real service.
  */
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { hashApiKey, sameHash } from '../apiKeys.js';
 import { ApiError } from '../errors.js';
 import type { KeyStore } from '../store/Store.js';
@@ -15,7 +15,13 @@ export const AUTH_REALM = 'heritage-api';
 /** Writing last-used on every request would serialise all requests on the database lock. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-function keyFromRequest(request: FastifyRequest): string {
+/** What auth reads of a request: a Fastify request, or the fast path's bare one (./fastPath.ts). */
+export interface KeyedRequest {
+  headers: IncomingHttpHeaders;
+  query?: unknown;
+}
+
+function keyFromRequest(request: KeyedRequest): string {
   const query = request.query as Record<string, unknown> | undefined;
   const fromQuery = query?.oauth_consumer_key;
   const header = request.headers.authorization;
@@ -42,7 +48,7 @@ const MAX_REMEMBERED_KEYS = 10_000;
  * next request, while a busy server does not query the store on every
  * request (issue #5: it was a seventh of the time of a cached `parents`).
  */
-export function createAuthenticator(keys: KeyStore & { dataVersion(): string }): (request: FastifyRequest) => string {
+export function createAuthenticator(keys: KeyStore & { dataVersion(): string }): (request: KeyedRequest) => string {
   const lastWritten = new Map<string, number>();
   const remembered = new Map<string, { name: string; keyHash: string } | null>();
   let rememberedAt = '';

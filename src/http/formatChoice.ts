@@ -2,7 +2,7 @@
  * Which representation a request gets, from its Accept header
  * (spec 4.1, decisions.md "Requests").
  */
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../errors.js';
 import { byHeaderValue, negotiate } from './negotiate.js';
 
@@ -20,13 +20,16 @@ const BY_OFFER: Record<string, Representation> = {
   'text/xml': TEXT_XML_TYPE,
 };
 
-function acceptOf(request: FastifyRequest): string | undefined {
+/** A Fastify request, or the fast path's bare one (./fastPath.ts). */
+type WithHeaders = { headers: IncomingHttpHeaders };
+
+function acceptOf(request: WithHeaders): string | undefined {
   const accept = request.headers.accept;
   return accept === undefined || accept.trim() === '' ? undefined : accept;
 }
 
 /** Item operations answer JSON or XML. */
-export function itemRepresentation(request: FastifyRequest, requireAccept: boolean): Representation {
+export function itemRepresentation(request: WithHeaders, requireAccept: boolean): Representation {
   const accept = acceptOf(request);
   if (accept === undefined) {
     if (requireAccept) throw ApiError.of('notAcceptable', 'application/json or application/xml (none was sent)');
@@ -41,7 +44,7 @@ const itemOffer = byHeaderValue((accept: string) => negotiate(accept, ITEM_OFFER
 const jsonOffer = byHeaderValue((accept: string) => negotiate(accept, ['application/json']));
 
 /** The entity search answers JSON only. */
-export function jsonOnly(request: FastifyRequest, requireAccept: boolean): Representation {
+export function jsonOnly(request: WithHeaders, requireAccept: boolean): Representation {
   const accept = acceptOf(request);
   if (accept === undefined) {
     if (requireAccept) throw ApiError.of('notAcceptable', 'application/json (none was sent)');
@@ -52,7 +55,7 @@ export function jsonOnly(request: FastifyRequest, requireAccept: boolean): Repre
 }
 
 /** Errors are written in XML only to a client that prefers XML; everyone else gets JSON. */
-export function errorRepresentation(request: FastifyRequest): Representation {
+export function errorRepresentation(request: WithHeaders): Representation {
   const accept = acceptOf(request);
   if (accept === undefined) return JSON_TYPE;
   const offer = itemOffer(accept);

@@ -4,6 +4,7 @@
  * as arguments (config, store).
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest, type onRequestHookHandler } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
@@ -15,6 +16,8 @@ import { hashApiKey } from '../apiKeys.js';
 import type { Store } from '../store/Store.js';
 import { createAuthenticator } from './auth.js';
 import { installErrorHandling, sendError } from './errorHandler.js';
+import { createFastPath, type FastPath } from './fastPath.js';
+import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { redactUrl } from './redact.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerItemRoutes } from './routes/items.js';
@@ -27,8 +30,31 @@ export interface ServerOptions {
   logging?: boolean;
 }
 
+const CORS = {
+  methods: ['GET', 'HEAD', 'OPTIONS'],
+  allowedHeaders: ['Authorization', 'Accept', 'If-None-Match', 'If-Modified-Since'],
+  exposedHeaders: ['ETag', 'Last-Modified', 'Retry-After', 'WWW-Authenticate', 'Content-Encoding'],
+  maxAge: 86400,
+};
+
+/** Levels at which Fastify writes a line for every request. */
+const REQUEST_LOG_LEVELS = ['info', 'debug', 'trace'];
+
+/** Node's request listener of each app: the fast path, then Fastify. Serve gives it to its HTTPS server too. */
+const listeners = new WeakMap<FastifyInstance, RequestListener>();
+
+export function requestListenerOf(app: FastifyInstance): RequestListener {
+  return listeners.get(app) ?? ((req, res) => app.routing(req, res));
+}
+
 export async function buildServer(config: Config, store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const logging = options.logging ?? true;
+  // Set once the routes exist; requests only arrive after listen().
+  let fastPath: FastPath | undefined;
+  let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const listener: RequestListener = (req, res) => {
+    if (fastPath === undefined || !fastPath(req, res)) fastify!(req, res);
+  };
   const app = Fastify({
     logger: logging
       ? {
@@ -48,9 +74,19 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     routerOptions: { maxParamLength: Number.MAX_SAFE_INTEGER },
     // Errors raised before routing (a malformed URL) get our error body too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, ApiError.of('badRequest', error.message)),
-    // Node answers a missing Host with a bare 400; we want our error body (decisions.md "Requests").
-    http: { requireHostHeader: false },
+    // Our own server, so that the fast path (./fastPath.ts) sees requests before Fastify;
+    // the timeouts are those Fastify sets on the servers it makes itself.
+    serverFactory: (handler, opts) => {
+      fastify = handler;
+      // Node answers a missing Host with a bare 400; we want our error body (decisions.md "Requests").
+      const server: Server = createServer({ requireHostHeader: false }, listener);
+      server.keepAliveTimeout = opts.keepAliveTimeout as number;
+      server.requestTimeout = opts.requestTimeout as number;
+      server.setTimeout(opts.connectionTimeout as number);
+      return server;
+    },
   });
+  listeners.set(app, listener);
 
   installErrorHandling(app);
 
@@ -62,13 +98,8 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     done();
   });
 
-  await app.register(cors, {
-    origin: config.http.corsOrigin === '*' ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()),
-    methods: ['GET', 'HEAD', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Accept', 'If-None-Match', 'If-Modified-Since'],
-    exposedHeaders: ['ETag', 'Last-Modified', 'Retry-After', 'WWW-Authenticate', 'Content-Encoding'],
-    maxAge: 86400,
-  });
+  const anyOrigin = config.http.corsOrigin === '*';
+  await app.register(cors, { origin: anyOrigin ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()), ...CORS });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   if (config.http.rateLimitMax > 0) {
     await app.register(rateLimit, {
@@ -97,8 +128,17 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     }
     done();
   };
-  registerItemRoutes(app, { store, config, onRequest });
+  const hierarchies = createHierarchyAnswers(store);
+  registerItemRoutes(app, { store, config, onRequest, hierarchies });
   registerEntityRoutes(app, { store, config, onRequest });
   await app.register(openapiRoute);
+  fastPath = createFastPath({
+    config,
+    logsRequests: logging && REQUEST_LOG_LEVELS.includes(config.server.logLevel),
+    // What @fastify/cors adds to every answer when any origin may read it.
+    cors: anyOrigin ? { allowOrigin: '*', exposeHeaders: CORS.exposedHeaders.join(', ') } : undefined,
+    authenticate,
+    hierarchies,
+  });
   return app;
 }

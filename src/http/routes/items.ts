@@ -5,13 +5,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { hierarchyToJson, hierarchyToXml } from '../../formats/hierarchy.js';
 import { isValidItemId } from '../../store/itemIds.js';
 import type { ItemHead, Store } from '../../store/Store.js';
 import { CompressedCache } from '../compressedCache.js';
-import { LruCache } from '../../lruCache.js';
 import { notModified } from '../conditional.js';
 import { itemRepresentation } from '../formatChoice.js';
+import { PARENTS_VARY, type HierarchyAnswers } from '../hierarchyAnswers.js';
 import { negotiateEncoding } from '../negotiate.js';
 import { aipSchema, parentsSchema } from '../schemas.js';
 
@@ -19,11 +18,10 @@ export interface ItemRouteDeps {
   store: Store;
   config: Config;
   onRequest: onRequestHookHandler;
+  hierarchies: HierarchyAnswers;
 }
 
 type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
-
-const HIERARCHY_CACHE_BYTES = 16 * 1024 * 1024;
 
 function itemId(request: ItemRequest): string {
   const id = request.params.id;
@@ -34,10 +32,6 @@ function itemId(request: ItemRequest): string {
 export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
   const { store, config } = deps;
   const cache = new CompressedCache(config.http.compressedCacheBytes);
-  // Rendered hierarchies: a chain of 12 is 24 lookups and a render; the answer only
-  // changes when the data does, which store.dataVersion() tells.
-  const hierarchies = new LruCache<Buffer>(HIERARCHY_CACHE_BYTES, (b) => b.length + 64);
-  let hierarchiesVersion = '';
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   /** The item's validators, or the error to answer instead. */
@@ -82,20 +76,9 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
   async function parents(request: ItemRequest, reply: FastifyReply) {
     const id = itemId(request);
     const rep = itemRepresentation(request, config.http.requireAccept);
-    const version = store.dataVersion();
-    if (version !== hierarchiesVersion) {
-      hierarchies.clear();
-      hierarchiesVersion = version;
-    }
-    const key = `${id}\u0000${rep.format}`;
-    let body = hierarchies.get(key);
-    if (body === undefined) {
-      const ancestry = store.getAncestry(id);
-      if (!ancestry) throw ApiError.of('itemNotFound', id);
-      body = Buffer.from(rep.format === 'json' ? hierarchyToJson(ancestry.nodes) : hierarchyToXml(ancestry.nodes));
-      hierarchies.set(key, body);
-    }
-    return reply.header('Content-Type', rep.contentType).header('Vary', 'Accept, Accept-Encoding').send(body);
+    const body = deps.hierarchies.body(id, rep.format);
+    if (body === undefined) throw ApiError.of('itemNotFound', id);
+    return reply.header('Content-Type', rep.contentType).header('Vary', PARENTS_VARY).send(body);
   }
 
   // `compress: false`: package bodies are compressed once and cached above, never per request.
