@@ -14,9 +14,8 @@ export function hashApiKey(key: string): string {
   return hash('sha256', key, 'hex');
 }
 
-/** Constant-time comparison of two hex hashes of equal length. */
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+/** Constant-time comparison of a hash, as bytes, with a hex hash. */
+export function sameHash(bytes: Buffer, hex: string): boolean {
+  const other = Buffer.from(hex, 'hex');
+  return bytes.length === other.length && timingSafeEqual(bytes, other);
 }

@@ -50,7 +50,8 @@ const MAX_REMEMBERED_KEYS = 10_000;
  */
 export function createAuthenticator(keys: KeyStore & { dataVersion(): string }): (request: KeyedRequest) => string {
   const lastWritten = new Map<string, number>();
-  const remembered = new Map<string, { name: string; keyHash: string } | null>();
+  // The stored hash is kept as bytes too, so that each request decodes only its own.
+  const remembered = new Map<string, { name: string; hashBytes: Buffer } | null>();
   let rememberedAt = '';
   const lookUp = (hash: string) => {
     const version = keys.dataVersion();
@@ -60,7 +61,8 @@ export function createAuthenticator(keys: KeyStore & { dataVersion(): string }):
     }
     let found = remembered.get(hash);
     if (found === undefined) {
-      found = keys.findActiveKey(hash) ?? null;
+      const row = keys.findActiveKey(hash);
+      found = row ? { name: row.name, hashBytes: Buffer.from(row.keyHash, 'hex') } : null;
       if (remembered.size < MAX_REMEMBERED_KEYS) remembered.set(hash, found);
     }
     return found;
@@ -69,7 +71,7 @@ export function createAuthenticator(keys: KeyStore & { dataVersion(): string }):
     const hash = hashApiKey(keyFromRequest(request));
     const found = lookUp(hash);
     // The index finds the row; the final comparison is constant-time (decisions.md "Requests").
-    if (!found || !sameHash(found.keyHash, hash)) throw ApiError.of('invalidApiKey');
+    if (!found || !sameHash(found.hashBytes, hash)) throw ApiError.of('invalidApiKey');
     const now = Date.now();
     if ((lastWritten.get(found.name) ?? 0) + LAST_USED_RESOLUTION_MS < now) {
       lastWritten.set(found.name, now);

@@ -19,22 +19,25 @@ export interface HierarchyAnswers {
 }
 
 export function createHierarchyAnswers(store: Pick<Store, 'dataVersion' | 'getAncestry'>): HierarchyAnswers {
-  const bodies = new LruCache<Buffer>(HIERARCHY_CACHE_BYTES, (b) => b.length + 64);
+  // One cache per format, keyed by the id alone: a composite key was a string built and hashed per request.
+  const sizeOf = (b: Buffer) => b.length + 64;
+  const bodies = { json: new LruCache<Buffer>(HIERARCHY_CACHE_BYTES / 2, sizeOf), xml: new LruCache<Buffer>(HIERARCHY_CACHE_BYTES / 2, sizeOf) };
   let version = '';
   return {
     body(id, format) {
       const now = store.dataVersion();
       if (now !== version) {
-        bodies.clear();
+        bodies.json.clear();
+        bodies.xml.clear();
         version = now;
       }
-      const key = `${id}\u0000${format}`;
-      let body = bodies.get(key);
+      const cache = bodies[format];
+      let body = cache.get(id);
       if (body === undefined) {
         const ancestry = store.getAncestry(id);
         if (!ancestry) return undefined;
         body = Buffer.from(format === 'json' ? hierarchyToJson(ancestry.nodes) : hierarchyToXml(ancestry.nodes));
-        bodies.set(key, body);
+        cache.set(id, body);
       }
       return body;
     },

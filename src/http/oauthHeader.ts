@@ -40,7 +40,8 @@ export function readOAuthHeader(header: string): OAuthHeaderResult {
     if (end < 0) return { kind: 'malformed', detail: `the value of '${name}' has no closing quote` };
     let value: string;
     try {
-      value = decodeURIComponent(header.slice(at + 1, end));
+      const raw = header.slice(at + 1, end);
+      value = raw.includes('%') ? decodeURIComponent(raw) : raw;
     } catch {
       return { kind: 'malformed', detail: `the value of '${name}' is not valid percent-encoding` };
     }

@@ -35,6 +35,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const search = new SqlitePersonSearch(db, otherCommits);
   // data_version counts other connections' commits; our own writes are counted here.
   let ownWrites = 0;
+  let version = '';
+  let versionCommits = -1;
+  let versionWrites = -1;
   const invalidate = (personsChanged = true) => {
     ownWrites++;
     if (personsChanged) search.invalidate();
@@ -62,7 +65,16 @@ export function openSqliteStore(options: SqliteOptions): Store {
     revokeKey: (name) => keys.revokeKey(name),
     findActiveKey: (hash) => keys.findActiveKey(hash),
     markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
-    dataVersion: () => `${otherCommits()}.${ownWrites}`,
+    dataVersion: () => {
+      // One string while nothing changes: callers compare it on every request (issue #5).
+      const commits = otherCommits();
+      if (commits !== versionCommits || ownWrites !== versionWrites) {
+        versionCommits = commits;
+        versionWrites = ownWrites;
+        version = `${commits}.${ownWrites}`;
+      }
+      return version;
+    },
     close: () => db.close(),
   };
 }
