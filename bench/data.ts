@@ -53,6 +53,22 @@ export interface GenerateOptions {
   threads?: number;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
+  /**
+   * Hand the files over as they are made instead of keeping them all: the
+   * persons first, then the items in slices of whole trees. The bench loads
+   * and deletes each slice, so that a data set larger than the disk's spare
+   * room can be loaded: 1 M items are 27 GB of files beside 50 GB of store
+   * (issue #5). The manifest is the same as without.
+   */
+  slices?: ItemSlices;
+}
+
+export interface ItemSlices {
+  /** Items a slice holds at most (whole trees, so a tree wider than this is a slice of its own). */
+  items: number;
+  afterPersons(): Promise<void>;
+  /** The slice's files are in DIR/items; the next slice is written after this returns. */
+  afterSlice(items: number): Promise<void>;
 }
 
 export interface TermHits {
@@ -97,15 +113,17 @@ function prepareOut(out: string): void {
   writeFileSync(join(out, MARKER), 'heritage-api synthetic bench data (bench/data.ts); this directory is emptied by the next run\n');
 }
 
-/** Shares trees out to `threads` ranges of about equal item counts. */
-function splitTrees(forest: Forest, threads: number): Array<[number, number]> {
-  const trees = forest.treeStart.length;
+/** Shares trees [first, end) out to `parts` ranges of about equal item counts. */
+function splitTrees(forest: Forest, parts: number, first = 0, end = forest.treeStart.length): Array<[number, number]> {
+  const trees = end;
+  const startItem = forest.treeStart[first] ?? forest.items;
+  const endItem = forest.treeStart[end] ?? forest.items;
   const ranges: Array<[number, number]> = [];
-  let from = 0;
-  for (let k = 1; k <= threads && from < trees; k++) {
+  let from = first;
+  for (let k = 1; k <= parts && from < trees; k++) {
     let to = from;
-    const goal = (forest.items * k) / threads;
-    while (to < trees && (k === threads || forest.treeStart[to]! < goal)) to++;
+    const goal = startItem + ((endItem - startItem) * k) / parts;
+    while (to < trees && (k === parts || forest.treeStart[to]! < goal)) to++;
     if (to === from) to = from + 1;
     ranges.push([from, to]);
     from = to;
@@ -172,32 +190,8 @@ function percentile(sorted: Uint32Array, p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-export async function generate(options: GenerateOptions): Promise<Manifest> {
-  const { persons: N, items: M, seed } = options;
-  const out = resolve(options.out);
-  const log = options.log ?? (() => {});
-  const threads = Math.max(1, options.threads ?? 1);
-  prepareOut(out);
-
-  const vocab = loadVocab();
-  const personGen = new PersonGenerator(vocab, seed);
-  const forest = planForest(M, seed);
-  const folders = Math.ceil(M / ITEMS_PER_FOLDER);
-  for (let k = 0; k < folders; k++) mkdirSync(join(out, 'items', itemFolder(k * ITEMS_PER_FOLDER, M)), { recursive: true });
-
-  // Items: worker threads, started first, so that persons are made meanwhile.
-  const itemProgress = new Progress('items', M, log);
-  const ranges = threads > 1 ? splitTrees(forest, threads) : [];
-  const done = new Array<number>(ranges.length).fill(0);
-  const workers = ranges.map(([fromTree, toTree], k) =>
-    runWorker({ out, seed, persons: N, items: M, fromTree, toTree }, (d) => {
-      done[k] = d;
-      itemProgress.update(done.reduce((a, b) => a + b, 0));
-    }),
-  );
-
-  // Persons, streamed to files of 100,000 lines, with exact hit counts of every index token.
-  const table = vocab.table;
+/** Persons, streamed to files of 100,000 lines, with exact hit counts of every index token. */
+async function writePersons(out: string, N: number, personGen: PersonGenerator, table: TokenTable, log: (line: string) => void): Promise<{ counts: Uint32Array; personFiles: string[] }> {
   const counts = new Uint32Array(table.size);
   const stamp = new Int32Array(table.size).fill(-1);
   const personFiles: string[] = [];
@@ -238,9 +232,62 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     closeSync(fd);
   }
   personProgress.update(N);
+  return { counts, personFiles };
+}
 
-  // Items in this thread when there are no workers.
-  const results = threads > 1 ? await Promise.all(workers) : [writeItems({ out, seed, persons: N, items: M, fromTree: 0, toTree: forest.treeStart.length }, (d) => itemProgress.update(d))];
+export async function generate(options: GenerateOptions): Promise<Manifest> {
+  const { persons: N, items: M, seed } = options;
+  const out = resolve(options.out);
+  const log = options.log ?? (() => {});
+  const threads = Math.max(1, options.threads ?? 1);
+  prepareOut(out);
+
+  const vocab = loadVocab();
+  const personGen = new PersonGenerator(vocab, seed);
+  const forest = planForest(M, seed);
+  const folders = Math.ceil(M / ITEMS_PER_FOLDER);
+  for (let k = 0; k < folders; k++) mkdirSync(join(out, 'items', itemFolder(k * ITEMS_PER_FOLDER, M)), { recursive: true });
+
+  // Items: worker threads over ranges of trees (in this thread when there is one).
+  const itemProgress = new Progress('items', M, log);
+  let itemsBefore = 0;
+  const writeTrees = (from: number, to: number): Promise<ItemJobResult[]> => {
+    if (threads === 1) return Promise.resolve([writeItems({ out, seed, persons: N, items: M, fromTree: from, toTree: to }, (d) => itemProgress.update(itemsBefore + d))]);
+    const ranges = splitTrees(forest, threads, from, to);
+    const done = new Array<number>(ranges.length).fill(0);
+    return Promise.all(
+      ranges.map(([fromTree, toTree], k) =>
+        runWorker({ out, seed, persons: N, items: M, fromTree, toTree }, (d) => {
+          done[k] = d;
+          itemProgress.update(itemsBefore + done.reduce((a, b) => a + b, 0));
+        }),
+      ),
+    );
+  };
+  const trees = forest.treeStart.length;
+  const results: ItemJobResult[] = [];
+  let persons: Awaited<ReturnType<typeof writePersons>>;
+  if (!options.slices) {
+    // All at once: the items' workers first, so that persons are made meanwhile.
+    const items = writeTrees(0, trees);
+    persons = await writePersons(out, N, personGen, vocab.table, log);
+    results.push(...(await items));
+  } else {
+    const slices = options.slices;
+    persons = await writePersons(out, N, personGen, vocab.table, log);
+    await slices.afterPersons();
+    for (let from = 0; from < trees; ) {
+      const endOf = (tree: number) => forest.treeStart[tree + 1] ?? M;
+      let to = from + 1;
+      while (to < trees && endOf(to) - forest.treeStart[from]! <= slices.items) to++;
+      results.push(...(await writeTrees(from, to)));
+      const items = (forest.treeStart[to] ?? M) - forest.treeStart[from]!;
+      itemsBefore += items;
+      await slices.afterSlice(items);
+      from = to;
+    }
+  }
+  const { counts, personFiles } = persons;
 
   const sizes = new Uint32Array(M);
   const perPerson = new Uint32Array(N);
@@ -253,7 +300,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     refs += r.refs;
   }
 
-  const manifest = buildManifest(options, forest, personGen, table, counts, sizes, perPerson, itemsWithRefs, refs, personFiles, folders);
+  const manifest = buildManifest(options, forest, personGen, vocab.table, counts, sizes, perPerson, itemsWithRefs, refs, personFiles, folders);
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }

@@ -1,5 +1,9 @@
 /**
  * `npm run bench [-- --quick] [-- --data DIR]`: the benchmark of issue #5.
+ * `npm run bench -- --generate --persons N --items M [--data DIR]`: the same,
+ * on a data set generated in this run and loaded slice by slice, each slice's
+ * files deleted once loaded, for data sets whose files and store do not fit
+ * on the disk together (1 M items: 27 GB of files, 50 GB of store).
  *
  * Loads the generated data set through the real `ingest` commands (timed),
  * starts the real server on it, and drives each endpoint from a separate
@@ -9,12 +13,13 @@
  * and the data sizes, to docs/benchmarks.md.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generate } from './data.js';
 import { itemId } from './synth/items.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -55,15 +60,67 @@ function cli(args: string[]): string {
   return execFileSync(process.execPath, [CLI, '--db', db, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
 }
 
+/** Left in DIR by --generate, whose item files are gone once loaded. */
+const LOADED_ONLY = 'loaded-only';
+const rateOf = (out: string) => Number(/\((\d+)\/s\)/.exec(out)?.[1] ?? 0);
+
+function removeStore(): void {
+  for (const f of [db, `${db}-wal`, `${db}-shm`, join(dataDir, LOADED_ONLY)]) rmSync(f, { force: true });
+}
+
 /** Loads the data set through the real commands; returns records/s per kind. */
 function load(): { persons: number; items: number } {
-  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
-  const rate = (out: string) => Number(/\((\d+)\/s\)/.exec(out)?.[1] ?? 0);
+  if (existsSync(join(dataDir, LOADED_ONLY))) {
+    throw new Error(`${dataDir} was made by --generate and its item files are gone: run with --generate again, or generate the files with npm run bench:data`);
+  }
+  removeStore();
   log('loading persons ...');
-  const persons = rate(cli(['ingest', 'entities', join(dataDir, 'persons')]));
+  const persons = rateOf(cli(['ingest', 'entities', join(dataDir, 'persons')]));
   log('loading items ...');
-  const items = rate(cli(['ingest', 'items', join(dataDir, 'items')]));
+  const items = rateOf(cli(['ingest', 'items', join(dataDir, 'items')]));
   return { persons, items };
+}
+
+/**
+ * Generates the data set and loads it as it is made (bench/data.ts `slices`):
+ * the persons, then slices of 100,000 items, each loaded by its own `ingest
+ * items` and then deleted. The packages/s is all items over the time of all
+ * the loads, as each load reports it.
+ */
+async function generateAndLoad(): Promise<{ persons: number; items: number }> {
+  const persons = Number(option('persons', 'NaN'));
+  const items = Number(option('items', 'NaN'));
+  if (!Number.isSafeInteger(persons) || !Number.isSafeInteger(items) || persons < 0 || items < 0) {
+    throw new Error('--generate needs --persons N --items M');
+  }
+  removeStore();
+  const itemsDir = join(dataDir, 'items');
+  let personsRate = 0;
+  let itemSeconds = 0;
+  await generate({
+    persons,
+    items,
+    out: dataDir,
+    seed: 1,
+    threads: Math.min(2, cpus().length),
+    log: (line) => log(`[bench:data] ${line}`),
+    slices: {
+      items: 100_000,
+      afterPersons: async () => {
+        log('loading persons ...');
+        personsRate = rateOf(cli(['ingest', 'entities', join(dataDir, 'persons')]));
+      },
+      afterSlice: async (n) => {
+        log(`loading ${n} items ...`);
+        itemSeconds += n / Math.max(1, rateOf(cli(['ingest', 'items', itemsDir])));
+        for (const folder of readdirSync(itemsDir)) {
+          for (const file of readdirSync(join(itemsDir, folder))) rmSync(join(itemsDir, folder, file));
+        }
+      },
+    },
+  });
+  writeFileSync(join(dataDir, LOADED_ONLY), 'The item files of this data set were deleted once loaded (npm run bench -- --generate).\n');
+  return { persons: personsRate, items: Math.round(items / Math.max(itemSeconds, 1e-9)) };
 }
 
 function startServer(port: number): Promise<ChildProcess> {
@@ -173,13 +230,18 @@ function peakMemoryMb(pid: number): number {
 
 async function main() {
   if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does).');
-  if (!existsSync(join(dataDir, 'manifest.json'))) {
-    if (!quick) throw new Error(`No data in ${dataDir}. Generate it: npm run bench:data -- --persons 1000000 --items 1000000 --out ${dataDir}`);
-    log('generating the quick data set ...');
-    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/data.ts'), '--persons', '50000', '--items', '5000', '--out', dataDir], { stdio: 'inherit' });
+  let loadRates: { persons: number; items: number };
+  if (flag('generate')) {
+    loadRates = await generateAndLoad();
+  } else {
+    if (!existsSync(join(dataDir, 'manifest.json'))) {
+      if (!quick) throw new Error(`No data in ${dataDir}. Generate it: npm run bench:data -- --persons 1000000 --items 1000000 --out ${dataDir}`);
+      log('generating the quick data set ...');
+      execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/data.ts'), '--persons', '50000', '--items', '5000', '--out', dataDir], { stdio: 'inherit' });
+    }
+    loadRates = load();
   }
   const manifest = JSON.parse(readFileSync(join(dataDir, 'manifest.json'), 'utf8')) as Manifest;
-  const loadRates = load();
   // The load leaves gigabytes of dirty pages; let them reach the disk before measuring, so the
   // first case does not compete with write-back (it read ~20 % low otherwise).
   execFileSync('sync');

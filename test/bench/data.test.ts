@@ -56,6 +56,42 @@ test('the same arguments give byte-identical files (1 thread and 2 threads)', ()
   for (const f of a) assert.ok(readFileSync(join(first, f)).equals(readFileSync(join(second, f))), `${f} differs`);
 });
 
+test('in slices (files handed over and deleted as they come) the files and the manifest are the same', async () => {
+  const sliced = tmp();
+  const seen = new Map<string, Buffer>();
+  const take = (sub: string) => {
+    for (const f of files(join(sliced, sub))) {
+      const path = join(sub, f);
+      assert.ok(!seen.has(path), `${path} handed over twice`);
+      seen.set(path, readFileSync(join(sliced, path)));
+      rmSync(join(sliced, path));
+    }
+  };
+  const sliceSizes: number[] = [];
+  const m = await generate({
+    persons: PERSONS,
+    items: ITEMS,
+    out: sliced,
+    seed: 42,
+    threads: 2,
+    slices: {
+      items: 100,
+      afterPersons: async () => take('persons'),
+      afterSlice: async (items) => {
+        sliceSizes.push(items);
+        assert.equal(files(join(sliced, 'items')).length, items, 'a slice holds exactly the items it reports');
+        take('items');
+      },
+    },
+  });
+  assert.deepEqual(m, manifest);
+  assert.equal(sliceSizes.reduce((a, b) => a + b, 0), ITEMS);
+  assert.ok(sliceSizes.length >= ITEMS / 100, `${sliceSizes.length} slices`);
+  const expected = files(first).filter((f) => f !== 'manifest.json' && f !== '.bench-data');
+  assert.deepEqual([...seen.keys()].sort(), expected);
+  for (const f of expected) assert.ok(seen.get(f)!.equals(readFileSync(join(first, f))), `${f} differs`);
+});
+
 test('another seed gives other data', async () => {
   const other = tmp();
   const m = await generate({ persons: PERSONS, items: 20, out: other, seed: 43, threads: 1 });
