@@ -55,7 +55,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     // '?' and '%' would need Fastify's query and path decoding; a valid id has neither.
     if (!isValidItemId(id)) return false;
     const headers = req.headers;
-    if (headers.host === undefined || headers['accept-encoding'] !== undefined) return false;
+    if (!headers.host || headers['accept-encoding'] !== undefined) return false;
     let format: 'json' | 'xml';
     let contentType: string;
     try {
