@@ -2,14 +2,14 @@
  * Conditional requests, RFC 9110 section 13: If-None-Match (weak comparison,
  * section 8.8.3.2) and, only without it, If-Modified-Since.
  */
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** `"abc"`, `W/"abc"` → `abc`. */
 function opaque(tag: string): string {
   return tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
 }
 
-export function notModified(request: FastifyRequest, etagValue: string, lastModified: Date): boolean {
+export function notModified(request: { headers: IncomingHttpHeaders }, etagValue: string, lastModified: Date): boolean {
   const inm = request.headers['if-none-match'];
   if (inm !== undefined) {
     if (inm.trim() === '*') return true;

@@ -1,20 +1,21 @@
 /**
- * A fast path in front of Fastify for the cheapest and most frequent answer:
- * the `parents` chain of an item (spec 4.4), rendered once and kept by
- * ./hierarchyAnswers.ts.
+ * A fast path in front of Fastify for the most frequent answers: the package
+ * of an item (spec 4.3, ./packageAnswers.ts) and its `parents` chain (spec
+ * 4.4, rendered once and kept by ./hierarchyAnswers.ts).
  *
- * Why (issue #5): such an answer costs a bare node:http server about 13 µs of
- * CPU here, most of it the kernel's; through Fastify, its hooks and plugins it
- * cost about 24 µs, so `parents` reached only 0.35-0.52 of the bare server.
- * Here the same answer takes the key check, the Accept negotiation and a
- * cache lookup, and nothing else.
+ * Why (issue #5): a cached `parents` answer costs a bare node:http server
+ * about 13 µs of CPU here, most of it the kernel's; through Fastify, its hooks
+ * and plugins it cost about 24 µs, so `parents` reached only 0.35-0.52 of the
+ * bare server. Here an answer takes the key check, the negotiation and the
+ * lookup, and nothing else.
  *
  * It answers only requests it can answer exactly as the route does, with the
  * same status, headers and body (test/http/fastPath.test.ts compares the two):
- * a GET of /items/{id}/parents with no query string and no percent-encoding,
- * a Host, an Accept the route accepts, no Accept-Encoding (@fastify/compress
- * decides those), and a valid key in the Authorization header. Everything
- * else, and every error, is left to Fastify, which answers it as before.
+ * a GET of /items/{id}/parents, /items/{id}/aip or /items/{id} with no query
+ * string and no percent-encoding, a Host, an Accept the route accepts, a valid
+ * key in the Authorization header; for `parents` no Accept-Encoding
+ * (@fastify/compress decides those); for packages no 304. Everything else,
+ * and every error, is left to Fastify, which answers it as before.
  *
  * It is off whenever Fastify would do more for a request than answer it:
  * with rate limiting on (the limiter counts in Fastify), with request logging
@@ -26,6 +27,7 @@ import type { Config } from '../config.js';
 import type { KeyedRequest } from './auth.js';
 import { itemRepresentation } from './formatChoice.js';
 import { PARENTS_VARY, type HierarchyAnswers } from './hierarchyAnswers.js';
+import type { PackageAnswer, PackageAnswers } from './packageAnswers.js';
 import { isValidItemId } from '../store/itemIds.js';
 
 /** Answers the request and returns true, or returns false and leaves it untouched. */
@@ -39,42 +41,75 @@ export interface FastPathDeps {
   cors: { allowOrigin: string; exposeHeaders: string } | undefined;
   authenticate: (request: KeyedRequest) => string;
   hierarchies: HierarchyAnswers;
+  packages: PackageAnswers;
 }
 
 const PREFIX = '/items/';
-const SUFFIX = '/parents';
 
 export function createFastPath(deps: FastPathDeps): FastPath | undefined {
   const { config, cors } = deps;
   if (deps.logsRequests || config.http.rateLimitMax > 0 || cors === undefined) return undefined;
-  return (req, res) => {
-    const url = req.url;
-    if (req.method !== 'GET' || url === undefined || url.length > config.http.maxUrlLength) return false;
-    if (!url.startsWith(PREFIX) || !url.endsWith(SUFFIX)) return false;
-    const id = url.slice(PREFIX.length, url.length - SUFFIX.length);
-    // '?' and '%' would need Fastify's query and path decoding; a valid id has neither.
-    if (!isValidItemId(id)) return false;
+
+  /** The package, as the aip route answers it; false when Fastify must answer. */
+  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string): boolean {
     const headers = req.headers;
-    if (!headers.host || headers['accept-encoding'] !== undefined) return false;
+    let answer: PackageAnswer;
+    try {
+      deps.authenticate({ headers });
+      answer = deps.packages.answer({ headers }, id);
+    } catch {
+      return false; // Fastify writes the error.
+    }
+    if (answer.status !== 200 || answer.body === undefined) return false; // 304: Fastify's own way of writing it
+    const h = answer.headers;
+    const length = answer.body.length;
+    // Literals, not spreads: a spread cost 1.4 µs a request.
+    const head =
+      h['content-encoding'] === undefined
+        ? { 'access-control-allow-origin': cors!.allowOrigin, 'access-control-expose-headers': cors!.exposeHeaders, vary: h.vary, 'cache-control': h['cache-control'], 'content-type': h['content-type'], 'last-modified': h['last-modified'], etag: h.etag, 'content-length': length }
+        : { 'access-control-allow-origin': cors!.allowOrigin, 'access-control-expose-headers': cors!.exposeHeaders, vary: h.vary, 'cache-control': h['cache-control'], 'content-type': h['content-type'], 'last-modified': h['last-modified'], etag: h.etag, 'content-encoding': h['content-encoding'], 'content-length': length };
+    res.writeHead(200, head);
+    res.end(answer.body);
+    return true;
+  }
+
+  /** The ancestry, as the parents route answers it; false when Fastify must answer. */
+  function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string): boolean {
+    const headers = req.headers;
+    // Compression of parents answers is @fastify/compress's.
+    if (headers['accept-encoding'] !== undefined) return false;
     let format: 'json' | 'xml';
     let contentType: string;
     try {
       deps.authenticate({ headers });
       ({ format, contentType } = itemRepresentation({ headers }, config.http.requireAccept));
     } catch {
-      return false; // Fastify writes the error.
+      return false;
     }
     const body = deps.hierarchies.body(id, format);
     if (body === undefined) return false;
-    // A literal, not a spread of corsHeaders: the spread cost 1.4 µs a request.
     res.writeHead(200, {
-      'access-control-allow-origin': cors.allowOrigin,
-      'access-control-expose-headers': cors.exposeHeaders,
+      'access-control-allow-origin': cors!.allowOrigin,
+      'access-control-expose-headers': cors!.exposeHeaders,
       'content-type': contentType,
       vary: PARENTS_VARY,
       'content-length': body.length,
     });
     res.end(body);
     return true;
+  }
+
+  return (req, res) => {
+    const url = req.url;
+    if (req.method !== 'GET' || url === undefined || url.length > config.http.maxUrlLength || !url.startsWith(PREFIX)) return false;
+    if (!req.headers.host) return false;
+    const slash = url.indexOf('/', PREFIX.length);
+    const id = url.slice(PREFIX.length, slash < 0 ? url.length : slash);
+    // '?' and '%' would need Fastify's query and path decoding; a valid id has neither.
+    if (!isValidItemId(id)) return false;
+    const rest = slash < 0 ? '' : url.slice(slash);
+    if (rest === '/parents') return parentsAnswer(req, res, id);
+    if (rest === '/aip' || rest === '') return packageAnswer(req, res, id);
+    return false;
   };
 }

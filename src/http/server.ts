@@ -18,6 +18,7 @@ import { createAuthenticator } from './auth.js';
 import { installErrorHandling, sendError } from './errorHandler.js';
 import { createFastPath, type FastPath } from './fastPath.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
+import { createPackageAnswers } from './packageAnswers.js';
 import { redactUrl } from './redact.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerItemRoutes } from './routes/items.js';
@@ -129,7 +130,8 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     done();
   };
   const hierarchies = createHierarchyAnswers(store);
-  registerItemRoutes(app, { store, config, onRequest, hierarchies });
+  const packages = createPackageAnswers(store, config);
+  registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   registerEntityRoutes(app, { store, config, onRequest });
   await app.register(openapiRoute);
   fastPath = createFastPath({
@@ -139,6 +141,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     cors: anyOrigin ? { allowOrigin: '*', exposeHeaders: CORS.exposedHeaders.join(', ') } : undefined,
     authenticate,
     hierarchies,
+    packages,
   });
   return app;
 }

@@ -69,7 +69,7 @@ const TREE = [
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #5: the fast path answers parents as the route does, byte for byte, for every Accept`, async () => {
+  test(`${b} issue #5: the fast path answers parents and packages as the routes do, byte for byte`, async () => {
     const t = await startTestApp(backend, { load: [writePackages(TREE)] });
     try {
       const { port, reachedFastify } = await listening(t);
@@ -81,6 +81,20 @@ for (const backend of BACKENDS) {
           const route = await injected(t, `/items/${id}/parents`, headers);
           assert.equal(fast.status, 200, `${id} ${accept}`);
           assert.deepEqual(fast, route, `${id} ${accept}`);
+        }
+      }
+      // Packages: both paths, every Accept, and each encoding (the route compresses and caches them itself).
+      const encodings = [undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0, gzip', 'identity'];
+      for (const path of ['/items/VOLITEM/aip', '/items/VOLITEM']) {
+        for (const accept of accepts) {
+          for (const encoding of encodings) {
+            const headers: Record<string, string> = { accept, authorization: t.json.authorization! };
+            if (encoding !== undefined) headers['accept-encoding'] = encoding;
+            const fast = await get(port, path, { ...headers, host: 'localhost' });
+            const route = await injected(t, path, headers);
+            assert.equal(fast.status, 200, `${path} ${accept} ${encoding}`);
+            assert.deepEqual(fast, route, `${path} ${accept} ${encoding}`);
+          }
         }
       }
       assert.equal(reachedFastify(), 0, 'every socket request above was answered before Fastify');
@@ -101,8 +115,10 @@ for (const backend of BACKENDS) {
   test(`${b} issue #5: every other request goes to Fastify and gets the route's answer or error`, async () => {
     const t = await startTestApp(backend, { load: [writePackages(TREE)] });
     try {
+      assert.equal(t.store.blockItem('ROOTITEM', 'rights unclear'), true);
       const { port, reachedFastify } = await listening(t);
       const auth = t.json.authorization!;
+      const etag = (await injected(t, '/items/VOLITEM/aip', t.json)).headers.etag as string;
       const cases: Array<{ what: string; path: string; headers: Record<string, string>; method?: 'GET' | 'HEAD' }> = [
         { what: 'key in the query string', path: `/items/VOLITEM/parents?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } },
         { what: 'Accept-Encoding (compression is the plugin’s)', path: '/items/CHAPITEM/parents', headers: { ...t.json, 'accept-encoding': 'gzip' } },
@@ -116,7 +132,12 @@ for (const backend of BACKENDS) {
         { what: 'percent-encoded id', path: '/items/VOL%49TEM/parents', headers: t.json },
         { what: 'invalid id', path: '/items/.hidden/parents', headers: t.json },
         { what: 'trailing slash', path: '/items/VOLITEM/parents/', headers: t.json },
-        { what: 'aip', path: '/items/VOLITEM/aip', headers: t.json },
+        { what: 'package, If-None-Match that matches (304)', path: '/items/VOLITEM/aip', headers: { ...t.json, 'if-none-match': etag } },
+        { what: 'package, If-Modified-Since (304)', path: '/items/VOLITEM/aip', headers: { ...t.json, 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' } },
+        { what: 'package, blocked item', path: '/items/ROOTITEM', headers: t.xml },
+        { what: 'package, unknown item', path: '/items/NOSUCHITEM/aip', headers: t.json },
+        { what: 'package, no key', path: '/items/VOLITEM/aip', headers: { accept: 'application/json' } },
+        { what: 'another path under the item', path: '/items/VOLITEM/binaries', headers: t.json },
       ];
       for (const [n, c] of cases.entries()) {
         const fast = await get(port, c.path, { ...c.headers, host: 'localhost' }, c.method);
