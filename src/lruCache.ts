@@ -1,9 +1,25 @@
 /**
- * A least-recently-used cache bounded by a byte budget. A Map keeps
- * insertion order, so re-inserting on a hit makes the oldest entry first.
+ * A cache bounded by a byte budget that drops the least recently used
+ * entries first, by the "second chance" approximation of LRU: a hit only
+ * marks its entry; when room is needed, the oldest entry goes unless it is
+ * marked, in which case it is unmarked and moved to the young end once.
+ *
+ * Why not a strict LRU (delete and re-insert on every hit): that stored the
+ * caller's key, a string new with each request, in the long-lived table, so
+ * on every hit a young string was kept alive and promoted by the garbage
+ * collector; for cached `parents` answers it was a visible share of the
+ * collector's time (issue #5). A mark is a boolean on an old object.
  */
+interface Entry<V> {
+  readonly key: string;
+  readonly value: V;
+  readonly size: number;
+  used: boolean;
+}
+
 export class LruCache<V> {
-  private readonly entries = new Map<string, V>();
+  /** In insertion order: the first is the oldest. */
+  private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
 
   constructor(
@@ -12,12 +28,10 @@ export class LruCache<V> {
   ) {}
 
   get(key: string): V | undefined {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = true;
+    return entry.value;
   }
 
   set(key: string, value: V): void {
@@ -26,14 +40,21 @@ export class LruCache<V> {
     const old = this.entries.get(key);
     if (old !== undefined) {
       this.entries.delete(key);
-      this.bytes -= this.sizeOf(old);
+      this.bytes -= old.size;
     }
-    this.entries.set(key, value);
+    const added: Entry<V> = { key, value, size, used: false };
+    this.entries.set(key, added);
     this.bytes += size;
-    for (const [oldKey, oldValue] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldKey);
-      this.bytes -= this.sizeOf(oldValue);
+    while (this.bytes > this.maxBytes) {
+      const oldest = this.entries.values().next().value as Entry<V>;
+      this.entries.delete(oldest.key);
+      // The entry just set never makes room for itself.
+      if (oldest.used || oldest === added) {
+        oldest.used = false;
+        this.entries.set(oldest.key, oldest);
+      } else {
+        this.bytes -= oldest.size;
+      }
     }
   }
 
@@ -42,6 +63,7 @@ export class LruCache<V> {
     this.bytes = 0;
   }
 
+  /** Bytes held, as sizeOf counts them. */
   get size(): number {
     return this.bytes;
   }
