@@ -25,8 +25,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { KeyedRequest } from './auth.js';
-import { itemRepresentation } from './formatChoice.js';
-import { PARENTS_VARY, type HierarchyAnswers } from './hierarchyAnswers.js';
+import { ITEM_VARY, itemRepresentation } from './formatChoice.js';
+import type { HierarchyAnswers } from './hierarchyAnswers.js';
 import type { PackageAnswer, PackageAnswers } from './packageAnswers.js';
 import { isValidItemId } from '../store/itemIds.js';
 
@@ -62,12 +62,18 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     }
     if (answer.status !== 200 || answer.body === undefined) return false; // 304: Fastify's own way of writing it
     const h = answer.headers;
-    const length = answer.body.length;
-    // Literals, not spreads: a spread cost 1.4 µs a request.
-    const head =
-      h['content-encoding'] === undefined
-        ? { 'access-control-allow-origin': cors!.allowOrigin, 'access-control-expose-headers': cors!.exposeHeaders, vary: h.vary, 'cache-control': h['cache-control'], 'content-type': h['content-type'], 'last-modified': h['last-modified'], etag: h.etag, 'content-length': length }
-        : { 'access-control-allow-origin': cors!.allowOrigin, 'access-control-expose-headers': cors!.exposeHeaders, vary: h.vary, 'cache-control': h['cache-control'], 'content-type': h['content-type'], 'last-modified': h['last-modified'], etag: h.etag, 'content-encoding': h['content-encoding'], 'content-length': length };
+    // A literal, not a spread: a spread cost 1.4 µs a request.
+    const head: Record<string, string | number> = {
+      'access-control-allow-origin': cors!.allowOrigin,
+      'access-control-expose-headers': cors!.exposeHeaders,
+      vary: h.vary!,
+      'cache-control': h['cache-control']!,
+      'content-type': h['content-type']!,
+      'last-modified': h['last-modified']!,
+      etag: h.etag!,
+    };
+    if (h['content-encoding'] !== undefined) head['content-encoding'] = h['content-encoding'];
+    head['content-length'] = answer.body.length;
     res.writeHead(200, head);
     res.end(answer.body);
     return true;
@@ -92,7 +98,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
       'access-control-allow-origin': cors!.allowOrigin,
       'access-control-expose-headers': cors!.exposeHeaders,
       'content-type': contentType,
-      vary: PARENTS_VARY,
+      vary: ITEM_VARY,
       'content-length': body.length,
     });
     res.end(body);

@@ -20,6 +20,12 @@ const BY_OFFER: Record<string, Representation> = {
   'text/xml': TEXT_XML_TYPE,
 };
 
+/**
+ * Vary of every item answer: the format follows Accept, and the body may be
+ * compressed (packages by their route, `parents` by @fastify/compress).
+ */
+export const ITEM_VARY = 'Accept, Accept-Encoding';
+
 /** A Fastify request, or the fast path's bare one (./fastPath.ts). */
 type WithHeaders = { headers: IncomingHttpHeaders };
 

@@ -8,9 +8,6 @@ import { hierarchyToJson, hierarchyToXml } from '../formats/hierarchy.js';
 import { LruCache } from '../lruCache.js';
 import type { Store } from '../store/Store.js';
 
-/** `parents` answers differ by Accept; Accept-Encoding because @fastify/compress may compress them. */
-export const PARENTS_VARY = 'Accept, Accept-Encoding';
-
 const HIERARCHY_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface HierarchyAnswers {

@@ -10,7 +10,7 @@ import { ApiError } from '../errors.js';
 import type { ItemHead, Store } from '../store/Store.js';
 import { CompressedCache } from './compressedCache.js';
 import { notModified } from './conditional.js';
-import { itemRepresentation } from './formatChoice.js';
+import { ITEM_VARY, itemRepresentation } from './formatChoice.js';
 import { negotiateEncoding } from './negotiate.js';
 
 export interface PackageAnswer {
@@ -34,7 +34,6 @@ function usable<T extends ItemHead>(id: string, item: T | undefined): T {
 export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'getItemHead'>, config: Config): PackageAnswers {
   const cache = new CompressedCache(config.http.compressedCacheBytes);
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
-  const vary = 'Accept, Accept-Encoding';
   return {
     answer(request, id): PackageAnswer {
       const rep = itemRepresentation(request, config.http.requireAccept);
@@ -46,14 +45,14 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
       if (notModified(request, tag, item.lastModified)) {
         return {
           status: 304,
-          headers: { vary, 'cache-control': cacheControl, 'last-modified': item.lastModified.toUTCString(), etag: `"${tag}"` },
+          headers: { vary: ITEM_VARY, 'cache-control': cacheControl, 'last-modified': item.lastModified.toUTCString(), etag: `"${tag}"` },
           body: undefined,
         };
       }
       if (doc) {
         return {
           status: 200,
-          headers: { vary, 'cache-control': cacheControl, 'content-type': rep.contentType, 'last-modified': doc.lastModified.toUTCString(), etag: `"${tag}"` },
+          headers: { vary: ITEM_VARY, 'cache-control': cacheControl, 'content-type': rep.contentType, 'last-modified': doc.lastModified.toUTCString(), etag: `"${tag}"` },
           body: doc.body,
         };
       }
@@ -70,7 +69,7 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
       return {
         status: 200,
         headers: {
-          vary,
+          vary: ITEM_VARY,
           'cache-control': cacheControl,
           'content-type': rep.contentType,
           'last-modified': item.lastModified.toUTCString(),

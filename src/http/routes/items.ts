@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { isValidItemId } from '../../store/itemIds.js';
-import { itemRepresentation } from '../formatChoice.js';
-import { PARENTS_VARY, type HierarchyAnswers } from '../hierarchyAnswers.js';
+import { ITEM_VARY, itemRepresentation } from '../formatChoice.js';
+import type { HierarchyAnswers } from '../hierarchyAnswers.js';
 import type { PackageAnswers } from '../packageAnswers.js';
 import { aipSchema, parentsSchema } from '../schemas.js';
 
@@ -39,7 +39,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
     const rep = itemRepresentation(request, config.http.requireAccept);
     const body = deps.hierarchies.body(id, rep.format);
     if (body === undefined) throw ApiError.of('itemNotFound', id);
-    return reply.header('Content-Type', rep.contentType).header('Vary', PARENTS_VARY).send(body);
+    return reply.header('Content-Type', rep.contentType).header('Vary', ITEM_VARY).send(body);
   }
 
   // `compress: false`: package bodies are compressed once and cached (../packageAnswers.ts), never per request.
