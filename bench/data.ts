@@ -276,12 +276,13 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     const slices = options.slices;
     persons = await writePersons(out, N, personGen, vocab.table, log);
     await slices.afterPersons();
+    /** The item after the last of the tree. */
+    const endOf = (tree: number) => forest.treeStart[tree + 1] ?? M;
     for (let from = 0; from < trees; ) {
-      const endOf = (tree: number) => forest.treeStart[tree + 1] ?? M;
       let to = from + 1;
       while (to < trees && endOf(to) - forest.treeStart[from]! <= slices.items) to++;
       results.push(...(await writeTrees(from, to)));
-      const items = (forest.treeStart[to] ?? M) - forest.treeStart[from]!;
+      const items = endOf(to - 1) - forest.treeStart[from]!;
       itemsBefore += items;
       await slices.afterSlice(items);
       from = to;

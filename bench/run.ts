@@ -68,17 +68,25 @@ function removeStore(): void {
   for (const f of [db, `${db}-wal`, `${db}-shm`, join(dataDir, LOADED_ONLY)]) rmSync(f, { force: true });
 }
 
+/** `ingest entities` of DIR/persons; its persons/s. */
+function loadPersons(): number {
+  log('loading persons ...');
+  return rateOf(cli(['ingest', 'entities', join(dataDir, 'persons')]));
+}
+
+/** `ingest items` of DIR/items; its packages/s. */
+function loadItems(what: string): number {
+  log(`loading ${what} ...`);
+  return rateOf(cli(['ingest', 'items', join(dataDir, 'items')]));
+}
+
 /** Loads the data set through the real commands; returns records/s per kind. */
 function load(): { persons: number; items: number } {
   if (existsSync(join(dataDir, LOADED_ONLY))) {
     throw new Error(`${dataDir} was made by --generate and its item files are gone: run with --generate again, or generate the files with npm run bench:data`);
   }
   removeStore();
-  log('loading persons ...');
-  const persons = rateOf(cli(['ingest', 'entities', join(dataDir, 'persons')]));
-  log('loading items ...');
-  const items = rateOf(cli(['ingest', 'items', join(dataDir, 'items')]));
-  return { persons, items };
+  return { persons: loadPersons(), items: loadItems('items') };
 }
 
 /**
@@ -107,12 +115,10 @@ async function generateAndLoad(): Promise<{ persons: number; items: number }> {
     slices: {
       items: 100_000,
       afterPersons: async () => {
-        log('loading persons ...');
-        personsRate = rateOf(cli(['ingest', 'entities', join(dataDir, 'persons')]));
+        personsRate = loadPersons();
       },
       afterSlice: async (n) => {
-        log(`loading ${n} items ...`);
-        itemSeconds += n / Math.max(1, rateOf(cli(['ingest', 'items', itemsDir])));
+        itemSeconds += n / Math.max(1, loadItems(`${n} items`));
         for (const folder of readdirSync(itemsDir)) {
           for (const file of readdirSync(join(itemsDir, folder))) rmSync(join(itemsDir, folder, file));
         }
