@@ -55,7 +55,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     const headers = req.headers;
     let answer: PackageAnswer;
     try {
-      deps.authenticate({ headers });
+      deps.authenticate({ headers, connection: req.socket });
       answer = deps.packages.answer({ headers }, id);
     } catch {
       return false; // Fastify writes the error.
@@ -87,7 +87,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     let format: 'json' | 'xml';
     let contentType: string;
     try {
-      deps.authenticate({ headers });
+      deps.authenticate({ headers, connection: req.socket });
       ({ format, contentType } = itemRepresentation({ headers }, config.http.requireAccept));
     } catch {
       return false;

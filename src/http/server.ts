@@ -123,7 +123,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   const authenticate = createAuthenticator(store);
   const onRequest: onRequestHookHandler = (request, _reply, done) => {
     try {
-      authenticate(request);
+      authenticate({ headers: request.headers, query: request.query, connection: request.raw.socket });
     } catch (error) {
       return done(error as Error);
     }

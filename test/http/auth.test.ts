@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Agent, request as httpRequest } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp } from '../helpers/app.js';
@@ -91,6 +92,54 @@ for (const backend of BACKENDS) {
       assert.equal(revoked.statusCode, 403);
       assert.equal(revoked.body, FORBIDDEN);
     } finally {
+      await t.close();
+    }
+  });
+
+  test(`${b} issue #5: a keep-alive connection's key is checked again when its header changes or the key is revoked`, async () => {
+    const t = await startTestApp(backend, { load: [CORTEX_DIR] });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      let connections = 0;
+      t.app.server.on('connection', () => connections++);
+      const port = (t.app.server.address() as { port: number }).port;
+      // Over one socket, as a DDB client with keep-alive sends them (the fast path and Fastify both).
+      const get = (path: string, authorization: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpRequest({ host: '127.0.0.1', port, path, agent, headers: { accept: 'application/json', authorization } }, (res) => {
+            let body = '';
+            res.setEncoding('utf8').on('data', (c: string) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on('error', reject).end();
+        });
+      const valid = t.json.authorization!;
+      const unknown = `OAuth oauth_consumer_key="${t.key}x"`;
+      const entities = '/entities?query=*:*';
+      const good = await get(url, valid);
+      assert.equal(good.status, 200);
+      assert.equal((await get(entities, valid)).status, 200);
+      assert.deepEqual(await get(url, unknown), { status: 403, body: FORBIDDEN });
+      assert.deepEqual(await get(entities, unknown), { status: 403, body: FORBIDDEN });
+      assert.deepEqual(await get(url, valid), good);
+      // A header without a key leaves the query string to decide, each time.
+      const noKey = 'OAuth realm="archive"';
+      assert.equal((await get(`${url}?oauth_consumer_key=${t.key}`, noKey)).status, 200);
+      assert.deepEqual(await get(`${url}?oauth_consumer_key=${t.key}x`, noKey), { status: 403, body: FORBIDDEN });
+      const other = backend.connect(t.path);
+      try {
+        assert.equal(other.revokeKey('test'), true);
+      } finally {
+        other.close();
+      }
+      // The store reads another process's commits at most 1 ms late (COMMIT_CHECK_MS).
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.deepEqual(await get(url, valid), { status: 403, body: FORBIDDEN });
+      assert.deepEqual(await get(entities, valid), { status: 403, body: FORBIDDEN });
+      assert.equal(connections, 1);
+    } finally {
+      agent.destroy();
       await t.close();
     }
   });
