@@ -45,7 +45,9 @@ const REQUEST_LOG_LEVELS = ['info', 'debug', 'trace'];
 const listeners = new WeakMap<FastifyInstance, RequestListener>();
 
 export function requestListenerOf(app: FastifyInstance): RequestListener {
-  return listeners.get(app) ?? ((req, res) => app.routing(req, res));
+  const listener = listeners.get(app);
+  if (listener === undefined) throw new Error('requestListenerOf: the app was not made by buildServer');
+  return listener;
 }
 
 export async function buildServer(config: Config, store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
