@@ -15,12 +15,12 @@ export const AUTH_REALM = 'heritage-api';
 /** Writing last-used on every request would serialise all requests on the database lock. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** What auth reads of a request: a Fastify request, or the fast path's bare one (./fastPath.ts). */
+/** What auth reads of a request: a Fastify request, or Node's own in the fast path (./fastPath.ts). */
 export interface KeyedRequest {
   headers: IncomingHttpHeaders;
   query?: unknown;
-  /** The connection (socket) it came on; with it, the check of a header is remembered for that connection. */
-  connection?: object;
+  /** The connection it came on; the check of its header is remembered for that connection. */
+  socket?: object;
 }
 
 /** The key, and whether it came from the Authorization header (which then decides alone). */
@@ -88,7 +88,7 @@ export function createAuthenticator(keys: KeyStore & { dataVersion(): string }):
     return { name: found.name, fromHeader };
   };
   return (request) => {
-    const { connection } = request;
+    const connection = request.socket;
     const header = request.headers.authorization;
     let name: string;
     const memo = connection === undefined ? undefined : byConnection.get(connection);

@@ -52,11 +52,10 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
 
   /** The package, as the aip route answers it; false when Fastify must answer. */
   function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string): boolean {
-    const headers = req.headers;
     let answer: PackageAnswer;
     try {
-      deps.authenticate({ headers, connection: req.socket });
-      answer = deps.packages.answer({ headers }, id);
+      deps.authenticate(req);
+      answer = deps.packages.answer(req, id);
     } catch {
       return false; // Fastify writes the error.
     }
@@ -81,14 +80,13 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
 
   /** The ancestry, as the parents route answers it; false when Fastify must answer. */
   function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string): boolean {
-    const headers = req.headers;
     // Compression of parents answers is @fastify/compress's.
-    if (headers['accept-encoding'] !== undefined) return false;
+    if (req.headers['accept-encoding'] !== undefined) return false;
     let format: 'json' | 'xml';
     let contentType: string;
     try {
-      deps.authenticate({ headers, connection: req.socket });
-      ({ format, contentType } = itemRepresentation({ headers }, config.http.requireAccept));
+      deps.authenticate(req);
+      ({ format, contentType } = itemRepresentation(req, config.http.requireAccept));
     } catch {
       return false;
     }

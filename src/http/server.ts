@@ -125,7 +125,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   const authenticate = createAuthenticator(store);
   const onRequest: onRequestHookHandler = (request, _reply, done) => {
     try {
-      authenticate({ headers: request.headers, query: request.query, connection: request.raw.socket });
+      authenticate(request);
     } catch (error) {
       return done(error as Error);
     }
