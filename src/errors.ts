@@ -62,7 +62,7 @@ export const ERRORS = {
   // --- binaries and IIIF (issue #15 points 3, 4; docs/api.md "Binaries", "IIIF") ---
   invalidBinaryPath: define('InvalidBinaryPathException', 400, ['path'], (path: string) =>
     `The binary path '${shown(path)}' is not valid. A binary path is /binary/<item id>/<variant>/<n>.<ext>, as in the binaries part of a package: ` +
-    "segments of letters, digits, '-', '_', '.' and ':', none empty, starting with '.' or holding '..'."),
+    "segments of letters, digits, '-', '_', '.' and ':'; no segment empty, starting with '.' or holding '..'."),
   binariesNotServed: define('BinaryNotFoundException', 404, [], () =>
     'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).'),
   binaryNotFound: define('BinaryNotFoundException', 404, ['path'], (path: string) =>
