@@ -59,6 +59,20 @@ export const ERRORS = {
   itemNotFound: define('ItemNotFoundException', 404, ['id'], (id: string) => `Item '${shown(id)}' not found.`),
   itemBlocked: define('ItemBlockedException', 403, ['id', 'reason'], (id: string, reason: string) =>
     `Item '${shown(id)}' is not available through this interface: ${reason}`),
+  // --- binaries and IIIF (issue #15 points 3, 4; docs/api.md "Binaries", "IIIF") ---
+  invalidBinaryPath: define('InvalidBinaryPathException', 400, ['path'], (path: string) =>
+    `The binary path '${shown(path)}' is not valid. A binary path is /binary/<item id>/<variant>/<n>.<ext>, as in the binaries part of a package: ` +
+    "segments of letters, digits, '-', '_', '.' and ':'; no segment empty, starting with '.' or holding '..'."),
+  binariesNotServed: define('BinaryNotFoundException', 404, [], () =>
+    'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).'),
+  binaryNotFound: define('BinaryNotFoundException', 404, ['path'], (path: string) =>
+    `There is no binary at ${shown(path)}. The binaries of an item are listed in its package (/items/{id}/aip, part binaries).`),
+  rangeNotSatisfiable: define('RangeNotSatisfiableException', 416, ['range', 'size'], (range: string, size: number) =>
+    `The range '${shown(range)}' lies outside the file of ${size} bytes (see Content-Range). Ask for bytes from 0 to ${Math.max(0, size - 1)}, or send no Range.`),
+  preconditionFailed: define('PreconditionFailedException', 412, [], () =>
+    'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.'),
+  itemHasNoBinaries: define('NoBinariesException', 404, ['id'], (id: string) =>
+    `Item '${shown(id)}' has no binaries, so there is no IIIF manifest for it. Its package is at /items/${shown(id)}/aip.`),
   // --- anything else ---
   internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
     `Internal error. It has been logged; quote request id ${requestId} when you report it.`),

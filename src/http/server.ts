@@ -20,7 +20,10 @@ import { createFastPath, type FastPath } from './fastPath.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { redactUrl } from './redact.js';
+import { MediaDirectory } from '../media/mediaDirectory.js';
+import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerEntityRoutes } from './routes/entities.js';
+import { registerIiifRoutes } from './routes/iiif.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
 
@@ -135,6 +138,9 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   registerEntityRoutes(app, { store, config, onRequest });
+  const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
+  registerBinaryRoutes(app, { config, onRequest, media });
+  registerIiifRoutes(app, { config, store, onRequest, media });
   await app.register(openapiRoute);
   fastPath = createFastPath({
     config,

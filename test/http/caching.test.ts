@@ -169,7 +169,7 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200);
       const doc = res.json();
       assert.equal(doc.openapi, '3.1.0');
-      assert.deepEqual(Object.keys(doc.paths).sort(), ['/entities', '/items/{id}', '/items/{id}/aip', '/items/{id}/parents']);
+      assert.deepEqual(Object.keys(doc.paths).sort(), ['/binary/{*}', '/entities', '/items/{id}', '/items/{id}/aip', '/items/{id}/iiif', '/items/{id}/parents']);
       const op = doc.paths['/items/{id}/parents'].get;
       assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:id']);
       // The key parameter is described once, as the security schemes of spec section 5.
