@@ -456,7 +456,7 @@ export class Evaluator {
         if (live[d] === 1) out.push(d, 0);
         this.deadline.tick();
       }
-      acc = acc.length === 0 ? out.docs.slice(0, out.n) : this.union({ docs: acc, scores: null }, { docs: out.docs.subarray(0, out.n), scores: null }).docs;
+      acc = acc.length === 0 ? out.docs.slice(0, out.n) : unionDocs(acc, out.docs.subarray(0, out.n));
     }
     return acc;
   }
@@ -554,6 +554,23 @@ function parseNumber(spec: { parse?: (t: string) => number | null }, text: strin
   if (t === '') return null;
   const v = Number(t);
   return Number.isFinite(v) ? v : null;
+}
+
+function unionDocs(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    out[k++] = x <= y ? x : y;
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out.slice(0, k);
 }
 
 function containsSorted(a: Uint32Array, lo: number, hi: number, x: number): boolean {
