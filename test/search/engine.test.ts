@@ -12,7 +12,9 @@ import { fold } from '../../src/search/fold.js';
 import { SearchDeadlineError, SearchRequestError } from '../../src/search/engine/errors.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
 import { itemSchema, personSchema, queryFields, type Schema } from '../../src/search/engine/schema.js';
-import type { SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
+import type { Change, SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
+import { catchUp, type ChangeFeed } from '../../src/search/engine/feed.js';
+import { personDocument } from '../../src/search/engine/personDocument.js';
 import { Reference } from './engineReference.js';
 
 const FAR = () => Date.now() + 60_000;
@@ -322,5 +324,46 @@ describe('schemas', () => {
     assert.equal(q('count:500'), 1);
     assert.equal(q('august'), 1);
     assert.throws(() => q('dateOfBirth:[soon TO *]'), SearchRequestError);
+  });
+});
+
+describe('change feed', () => {
+  it('brings an index up to a feed in slices, upserts and deletes included', () => {
+    const log: Change[] = [];
+    for (let i = 0; i < 2500; i++) log.push({ op: 'upsert', doc: randomDoc(new Rng(i), `d${i % 2000}`) });
+    for (let i = 0; i < 300; i++) log.push({ op: 'delete', id: `d${i * 3}` });
+    const feed: ChangeFeed = {
+      changesAfter(position, limit) {
+        const from = position === null ? 0 : Number(position);
+        const changes = log.slice(from, from + limit);
+        return { changes, position: String(from + changes.length), done: from + changes.length >= log.length };
+      },
+    };
+    const ix = new SearchIndex(schema);
+    let t = 0;
+    let state: { position: string | null; done: boolean } = { position: null, done: false };
+    let calls = 0;
+    while (!state.done) {
+      state = catchUp(ix, feed, state.position, 2, 400, () => t++);
+      calls++;
+    }
+    assert.ok(calls > 1, 'stopped at the budget and went on');
+    const ref = new Reference(schema);
+    for (const c of log) if (c.op === 'upsert') ref.upsert(c.doc);
+    else ref.delete(c.id);
+    assert.equal(ix.size, ref.docs.size);
+    const req: SearchRequest = { query: { kind: 'term', field: null, text: 'alpha' }, sort: { kind: 'id', descending: false }, offset: 0, rows: 50 };
+    assert.deepEqual(ix.search(req, FAR()).ids, ref.search(req).hits.slice(0, 50).map((h) => h.id));
+  });
+
+  it('maps a person to the person schema', () => {
+    const doc = personDocument(
+      { id: 'http://d-nb.info/gnd/1', type: 'person', preferredName: 'Goethe, Cornelia', variantName: ['Cornelie'], dateOfBirth: '7. Dezember 1750', placeOfBirth: ['Frankfurt am Main'] },
+      3,
+    );
+    assert.deepEqual(doc.numbers, { dateOfBirth: 1750, dateOfDeath: null, count: 3 });
+    assert.deepEqual(doc.facets, { person_name_fct: ['Goethe, Cornelia'], person_place_fct: ['Frankfurt am Main'] });
+    assert.deepEqual(doc.text['variantName'], ['Cornelie']);
+    assert.equal(doc.sort['preferredName'], 'goethe, cornelia');
   });
 });
