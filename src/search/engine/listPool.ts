@@ -52,11 +52,10 @@ export class ListPool {
 
   private alloc(level: number): number {
     const size = sizeOf(level);
-    let offset = this.top & (CHUNK - 1);
-    if (this.chunks.length === 0 || offset + size > CHUNK) {
+    // a block never crosses a chunk: start a new chunk when the current one is full or absent
+    if ((this.top >>> CHUNK_BITS) >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
       this.chunks.push(new Uint8Array(CHUNK));
       this.top = (this.chunks.length - 1) * CHUNK + (this.chunks.length === 1 ? 1 : 0);
-      offset = this.top & (CHUNK - 1);
     }
     const at = this.top;
     this.top += size;
@@ -113,11 +112,6 @@ export class ListPool {
     const r = new ListReader(this);
     r.reset(list);
     return r;
-  }
-
-  /** @internal for ListReader */
-  state(list: number): { head: number; tail: number } {
-    return { head: this.head.array[list]!, tail: this.tail.array[list]! };
   }
 
   /** @internal */
