@@ -23,46 +23,51 @@ export const QUERY_FIELDS = [
 
 export type QueryField = (typeof QUERY_FIELDS)[number];
 
-export type QueryNode =
+/**
+ * `F` is the set of field names: the person fields by default; a search engine schema
+ * (src/search/engine/schema.ts) passes its own list to `parseQuery` and gets `QueryNode<string>`.
+ */
+export type QueryNode<F extends string = QueryField> =
   /** `*:*`, and a lone `*`. */
   | { kind: 'all' }
   /** Unescaped text; field null = any text field. */
-  | { kind: 'term'; field: QueryField | null; text: string }
+  | { kind: 'term'; field: F | null; text: string }
   /** A term with a single trailing unescaped `*` (`goe*`); `text` is the prefix without it. */
-  | { kind: 'prefix'; field: QueryField | null; text: string }
+  | { kind: 'prefix'; field: F | null; text: string }
   /**
    * Any other use of unescaped `*` or `?`. In `pattern`, `*` and `?` are wildcards; a
    * literal `*`, `?` or `\` (escaped in the query) is written with a backslash before it.
    */
-  | { kind: 'wildcard'; field: QueryField | null; pattern: string }
-  | { kind: 'phrase'; field: QueryField | null; text: string }
+  | { kind: 'wildcard'; field: F | null; pattern: string }
+  | { kind: 'phrase'; field: F | null; text: string }
   /** `field:*`: the entity has a value in the field. */
-  | { kind: 'exists'; field: QueryField }
+  | { kind: 'exists'; field: F }
   /** A `*` bound is null (open). Bounds are text; the evaluator decides how to compare. */
   | {
       kind: 'range';
-      field: QueryField;
+      field: F;
       lower: string | null;
       upper: string | null;
       includeLower: boolean;
       includeUpper: boolean;
     }
-  | { kind: 'and'; children: QueryNode[] }
-  | { kind: 'or'; children: QueryNode[] }
-  | { kind: 'not'; child: QueryNode };
+  | { kind: 'and'; children: QueryNode<F>[] }
+  | { kind: 'or'; children: QueryNode<F>[] }
+  | { kind: 'not'; child: QueryNode<F> };
 
 export function isQueryField(name: string): name is QueryField {
   return (QUERY_FIELDS as readonly string[]).includes(name);
 }
 
-export const ALL: QueryNode = { kind: 'all' };
+/** `{ kind: 'all' }` has no field, so it is a node of every field set. */
+export const ALL: { kind: 'all' } = { kind: 'all' };
 
 /**
  * Builds an AND, flattening nested ANDs. `all` is the identity of AND, so it is dropped
  * when a positive child remains; it stays next to NOT-only children because the evaluator
  * needs something to subtract from (`-a` = and(all, not(a))).
  */
-export function and(children: QueryNode[]): QueryNode {
+export function and<F extends string>(children: QueryNode<F>[]): QueryNode<F> {
   const flat = children.flatMap((c) => (c.kind === 'and' ? c.children : [c]));
   const hasPositive = flat.some((c) => c.kind !== 'all' && c.kind !== 'not');
   let kept = hasPositive ? flat.filter((c) => c.kind !== 'all') : flat;
@@ -71,15 +76,15 @@ export function and(children: QueryNode[]): QueryNode {
     kept = [ALL, ...kept.filter((c) => c.kind !== 'all')];
   }
   if (kept.length === 0) return ALL;
-  if (kept.length === 1) return kept[0] as QueryNode;
+  if (kept.length === 1) return kept[0] as QueryNode<F>;
   return { kind: 'and', children: kept };
 }
 
 /** Builds an OR, flattening nested ORs; `all` absorbs an OR (a OR *:* matches everything). */
-export function or(children: QueryNode[]): QueryNode {
+export function or<F extends string>(children: QueryNode<F>[]): QueryNode<F> {
   const flat = children.flatMap((c) => (c.kind === 'or' ? c.children : [c]));
   if (flat.some((c) => c.kind === 'all')) return ALL;
-  if (flat.length === 1) return flat[0] as QueryNode;
+  if (flat.length === 1) return flat[0] as QueryNode<F>;
   return { kind: 'or', children: flat };
 }
 
@@ -87,7 +92,7 @@ export function or(children: QueryNode[]): QueryNode {
  * Canonical, compact debug form used by the tests, e.g.
  * `AND(term(*:goethe), NOT(phrase(preferredName:"a b")))`. `*` stands for "any field".
  */
-export function queryToString(node: QueryNode): string {
+export function queryToString(node: QueryNode<string>): string {
   switch (node.kind) {
     case 'all':
       return 'ALL';

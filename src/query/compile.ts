@@ -16,15 +16,15 @@
  * A sequence with only MUST_NOT clauses matches everything but them (as Solr does):
  * `-a` = and(all, not(a)).
  */
-import { ALL, QUERY_FIELDS, and, isQueryField, or } from './ast.js';
-import type { QueryField, QueryNode } from './ast.js';
+import { ALL, and, or } from './ast.js';
+import type { QueryNode } from './ast.js';
 import { QuerySyntaxError, quote } from './errors.js';
 import { isRange, isTerm } from './lucene.js';
 import type { Loc, LuceneAny, LuceneNode, LuceneRange, LuceneTerm } from './lucene.js';
 
 type Occur = 'MUST' | 'SHOULD' | 'MUST_NOT';
 /** The field in force: a query field, '*' (only valid in *:*), or null for any field. */
-type FieldCtx = QueryField | '*' | null;
+type FieldCtx = string | null;
 
 interface Item {
   conj: 'AND' | 'OR' | null;
@@ -33,10 +33,17 @@ interface Item {
 }
 
 export class Compiler {
-  /** `origin` maps offsets in the text lucene parsed back to the user's query. */
-  constructor(private readonly origin: number[], private readonly userLength: number) {}
+  /**
+   * `origin` maps offsets in the text lucene parsed back to the user's query; `fields` are
+   * the field names a query may use (case-sensitive).
+   */
+  constructor(
+    private readonly origin: number[],
+    private readonly userLength: number,
+    private readonly fields: readonly string[],
+  ) {}
 
-  compile(root: LuceneNode): QueryNode {
+  compile(root: LuceneNode): QueryNode<string> {
     if (root.left === undefined) throw new QuerySyntaxError(0, 'a term');
     return this.sequence(root, null);
   }
@@ -46,9 +53,9 @@ export class Compiler {
   }
 
   /** A chain {left, operator, right} (top level or a parenthesised group). */
-  private sequence(node: LuceneNode, field: FieldCtx): QueryNode {
+  private sequence(node: LuceneNode, field: FieldCtx): QueryNode<string> {
     const occurs: Occur[] = [];
-    const nodes: QueryNode[] = [];
+    const nodes: QueryNode<string>[] = [];
     for (const item of flatten(node)) {
       const k = occurs.length;
       if (k > 0 && item.conj !== null && occurs[k - 1] !== 'MUST_NOT') {
@@ -61,15 +68,15 @@ export class Compiler {
       occurs.push(not ? 'MUST_NOT' : item.conj === 'OR' ? 'SHOULD' : 'MUST');
       nodes.push(this.clause(item.clause, field));
     }
-    const pick = (o: Occur): QueryNode[] => nodes.filter((_, k) => occurs[k] === o);
+    const pick = (o: Occur): QueryNode<string>[] => nodes.filter((_, k) => occurs[k] === o);
     const must = pick('MUST');
     const should = pick('SHOULD');
     const positive = must.length > 0 ? must : should.length > 0 ? [or(should)] : [ALL];
-    const negative = pick('MUST_NOT').map((child): QueryNode => ({ kind: 'not', child }));
+    const negative = pick('MUST_NOT').map((child): QueryNode<string> => ({ kind: 'not', child }));
     return and([...positive, ...negative]);
   }
 
-  private clause(c: LuceneAny, inherited: FieldCtx): QueryNode {
+  private clause(c: LuceneAny, inherited: FieldCtx): QueryNode<string> {
     if (isRange(c)) return this.range(c, inherited);
     if (isTerm(c)) {
       const field = c.fieldLocation ? this.field(c.field, c.fieldLocation) : inherited;
@@ -82,10 +89,10 @@ export class Compiler {
 
   private field(raw: string, loc: Loc): FieldCtx {
     const name = unescape(raw);
-    if (name === '*' || isQueryField(name)) return name;
-    const near = QUERY_FIELDS.find((f) => f.toLowerCase() === name.toLowerCase());
+    if (name === '*' || this.fields.includes(name)) return name;
+    const near = this.fields.find((f) => f.toLowerCase() === name.toLowerCase());
     const hint = near ? ` (field names are case-sensitive: did you mean '${near}'?)` : '';
-    const expected = `one of the fields ${QUERY_FIELDS.join(', ')}`;
+    const expected = `one of the fields ${this.fields.join(', ')}`;
     throw new QuerySyntaxError(this.pos(loc), expected, `unknown field ${quote(name)}${hint}`);
   }
 
@@ -94,7 +101,7 @@ export class Compiler {
     return new QuerySyntaxError(this.pos(loc), expected, "'*' is not a field name");
   }
 
-  private phrase(c: LuceneTerm, field: FieldCtx): QueryNode {
+  private phrase(c: LuceneTerm, field: FieldCtx): QueryNode<string> {
     if (field === '*') throw this.starField(c.fieldLocation);
     const text = unescape(c.term);
     if (text.trim() === '') {
@@ -104,7 +111,7 @@ export class Compiler {
   }
 
   /** Classifies a bare term by its unescaped '*' and '?'; escaped ones are literal. */
-  private term(c: LuceneTerm, field: FieldCtx): QueryNode {
+  private term(c: LuceneTerm, field: FieldCtx): QueryNode<string> {
     const raw = c.term;
     let text = '';
     let pattern = '';
@@ -138,7 +145,7 @@ export class Compiler {
     return { kind: 'wildcard', field, pattern };
   }
 
-  private range(c: LuceneRange, inherited: FieldCtx): QueryNode {
+  private range(c: LuceneRange, inherited: FieldCtx): QueryNode<string> {
     const field = c.fieldLocation ? this.field(c.field, c.fieldLocation) : inherited;
     if (field === '*') throw this.starField(c.fieldLocation);
     if (field === null) {

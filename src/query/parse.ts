@@ -62,7 +62,7 @@
  *     or where the offending character stands (`a~1` -> 1); QuerySyntaxError is the only
  *     error thrown, for any input string (test/query/errors.test.ts feeds random ones).
  */
-import type { QueryNode } from './ast.js';
+import { QUERY_FIELDS, type QueryField, type QueryNode } from './ast.js';
 import { Compiler } from './compile.js';
 import { QuerySyntaxError } from './errors.js';
 import { parseLucene } from './lucene.js';
@@ -82,8 +82,16 @@ export interface ParseOptions {
   maxLength?: number;
 }
 
+export interface FieldParseOptions extends ParseOptions {
+  /** The field names a query may use (case-sensitive), e.g. a search schema's; default the person fields. */
+  fields: readonly string[];
+}
+
 /** Parses a query; throws only QuerySyntaxError, whatever the input. */
-export function parseQuery(text: string, options: ParseOptions = {}): QueryNode {
+export function parseQuery(text: string, options?: ParseOptions): QueryNode<QueryField>;
+export function parseQuery(text: string, options: FieldParseOptions): QueryNode<string>;
+export function parseQuery(text: string, options: ParseOptions & { fields?: readonly string[] } = {}): QueryNode<string> {
+  const fields = options.fields ?? QUERY_FIELDS;
   if (typeof text !== 'string') throw new QuerySyntaxError(0, 'a query string');
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   if (text.length > maxLength) {
@@ -96,7 +104,7 @@ export function parseQuery(text: string, options: ParseOptions = {}): QueryNode 
   try {
     const prepared = prepare(text);
     const tree = parseLucene(prepared, text);
-    return new Compiler(prepared.origin, text.length).compile(tree);
+    return new Compiler(prepared.origin, text.length, fields).compile(tree);
   } catch (e) {
     if (e instanceof QuerySyntaxError) throw e;
     // The contract is "only QuerySyntaxError"; a bug must still not become a 500 here.

@@ -1,0 +1,92 @@
+/**
+ * Strings to dense ids (the terms of the text, the values of a facet), with prefix lookup
+ * for prefix and wildcard queries.
+ *
+ * Prefix lookup needs the strings in order, while loads keep adding new ones. A sorted
+ * array plus a small unsorted tail of recent additions gives both: a lookup binary-searches
+ * the sorted part and scans the tail; the tail is merged in once it exceeds
+ * max(1024, sqrt of the size), so a merge (a sort) is rare and a scan stays short.
+ */
+import { compareCodePoints } from './order.js';
+
+export class Dictionary {
+  private readonly ids = new Map<string, number>();
+  private readonly strings: string[] = [];
+  private sorted: string[] = [];
+  private recent: string[] = [];
+
+  get size(): number {
+    return this.strings.length;
+  }
+
+  get(s: string): number | undefined {
+    return this.ids.get(s);
+  }
+
+  /** The id of `s`, adding it if new; `added` tells which. */
+  intern(s: string): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.ids.set(s, id);
+      this.strings.push(s);
+      this.recent.push(s);
+      if (this.recent.length > Math.max(1024, Math.sqrt(this.sorted.length))) this.merge();
+    }
+    return id;
+  }
+
+  string(id: number): string {
+    return this.strings[id]!;
+  }
+
+  private merge(): void {
+    this.recent.sort(compareCodePoints);
+    const out: string[] = new Array(this.sorted.length + this.recent.length);
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    const a = this.sorted;
+    const b = this.recent;
+    while (i < a.length && j < b.length) out[n++] = compareCodePoints(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!;
+    while (i < a.length) out[n++] = a[i++]!;
+    while (j < b.length) out[n++] = b[j++]!;
+    this.sorted = out;
+    this.recent = [];
+  }
+
+  /**
+   * Ids of the strings starting with `prefix` that `accept` takes, in code point order of the
+   * strings; throws `tooMany()` past `limit` accepted strings.
+   */
+  withPrefix(prefix: string, accept: (s: string) => boolean, limit: number, tooMany: () => Error): number[] {
+    const out: string[] = [];
+    const a = this.sorted;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareCodePoints(a[mid]!, prefix) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < a.length && a[i]!.startsWith(prefix); i++) {
+      if (accept(a[i]!)) {
+        out.push(a[i]!);
+        if (out.length > limit) throw tooMany();
+      }
+    }
+    for (const s of this.recent) {
+      if (s.startsWith(prefix) && accept(s)) {
+        out.push(s);
+        if (out.length > limit) throw tooMany();
+      }
+    }
+    out.sort(compareCodePoints);
+    return out.map((s) => this.ids.get(s)!);
+  }
+
+  /** Every string in insertion order (for facet scans). */
+  get all(): readonly string[] {
+    return this.strings;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Many append-only lists of varint-encoded unsigned integers in one pool of bytes: the
+ * postings of every term and of every facet value (issue #14 point 8).
+ *
+ * The classic layout (as Lucene's in-memory indexing): each list is a chain of blocks in
+ * big byte chunks; a list's first block is small (16 bytes) and each next one twice as big,
+ * up to 32 KiB, so rare terms cost little and common terms few hops. The last 4 bytes of a
+ * block hold the address of the next one. Per list, typed arrays keep its head, where the
+ * next byte goes (tail), where the current block ends, and the block level; there is no JS
+ * object per list or per posting. Numbers are LEB128 varints (7 bits a byte), so small
+ * deltas (the usual case) take one byte.
+ */
+import { Growable } from './growable.js';
+
+const CHUNK_BITS = 22; // 4 MiB chunks
+const CHUNK = 1 << CHUNK_BITS;
+const MAX_LEVEL = 11; // 16 << 11 = 32 KiB
+const sizeOf = (level: number) => 16 << level;
+
+export class ListPool {
+  private chunks: Uint8Array[] = [];
+  /** Next free byte address; 0 is never a block (it means "none"). */
+  private top = 1;
+  private readonly head = new Growable(Uint32Array);
+  private readonly tail = new Growable(Uint32Array);
+  private readonly end = new Growable(Uint32Array);
+  private readonly level = new Growable(Uint8Array);
+  /** Last value written with `pushDelta` per list (delta encoding of ascending numbers). */
+  private readonly last = new Growable(Uint32Array);
+  private lists = 0;
+
+  get count(): number {
+    return this.lists;
+  }
+
+  /** Bytes held by the pool and its per-list columns. */
+  get bytes(): number {
+    return this.chunks.length * CHUNK + this.head.array.byteLength * 4 + this.level.array.byteLength;
+  }
+
+  /** A new, empty list; its id. */
+  create(): number {
+    const id = this.lists++;
+    const block = this.alloc(0);
+    this.head.set(id, block);
+    this.tail.set(id, block);
+    this.end.set(id, block + sizeOf(0) - 4);
+    this.level.set(id, 0);
+    this.last.set(id, 0);
+    return id;
+  }
+
+  private alloc(level: number): number {
+    const size = sizeOf(level);
+    // a block never crosses a chunk: start a new chunk when the current one is full or absent
+    if ((this.top >>> CHUNK_BITS) >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
+      this.chunks.push(new Uint8Array(CHUNK));
+      this.top = (this.chunks.length - 1) * CHUNK + (this.chunks.length === 1 ? 1 : 0);
+    }
+    const at = this.top;
+    this.top += size;
+    return at;
+  }
+
+  private writeByte(list: number, b: number): void {
+    let at = this.tail.array[list]!;
+    if (at === this.end.array[list]) {
+      const level = Math.min(this.level.array[list]! + 1, MAX_LEVEL);
+      const next = this.alloc(level);
+      this.writeAddress(at, next);
+      this.level.array[list] = level;
+      this.end.array[list] = next + sizeOf(level) - 4;
+      at = next;
+    }
+    this.chunks[at >>> CHUNK_BITS]![at & (CHUNK - 1)] = b;
+    this.tail.array[list] = at + 1;
+  }
+
+  private writeAddress(at: number, value: number): void {
+    const c = this.chunks[at >>> CHUNK_BITS]!;
+    const o = at & (CHUNK - 1);
+    c[o] = value & 0xff;
+    c[o + 1] = (value >>> 8) & 0xff;
+    c[o + 2] = (value >>> 16) & 0xff;
+    c[o + 3] = value >>> 24;
+  }
+
+  private readAddress(at: number): number {
+    const c = this.chunks[at >>> CHUNK_BITS]!;
+    const o = at & (CHUNK - 1);
+    return (c[o]! | (c[o + 1]! << 8) | (c[o + 2]! << 16) | (c[o + 3]! << 24)) >>> 0;
+  }
+
+  /** Appends an unsigned integer (< 2^32). */
+  push(list: number, value: number): void {
+    let v = value >>> 0;
+    while (v >= 0x80) {
+      this.writeByte(list, (v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    this.writeByte(list, v);
+  }
+
+  /** Appends `value - previous pushDelta value` (values must not decrease). */
+  pushDelta(list: number, value: number): void {
+    this.push(list, value - this.last.array[list]!);
+    this.last.array[list] = value;
+  }
+
+  /** A reader positioned at the start of the list; reuse it with `reset` to avoid garbage. */
+  reader(list: number): ListReader {
+    const r = new ListReader(this);
+    r.reset(list);
+    return r;
+  }
+
+  /** @internal */
+  chunk(at: number): Uint8Array {
+    return this.chunks[at >>> CHUNK_BITS]!;
+  }
+
+  /** @internal */
+  next(blockEnd: number): number {
+    return this.readAddress(blockEnd);
+  }
+
+  /** @internal */
+  headOf(list: number): number {
+    return this.head.array[list]!;
+  }
+
+  /** @internal */
+  tailOf(list: number): number {
+    return this.tail.array[list]!;
+  }
+}
+
+/** Reads one list front to back. `done` is true once every value has been read. */
+export class ListReader {
+  private pos = 0;
+  private blockEnd = 0;
+  private level = 0;
+  private stop = 0;
+  private acc = 0;
+  private buf: Uint8Array = new Uint8Array(0);
+  private base = 0;
+
+  constructor(private readonly pool: ListPool) {}
+
+  reset(list: number): void {
+    this.pos = this.pool.headOf(list);
+    this.stop = this.pool.tailOf(list);
+    this.level = 0;
+    this.blockEnd = this.pos + sizeOf(0) - 4;
+    this.acc = 0;
+    this.buf = this.pool.chunk(this.pos);
+    this.base = this.pos & ~(CHUNK - 1);
+  }
+
+  get done(): boolean {
+    return this.pos === this.stop;
+  }
+
+  private byte(): number {
+    if (this.pos === this.blockEnd) {
+      this.pos = this.pool.next(this.blockEnd);
+      this.level = Math.min(this.level + 1, MAX_LEVEL);
+      this.blockEnd = this.pos + sizeOf(this.level) - 4;
+      this.buf = this.pool.chunk(this.pos);
+      this.base = this.pos & ~(CHUNK - 1);
+    }
+    return this.buf[this.pos++ - this.base]!;
+  }
+
+  /** The next value; only call when not `done`. */
+  read(): number {
+    let b = this.byte();
+    if (b < 0x80) return b;
+    let v = b & 0x7f;
+    let shift = 7;
+    for (;;) {
+      b = this.byte();
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+      shift += 7;
+    }
+  }
+
+  /** The next value of a list written with pushDelta. */
+  readDelta(): number {
+    this.acc += this.read();
+    return this.acc;
+  }
+}

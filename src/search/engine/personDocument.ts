@@ -1,0 +1,28 @@
+/**
+ * A person as a search document under `personSchema` (schema.ts): the same text, facets,
+ * years and sort key as the current entity search (src/search/personFields.ts), so that
+ * replacing that search with the engine changes no answer but the ranking's scores.
+ */
+import type { Person } from '../../ingest/persons/person.js';
+import { fold, yearOf } from '../fold.js';
+import { facetValues } from '../personFields.js';
+import { personSchema } from './schema.js';
+import type { SearchDocument } from './types.js';
+
+/** `count`: the number of items that refer to the person (decisions.md "Entity search"). */
+export function personDocument(person: Person, count: number): SearchDocument {
+  const text: Record<string, string[]> = {};
+  for (const f of personSchema.text) {
+    const v = person[f.name as keyof Person];
+    text[f.name] = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  }
+  const facets: Record<string, string[]> = {};
+  for (const [i, value] of facetValues(person)) (facets[personSchema.facets[i]!] ??= []).push(value);
+  return {
+    id: person.id,
+    text,
+    facets,
+    numbers: { dateOfBirth: yearOf(person.dateOfBirth), dateOfDeath: yearOf(person.dateOfDeath), count },
+    sort: { preferredName: fold(person.preferredName), count },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * One search over a SearchIndex: query, filters, facet counts, order, page, cursor and
+ * matched terms (types.ts states the request and the orders). Synchronous; the deadline is
+ * checked cooperatively all along (errors.ts).
+ */
+import type { QueryNode } from '../../query/ast.js';
+import { tokens } from '../fold.js';
+import { Deadline, SearchRequestError } from './errors.js';
+import { Evaluator, type Hits } from './evaluate.js';
+import {
+  compareCodePoints,
+  decodeCursor,
+  encodeCursor,
+  hashString,
+  mix32,
+  numberComponent,
+  smallestHits,
+  stringComponent,
+  type Component,
+} from './order.js';
+import { hashString2, type SearchIndex } from './SearchIndex.js';
+import type { FacetCounts, FacetRequest, SearchRequest, SearchResult, SearchSort } from './types.js';
+
+export const MAX_ROWS = 100_000;
+
+export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number): SearchResult {
+  const clock = new Deadline(deadline, ix.now);
+  clock.check();
+  checkPaging(req);
+  const scoring = req.sort.kind === 'relevance';
+  const ev = new Evaluator(ix, scoring, clock);
+  let hits = ev.evaluate(req.query);
+  for (const [facet, values] of Object.entries(req.filters ?? {})) {
+    const f = facetIndex(ix, facet);
+    const col = ix.facets[f]!;
+    const ids = values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined);
+    const allowed = ev.facetDocs(f, ids);
+    hits = ev.intersect(hits, { docs: allowed, scores: scoring ? new Float64Array(allowed.length) : null });
+  }
+  const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock));
+  const order = components(ix, req.sort, req.query, hits);
+  const fingerprint = fingerprintOf(req);
+  const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
+  const skip = req.cursor === undefined ? req.offset : 0;
+  const page = smallestHits(hits.docs.length, order, skip + req.rows, after, () => clock.tick(1024)).slice(skip);
+  const matchedTerms: string[] = [];
+  for (const m of ev.matched) {
+    if (!matchedTerms.includes(m.text) && overlaps(m.docs, hits.docs)) matchedTerms.push(m.text);
+  }
+  const result: SearchResult = {
+    total: hits.docs.length,
+    ids: page.map((h) => ix.ids[hits.docs[h]!]!),
+    scores: page.map((h) => (hits.scores ? hits.scores[h]! : 0)),
+    facets,
+    matchedTerms,
+  };
+  if (req.cursor !== undefined) {
+    const last = page[page.length - 1];
+    result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, order.map((c) => c.value(last)));
+  }
+  return result;
+}
+
+function checkPaging(req: SearchRequest): void {
+  const ok = (n: number, max: number) => Number.isInteger(n) && n >= 0 && n <= max;
+  if (!ok(req.rows, MAX_ROWS)) throw new SearchRequestError(`rows must be a whole number from 0 to ${MAX_ROWS}; got ${req.rows}.`);
+  if (!ok(req.offset, 2 ** 31)) throw new SearchRequestError(`offset must be a whole number ≥ 0; got ${req.offset}. For deep paging use a cursor.`);
+}
+
+function facetIndex(ix: SearchIndex, name: string): number {
+  const f = ix.facetField.get(name);
+  if (f === undefined) throw new SearchRequestError(`Unknown facet '${name}'; the facets are ${ix.schema.facets.join(', ')}.`);
+  return f;
+}
+
+/** Identifies query, filters and sort, so that a cursor is only used with its own search. */
+export function fingerprintOf(req: SearchRequest): string {
+  const filters = Object.entries(req.filters ?? {})
+    .map(([k, v]) => [k, [...v].sort(compareCodePoints)] as const)
+    .sort((a, b) => compareCodePoints(a[0], b[0]));
+  const text = JSON.stringify([req.query, filters, req.sort]);
+  return `${hashString(text).toString(36)}.${hashString2(text).toString(36)}`;
+}
+
+/** The sort as components, each ending in the id ascending (types.ts SearchSort). */
+function components(ix: SearchIndex, sort: SearchSort, query: QueryNode<string>, hits: Hits): Component[] {
+  const docs = hits.docs;
+  const ids = ix.ids;
+  const byId = (descending: boolean) => stringComponent((h) => ids[docs[h]!], descending);
+  const keyComponent = (key: string, descending: boolean): Component => {
+    const k = ix.sortKey.get(key);
+    if (k === undefined) {
+      throw new SearchRequestError(`Cannot sort by '${key}'; sort keys are ${ix.schema.sortKeys.map((s) => s.name).join(', ')}.`);
+    }
+    const nums = ix.sortNumbers[k];
+    if (nums) {
+      const a = nums.array;
+      return numberComponent((h) => a[docs[h]!]!, descending);
+    }
+    const strings = ix.sortStrings[k]!;
+    return stringComponent((h) => strings[docs[h]!], descending);
+  };
+  switch (sort.kind) {
+    case 'id':
+      return [byId(sort.descending)];
+    case 'key':
+      return [keyComponent(sort.key, sort.descending), byId(false)];
+    case 'random': {
+      const seed = hashString(sort.seed);
+      const hash = ix.idHash.array;
+      return [numberComponent((h) => mix32(hash[docs[h]!]! ^ seed), false), byId(false)];
+    }
+    case 'relevance': {
+      const out: Component[] = [];
+      const key = exactKey(ix, query);
+      if (key !== null) {
+        const a = hashString(key);
+        const b = hashString2(key);
+        const ea = ix.exactA.array;
+        const eb = ix.exactB.array;
+        out.push(numberComponent((h) => (ea[docs[h]!] === a && eb[docs[h]!] === b ? 0 : 1), false));
+      }
+      const scores = hits.scores!;
+      out.push(numberComponent((h) => scores[h]!, true));
+      for (const t of ix.schema.relevanceTiebreak) out.push(keyComponent(t.key, t.descending));
+      out.push(byId(false));
+      return out;
+    }
+  }
+}
+
+/**
+ * The words an exact first-field match must have: those of the positive terms and phrases
+ * on no field or on the first text field, order-insensitive (nameKey); null = none.
+ */
+function exactKey(ix: SearchIndex, query: QueryNode<string>): string | null {
+  const first = ix.schema.text[0]!.name;
+  const words: string[] = [];
+  const walk = (n: QueryNode<string>): void => {
+    if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
+    else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === first)) words.push(...tokens(n.text));
+  };
+  walk(query);
+  return words.length === 0 ? null : words.sort().join(' ');
+}
+
+function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock: Deadline): FacetCounts {
+  const f = facetIndex(ix, fr.field);
+  if (!Number.isInteger(fr.limit) || fr.limit < -1) throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
+  if (!Number.isInteger(fr.mincount) || fr.mincount < 0) throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
+  const col = ix.facets[f]!;
+  const nValues = col.values.size;
+  let counts: Uint32Array;
+  if (docs.length === ix.size) {
+    // every live document is a hit: the live counts are the answer, no pass needed
+    counts = col.live.array;
+  } else {
+    counts = new Uint32Array(nValues);
+    const start = col.start.array;
+    const vals = col.ids.array;
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      for (let j = start[d]!; j < start[d + 1]!; j++) counts[vals[j]!]!++;
+      if ((i & 4095) === 4095) clock.tick(4096);
+    }
+  }
+  // candidates: values with a live document whose count reaches mincount
+  const live = col.live.array;
+  const candidates: number[] = [];
+  for (let v = 0; v < nValues; v++) if (live[v]! > 0 && counts[v]! >= fr.mincount) candidates.push(v);
+  clock.tick(nValues);
+  const strings = col.values.all;
+  const byValue = stringComponent((i) => strings[candidates[i]!], false);
+  const order: Component[] =
+    fr.sort === 'count' ? [numberComponent((i) => counts[candidates[i]!]!, true), byValue] : [byValue];
+  const k = fr.limit === -1 ? candidates.length : fr.limit;
+  const top = smallestHits(candidates.length, order, k, undefined, () => clock.tick(1024));
+  return { field: fr.field, values: top.map((i) => ({ value: strings[candidates[i]!]!, count: counts[candidates[i]!]! })) };
+}
+
+function overlaps(a: Uint32Array, b: Uint32Array): boolean {
+  let j = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    while (j < b.length && b[j]! < x) j++;
+    if (j === b.length) return false;
+    if (b[j] === x) return true;
+  }
+  return false;
+}

@@ -1,0 +1,79 @@
+/**
+ * What goes into the engine and what a search asks and answers. Plain data only: these
+ * cross a worker thread boundary (structured clone), so no classes and no functions.
+ */
+import type { QueryNode } from '../../query/ast.js';
+
+/** One document as a backend hands it over (schema.ts names the fields). */
+export interface SearchDocument {
+  id: string;
+  /** Text per text field; each value is tokenised on its own (a phrase never spans two values). */
+  text: Readonly<Record<string, readonly string[]>>;
+  /** Exact values per facet; repeats are ignored. */
+  facets: Readonly<Record<string, readonly string[]>>;
+  /** One number per numeric field; absent or null = no value. */
+  numbers: Readonly<Record<string, number | null>>;
+  /** One value per sort key (strings compared by code point: fold them first); absent or null = none. */
+  sort: Readonly<Record<string, string | number | null>>;
+}
+
+/**
+ * Document order of a search. Every order ends with the id ascending, so it is total:
+ *   relevance: exact first-field match first, then score descending, then the schema's
+ *              `relevanceTiebreak`, then id;
+ *   key:       the sort key's value (documents without one last, in either direction), then id;
+ *   random:    a hash of (seed, id), then id: the same seed gives the same order on any backend;
+ *   id:        the id (code point order).
+ */
+export type SearchSort =
+  | { kind: 'relevance' }
+  | { kind: 'key'; key: string; descending: boolean }
+  | { kind: 'random'; seed: string }
+  | { kind: 'id'; descending: boolean };
+
+export interface FacetRequest {
+  field: string;
+  /** Values listed at most; -1 = all. */
+  limit: number;
+  /** A value is listed when its count is at least this (Solr's facet.mincount; v1's minDocs + 1). */
+  mincount: number;
+  /** By count descending (ties by value), or by value ("index" in Solr). Values compare by code point. */
+  sort: 'count' | 'index';
+}
+
+export interface SearchRequest {
+  query: QueryNode<string>;
+  /** Facet filters: values of one facet are OR-ed, facets AND-ed. */
+  filters?: Readonly<Record<string, readonly string[]>>;
+  facets?: readonly FacetRequest[];
+  sort: SearchSort;
+  /** Ignored with a cursor. */
+  offset: number;
+  rows: number;
+  /** `*` to start deep paging, or a `nextCursor` of the same search; undefined = offset paging. */
+  cursor?: string;
+}
+
+export interface FacetCounts {
+  field: string;
+  values: Array<{ value: string; count: number }>;
+}
+
+export interface SearchResult {
+  total: number;
+  /** The page, in order. */
+  ids: string[];
+  /** Relevance score of each id of the page (0 when the sort is not relevance). */
+  scores: number[];
+  facets: FacetCounts[];
+  /** Terms of the query (as written, `goe*` for a prefix) that matched a hit, in query order. */
+  matchedTerms: string[];
+  /** With a cursor: where the next page starts (the same cursor when this page is empty). */
+  nextCursor?: string;
+}
+
+/**
+ * One change of the store of record, as a backend's change feed delivers it (feed.ts).
+ * An upsert replaces the document with the same id.
+ */
+export type Change = { op: 'upsert'; doc: SearchDocument } | { op: 'delete'; id: string };

@@ -1,0 +1,369 @@
+/**
+ * The search engine (src/search/engine) against a brute-force reference
+ * (engineReference.ts) on random documents and random queries: totals, every page under
+ * every sort, scores, facet counts, matched terms and cursor completeness, also after
+ * random replacements and deletes.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { QueryNode } from '../../src/query/ast.js';
+import { parseQuery, QuerySyntaxError } from '../../src/query/parse.js';
+import { fold } from '../../src/search/fold.js';
+import { SearchDeadlineError, SearchRequestError } from '../../src/search/engine/errors.js';
+import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
+import { itemSchema, personSchema, queryFields, type Schema } from '../../src/search/engine/schema.js';
+import type { Change, SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
+import { catchUp, type ChangeFeed } from '../../src/search/engine/feed.js';
+import { personDocument } from '../../src/search/engine/personDocument.js';
+import { Reference } from './engineReference.js';
+
+const FAR = () => Date.now() + 60_000;
+
+const schema: Schema = {
+  kind: 'thing',
+  idField: 'id',
+  text: [
+    { name: 'title', weight: 5 },
+    { name: 'body', weight: 2 },
+    { name: 'tags', weight: 1 },
+  ],
+  facets: ['color', 'shape'],
+  numbers: [{ name: 'year', example: 'year:[1900 TO 1905]' }],
+  sortKeys: [
+    { name: 'title', type: 'string', queryable: true },
+    { name: 'year', type: 'number' },
+  ],
+  relevanceTiebreak: [{ key: 'year', descending: true }],
+  constants: { type: 'thing' },
+};
+
+const WORDS = ['alpha', 'beta', 'gamma', 'Müller', 'muller', 'Straße', 'strasse', 'Łódź', 'café', 'x1', 'ab', 'abc', 'abd', 'b2b', 'delta'];
+const COLORS = ['red', 'green', 'blue', 'Red', 'dark red'];
+const SHAPES = ['round', 'square'];
+/** Id prefixes where UTF-16 order and code point order differ (U+FF41 vs U+20021). */
+const ID_PREFIXES = ['d', '\uFF41', '\u{20021}'];
+
+class Rng {
+  constructor(private s: number) {}
+  next(): number {
+    this.s = (this.s + 0x6d2b79f5) >>> 0;
+    let t = this.s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  pick<T>(a: readonly T[]): T {
+    return a[this.int(a.length)]!;
+  }
+  words(min: number, max: number): string {
+    const n = min + this.int(max - min + 1);
+    return Array.from({ length: n }, () => this.pick(WORDS)).join(this.pick([' ', ', ', '-']));
+  }
+}
+
+function randomDoc(r: Rng, id: string): SearchDocument {
+  const title = r.next() < 0.9 ? r.words(1, 3) : undefined;
+  const year = r.next() < 0.8 ? 1900 + r.int(6) : null;
+  const some = (k: number, f: () => string) => Array.from({ length: r.int(k + 1) }, f);
+  return {
+    id,
+    text: { title: title === undefined ? [] : [title], body: some(3, () => r.words(1, 6)), tags: some(3, () => r.pick(WORDS)) },
+    facets: { color: some(2, () => r.pick(COLORS)), shape: some(1, () => r.pick(SHAPES)) },
+    numbers: { year },
+    sort: { title: title === undefined ? null : fold(title), year },
+  };
+}
+
+function randomLeaf(r: Rng, ids: string[]): QueryNode<string> {
+  const textField = () => r.pick([null, null, 'title', 'body', 'tags']);
+  switch (r.int(11)) {
+    case 0:
+    case 1:
+      return { kind: 'term', field: textField(), text: r.pick(WORDS) };
+    case 2:
+      return { kind: 'phrase', field: textField(), text: r.words(2, 2) };
+    case 3:
+      return { kind: 'prefix', field: textField(), text: r.pick(['a', 'ab', 'm', 'str', 'c', 'b2', 'x1-a', 'ab ga']) };
+    case 4:
+      return { kind: 'wildcard', field: textField(), pattern: r.pick(['m?ller', 'a*c', '*a', 'str*e', '?b*', '*ta', 'l?d?']) };
+    case 5:
+      return r.pick<QueryNode<string>>([
+        { kind: 'term', field: 'color', text: r.pick(COLORS) },
+        { kind: 'phrase', field: 'color', text: 'dark red' },
+        { kind: 'prefix', field: 'color', text: r.pick(['r', 'R', 'dark']) },
+        { kind: 'wildcard', field: 'shape', pattern: r.pick(['*ou*', 's?uare']) },
+      ]);
+    case 6:
+      return { kind: 'exists', field: r.pick(['title', 'body', 'tags', 'color', 'shape', 'year', 'id', 'type']) };
+    case 7: {
+      const b = () => (r.next() < 0.2 ? null : String(1899 + r.int(8)));
+      return { kind: 'range', field: 'year', lower: b(), upper: b(), includeLower: r.next() < 0.5, includeUpper: r.next() < 0.5 };
+    }
+    case 8:
+      return { kind: 'range', field: 'title', lower: r.pick([null, 'ab', 'b', 'Müller']), upper: r.pick([null, 'm', 'strasse', 'z']), includeLower: r.next() < 0.5, includeUpper: r.next() < 0.5 };
+    case 9:
+      return r.pick<QueryNode<string>>([
+        { kind: 'term', field: 'year', text: String(1900 + r.int(6)) },
+        { kind: 'term', field: 'id', text: ids.length > 0 ? r.pick(ids) : 'none' },
+        { kind: 'term', field: 'type', text: r.pick(['thing', 'Thing', 'other']) },
+      ]);
+    default:
+      return { kind: 'all' };
+  }
+}
+
+function randomQuery(r: Rng, ids: string[], depth = 0): QueryNode<string> {
+  const k = depth >= 2 ? 0 : r.int(5);
+  if (k <= 1) return randomLeaf(r, ids);
+  const kids = Array.from({ length: 2 + r.int(2) }, () => randomQuery(r, ids, depth + 1));
+  if (k === 2) return { kind: 'and', children: kids };
+  if (k === 3) return { kind: 'or', children: kids };
+  return { kind: 'and', children: [kids[0]!, { kind: 'not', child: kids[1]! }] };
+}
+
+const SORTS: SearchSort[] = [
+  { kind: 'relevance' },
+  { kind: 'key', key: 'title', descending: false },
+  { kind: 'key', key: 'title', descending: true },
+  { kind: 'key', key: 'year', descending: false },
+  { kind: 'key', key: 'year', descending: true },
+  { kind: 'random', seed: 'seed42' },
+  { kind: 'id', descending: false },
+  { kind: 'id', descending: true },
+];
+
+function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
+  const ids = [...ref.docs.keys()];
+  const query = randomQuery(r, ids);
+  const filters: Record<string, string[]> = {};
+  if (r.next() < 0.3) filters['color'] = [r.pick(COLORS), r.pick(COLORS)];
+  if (r.next() < 0.15) filters['shape'] = [r.pick(SHAPES)];
+  const facets = [
+    { field: 'color', limit: r.pick([-1, 0, 2]), mincount: r.pick([0, 1, 2]), sort: r.pick(['count', 'index'] as const) },
+    { field: 'shape', limit: 5, mincount: 1, sort: 'count' as const },
+  ];
+  const sort = r.pick(SORTS);
+  const base: SearchRequest = { query, filters, facets, sort, offset: r.int(8), rows: 1 + r.int(10) };
+  const what = `${label}: ${JSON.stringify(base)}`;
+  const want = ref.search(base);
+  const got = ix.search(base, FAR());
+  assert.equal(got.total, want.hits.length, `total, ${what}`);
+  const page = want.hits.slice(base.offset, base.offset + base.rows);
+  assert.deepEqual(got.ids, page.map((h) => h.id), `page, ${what}`);
+  assert.deepEqual(got.scores, page.map((h) => h.score), `scores, ${what}`);
+  assert.deepEqual(got.facets, want.facets, `facets, ${what}`);
+  assert.deepEqual(got.matchedTerms, want.matchedTerms, `matched terms, ${what}`);
+  // cursor: every hit exactly once, in order
+  const seen: string[] = [];
+  let cursor = '*';
+  for (let guard = 0; guard < 1000; guard++) {
+    const res = ix.search({ ...base, cursor, rows: 1 + r.int(7), facets: [] }, FAR());
+    if (res.ids.length === 0) {
+      assert.equal(res.nextCursor, cursor, `an empty page keeps the cursor, ${what}`);
+      break;
+    }
+    seen.push(...res.ids);
+    cursor = res.nextCursor!;
+  }
+  assert.deepEqual(seen, want.hits.map((h) => h.id), `cursor pages, ${what}`);
+}
+
+describe('search engine against a brute-force reference', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`random documents, queries and updates (seed ${seed})`, () => {
+      const r = new Rng(seed);
+      const ix = new SearchIndex(schema);
+      const ref = new Reference(schema);
+      let next = 0;
+      for (let i = 0; i < 150; i++) {
+        const doc = randomDoc(r, `${r.pick(ID_PREFIXES)}${next++}`);
+        ix.upsert(doc);
+        ref.upsert(doc);
+      }
+      for (let round = 0; round < 4; round++) {
+        for (let q = 0; q < 40; q++) compare(ix, ref, r, `seed ${seed} round ${round} query ${q}`);
+        // replace, delete and add some
+        const ids = [...ref.docs.keys()];
+        for (let k = 0; k < 30; k++) {
+          const op = r.int(3);
+          if (op === 0 && ids.length > 0) {
+            const id = r.pick(ids);
+            assert.equal(ix.delete(id), ref.docs.has(id));
+            ref.delete(id);
+          } else {
+            const doc = randomDoc(r, op === 1 && ids.length > 0 ? r.pick(ids) : `${r.pick(ID_PREFIXES)}${next++}`);
+            ix.upsert(doc);
+            ref.upsert(doc);
+          }
+        }
+        assert.equal(ix.size, ref.docs.size);
+      }
+    });
+  }
+});
+
+describe('search engine behaviour', () => {
+  const doc = (id: string, title: string, body: string[] = [], year: number | null = null): SearchDocument => ({
+    id,
+    text: { title: [title], body },
+    facets: {},
+    numbers: { year },
+    sort: { title: fold(title), year },
+  });
+
+  it('ranks an exact title match first, then by score', () => {
+    const ix = new SearchIndex(schema);
+    ix.upsert(doc('a', 'Faust', ['goethe', 'goethe']));
+    ix.upsert(doc('b', 'Goethe und Schiller'));
+    ix.upsert(doc('c', 'Gôethe'));
+    ix.upsert(doc('d', 'Briefe', ['goethe']));
+    const res = ix.search({ query: { kind: 'term', field: null, text: 'GOETHE' }, sort: { kind: 'relevance' }, offset: 0, rows: 10 }, FAR());
+    assert.deepEqual(res.ids, ['c', 'b', 'a', 'd']);
+    assert.ok(res.scores[1]! > res.scores[2]! && res.scores[2]! > res.scores[3]!, 'a title match outweighs two in the body');
+  });
+
+  it('throws SearchDeadlineError past the deadline, also in the middle of a search', () => {
+    const ix = new SearchIndex(schema);
+    for (let i = 0; i < 20_000; i++) ix.upsert(doc(`d${i}`, `alpha ${i % 10}`, ['beta gamma']));
+    const req: SearchRequest = { query: { kind: 'term', field: null, text: 'alpha' }, sort: { kind: 'relevance' }, offset: 0, rows: 10 };
+    assert.throws(() => ix.search(req, Date.now() - 1), SearchDeadlineError);
+    // a clock that moves one unit per reading: the first check passes, a later one fails
+    let t = 0;
+    const slow = new SearchIndex(schema, { now: () => t++ });
+    for (let i = 0; i < 20_000; i++) slow.upsert(doc(`d${i}`, `alpha ${i % 10}`, ['beta gamma']));
+    assert.throws(() => slow.search(req, 2), SearchDeadlineError);
+    assert.ok(t > 2, 'checked during the search');
+    t = 0;
+    assert.equal(slow.search(req, 1e9).total, 20_000);
+  });
+
+  it('keeps a cursor exact while documents are added and deleted between pages', () => {
+    const ix = new SearchIndex(schema);
+    for (let i = 0; i < 100; i++) ix.upsert(doc(`d${String(i).padStart(3, '0')}`, `t${(i * 37) % 100}`));
+    const req: SearchRequest = { query: { kind: 'all' }, sort: { kind: 'key', key: 'title', descending: false }, offset: 0, rows: 7, cursor: '*' };
+    const seen: string[] = [];
+    const deleted = new Set<string>();
+    for (let page = 0; page < 100; page++) {
+      const res = ix.search(req, FAR());
+      if (res.ids.length === 0) break;
+      seen.push(...res.ids);
+      req.cursor = res.nextCursor!;
+      ix.upsert(doc(`new${page}`, `t${page}x`));
+      const victim = `d${String((page * 13) % 100).padStart(3, '0')}`;
+      if (!seen.includes(victim) && ix.delete(victim)) deleted.add(victim);
+    }
+    assert.equal(new Set(seen).size, seen.length, 'no document twice');
+    for (let i = 0; i < 100; i++) {
+      const id = `d${String(i).padStart(3, '0')}`;
+      assert.equal(seen.includes(id), !deleted.has(id), `${id} seen unless deleted before its page`);
+    }
+  });
+
+  it('rejects bad requests with SearchRequestError', () => {
+    const ix = new SearchIndex(schema);
+    ix.upsert(doc('a', 'alpha'));
+    const base: SearchRequest = { query: { kind: 'all' }, sort: { kind: 'relevance' }, offset: 0, rows: 10 };
+    const bad: SearchRequest[] = [
+      { ...base, rows: -1 },
+      { ...base, offset: 1.5 },
+      { ...base, filters: { nope: ['x'] } },
+      { ...base, facets: [{ field: 'nope', limit: 1, mincount: 1, sort: 'count' }] },
+      { ...base, sort: { kind: 'key', key: 'nope', descending: false } },
+      { ...base, cursor: 'garbage' },
+      { ...base, query: { kind: 'range', field: 'color', lower: 'a', upper: 'b', includeLower: true, includeUpper: true } },
+      { ...base, query: { kind: 'range', field: 'year', lower: 'soon', upper: null, includeLower: true, includeUpper: true } },
+      { ...base, query: { kind: 'wildcard', field: null, pattern: 'a b*' } },
+      { ...base, query: { kind: 'prefix', field: 'id', text: 'a' } },
+    ];
+    for (const req of bad) assert.throws(() => ix.search(req, FAR()), SearchRequestError, JSON.stringify(req));
+    const first = ix.search({ ...base, cursor: '*', rows: 1 }, FAR());
+    const other = { ...base, query: { kind: 'term', field: null, text: 'alpha' } as const, cursor: first.nextCursor! };
+    assert.throws(() => ix.search(other, FAR()), /another search/);
+  });
+
+  it('exposes the vocabulary with live document frequencies (for the spellchecker)', () => {
+    const ix = new SearchIndex(schema);
+    ix.upsert(doc('a', 'Müller', ['mull']));
+    ix.upsert(doc('b', 'muller'));
+    ix.upsert(doc('c', 'Mueller'));
+    assert.deepEqual(ix.termsWithPrefix('mu'), ['mueller', 'mull', 'muller']);
+    assert.equal(ix.documentFrequency('MÜLLER'), 2);
+    ix.delete('b');
+    assert.equal(ix.documentFrequency('muller'), 1);
+  });
+});
+
+describe('schemas', () => {
+  it('parse queries over a schema field list; person parsing is unchanged', () => {
+    assert.equal(parseQuery('place_fct:"Berlin" begin_time:[680000 TO *]', { fields: queryFields(itemSchema) }).kind, 'and');
+    assert.throws(() => parseQuery('place_fct:Berlin'), QuerySyntaxError);
+    assert.throws(() => parseQuery('Title:x', { fields: queryFields(itemSchema) }), /did you mean 'title'/);
+    for (const f of ['id', 'type', 'preferredName', 'dateOfBirth', 'count', 'gender']) assert.ok(queryFields(personSchema).includes(f));
+  });
+
+  it('answer person queries as the entity search does: years, ids, type, name ranges', () => {
+    const ix = new SearchIndex(personSchema);
+    const person = (id: string, name: string, born: string, count: number): SearchDocument => ({
+      id,
+      text: { preferredName: [name], dateOfBirth: [born] },
+      facets: { person_name_fct: [name] },
+      numbers: { dateOfBirth: Number(/\d{4}/.exec(born)![0]), count },
+      sort: { preferredName: fold(name), count },
+    });
+    ix.upsert(person('http://d-nb.info/gnd/118540238', 'Goethe, Johann Wolfgang von', '28. August 1749', 900));
+    ix.upsert(person('http://d-nb.info/gnd/118607626', 'Schiller, Friedrich', '1759-11-10', 500));
+    const q = (text: string) =>
+      ix.search({ query: parseQuery(text, { fields: queryFields(personSchema) }), sort: { kind: 'relevance' }, offset: 0, rows: 10 }, FAR()).ids.length;
+    assert.equal(q('dateOfBirth:[1700 TO "1750"]'), 1);
+    assert.equal(q('id:"https://d-nb.info/gnd/118540238"'), 1);
+    assert.equal(q('type:person'), 2);
+    assert.equal(q('preferredName:[a TO h]'), 1);
+    assert.equal(q('count:500'), 1);
+    assert.equal(q('august'), 1);
+    assert.throws(() => q('dateOfBirth:[soon TO *]'), SearchRequestError);
+  });
+});
+
+describe('change feed', () => {
+  it('brings an index up to a feed in slices, upserts and deletes included', () => {
+    const log: Change[] = [];
+    for (let i = 0; i < 2500; i++) log.push({ op: 'upsert', doc: randomDoc(new Rng(i), `d${i % 2000}`) });
+    for (let i = 0; i < 300; i++) log.push({ op: 'delete', id: `d${i * 3}` });
+    const feed: ChangeFeed = {
+      changesAfter(position, limit) {
+        const from = position === null ? 0 : Number(position);
+        const changes = log.slice(from, from + limit);
+        return { changes, position: String(from + changes.length), done: from + changes.length >= log.length };
+      },
+    };
+    const ix = new SearchIndex(schema);
+    let t = 0;
+    let state: { position: string | null; done: boolean } = { position: null, done: false };
+    let calls = 0;
+    while (!state.done) {
+      state = catchUp(ix, feed, state.position, 2, 400, () => t++);
+      calls++;
+    }
+    assert.ok(calls > 1, 'stopped at the budget and went on');
+    const ref = new Reference(schema);
+    for (const c of log) if (c.op === 'upsert') ref.upsert(c.doc);
+    else ref.delete(c.id);
+    assert.equal(ix.size, ref.docs.size);
+    const req: SearchRequest = { query: { kind: 'term', field: null, text: 'alpha' }, sort: { kind: 'id', descending: false }, offset: 0, rows: 50 };
+    assert.deepEqual(ix.search(req, FAR()).ids, ref.search(req).hits.slice(0, 50).map((h) => h.id));
+  });
+
+  it('maps a person to the person schema', () => {
+    const doc = personDocument(
+      { id: 'http://d-nb.info/gnd/1', type: 'person', preferredName: 'Goethe, Cornelia', variantName: ['Cornelie'], dateOfBirth: '7. Dezember 1750', placeOfBirth: ['Frankfurt am Main'] },
+      3,
+    );
+    assert.deepEqual(doc.numbers, { dateOfBirth: 1750, dateOfDeath: null, count: 3 });
+    assert.deepEqual(doc.facets, { person_name_fct: ['Goethe, Cornelia'], person_place_fct: ['Frankfurt am Main'] });
+    assert.deepEqual(doc.text['variantName'], ['Cornelie']);
+    assert.equal(doc.sort['preferredName'], 'goethe, cornelia');
+  });
+});

@@ -1,0 +1,281 @@
+/**
+ * A brute-force reference of the search engine (src/search/engine): every document is
+ * evaluated directly against the query from its fields, as the rules in evaluate.ts and
+ * types.ts state them, with no postings, no sets and no heaps. Scores are summed in the
+ * same order as the engine's, so pages under relevance compare exactly.
+ */
+import type { QueryNode } from '../../src/query/ast.js';
+import { fold, tokens } from '../../src/search/fold.js';
+import { idf } from '../../src/search/engine/evaluate.js';
+import { hashString, mix32 } from '../../src/search/engine/order.js';
+import type { Schema } from '../../src/search/engine/schema.js';
+import type { FacetCounts, SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
+import { globMatcher, literalPrefix } from '../../src/search/engine/wildcard.js';
+
+/** Code point order, computed independently of the engine: UTF-8 byte order is code point order. */
+function compareCodePoints(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+interface M {
+  m: boolean;
+  s: number;
+}
+const NO: M = { m: false, s: 0 };
+
+export class Reference {
+  readonly docs = new Map<string, SearchDocument>();
+
+  constructor(private readonly schema: Schema) {}
+
+  upsert(doc: SearchDocument): void {
+    this.docs.delete(doc.id); // a replaced document moves to the end, as a new ordinal does
+    this.docs.set(doc.id, doc);
+  }
+
+  delete(id: string): void {
+    this.docs.delete(id);
+  }
+
+  private fieldTokens(doc: SearchDocument, f: string): string[][] {
+    return (doc.text[f] ?? []).map((v) => tokens(v));
+  }
+
+  private df(word: string): number {
+    let n = 0;
+    for (const d of this.docs.values()) if (this.schema.text.some((f) => this.fieldTokens(d, f.name).some((v) => v.includes(word)))) n++;
+    return n;
+  }
+
+  private vocabulary(): string[] {
+    const all = new Set<string>();
+    for (const d of this.docs.values()) for (const f of this.schema.text) for (const v of this.fieldTokens(d, f.name)) v.forEach((t) => all.add(t));
+    return [...all].sort(compareCodePoints);
+  }
+
+  private textFields(field: string | null): number[] {
+    return this.schema.text.map((f, i) => (field === null || f.name === field ? i : -1)).filter((i) => i >= 0);
+  }
+
+  private termScore(doc: SearchDocument, word: string, fields: number[]): M {
+    let w = 0;
+    for (const i of fields) {
+      const tf = this.fieldTokens(doc, this.schema.text[i]!.name).flat().filter((t) => t === word).length;
+      if (tf > 0) w += this.schema.text[i]!.weight * Math.min(tf, 3);
+    }
+    return w > 0 ? { m: true, s: idf(this.docs.size, this.df(word)) * w } : NO;
+  }
+
+  private phraseScore(doc: SearchDocument, words: string[], fields: number[]): M {
+    let acc = 0;
+    for (const i of fields) {
+      let tf = 0;
+      for (const v of this.fieldTokens(doc, this.schema.text[i]!.name)) {
+        for (let p = 0; p + words.length <= v.length; p++) if (words.every((w, k) => v[p + k] === w)) tf++;
+      }
+      if (tf > 0) acc += this.schema.text[i]!.weight * Math.min(tf, 3);
+    }
+    if (acc === 0) return NO;
+    let idfSum = 0;
+    for (const w of words) idfSum += idf(this.docs.size, this.df(w));
+    return { m: true, s: idfSum * acc };
+  }
+
+  private bestWeight(doc: SearchDocument, accept: (t: string) => boolean, fields: number[]): M {
+    let best = 0;
+    for (const i of fields) {
+      if (this.fieldTokens(doc, this.schema.text[i]!.name).flat().some(accept)) best = Math.max(best, this.schema.text[i]!.weight);
+    }
+    return best > 0 ? { m: true, s: best } : NO;
+  }
+
+  leaf(doc: SearchDocument, node: Extract<QueryNode<string>, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>): M {
+    const s = this.schema;
+    const f = node.field;
+    const raw = node.kind === 'wildcard' ? node.pattern : node.text;
+    if (f === s.idField) return { m: doc.id === (s.normalizeId ? s.normalizeId(raw) : raw), s: 0 };
+    if (f !== null && s.constants?.[f] !== undefined) {
+      const c = fold(s.constants[f]!);
+      return { m: node.kind === 'prefix' ? c.startsWith(fold(raw)) : node.kind === 'wildcard' ? globMatcher(fold(raw))(c) : fold(raw) === c, s: 0 };
+    }
+    if (f === null || s.text.some((t) => t.name === f)) {
+      const fields = this.textFields(f);
+      if (node.kind === 'wildcard') {
+        const folded = fold(node.pattern.replace(/\\(.)/g, '$1'));
+        const m = globMatcher(folded);
+        const lit = literalPrefix(folded);
+        return this.bestWeight(doc, (t) => t.startsWith(lit) && m(t), fields);
+      }
+      const toks = tokens(node.text);
+      if (node.kind === 'prefix') {
+        if (toks.length === 0) return { m: fields.some((i) => this.fieldTokens(doc, s.text[i]!.name).some((v) => v.length > 0)), s: 0 };
+        const last = toks[toks.length - 1]!;
+        if (toks.length === 1) return this.bestWeight(doc, (t) => t.startsWith(last), fields);
+        let acc: M = NO;
+        for (const t of this.vocabulary().filter((v) => v.startsWith(last))) {
+          const r = this.phraseScore(doc, [...toks.slice(0, -1), t], fields);
+          if (r.m) acc = acc.m ? { m: true, s: acc.s + r.s } : r;
+        }
+        return acc;
+      }
+      if (toks.length === 0) return NO;
+      return toks.length === 1 ? this.termScore(doc, toks[0]!, fields) : this.phraseScore(doc, toks, fields);
+    }
+    if (s.facets.includes(f)) {
+      const values = doc.facets[f] ?? [];
+      const m =
+        node.kind === 'prefix'
+          ? values.some((v) => v.startsWith(node.text))
+          : node.kind === 'wildcard'
+            ? values.some((v) => v.startsWith(literalPrefix(node.pattern)) && globMatcher(node.pattern)(v))
+            : values.includes(node.text);
+      return { m, s: 0 };
+    }
+    const num = s.numbers.find((n) => n.name === f)!;
+    const v = num.parse ? num.parse(raw) : Number(raw);
+    return { m: doc.numbers[f] === v, s: 0 };
+  }
+
+  private hasValue(doc: SearchDocument, field: string): boolean {
+    const s = this.schema;
+    if (field === s.idField || s.constants?.[field] !== undefined) return true;
+    if (s.text.some((t) => t.name === field)) return (doc.text[field] ?? []).some((v) => tokens(v).length > 0);
+    if (s.facets.includes(field)) return (doc.facets[field] ?? []).length > 0;
+    if (s.numbers.some((n) => n.name === field)) return typeof doc.numbers[field] === 'number';
+    return typeof doc.sort[field] === 'string';
+  }
+
+  private inRange(doc: SearchDocument, node: Extract<QueryNode<string>, { kind: 'range' }>): boolean {
+    const num = this.schema.numbers.find((n) => n.name === node.field);
+    let v: number | string | null | undefined;
+    let lo: number | string | null;
+    let hi: number | string | null;
+    let cmp: (a: never, b: never) => number;
+    if (num) {
+      v = doc.numbers[node.field];
+      const p = (b: string | null) => (b === null ? null : num.parse ? num.parse(b) : Number(b));
+      lo = p(node.lower);
+      hi = p(node.upper);
+      cmp = (a: number, b: number) => a - b;
+    } else {
+      v = doc.sort[node.field];
+      lo = node.lower === null ? null : fold(node.lower);
+      hi = node.upper === null ? null : fold(node.upper);
+      cmp = compareCodePoints as never;
+    }
+    if (v === null || v === undefined) return false;
+    const c = cmp as (a: unknown, b: unknown) => number;
+    if (lo !== null && (node.includeLower ? c(v, lo) < 0 : c(v, lo) <= 0)) return false;
+    if (hi !== null && (node.includeUpper ? c(v, hi) > 0 : c(v, hi) >= 0)) return false;
+    return true;
+  }
+
+  evaluate(doc: SearchDocument, node: QueryNode<string>): M {
+    switch (node.kind) {
+      case 'all':
+        return { m: true, s: 0 };
+      case 'and': {
+        const pos = node.children.filter((c) => c.kind !== 'not');
+        let acc: M = { m: true, s: 0 };
+        pos.forEach((c, i) => {
+          const r = this.evaluate(doc, c);
+          acc = { m: acc.m && r.m, s: i === 0 ? r.s : acc.s + r.s };
+        });
+        for (const c of node.children) if (c.kind === 'not' && this.evaluate(doc, c.child).m) acc = NO;
+        return acc.m ? acc : NO;
+      }
+      case 'or': {
+        let acc: M = NO;
+        for (const c of node.children) {
+          const r = this.evaluate(doc, c);
+          if (r.m) acc = acc.m ? { m: true, s: acc.s + r.s } : r;
+        }
+        return acc;
+      }
+      case 'not':
+        return { m: !this.evaluate(doc, node.child).m, s: 0 };
+      case 'exists':
+        return { m: this.hasValue(doc, node.field), s: 0 };
+      case 'range':
+        return { m: this.inRange(doc, node), s: 0 };
+      default:
+        return this.leaf(doc, node);
+    }
+  }
+
+  /** The whole ordered hit list, the facet counts and matched terms of a request. */
+  search(req: SearchRequest): { hits: Array<{ id: string; score: number }>; facets: FacetCounts[]; matchedTerms: string[] } {
+    const scored: Array<{ doc: SearchDocument; score: number }> = [];
+    for (const doc of this.docs.values()) {
+      const r = this.evaluate(doc, req.query);
+      if (!r.m) continue;
+      const filtered = Object.entries(req.filters ?? {}).every(([f, values]) => (doc.facets[f] ?? []).some((v) => values.includes(v)));
+      if (filtered) scored.push({ doc, score: r.s });
+    }
+    scored.sort((a, b) => this.compare(req.sort, req.query, a, b));
+    const facets = (req.facets ?? []).map((fr) => {
+      const counts = new Map<string, number>();
+      for (const d of this.docs.values()) for (const v of new Set(d.facets[fr.field] ?? [])) if (!counts.has(v)) counts.set(v, 0);
+      for (const { doc } of scored) for (const v of new Set(doc.facets[fr.field] ?? [])) counts.set(v, counts.get(v)! + 1);
+      const values = [...counts]
+        .filter(([, c]) => c >= fr.mincount)
+        .sort((a, b) => (fr.sort === 'count' ? b[1] - a[1] : 0) || compareCodePoints(a[0], b[0]))
+        .map(([value, count]) => ({ value, count }));
+      return { field: fr.field, values: fr.limit === -1 ? values : values.slice(0, fr.limit) };
+    });
+    const matchedTerms: string[] = [];
+    const hitIds = new Set(scored.map((s) => s.doc.id));
+    const walk = (n: QueryNode<string>, negated: boolean): void => {
+      if (n.kind === 'and') {
+        n.children.filter((c) => c.kind !== 'not').forEach((c) => walk(c, negated));
+        n.children.forEach((c) => c.kind === 'not' && walk(c.child, !negated));
+      } else if (n.kind === 'or') n.children.forEach((c) => walk(c, negated));
+      else if (n.kind === 'not') walk(n.child, !negated);
+      else if (n.kind === 'term' || n.kind === 'phrase' || n.kind === 'prefix' || n.kind === 'wildcard') {
+        if (negated) return;
+        const text = n.kind === 'prefix' ? `${n.text}*` : n.kind === 'wildcard' ? n.pattern : n.text;
+        if (matchedTerms.includes(text)) return;
+        if ([...hitIds].some((id) => this.leaf(this.docs.get(id)!, n).m)) matchedTerms.push(text);
+      }
+    };
+    walk(req.query, false);
+    return { hits: scored.map((s) => ({ id: s.doc.id, score: req.sort.kind === 'relevance' ? s.score : 0 })), facets, matchedTerms };
+  }
+
+  private compare(sort: SearchSort, query: QueryNode<string>, a: { doc: SearchDocument; score: number }, b: { doc: SearchDocument; score: number }): number {
+    const byId = compareCodePoints(a.doc.id, b.doc.id);
+    const key = (k: string, desc: boolean) => {
+      const x = a.doc.sort[k] ?? null;
+      const y = b.doc.sort[k] ?? null;
+      if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+      const d = typeof x === 'number' ? (x as number) - (y as number) : compareCodePoints(x, y as string);
+      return desc ? -d : d;
+    };
+    switch (sort.kind) {
+      case 'id':
+        return sort.descending ? -byId : byId;
+      case 'key':
+        return key(sort.key, sort.descending) || byId;
+      case 'random': {
+        const seed = hashString(sort.seed);
+        return mix32(hashString(a.doc.id) ^ seed) - mix32(hashString(b.doc.id) ^ seed) || byId;
+      }
+      case 'relevance': {
+        const words: string[] = [];
+        const walk = (n: QueryNode<string>): void => {
+          if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
+          else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === this.schema.text[0]!.name)) words.push(...tokens(n.text));
+        };
+        walk(query);
+        const want = words.sort().join(' ');
+        const exact = (d: SearchDocument) => {
+          const first = d.text[this.schema.text[0]!.name]?.[0];
+          return want !== '' && first !== undefined && tokens(first).sort().join(' ') === want ? 0 : 1;
+        };
+        let d = exact(a.doc) - exact(b.doc) || b.score - a.score;
+        for (const t of this.schema.relevanceTiebreak) d = d || key(t.key, t.descending);
+        return d || byId;
+      }
+    }
+  }
+}
