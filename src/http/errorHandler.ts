@@ -40,7 +40,8 @@ function fromFastify(error: FastifyError): ApiError | undefined {
     return ApiError.of('badRequest', `${error.message}. See /openapi.json for the parameters of this operation.`);
   }
   if (error.code === 'FST_ERR_BAD_URL') return ApiError.of('malformedUrl', 'path');
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code?.startsWith('FST_ERR_CTP_')) {
+  // Content-type parser errors: one may quote the Content-Type header.
+  if (error.code?.startsWith('FST_ERR_CTP_')) {
     return ApiError.of('badRequest', 'this API takes no request body. Send GET without a body and without Content-Type.');
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
