@@ -49,8 +49,20 @@ export const ERRORS = {
     `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`),
   notAcceptable: define('NotAcceptableException', 406, ['offered'], (offered: string) =>
     `The requested type is not acceptable. Send an Accept header that allows ${offered}.`),
+  malformedRequest: define('MalformedRequestException', 400, ['detail'], (detail: string) =>
+    `The request is not valid HTTP/1.1 (RFC 9112): ${detail}. The connection is closed; send a well-formed request on a new one.`),
+  malformedUrl: define('MalformedUrlException', 400, ['part'], (part: string) =>
+    `The ${part} of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').`),
+  invalidInteger: define('InvalidParameterException', 400, ['parameter', 'min', 'max'], (parameter: string, min: number, max: number) =>
+    `The parameter ${parameter} must be given once, as a whole number from ${min} to ${max} in the digits 0-9 only (no sign, space, decimal point, exponent or hex).`),
+  methodNotAllowed: define('MethodNotAllowedException', 405, ['method', 'path'], (method: string, path: string) =>
+    `${method} is not allowed on ${shown(path)}: this API is read-only. Use GET or HEAD (the Allow header lists the methods).`),
+  requestTimeout: define('RequestTimeoutException', 408, ['seconds'], (seconds: number) =>
+    `The request was not complete within ${seconds} seconds. Send the whole request at once, on a new connection.`),
+  headersTooLarge: define('RequestHeaderFieldsTooLargeException', 431, ['maxBytes', 'maxUrlLength'], (maxBytes: number, maxUrlLength: number) =>
+    `The request line and headers together exceed ${maxBytes} bytes. Keep the URL to at most ${maxUrlLength} characters and send fewer or shorter headers.`),
   rateLimited: define('TooManyRequestsException', 429, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
-    `Too many requests for this API key. Wait ${retryAfterSeconds} seconds (see the Retry-After header) and try again.`),
+    `Too many requests for this API key (or, without a valid key, from this address). Wait ${retryAfterSeconds} seconds (see the Retry-After header) and try again.`),
   // --- entity search (spec 4.2, decisions.md "Entity search") ---
   invalidQuery: define('QuerySyntaxException', 400, ['detail'], (detail: string) =>
     `${detail} See the query syntax in docs/api.md (Lucene standard syntax).`),

@@ -26,6 +26,15 @@ const BY_OFFER: Record<string, Representation> = {
  */
 export const ITEM_VARY = 'Accept, Accept-Encoding';
 
+/**
+ * Vary of item answers under a CORS configuration: with a list of origins
+ * the answer also depends on Origin, and the item routes set Vary whole,
+ * replacing the `Vary: Origin` of @fastify/cors (issue #13, point 6).
+ */
+export function itemVary(corsOrigin: string): string {
+  return corsOrigin === '*' ? ITEM_VARY : `${ITEM_VARY}, Origin`;
+}
+
 /** A Fastify request, or the fast path's bare one (./fastPath.ts). */
 type WithHeaders = { headers: IncomingHttpHeaders };
 

@@ -17,6 +17,30 @@ export type OAuthHeaderResult =
 const NAME = /[A-Za-z0-9_.~-]+/y;
 const SPACE = /[ \t]*/y;
 
+/**
+ * The parameters RFC 5849 defines. Only these are named in a message: a
+ * client that writes `Authorization: OAuth <key>` sends its key where a
+ * name belongs, and no message may echo a key (issue #13).
+ */
+const KNOWN_NAMES = new Set([
+  'realm',
+  'oauth_consumer_key',
+  'oauth_token',
+  'oauth_signature_method',
+  'oauth_signature',
+  'oauth_timestamp',
+  'oauth_nonce',
+  'oauth_version',
+  'oauth_callback',
+  'oauth_verifier',
+  'oauth_body_hash',
+]);
+
+/** How a message refers to a parameter: by name when it is one of RFC 5849's, else by position. */
+function named(name: string, at: number): string {
+  return KNOWN_NAMES.has(name) ? `'${name}'` : `the parameter at character ${at + 1}`;
+}
+
 function skipSpace(text: string, at: number): number {
   SPACE.lastIndex = at;
   SPACE.exec(text);
@@ -30,22 +54,27 @@ export function readOAuthHeader(header: string): OAuthHeaderResult {
   let at = scheme[0].length;
   while (at < header.length) {
     NAME.lastIndex = at;
+    const start = at;
     const name = NAME.exec(header)?.[0];
     if (!name) return { kind: 'malformed', detail: `expected a parameter name at character ${at + 1}` };
     at = skipSpace(header, at + name.length);
-    if (header[at] !== '=') return { kind: 'malformed', detail: `expected '=' after '${name}'` };
+    if (header[at] !== '=') {
+      const what = KNOWN_NAMES.has(name) ? `'${name}'` : 'the parameter name';
+      const hint = KNOWN_NAMES.has(name) ? '' : ` at character ${start + 1} (write oauth_consumer_key="<API key>", not the key alone)`;
+      return { kind: 'malformed', detail: `expected '=' after ${what}${hint}` };
+    }
     at = skipSpace(header, at + 1);
-    if (header[at] !== '"') return { kind: 'malformed', detail: `the value of '${name}' must be in double quotes` };
+    if (header[at] !== '"') return { kind: 'malformed', detail: `the value of ${named(name, start)} must be in double quotes` };
     const end = header.indexOf('"', at + 1);
-    if (end < 0) return { kind: 'malformed', detail: `the value of '${name}' has no closing quote` };
+    if (end < 0) return { kind: 'malformed', detail: `the value of ${named(name, start)} has no closing quote` };
     let value: string;
     try {
       const raw = header.slice(at + 1, end);
       value = raw.includes('%') ? decodeURIComponent(raw) : raw;
     } catch {
-      return { kind: 'malformed', detail: `the value of '${name}' is not valid percent-encoding` };
+      return { kind: 'malformed', detail: `the value of ${named(name, start)} is not valid percent-encoding` };
     }
-    if (params.has(name)) return { kind: 'malformed', detail: `'${name}' is given twice` };
+    if (params.has(name)) return { kind: 'malformed', detail: `${named(name, start)} is given twice` };
     params.set(name, value);
     at = skipSpace(header, end + 1);
     if (at >= header.length) break;

@@ -10,8 +10,9 @@ import { ApiError } from '../errors.js';
 import type { ItemHead, Store } from '../store/Store.js';
 import { CompressedCache } from './compressedCache.js';
 import { notModified } from './conditional.js';
-import { ITEM_VARY, itemRepresentation } from './formatChoice.js';
+import { itemRepresentation, itemVary } from './formatChoice.js';
 import { negotiateEncoding } from './negotiate.js';
+import { redactUrl } from './redact.js';
 
 export interface PackageAnswer {
   status: 200 | 304;
@@ -26,14 +27,15 @@ export interface PackageAnswers {
 
 /** The item's validators, or the error to answer instead. */
 function usable<T extends ItemHead>(id: string, item: T | undefined): T {
-  if (!item) throw ApiError.of('itemNotFound', id);
-  if (item.blockedReason !== null) throw ApiError.of('itemBlocked', id, item.blockedReason);
+  if (!item) throw ApiError.of('itemNotFound', redactUrl(id));
+  if (item.blockedReason !== null) throw ApiError.of('itemBlocked', redactUrl(id), item.blockedReason);
   return item;
 }
 
 export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'getItemHead'>, config: Config): PackageAnswers {
   const cache = new CompressedCache(config.http.compressedCacheBytes);
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
+  const vary = itemVary(config.http.corsOrigin);
   return {
     answer(request, id): PackageAnswer {
       const rep = itemRepresentation(request, config.http.requireAccept);
@@ -45,14 +47,14 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
       if (notModified(request, tag, item.lastModified)) {
         return {
           status: 304,
-          headers: { vary: ITEM_VARY, 'cache-control': cacheControl, 'last-modified': item.lastModified.toUTCString(), etag: `"${tag}"` },
+          headers: { vary, 'cache-control': cacheControl, 'last-modified': item.lastModified.toUTCString(), etag: `"${tag}"` },
           body: undefined,
         };
       }
       if (doc) {
         return {
           status: 200,
-          headers: { vary: ITEM_VARY, 'cache-control': cacheControl, 'content-type': rep.contentType, 'last-modified': doc.lastModified.toUTCString(), etag: `"${tag}"` },
+          headers: { vary, 'cache-control': cacheControl, 'content-type': rep.contentType, 'last-modified': doc.lastModified.toUTCString(), etag: `"${tag}"` },
           body: doc.body,
         };
       }
@@ -69,7 +71,7 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
       return {
         status: 200,
         headers: {
-          vary: ITEM_VARY,
+          vary,
           'cache-control': cacheControl,
           'content-type': rep.contentType,
           'last-modified': item.lastModified.toUTCString(),

@@ -5,20 +5,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest, type onRequestHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import type { Server as HttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
-import { hashApiKey } from '../apiKeys.js';
 import type { Store } from '../store/Store.js';
+import { plainOptionsHook } from './allowedMethods.js';
 import { createAuthenticator } from './auth.js';
-import { installErrorHandling, sendError } from './errorHandler.js';
+import { createAuthHooks } from './authHooks.js';
+import { createClientErrorHandler, createConnectHandler } from './clientErrors.js';
+import { createCorsHeaders } from './corsHeaders.js';
+import { createErrorSender, frameworkErrorOf, installErrorHandling } from './errorHandler.js';
 import { createFastPath, type FastPath } from './fastPath.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
+import { addQueryChecks } from './queryChecks.js';
 import { redactUrl } from './redact.js';
 import { MediaDirectory } from '../media/mediaDirectory.js';
 import { registerBinaryRoutes } from './routes/binaries.js';
@@ -41,6 +47,13 @@ const CORS = {
   maxAge: 86400,
 };
 
+/**
+ * Node's limit on the request line and headers together: room for a URL of
+ * http.maxUrlLength beside headers of Node's default 16 KiB, so that a long
+ * URL gets the documented 414 and only oversized headers a 431 (issue #13).
+ */
+const HEADER_BYTES = 16 * 1024;
+
 /** Levels at which Fastify writes a line for every request. */
 const REQUEST_LOG_LEVELS = ['info', 'debug', 'trace'];
 
@@ -53,8 +66,32 @@ export function requestListenerOf(app: FastifyInstance): RequestListener {
   return listener;
 }
 
+/** What a second Node server of an app (serve's HTTPS server) needs to answer as the first. */
+export interface NodeServerParts {
+  options: { requireHostHeader: false; maxHeaderSize: number };
+  /** Adds the listeners for what Node answers itself otherwise: parser errors, CONNECT, Expect. */
+  attach(server: Server | HttpsServer): void;
+}
+
+const serverParts = new WeakMap<FastifyInstance, NodeServerParts>();
+
+export function nodeServerPartsOf(app: FastifyInstance): NodeServerParts {
+  const parts = serverParts.get(app);
+  if (parts === undefined) throw new Error('nodeServerPartsOf: the app was not made by buildServer');
+  return parts;
+}
+
 export async function buildServer(config: Config, store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const logging = options.logging ?? true;
+  const corsHeaders = createCorsHeaders(config.http.corsOrigin, CORS.exposedHeaders);
+  const sendError = createErrorSender(corsHeaders);
+  const maxHeaderSize = config.http.maxUrlLength + HEADER_BYTES;
+  let nodeServer: Server | undefined;
+  const connect = createConnectHandler(corsHeaders);
+  const clientError = createClientErrorHandler(
+    { maxHeaderBytes: maxHeaderSize, maxUrlLength: config.http.maxUrlLength, headersTimeoutMs: () => nodeServer?.headersTimeout ?? 60_000 },
+    corsHeaders,
+  );
   // Set once the routes exist; requests only arrive after listen().
   let fastPath: FastPath | undefined;
   let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -79,22 +116,33 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     // Long ids must reach our own checks (414 / a clear 400) instead of failing in the router.
     routerOptions: { maxParamLength: Number.MAX_SAFE_INTEGER },
     // Errors raised before routing (a malformed URL) get our error body too.
-    frameworkErrors: (error, request, reply) => sendError(request, reply, ApiError.of('badRequest', error.message)),
+    // Never error.message: it quotes the URL, key and all (issue #13).
+    frameworkErrors: (error, request, reply) => sendError(request, reply, frameworkErrorOf(error)),
     // Our own server, so that the fast path (./fastPath.ts) sees requests before Fastify;
     // the timeouts are those Fastify sets on the servers it makes itself.
     serverFactory: (handler, opts) => {
       fastify = handler;
       // Node answers a missing Host with a bare 400; we want our error body (decisions.md "Requests").
-      const server: Server = createServer({ requireHostHeader: false }, listener);
+      const server: Server = createServer({ requireHostHeader: false, maxHeaderSize }, listener);
+      nodeServer = server;
       server.keepAliveTimeout = opts.keepAliveTimeout as number;
       server.requestTimeout = opts.requestTimeout as number;
       server.setTimeout(opts.connectionTimeout as number);
+      // A CONNECT, and an Expect other than 100-continue, would get Node's own answers (none, a bare 417).
+      server.on('connect', connect).on('checkExpectation', listener);
       return server;
     },
+    // What Node's parser refuses gets our error body too (./clientErrors.ts).
+    clientErrorHandler: (err, socket) => clientError(err as unknown as Parameters<typeof clientError>[0], socket),
   });
   listeners.set(app, listener);
+  serverParts.set(app, {
+    options: { requireHostHeader: false, maxHeaderSize },
+    attach: (server) => server.on('clientError', clientError as (err: Error, socket: Duplex) => void).on('connect', connect).on('checkExpectation', listener),
+  });
 
-  installErrorHandling(app);
+  installErrorHandling(app, sendError);
+  app.addHook('onRoute', addQueryChecks);
 
   // Hooks on the request path are callback-style: an async hook costs a promise and a
   // microtask per request, measurable on small cached answers (issue #5).
@@ -103,20 +151,20 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     if (!request.headers.host) return done(ApiError.of('missingHost'));
     done();
   });
+  app.addHook('onRequest', plainOptionsHook(corsHeaders, sendError));
 
   const anyOrigin = config.http.corsOrigin === '*';
   await app.register(cors, { origin: anyOrigin ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()), ...CORS });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  const authenticate = createAuthenticator(store);
+  const auth = createAuthHooks(authenticate, config.http.rateLimitMax > 0);
   if (config.http.rateLimitMax > 0) {
+    app.addHook('preParsing', auth.preParsing);
     await app.register(rateLimit, {
       max: config.http.rateLimitMax,
       timeWindow: config.http.rateLimitWindowSeconds * 1000,
-      // Per key (hashed, so that the limiter's memory never holds a key); per address without one.
-      keyGenerator: (request) => {
-        const q = (request.query as Record<string, unknown> | undefined)?.oauth_consumer_key;
-        const h = request.headers.authorization;
-        return typeof q === 'string' ? hashApiKey(q) : h ? hashApiKey(h) : request.ip;
-      },
+      // Per authenticated key, by name; per address without a valid key (./authHooks.ts).
+      keyGenerator: auth.limitKey,
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.ceil(context.ttl / 1000);
         return ApiError.of('rateLimited', seconds).withHeaders({ 'Retry-After': String(seconds) });
@@ -125,15 +173,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   }
   await app.register(swagger, { openapi: OPENAPI_INFO });
 
-  const authenticate = createAuthenticator(store);
-  const onRequest: onRequestHookHandler = (request, _reply, done) => {
-    try {
-      authenticate(request);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done();
-  };
+  const onRequest = auth.onRequest;
   const hierarchies = createHierarchyAnswers(store);
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { UsageError } from '../../errors.js';
-import { buildServer, requestListenerOf } from '../../http/server.js';
+import { buildServer, nodeServerPartsOf, requestListenerOf } from '../../http/server.js';
 import type { Store } from '../../store/Store.js';
 
 export interface RunningServer {
@@ -38,7 +38,9 @@ export async function startServer(config: Config, store: Store, logging = true):
       throw new UsageError(`Cannot read the TLS certificate or key: ${(e as Error).message}`);
     }
     // The same application answers on both ports: Fastify's router serves the HTTPS server too.
-    https = createHttpsServer({ cert, key, requireHostHeader: false }, requestListenerOf(app));
+    const parts = nodeServerPartsOf(app);
+    https = createHttpsServer({ cert, key, ...parts.options }, requestListenerOf(app));
+    parts.attach(https);
     await new Promise<void>((resolve, reject) => {
       https!.once('error', reject).listen(config.server.httpsPort, config.server.host, () => resolve());
     });

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { isValidItemId } from '../../store/itemIds.js';
-import { ITEM_VARY, itemRepresentation } from '../formatChoice.js';
+import { redactUrl } from '../redact.js';
+import { itemRepresentation, itemVary } from '../formatChoice.js';
 import type { HierarchyAnswers } from '../hierarchyAnswers.js';
 import type { PackageAnswers } from '../packageAnswers.js';
 import { aipSchema, parentsSchema } from '../schemas.js';
@@ -22,12 +23,13 @@ type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
 
 function itemId(request: ItemRequest): string {
   const id = request.params.id;
-  if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
+  if (!isValidItemId(id)) throw ApiError.of('invalidItemId', redactUrl(id));
   return id;
 }
 
 export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
   const { config } = deps;
+  const vary = itemVary(config.http.corsOrigin);
 
   async function aip(request: ItemRequest, reply: FastifyReply) {
     const answer = deps.packages.answer(request, itemId(request));
@@ -38,8 +40,8 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
     const id = itemId(request);
     const rep = itemRepresentation(request, config.http.requireAccept);
     const body = deps.hierarchies.body(id, rep.format);
-    if (body === undefined) throw ApiError.of('itemNotFound', id);
-    return reply.header('Content-Type', rep.contentType).header('Vary', ITEM_VARY).send(body);
+    if (body === undefined) throw ApiError.of('itemNotFound', redactUrl(id));
+    return reply.header('Content-Type', rep.contentType).header('Vary', vary).send(body);
   }
 
   // `compress: false`: package bodies are compressed once and cached (../packageAnswers.ts), never per request.

@@ -1,0 +1,45 @@
+/**
+ * The paths the API answers and the methods they allow. A known path asked
+ * with another method is a 405 with `Allow` (RFC 9110 section 15.5.6), not a
+ * 404; a plain OPTIONS, one that is not a CORS preflight, is answered with
+ * `Allow` (RFC 9110 section 9.3.7) instead of @fastify/cors's text/plain
+ * 400. Issue #13, point 5.
+ */
+import type { onRequestHookHandler } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { CorsHeaders } from './corsHeaders.js';
+import type { SendError } from './errorHandler.js';
+import { redactUrl } from './redact.js';
+
+/** Every operation is read-only (spec section 4). */
+export const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** The routes of ./routes, as patterns of a concrete path; `*` is OPTIONS for the whole server. */
+const KNOWN_PATHS = [/^\/entities$/, /^\/items\/[^/]+(?:\/aip|\/parents)?$/, /^\/openapi\.json$/, /^\*$/];
+
+export function isKnownPath(path: string): boolean {
+  return KNOWN_PATHS.some((p) => p.test(path));
+}
+
+/** The path of a request target, without its query string. */
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/**
+ * An onRequest hook, registered before @fastify/cors, that answers an
+ * OPTIONS without `Origin` and `Access-Control-Request-Method`: 204 with
+ * `Allow` on a known path, our 404 elsewhere. Preflights go on to the plugin.
+ */
+export function plainOptionsHook(cors: CorsHeaders, send: SendError): onRequestHookHandler {
+  return (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined)) {
+      return done();
+    }
+    const path = pathOf(request.url);
+    if (!isKnownPath(path)) return send(request, reply, ApiError.of('routeNotFound', 'OPTIONS', redactUrl(path)));
+    cors.addTo(reply, request.headers.origin);
+    reply.code(204).header('Allow', ALLOW).header('Content-Length', '0').send();
+  };
+}
