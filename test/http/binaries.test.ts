@@ -248,10 +248,13 @@ test('nothing outside the media directory: .., encoded slashes and dots, NUL, ab
         assert.equal(res.body, invalid(shown), path);
         assert.ok(!res.body.includes(SECRET), path);
       }
-      // A broken percent-encoding is refused by the router, before any path is looked at.
+      // A broken percent-encoding is refused before any path is looked at (issue #13 point 3: the URL is not echoed).
       const broken = await get('/binary/%E0%A4%A');
       assert.equal(broken.status, 400);
-      assert.equal(broken.body, error(400, 'BadRequestException', "Bad request: '/binary/%E0%A4%A' is not a valid url component"));
+      assert.equal(
+        broken.body,
+        error(400, 'MalformedUrlException', "The path of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä')."),
+      );
       // Links are resolved and must stay inside.
       for (const path of ['/binary/escape.jpg', '/binary/escapedir/secret.jpg']) {
         const res = await get(path);
