@@ -114,6 +114,19 @@ export interface HierarchyNode {
   aggregationEntity: boolean;
 }
 
+/** One node of GET /items/{id}/children: a hierarchy node and how many children it has itself. */
+export interface ChildNode extends HierarchyNode {
+  childCount: number;
+}
+
+/** One page of an item's children (GET /items/{id}/children). */
+export interface ChildPage {
+  /** How many children the item has in all. */
+  total: number;
+  /** The children from `offset`, at most `rows` of them, in order (see ItemStore.getChildren). */
+  nodes: ChildNode[];
+}
+
 export interface Ancestry {
   /** The inquired item first, then each ancestor known to the store, up to the root. */
   nodes: HierarchyNode[];
@@ -146,6 +159,13 @@ export interface ItemStore {
   getItemHead(id: string): ItemHead | undefined;
   /** undefined when the item is not in the store. */
   getAncestry(id: string): Ancestry | undefined;
+  /**
+   * The item's children: the items whose dcterms:isPartOf names it. Ordered by
+   * position (numeric positions by value, then other positions by text, then
+   * items without one), then label, then id, so that pages never overlap.
+   * undefined when the item is not in the store.
+   */
+  getChildren(id: string, offset: number, rows: number): ChildPage | undefined;
   /** Ids of the given items whose parent chain loops; each cycle as the ids along it. */
   findCycles(ids: readonly string[]): string[][];
   /** Returns false when there is no such item. */
