@@ -20,6 +20,7 @@ import { createFastPath, type FastPath } from './fastPath.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { redactUrl } from './redact.js';
+import { registerChildrenRoutes } from './routes/children.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
@@ -135,6 +136,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   registerEntityRoutes(app, { store, config, onRequest });
+  registerChildrenRoutes(app, { store, config, onRequest });
   await app.register(openapiRoute);
   fastPath = createFastPath({
     config,
