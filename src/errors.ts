@@ -59,6 +59,8 @@ export const ERRORS = {
   itemNotFound: define('ItemNotFoundException', 404, ['id'], (id: string) => `Item '${shown(id)}' not found.`),
   itemBlocked: define('ItemBlockedException', 403, ['id', 'reason'], (id: string, reason: string) =>
     `Item '${shown(id)}' is not available through this interface: ${reason}`),
+  itemPartNotFound: define('ItemPartNotFoundException', 404, ['id', 'part'], (id: string, part: string) =>
+    `Item '${shown(id)}' has no ${part} part: its package does not contain one. GET /items/${shown(id)}/aip shows the parts the package has.`),
   // --- anything else ---
   internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
     `Internal error. It has been logged; quote request id ${requestId} when you report it.`),

@@ -50,3 +50,69 @@ export const childrenSchema = {
     ...commonErrors,
   },
 } as const;
+
+const PART_DESCRIPTIONS: Record<string, { summary: string; json?: string; xml: string; xmlTypes: string[] }> = {
+  view: {
+    summary: 'The view of an item: the data set its page is made from (ddb-openapi-6.8 getItemsIdView)',
+    json: 'The value of `view` in the package JSON ({"item": …}).',
+    xml: 'The <view> element of the cortex document, as a document of its own.',
+    xmlTypes: ['application/xml'],
+  },
+  edm: {
+    summary: 'The item in the Europeana Data Model (ddb-openapi-6.8 getItemsIdEdm)',
+    json: 'The value of `edm` in the package JSON ({"RDF": …}).',
+    xml: 'The rdf:RDF of the package, an RDF/XML document. What */* and a missing Accept get.',
+    xmlTypes: ['application/rdf+xml', 'application/xml'],
+  },
+  'indexing-profile': {
+    summary: 'The profile the item was indexed with (ddb-openapi-6.8 getItemsIdIndexingProfile)',
+    json: 'The value of `indexing-profile` in the package JSON.',
+    xml: 'The <indexing-profile> element of the cortex document.',
+    xmlTypes: ['application/xml'],
+  },
+  binaries: {
+    summary: 'The binary files of the item (ddb-openapi-6.8 getItemsIdBinaries)',
+    json: 'The value of `binaries` in the package JSON ({"binary": […]}).',
+    xml: 'The <binaries> element of the cortex document.',
+    xmlTypes: ['application/xml'],
+  },
+  source: {
+    summary: 'Where the item\'s metadata come from (ddb-openapi-6.8 getItemsIdSource)',
+    json: '{"description": {"id", "record": {"ref", "href", "type"}}}: the package\'s `source`, or made in that shape from its metadata-record (docs/api.md).',
+    xml: '<source> holding <description>.',
+    xmlTypes: ['application/xml'],
+  },
+  'source/description': {
+    summary: 'The description of the original metadata (ddb-openapi-6.8 getItemsIdSourceComponent)',
+    json: '{"id", "record": {"ref", "href", "type"}}: type is the namespace of the provider\'s record.',
+    xml: '<description> of <source>.',
+    xmlTypes: ['application/xml'],
+  },
+  'source/record': {
+    summary: 'The provider\'s original metadata record, as XML (ddb-openapi-6.8 getItemsIdSourceComponent)',
+    xml: 'The text of the package\'s metadata-record: an XML document. XML only.',
+    xmlTypes: ['application/xml'],
+  },
+};
+
+/** The schema of GET /items/{id}/<part>. */
+export function partSchema(part: string) {
+  const d = PART_DESCRIPTIONS[part]!;
+  const content: Record<string, { schema: Record<string, unknown> }> = {};
+  if (d.json !== undefined) content['application/json'] = { schema: { type: 'object', description: d.json } };
+  for (const type of d.xmlTypes) content[type] = { schema: { type: 'string', description: d.xml } };
+  return {
+    summary: d.summary,
+    params: itemParams,
+    querystring: { type: 'object', properties: keyQuery },
+    response: {
+      200: { description: `The ${part} part of the package. ETag and Last-Modified follow the package.`, content },
+      ...(part === 'source/record'
+        ? { 303: { description: 'The record is kept at another item (the root of a hierarchy): see Location.', type: 'null' } }
+        : {}),
+      304: { description: 'Not modified (If-None-Match / If-Modified-Since).', type: 'null' },
+      ...commonErrors,
+      404: { ...commonErrors[404], description: 'The item does not exist (ItemNotFoundException), or its package lacks this part (ItemPartNotFoundException).' },
+    },
+  };
+}

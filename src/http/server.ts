@@ -24,6 +24,7 @@ import { registerChildrenRoutes } from './routes/children.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
+import { registerPartRoutes } from './routes/parts.js';
 
 export interface ServerOptions {
   /** A pino destination for the logs; default stdout. Tests pass a stream to read them. */
@@ -137,6 +138,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   registerEntityRoutes(app, { store, config, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
+  registerPartRoutes(app, { store, config, onRequest });
   await app.register(openapiRoute);
   fastPath = createFastPath({
     config,
