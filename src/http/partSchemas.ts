@@ -116,3 +116,74 @@ export function partSchema(part: string) {
     },
   };
 }
+
+export const versionSchema = {
+  summary: 'The version of this service, as plain text (ddb-openapi-6.8 getVersion). No key needed.',
+  security: [],
+  response: {
+    200: { description: 'The version, e.g. 0.1.0.', content: { 'text/plain': { schema: { type: 'string' } } } },
+    406: commonErrors[406],
+    429: commonErrors[429],
+    500: commonErrors[500],
+  },
+} as const;
+
+export const statusSchema = {
+  summary: 'How fresh the data is: version, data version, counts, last loads and harvests',
+  querystring: { type: 'object', properties: keyQuery },
+  response: {
+    200: {
+      description:
+        'dataVersion is opaque: it changes whenever the stored data may have changed. loads: the last load from files of items and of persons. ' +
+        'harvests: per OAI-PMH source, when it was last harvested, its high-water mark (the `from` of the next run) and whether the last run completed.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              version: { type: 'string' },
+              dataVersion: { type: 'string' },
+              items: { type: 'integer' },
+              persons: { type: 'integer' },
+              loads: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    kind: { type: 'string', enum: ['items', 'persons'] },
+                    lastLoaded: { type: 'string', format: 'date-time' },
+                    records: { type: 'integer' },
+                    inserted: { type: 'integer' },
+                    updated: { type: 'integer' },
+                    unchanged: { type: 'integer' },
+                    deleted: { type: 'integer' },
+                    problems: { type: 'integer' },
+                  },
+                },
+              },
+              harvests: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    baseUrl: { type: ['string', 'null'], description: 'without user information or query' },
+                    metadataPrefix: { type: ['string', 'null'] },
+                    set: { type: ['string', 'null'] },
+                    lastHarvested: { type: 'string', format: 'date-time' },
+                    highWater: { type: ['string', 'null'] },
+                    complete: { type: 'boolean' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    401: commonErrors[401],
+    403: { ...commonErrors[403], description: 'The API key is unknown or revoked.' },
+    406: { ...commonErrors[406], description: 'The Accept header excludes application/json.' },
+    429: commonErrors[429],
+    500: commonErrors[500],
+  },
+} as const;

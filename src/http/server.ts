@@ -25,6 +25,7 @@ import { registerEntityRoutes } from './routes/entities.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
+import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
   /** A pino destination for the logs; default stdout. Tests pass a stream to read them. */
@@ -139,6 +140,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   registerEntityRoutes(app, { store, config, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
   registerPartRoutes(app, { store, config, onRequest });
+  registerServiceRoutes(app, { store, config, onRequest });
   await app.register(openapiRoute);
   fastPath = createFastPath({
     config,

@@ -134,6 +134,36 @@ export interface Ancestry {
   cycle: boolean;
 }
 
+/** The last load of one kind of record from files (`ingest items`, `ingest entities`, `demo`). */
+export interface LoadRun {
+  kind: 'items' | 'persons';
+  finishedAt: Date;
+  records: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  problems: number;
+}
+
+/** One harvested source (GET /status, issue #15 point 5). */
+export interface HarvestStatus {
+  /** The key of the source's harvest state (src/ingest/harvest.ts harvestSource). */
+  source: string;
+  state: HarvestState;
+  /** When the harvest last stored a page of this source. */
+  updatedAt: Date;
+}
+
+export interface StatusStore {
+  /** Remembers a finished load run; the previous run of the same kind is replaced. */
+  recordLoad(run: LoadRun): void;
+  /** The last run of each kind, in kind order. */
+  listLoads(): LoadRun[];
+  /** Every harvested source, in source order. */
+  listHarvests(): HarvestStatus[];
+}
+
 export interface ApiKeyRecord {
   name: string;
   createdAt: Date;
@@ -194,7 +224,7 @@ export interface PersonStore {
   searchPersons(search: EntitySearch): EntitySearchResult;
 }
 
-export interface Store extends ItemStore, PersonStore, KeyStore {
+export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore {
   /**
    * Changes whenever the stored data may have changed, through this process or
    * another (a running `ingest`). Caches of derived answers compare it.

@@ -11,6 +11,7 @@ import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
 import { SqlitePersonSearch } from './personSearch.js';
+import { SqliteStatus } from './status.js';
 
 export interface SqliteOptions {
   /** A file path, or ':memory:'. */
@@ -45,6 +46,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
   };
   const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
   const children = new SqliteChildren(db);
+  const status = new SqliteStatus(db);
   const persons = new SqlitePersonWriter(db, () => invalidate(true));
   const keys = new SqliteKeys(db, () => invalidate(false));
   // Explicit delegation keeps the Store surface visible in one place.
@@ -68,6 +70,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
     revokeKey: (name) => keys.revokeKey(name),
     findActiveKey: (hash) => keys.findActiveKey(hash),
     markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
+    recordLoad: (run) => status.recordLoad(run),
+    listLoads: () => status.listLoads(),
+    listHarvests: () => status.listHarvests(),
     dataVersion: () => {
       // One string while nothing changes: callers compare it on every request (issue #5).
       const commits = otherCommits();
