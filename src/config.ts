@@ -79,6 +79,20 @@ export const DEFAULTS = {
     /** One request may take this long before it is retried. */
     timeoutSeconds: 60,
   },
+  media: {
+    /**
+     * Directory that /binary/<path> serves files from (issue #15 point 3); "" serves
+     * none. Its files are laid out as the packages' paths: <item-id>/<variant>/<n>.<ext>.
+     */
+    path: '',
+    /**
+     * Base URL that /binary/<path> redirects to (307) when the file is not in media.path;
+     * "" for none. /binary/<id>/list/1.jpg goes to <baseUrl>/<id>/list/1.jpg.
+     */
+    baseUrl: '',
+    /** Ask binaries for an API key too; off as on the real service (docs/configuration.md). */
+    requireKey: false,
+  },
 } as const;
 
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : { -readonly [K in keyof T]: Widen<T[K]> };
@@ -178,6 +192,9 @@ function validate(c: Config): void {
   positive('harvest.retries', c.harvest.retries, 0);
   positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);
+  if (c.media.baseUrl !== '' && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(c.media.baseUrl)) {
+    throw new UsageError(`media.baseUrl must be an http:// or https:// URL without query or fragment, got '${c.media.baseUrl}'.`);
+  }
 }
 
 function deepFreeze<T extends object>(o: T): T {

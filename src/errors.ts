@@ -44,7 +44,7 @@ export const ERRORS = {
   invalidApiKey: define('NotAuthorizedException', 403, [], () =>
     'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.'),
   routeNotFound: define('NotFoundException', 404, ['method', 'path'], (method: string, path: string) =>
-    `There is no ${method} ${shown(path)}. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description or source/record; GET /version and GET /status. See /openapi.json.`),
+    `There is no ${method} ${shown(path)}. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /version and GET /status. See /openapi.json.`),
   uriTooLong: define('UriTooLongException', 414, ['length', 'max'], (length: number, max: number) =>
     `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`),
   notAcceptable: define('NotAcceptableException', 406, ['offered'], (offered: string) =>
@@ -61,6 +61,20 @@ export const ERRORS = {
     `Item '${shown(id)}' is not available through this interface: ${reason}`),
   itemPartNotFound: define('ItemPartNotFoundException', 404, ['id', 'part'], (id: string, part: string) =>
     `Item '${shown(id)}' has no ${part} part: its package does not contain one. GET /items/${shown(id)}/aip shows the parts the package has.`),
+  // --- binaries and IIIF (issue #15 points 3, 4; docs/api.md "Binaries", "IIIF") ---
+  invalidBinaryPath: define('InvalidBinaryPathException', 400, ['path'], (path: string) =>
+    `The binary path '${shown(path)}' is not valid. A binary path is /binary/<item id>/<variant>/<n>.<ext>, as in the binaries part of a package: ` +
+    "segments of letters, digits, '-', '_', '.' and ':'; no segment empty, starting with '.' or holding '..'."),
+  binariesNotServed: define('BinaryNotFoundException', 404, [], () =>
+    'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).'),
+  binaryNotFound: define('BinaryNotFoundException', 404, ['path'], (path: string) =>
+    `There is no binary at ${shown(path)}. The binaries of an item are listed in its package (/items/{id}/aip, part binaries).`),
+  rangeNotSatisfiable: define('RangeNotSatisfiableException', 416, ['range', 'size'], (range: string, size: number) =>
+    `The range '${shown(range)}' lies outside the file of ${size} bytes (see Content-Range). Ask for bytes from 0 to ${Math.max(0, size - 1)}, or send no Range.`),
+  preconditionFailed: define('PreconditionFailedException', 412, [], () =>
+    'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.'),
+  itemHasNoBinaries: define('NoBinariesException', 404, ['id'], (id: string) =>
+    `Item '${shown(id)}' has no binaries, so there is no IIIF manifest for it. Its package is at /items/${shown(id)}/aip.`),
   // --- anything else ---
   internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
     `Internal error. It has been logged; quote request id ${requestId} when you report it.`),

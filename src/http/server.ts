@@ -20,8 +20,11 @@ import { createFastPath, type FastPath } from './fastPath.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { redactUrl } from './redact.js';
+import { MediaDirectory } from '../media/mediaDirectory.js';
+import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerChildrenRoutes } from './routes/children.js';
 import { registerEntityRoutes } from './routes/entities.js';
+import { registerIiifRoutes } from './routes/iiif.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
@@ -141,6 +144,9 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   registerChildrenRoutes(app, { store, config, onRequest });
   registerPartRoutes(app, { store, config, onRequest });
   registerServiceRoutes(app, { store, config, onRequest });
+  const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
+  registerBinaryRoutes(app, { config, onRequest, media });
+  registerIiifRoutes(app, { config, store, onRequest, media });
   await app.register(openapiRoute);
   fastPath = createFastPath({
     config,

@@ -4,7 +4,8 @@
  * stored document (spec 2.1). Shared by every backend.
  */
 import type { Person } from '../ingest/persons/person.js';
-import { QUERY_FIELDS, type QueryField } from '../query/ast.js';
+import { normaliseGender } from '../domain/personNames.js';
+import { QUERY_FIELDS, type QueryField, type QueryNode } from '../query/ast.js';
 import { FACETS, type FacetName } from './entitySearch.js';
 import { fold, tokens, yearOf } from './fold.js';
 
@@ -93,4 +94,29 @@ export function entityDoc(person: Person): string {
 /** Adds the count as the last key (spec 2.1 order) without parsing the stored document again. */
 export function withCount(doc: string, count: number): string {
   return `${doc.slice(0, -1)},"count":${count}}`;
+}
+
+/**
+ * Gender is stored in one vocabulary ("Mann", "Frau", "Unbekannt";
+ * src/domain/personNames.ts); a filter or a `gender:` term in the other one
+ * ("Männlich", "Weiblich") asks for the same persons (issue #15 point 10).
+ */
+export function normaliseFacetValue(facet: FacetName, value: string): string {
+  return facet === 'person_gender_fct' ? normaliseGender(value) : value;
+}
+
+/** The query with `gender:` terms and phrases in the stored vocabulary. */
+export function normaliseQuery(node: QueryNode): QueryNode {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return { kind: node.kind, children: node.children.map(normaliseQuery) };
+    case 'not':
+      return { kind: 'not', child: normaliseQuery(node.child) };
+    case 'term':
+    case 'phrase':
+      return node.field === 'gender' ? { ...node, text: normaliseGender(node.text) } : node;
+    default:
+      return node;
+  }
 }

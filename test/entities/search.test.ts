@@ -81,7 +81,7 @@ for (const backend of BACKENDS) {
     const personsFirst = await startTestApp(backend, { loadEntities: [LOBID] });
     try {
       const a = (await get(itemsFirst, goethe)).json();
-      assert.equal(a.results[0].docs[0].preferredName, 'Goethe, Johann Wolfgang von');
+      assert.equal(a.results[0].docs[0].preferredName, 'Johann Wolfgang von Goethe');
       // goethe.json and bare_id.json refer to him (affiliate_fct_normdata, subject, edm:Agent); the others do not
       // (checked with grep on fixtures/items/cortex).
       const expected = 2;
@@ -191,6 +191,37 @@ for (const backend of BACKENDS) {
       assert.equal(any.statusCode, 200);
       const noKey = await get(t, '/entities?query=Wien', { accept: 'application/json' });
       assert.equal(noKey.statusCode, 401);
+    } finally {
+      await t.close();
+    }
+  });
+}
+
+for (const backend of BACKENDS) {
+  const b = `[${backend.name}]`;
+
+  test(`${b} issue #15 point 10: lobid-gnd persons come out in natural order, and a gender filter in either vocabulary finds both sources`, async () => {
+    const t = await startTestApp(backend, { loadEntities: [EF, LOBID] });
+    try {
+      const goethe = (await get(t, `/entities?query=${encodeURIComponent('id:"http://d-nb.info/gnd/118540238"')}`)).json();
+      assert.equal(goethe.results[0].docs[0].preferredName, 'Johann Wolfgang von Goethe');
+      assert.equal(goethe.results[0].docs[0].variantName[0], 'Goethe, Johann Wolfgang von');
+      // The inverted form still finds him, as a variant.
+      const inverted = (await get(t, `/entities?query=${encodeURIComponent('variantName:"Goethe, Johann Wolfgang von"')}&rows=0`)).json();
+      assert.equal(inverted.numberOfResults, 1);
+      const facet = (await get(t, '/entities?rows=0&facet=person_gender_fct')).json();
+      // EntityFacts: Mann 662, Frau 57; lobid-gnd (13 persons): Männlich 4, Weiblich 2, Unbekannt 7: one vocabulary.
+      assert.deepEqual(facet.facets[2].facetValues, [
+        { count: 666, value: 'Mann' },
+        { count: 59, value: 'Frau' },
+        { count: 7, value: 'Unbekannt' },
+      ]);
+      const count = async (url: string) => (await get(t, url)).json().numberOfResults as number;
+      assert.equal(await count('/entities?rows=0&person_gender_fct=M%C3%A4nnlich'), 666);
+      assert.equal(await count('/entities?rows=0&person_gender_fct=Mann'), 666);
+      assert.equal(await count('/entities?rows=0&person_gender_fct=Weiblich'), 59);
+      assert.equal(await count(`/entities?rows=0&query=${encodeURIComponent('gender:Männlich')}`), 666);
+      assert.equal(await count(`/entities?rows=0&query=${encodeURIComponent('gender:Mann')}`), 666);
     } finally {
       await t.close();
     }

@@ -77,7 +77,7 @@ test('place and occupation labels agree between the sources; gender labels do no
   ]);
 });
 
-test('Goethe from lobid-gnd and the same data in EntityFacts form give the same entity, gender label aside', () => {
+test('Goethe from lobid-gnd and the same data in EntityFacts form give the same entity (issue #15: natural name, one gender vocabulary)', () => {
   // No EntityFacts record of Goethe ships with the data, so this one is made from the real
   // lobid record, restructured the way the 2014 EntityFacts file holds such data: http
   // "@id", fields inside "person", single {@id,@value} place and gender nodes, dates as one
@@ -93,8 +93,9 @@ test('Goethe from lobid-gnd and the same data in EntityFacts form give the same 
     '@context': 'http://hub.culturegraph.org/entityfacts/context/v1/entityfacts.jsonld',
     '@id': l.id.replace(/^https:/, 'http:'),
     person: {
-      preferredName: l.preferredName,
-      variantName: l.variantName,
+      // EntityFacts gives the natural order; the inverted GND form is a variant there.
+      preferredName: 'Johann Wolfgang von Goethe',
+      variantName: [l.preferredName, ...l.variantName],
       dateOfBirth: l.dateOfBirth[0],
       dateOfDeath: l.dateOfDeath[0],
       placeOfBirth: node(l.placeOfBirth[0]),
@@ -106,14 +107,18 @@ test('Goethe from lobid-gnd and the same data in EntityFacts form give the same 
   const [fromEf] = personsOf(readPersons(JSON.stringify([efGoethe])));
   const [fromLobid] = personsOf(readPersons(lobidText));
   assert.ok(fromEf && fromLobid);
-  assert.deepEqual({ ...fromEf, gender: null }, { ...fromLobid, gender: null });
-  assert.deepEqual([fromEf.gender, fromLobid.gender], [['Mann'], ['Männlich']]);
+  assert.deepEqual(fromEf, fromLobid);
+  assert.equal(fromLobid.preferredName, 'Johann Wolfgang von Goethe');
+  assert.equal(fromLobid.variantName[0], 'Goethe, Johann Wolfgang von');
+  // The source labels differ ("Mann" / "Männlich"); both are stored as "Mann".
+  assert.deepEqual([fromEf.gender, fromLobid.gender], [['Mann'], ['Mann']]);
 });
 
-test('name order and date notation differ by source convention (kept as the source text)', () => {
-  // lobid-gnd: inverted "Surname, Forename"; EntityFacts 2014: natural order (5 of 1,222
-  // contain a comma at all, e.g. "Petronius, Arbiter").
-  assert.ok(lobidPersons.every((p) => p.preferredName.includes(', ')));
+test('names come out in natural order from both sources; date notation is kept as the source text', () => {
+  // lobid-gnd gives the inverted "Surname, Forename" and is turned round (issue #15 point
+  // 10), keeping the inverted form first among the variants; EntityFacts 2014 is in
+  // natural order already and is kept (5 of 1,222 contain a comma at all, e.g. "Petronius, Arbiter").
+  assert.ok(lobidPersons.every((p) => !p.preferredName.includes(', ') && p.variantName[0]!.includes(', ')));
   assert.equal(efPersons.filter((p) => p.preferredName.includes(',')).length, 5);
   // lobid-gnd: ISO dates ("1749-08-28") or years; EntityFacts: "21. Januar 1878" or years,
   // never ISO (1,781 dates in the file, 834 of the "d. Monat yyyy" form).

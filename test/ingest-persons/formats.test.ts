@@ -141,7 +141,7 @@ test('EntityFacts records of other types (later flat EntityFacts with "@type") a
       kind: 'person', position: 'line 2',
       person: {
         id: 'http://d-nb.info/gnd/118540238', type: 'person', preferredName: 'Johann Wolfgang von Goethe', variantName: [],
-        placeOfBirth: ['Frankfurt am Main'], gender: ['Männlich'],
+        placeOfBirth: ['Frankfurt am Main'], gender: ['Mann'],
       },
     },
   ]);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { detectPersonFormat, readPersons } from '../../src/ingest/persons/readPersons.js';
 import { PERSON_FILES, personsOf, readText, tally } from './paths.js';
 
-test('single lobid-gnd record: Goethe, https id stored as http, arrays of dates take the first', () => {
+test('single lobid-gnd record: Goethe in natural order, https id stored as http, arrays of dates take the first', () => {
   const text = readText(PERSON_FILES.lobidPerson);
   assert.equal(detectPersonFormat(text), 'lobid');
   const results = readPersons(text);
@@ -17,17 +17,19 @@ test('single lobid-gnd record: Goethe, https id stored as http, arrays of dates 
   assert.deepEqual(goethe, {
     id: 'http://d-nb.info/gnd/118540238', // source: https://d-nb.info/gnd/118540238
     type: 'person',
-    preferredName: 'Goethe, Johann Wolfgang von',
-    variantName: raw.variantName, // 152 names, all distinct and already trimmed in the source
+    // Source: "Goethe, Johann Wolfgang von", with preferredNameEntityForThePerson
+    // {forename, prefix, surname}; the inverted form is kept as the first variant (issue #15).
+    preferredName: 'Johann Wolfgang von Goethe',
+    variantName: ['Goethe, Johann Wolfgang von', ...raw.variantName], // 152 names, all distinct and already trimmed in the source
     dateOfBirth: '1749-08-28', // source: ["1749-08-28"]
     dateOfDeath: '1832-03-22',
     placeOfBirth: ['Frankfurt am Main'],
     placeOfDeath: ['Weimar'],
     professionOrOccupation: ['Naturwissenschaftler', 'Zeichner', 'Theaterintendant', 'Schriftsteller', 'Maler', 'Publizist', 'Politiker', 'Jurist'],
-    gender: ['Männlich'],
+    gender: ['Mann'], // source label "Männlich" for gender#male
   });
-  assert.equal(goethe?.variantName.length, 152);
-  assert.equal(goethe?.variantName[0], "Gyot'e, Yohan Volfgang");
+  assert.equal(goethe?.variantName.length, 153);
+  assert.equal(goethe?.variantName[1], "Gyot'e, Yohan Volfgang");
 });
 
 test('lobid-gnd search page: the 10 members are read, not the page itself', () => {
@@ -43,16 +45,16 @@ test('lobid-gnd search page: the 10 members are read, not the page itself', () =
     'http://d-nb.info/gnd/1058507443', 'http://d-nb.info/gnd/126625905', 'http://d-nb.info/gnd/131747177',
     'http://d-nb.info/gnd/133149145',
   ]);
-  // Two different people share the name "Eichinger, Franz": ids, not names, identify persons.
-  assert.equal(persons.filter((p) => p.preferredName === 'Eichinger, Franz').length, 2);
+  // Two different people share the name "Franz Eichinger": ids, not names, identify persons.
+  assert.equal(persons.filter((p) => p.preferredName === 'Franz Eichinger').length, 2);
   assert.deepEqual(persons.map((p) => p.dateOfBirth ?? null), ['1941-10-04', null, '1920', '1958', null, '1964', '1982', null, '1970', '1946']);
   const genders = persons.map((p) => p.gender?.join('|'));
-  assert.deepEqual(genders, ['Unbekannt', 'Männlich', 'Weiblich', 'Unbekannt', 'Unbekannt', 'Unbekannt', 'Männlich', 'Unbekannt', 'Weiblich', 'Unbekannt']);
+  assert.deepEqual(genders, ['Unbekannt', 'Mann', 'Frau', 'Unbekannt', 'Unbekannt', 'Unbekannt', 'Mann', 'Unbekannt', 'Frau', 'Unbekannt']);
   assert.deepEqual(persons[5], {
     id: 'http://d-nb.info/gnd/1049617525',
     type: 'person',
-    preferredName: 'Eichinger, Monika',
-    variantName: [],
+    preferredName: 'Monika Eichinger',
+    variantName: ['Eichinger, Monika'],
     dateOfBirth: '1964',
     placeOfBirth: ['Giarmata'],
     professionOrOccupation: ['Fachärztin', 'Radiologin'],
@@ -74,12 +76,12 @@ test('lobid-gnd Elasticsearch bulk file: 2 persons, 2 ConferenceOrEvent skipped,
     'line 10 @context', // {"@context": "https://lobid.org/gnd/context.jsonld"} and nothing else
   ]);
   assert.deepEqual(personsOf(results), [
-    { id: 'http://d-nb.info/gnd/1077774206', type: 'person', preferredName: 'Clasen, Thomas', variantName: [], gender: ['Männlich'] },
+    { id: 'http://d-nb.info/gnd/1077774206', type: 'person', preferredName: 'Thomas Clasen', variantName: ['Clasen, Thomas'], gender: ['Mann'] },
     {
       id: 'http://d-nb.info/gnd/1072719991',
       type: 'person',
-      preferredName: 'Zhao, Liangshu',
-      variantName: ['Zhao Liang shu', '趙, 良𩆩', 'Zhao Liangshu'],
+      preferredName: 'Liangshu Zhao',
+      variantName: ['Zhao, Liangshu', 'Zhao Liang shu', '趙, 良𩆩', 'Zhao Liangshu'],
       gender: ['Unbekannt'],
     },
   ]);

@@ -10,6 +10,7 @@ import { ApiError } from '../../errors.js';
 import { entitiesToJson } from '../../formats/entities.js';
 import { parseQuery, QuerySyntaxError } from '../../query/parse.js';
 import { FACETS, SearchRequestError, type EntitySearch, type EntitySort, type FacetName } from '../../search/entitySearch.js';
+import { normaliseFacetValue, normaliseQuery } from '../../search/personFields.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
 import { entitiesSchema, ENTITY_LIMITS } from '../schemas.js';
@@ -49,7 +50,7 @@ export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: st
   const queryText = one(q, 'query') ?? '*:*';
   let query;
   try {
-    query = parseQuery(queryText, { maxLength: ENTITY_LIMITS.maxQueryLength });
+    query = normaliseQuery(parseQuery(queryText, { maxLength: ENTITY_LIMITS.maxQueryLength }));
   } catch (e) {
     if (e instanceof QuerySyntaxError) throw ApiError.of('invalidQuery', e.message);
     throw e;
@@ -60,7 +61,7 @@ export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: st
   }
   const filters = new Map<FacetName, string[]>();
   for (const name of Object.keys(q)) {
-    if (isFacet(name)) filters.set(name, list(q[name]));
+    if (isFacet(name)) filters.set(name, list(q[name]).map((v) => normaliseFacetValue(name, v)));
     else if (name.endsWith('_fct')) throw ApiError.of('invalidSearch', `'${name.slice(0, 40)}' is not a facet to filter on. Facets: ${FACETS.join(', ')}.`);
   }
   const num = (name: string, fallback: number) => {

@@ -3,6 +3,7 @@
  * Person, so that every source gets the same cleaning (issue 3 "Loading persons":
  * the same person from two sources must give the same entity where they agree).
  */
+import { naturalName, normaliseGender, type NameParts } from '../../domain/personNames.js';
 import { canonicalPersonId, type Person } from './person.js';
 
 /** What a mapper says about one record; readPersons adds the position. */
@@ -76,6 +77,42 @@ export interface RawPerson {
   placeOfDeath?: unknown;
   professionOrOccupation?: unknown;
   gender?: unknown;
+  /**
+   * Set for sources that give the GND's inverted name ("Goethe, Johann Wolfgang von"):
+   * the name is turned to natural order and the inverted form kept among the
+   * variants (issue #15 point 10). `parts` is GND's structured name, when given.
+   */
+  invertedName?: { parts?: NameParts };
+}
+
+/** Strings of a JSON value that may be a string or an array of strings. */
+function strings(v: unknown): string[] | undefined {
+  const out = (Array.isArray(v) ? v : [v]).map(text).filter((t): t is string => t !== undefined);
+  return out.length > 0 ? out : undefined;
+}
+
+/** GND's structured name from lobid-gnd's preferredNameEntityForThePerson, if any. */
+export function nameParts(v: unknown): NameParts | undefined {
+  if (!isObject(v)) return undefined;
+  const parts: NameParts = {};
+  for (const key of ['forename', 'prefix', 'surname', 'personalName'] as const) {
+    const values = strings(v[key]);
+    if (values) parts[key] = values;
+  }
+  return parts;
+}
+
+/** Gender labels in one vocabulary (src/domain/personNames.ts), from labels or vocabulary nodes. */
+function genders(v: unknown): string[] {
+  const out: string[] = [];
+  for (const item of Array.isArray(v) ? v : [v]) {
+    const label = labels(item)[0];
+    if (label === undefined) continue;
+    const uri = isObject(item) ? text(item['@id']) ?? text(item['id']) : undefined;
+    const g = normaliseGender(label, uri);
+    if (!out.includes(g)) out.push(g);
+  }
+  return out;
 }
 
 /**
@@ -99,7 +136,13 @@ export function buildPerson(raw: RawPerson, idKey: string): RecordResult {
       reason: `"${idKey}" ${JSON.stringify(rawId)} is not a URI (expected a URI such as "http://d-nb.info/gnd/118540238")`,
     };
   }
-  const person: Person = { id, type: 'person', preferredName, variantName: labels(raw.variantName) };
+  let name = preferredName;
+  let variantName = labels(raw.variantName);
+  if (raw.invertedName) {
+    name = naturalName(preferredName, raw.invertedName.parts);
+    if (name !== preferredName && !variantName.includes(preferredName)) variantName = [preferredName, ...variantName];
+  }
+  const person: Person = { id, type: 'person', preferredName: name, variantName };
   // Optional fields are omitted when empty (spec 2.1: "A field is omitted when the
   // entity has no value for it"); the key order here is the spec table's order.
   if (raw.dateOfBirth !== undefined) person.dateOfBirth = raw.dateOfBirth;
@@ -108,7 +151,7 @@ export function buildPerson(raw: RawPerson, idKey: string): RecordResult {
     placeOfBirth: labels(raw.placeOfBirth),
     placeOfDeath: labels(raw.placeOfDeath),
     professionOrOccupation: labels(raw.professionOrOccupation),
-    gender: labels(raw.gender),
+    gender: genders(raw.gender),
   };
   for (const [key, values] of Object.entries(lists) as [keyof typeof lists, string[]][]) {
     if (values.length > 0) person[key] = values;

@@ -3,7 +3,7 @@
  * and the service's own entity shape (spec 2.1). Each decides person / skipped / error
  * for one parsed JSON value; readPersons.ts handles files and positions.
  */
-import { buildPerson, describe, firstText, isObject, text, type JsonObject, type RecordResult } from './fields.js';
+import { buildPerson, describe, firstText, isObject, nameParts, text, type JsonObject, type RecordResult } from './fields.js';
 
 export type RecordKind = 'entityfacts' | 'lobid' | 'entity' | 'context';
 
@@ -88,7 +88,8 @@ export function mapLobid(rec: JsonObject): RecordResult {
       types.find((t) => t !== 'AuthorityResource') ?? 'AuthorityResource';
     return { kind: 'skipped', entityType };
   }
-  return personFromFields(rec['id'], rec, 'id');
+  // lobid-gnd gives the GND's inverted preferred name; the entity shows the natural one.
+  return personFromFields(rec['id'], rec, 'id', { parts: nameParts(rec['preferredNameEntityForThePerson']) });
 }
 
 /**
@@ -106,7 +107,7 @@ export function mapEntity(rec: JsonObject): RecordResult {
  * "person" object, the others at the top); dates may be arrays. `idKey` names the
  * id in messages.
  */
-function personFromFields(id: unknown, f: JsonObject, idKey: string): RecordResult {
+function personFromFields(id: unknown, f: JsonObject, idKey: string, invertedName?: { parts?: ReturnType<typeof nameParts> }): RecordResult {
   return buildPerson({
     id,
     preferredName: f['preferredName'],
@@ -117,5 +118,6 @@ function personFromFields(id: unknown, f: JsonObject, idKey: string): RecordResu
     placeOfDeath: f['placeOfDeath'],
     professionOrOccupation: f['professionOrOccupation'],
     gender: f['gender'],
+    ...(invertedName ? { invertedName } : {}),
   }, idKey);
 }
