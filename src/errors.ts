@@ -44,7 +44,7 @@ export const ERRORS = {
   invalidApiKey: define('NotAuthorizedException', 403, [], () =>
     'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.'),
   routeNotFound: define('NotFoundException', 404, ['method', 'path'], (method: string, path: string) =>
-    `There is no ${method} ${shown(path)}. The operations are GET /entities, GET /items/{id}/parents, GET /items/{id}/aip and GET /items/{id}.`),
+    `There is no ${method} ${shown(path)}. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /version and GET /status. See /openapi.json.`),
   uriTooLong: define('UriTooLongException', 414, ['length', 'max'], (length: number, max: number) =>
     `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`),
   notAcceptable: define('NotAcceptableException', 406, ['offered'], (offered: string) =>
@@ -71,6 +71,8 @@ export const ERRORS = {
   itemNotFound: define('ItemNotFoundException', 404, ['id'], (id: string) => `Item '${shown(id)}' not found.`),
   itemBlocked: define('ItemBlockedException', 403, ['id', 'reason'], (id: string, reason: string) =>
     `Item '${shown(id)}' is not available through this interface: ${reason}`),
+  itemPartNotFound: define('ItemPartNotFoundException', 404, ['id', 'part'], (id: string, part: string) =>
+    `Item '${shown(id)}' has no ${part} part: its package does not contain one. GET /items/${shown(id)}/aip shows the parts the package has.`),
   // --- binaries and IIIF (issue #15 points 3, 4; docs/api.md "Binaries", "IIIF") ---
   invalidBinaryPath: define('InvalidBinaryPathException', 400, ['path'], (path: string) =>
     `The binary path '${shown(path)}' is not valid. A binary path is /binary/<item id>/<variant>/<n>.<ext>, as in the binaries part of a package: ` +

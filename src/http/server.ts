@@ -28,10 +28,13 @@ import { addQueryChecks } from './queryChecks.js';
 import { redactUrl } from './redact.js';
 import { MediaDirectory } from '../media/mediaDirectory.js';
 import { registerBinaryRoutes } from './routes/binaries.js';
+import { registerChildrenRoutes } from './routes/children.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerIiifRoutes } from './routes/iiif.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
+import { registerPartRoutes } from './routes/parts.js';
+import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
   /** A pino destination for the logs; default stdout. Tests pass a stream to read them. */
@@ -178,6 +181,9 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   registerEntityRoutes(app, { store, config, onRequest });
+  registerChildrenRoutes(app, { store, config, onRequest });
+  registerPartRoutes(app, { store, config, onRequest });
+  registerServiceRoutes(app, { store, config, onRequest });
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });

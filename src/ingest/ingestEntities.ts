@@ -6,7 +6,7 @@
 import type { PreparedPerson, Store } from '../store/Store.js';
 import { ParserPool } from './parserPool.js';
 import type { InputFile } from './readInputs.js';
-import { runIngest, type IngestOptions, type IngestSummary, type ReadResult } from './runIngest.js';
+import { loadRun, runIngest, type IngestOptions, type IngestSummary, type ReadResult } from './runIngest.js';
 
 const ENTITY_FILE = /\.(json|jsonl|ndjson|jsonld)$/i;
 
@@ -28,5 +28,10 @@ export async function ingestEntities(store: Store, paths: readonly string[], opt
       write: (batch) => store.upsertPersons(batch),
     },
     options,
-  ).finally(() => pool.close());
+  )
+    .finally(() => pool.close())
+    .then((summary) => {
+      store.recordLoad(loadRun('persons', summary));
+      return summary;
+    });
 }

@@ -8,7 +8,7 @@ import type { ItemChange, Store } from '../store/Store.js';
 import type { EdmItemOptions } from './items/edmItems.js';
 import { readItemFile } from './items/readItemFile.js';
 import { ParserPool } from './parserPool.js';
-import { runIngest, type IngestOptions, type IngestSummary } from './runIngest.js';
+import { loadRun, runIngest, type IngestOptions, type IngestSummary } from './runIngest.js';
 
 export type { IngestSummary, Problem } from './runIngest.js';
 
@@ -37,5 +37,6 @@ export async function ingestItems(store: Store, paths: readonly string[], option
   ).finally(() => packages.close());
   // Cycles can only be seen once every record of the run is in.
   summary.cycles = store.findCycles(withParents);
+  store.recordLoad(loadRun('items', summary));
   return summary;
 }

@@ -4,7 +4,7 @@
  * transaction each), and report bad records with file, position and reason
  * while keeping the good ones.
  */
-import type { UpsertResult } from '../store/Store.js';
+import type { LoadRun, UpsertResult } from '../store/Store.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
 import { expandInputs, type InputFile } from './readInputs.js';
@@ -33,6 +33,12 @@ export interface IngestSummary extends LoadCounts {
   files: number;
   /** Records that are valid but not for this store (e.g. GND records that are not persons), by type. */
   skippedByType: Record<string, number>;
+}
+
+/** What GET /status shows of a finished run (issue #15 point 5). */
+export function loadRun(kind: LoadRun['kind'], counts: LoadCounts): LoadRun {
+  const { records, inserted, updated, unchanged, deleted } = counts;
+  return { kind, finishedAt: new Date(), records, inserted, updated, unchanged, deleted, problems: counts.problems.length };
 }
 
 export type ReadResult<T> =

@@ -114,11 +114,54 @@ export interface HierarchyNode {
   aggregationEntity: boolean;
 }
 
+/** One node of GET /items/{id}/children: a hierarchy node and how many children it has itself. */
+export interface ChildNode extends HierarchyNode {
+  childCount: number;
+}
+
+/** One page of an item's children (GET /items/{id}/children). */
+export interface ChildPage {
+  /** How many children the item has in all. */
+  total: number;
+  /** The children from `offset`, at most `rows` of them, in order (see ItemStore.getChildren). */
+  nodes: ChildNode[];
+}
+
 export interface Ancestry {
   /** The inquired item first, then each ancestor known to the store, up to the root. */
   nodes: HierarchyNode[];
   /** True when the chain came back to an item already in it (a cycle in the data). */
   cycle: boolean;
+}
+
+/** The last load of one kind of record from files (`ingest items`, `ingest entities`, `demo`). */
+export interface LoadRun {
+  kind: 'items' | 'persons';
+  finishedAt: Date;
+  records: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  problems: number;
+}
+
+/** One harvested source (GET /status, issue #15 point 5). */
+export interface HarvestStatus {
+  /** The key of the source's harvest state (src/ingest/harvest.ts harvestSource). */
+  source: string;
+  state: HarvestState;
+  /** When the harvest last stored a page of this source. */
+  updatedAt: Date;
+}
+
+export interface StatusStore {
+  /** Remembers a finished load run; the previous run of the same kind is replaced. */
+  recordLoad(run: LoadRun): void;
+  /** The last run of each kind, in kind order. */
+  listLoads(): LoadRun[];
+  /** Every harvested source, in source order. */
+  listHarvests(): HarvestStatus[];
 }
 
 export interface ApiKeyRecord {
@@ -146,6 +189,13 @@ export interface ItemStore {
   getItemHead(id: string): ItemHead | undefined;
   /** undefined when the item is not in the store. */
   getAncestry(id: string): Ancestry | undefined;
+  /**
+   * The item's children: the items whose dcterms:isPartOf names it. Ordered by
+   * position (numeric positions by value, then other positions by text, then
+   * items without one), then label, then id, so that pages never overlap.
+   * undefined when the item is not in the store.
+   */
+  getChildren(id: string, offset: number, rows: number): ChildPage | undefined;
   /** Ids of the given items whose parent chain loops; each cycle as the ids along it. */
   findCycles(ids: readonly string[]): string[][];
   /** Returns false when there is no such item. */
@@ -174,7 +224,7 @@ export interface PersonStore {
   searchPersons(search: EntitySearch): EntitySearchResult;
 }
 
-export interface Store extends ItemStore, PersonStore, KeyStore {
+export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore {
   /**
    * Changes whenever the stored data may have changed, through this process or
    * another (a running `ingest`). Caches of derived answers compare it.

@@ -169,7 +169,16 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200);
       const doc = res.json();
       assert.equal(doc.openapi, '3.1.0');
-      assert.deepEqual(Object.keys(doc.paths).sort(), ['/binary/{*}', '/entities', '/items/{id}', '/items/{id}/aip', '/items/{id}/iiif', '/items/{id}/parents']);
+      assert.deepEqual(Object.keys(doc.paths).sort(), [
+        '/binary/{*}', '/entities', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
+        '/items/{id}/iiif', '/items/{id}/indexing-profile', '/items/{id}/parents', '/items/{id}/source', '/items/{id}/source/description',
+        '/items/{id}/source/record', '/items/{id}/view', '/status', '/version',
+      ]);
+      // /version is public (ddb-openapi-6.8 getVersion has no security); everything else needs the key.
+      assert.deepEqual(doc.paths['/version'].get.security, []);
+      assert.equal(doc.paths['/status'].get.security, undefined);
+      assert.deepEqual(Object.keys(doc.paths['/items/{id}/edm'].get.responses['200'].content).sort(), ['application/json', 'application/rdf+xml', 'application/xml']);
+      assert.deepEqual(doc.paths['/items/{id}/children'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(), ['path:id', 'query:offset', 'query:rows']);
       const op = doc.paths['/items/{id}/parents'].get;
       assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:id']);
       // The key parameter is described once, as the security schemes of spec section 5.

@@ -4,15 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { VERSION } from '../../version.js';
 
 export const OPENAPI_INFO: FastifyDynamicSwaggerOptions['openapi'] = {
   openapi: '3.1.0',
   info: {
     title: 'heritage-api',
     description:
-      'A DDB-compatible cultural-heritage metadata API: person-entity search, item hierarchy and item packages. ' +
-      'Every operation needs an API key, sent as `Authorization: OAuth oauth_consumer_key="<key>"` or as the query parameter `oauth_consumer_key`.',
-    version: '0.1.0',
+      'A DDB-compatible cultural-heritage metadata API: person-entity search, item hierarchy (parents, children), item packages and their parts, version and status. ' +
+      'Every operation but /version needs an API key, sent as `Authorization: OAuth oauth_consumer_key="<key>"` or as the query parameter `oauth_consumer_key`.',
+    version: VERSION,
   },
   components: {
     securitySchemes: {

@@ -6,10 +6,12 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../Store.js';
 import { migrate } from './schema.js';
+import { SqliteChildren } from './children.js';
 import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
 import { SqlitePersonSearch } from './personSearch.js';
+import { SqliteStatus } from './status.js';
 
 export interface SqliteOptions {
   /** A file path, or ':memory:'. */
@@ -43,6 +45,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
     if (personsChanged) search.invalidate();
   };
   const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
+  const children = new SqliteChildren(db);
+  const status = new SqliteStatus(db);
   const persons = new SqlitePersonWriter(db, () => invalidate(true));
   const keys = new SqliteKeys(db, () => invalidate(false));
   // Explicit delegation keeps the Store surface visible in one place.
@@ -53,6 +57,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     getItemDocument: (id, f) => items.getItemDocument(id, f),
     getItemHead: (id) => items.getItemHead(id),
     getAncestry: (id) => items.getAncestry(id),
+    getChildren: (id, offset, rows) => children.getChildren(id, offset, rows),
     findCycles: (ids) => items.findCycles(ids),
     blockItem: (id, reason) => items.blockItem(id, reason),
     unblockItem: (id) => items.unblockItem(id),
@@ -65,6 +70,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
     revokeKey: (name) => keys.revokeKey(name),
     findActiveKey: (hash) => keys.findActiveKey(hash),
     markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
+    recordLoad: (run) => status.recordLoad(run),
+    listLoads: () => status.listLoads(),
+    listHarvests: () => status.listHarvests(),
     dataVersion: () => {
       // One string while nothing changes: callers compare it on every request (issue #5).
       const commits = otherCommits();

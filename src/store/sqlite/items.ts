@@ -58,7 +58,8 @@ interface HarvestRow {
 const NODE_COLUMNS = `id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
   NOT EXISTS (SELECT 1 FROM items c WHERE c.parent_ref = items.cho_uri) AS leaf`;
 
-export class SqliteItems implements ItemStore {
+// getChildren is ./children.ts's.
+export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
   private readonly selectOld: Statement<[string], OldRow>;
   private readonly insert: Statement;
   private readonly setSource: Statement<[string, string]>;

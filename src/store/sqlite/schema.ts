@@ -144,6 +144,19 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM item_xml WHERE item = old.num;
   END;
   `,
+  // 6: the last load run of each kind, for GET /status (issue #15 point 5)
+  `
+  CREATE TABLE load_runs (
+    kind        TEXT PRIMARY KEY,   -- 'items' or 'persons'
+    finished_at INTEGER NOT NULL,
+    records     INTEGER NOT NULL,
+    inserted    INTEGER NOT NULL,
+    updated     INTEGER NOT NULL,
+    unchanged   INTEGER NOT NULL,
+    deleted     INTEGER NOT NULL,
+    problems    INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];
 
 export function migrate(db: Database): void {

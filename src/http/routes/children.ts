@@ -1,0 +1,63 @@
+/**
+ * GET /items/{id}/children (issue #15 point 1; ddb-openapi-6.8.yml
+ * getItemsIdChildren): one level down, ordered by position, then label, then
+ * id, paged with `offset` and `rows`. 404 for an unknown item and 403 for a
+ * blocked one, as `aip`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../errors.js';
+import { childrenToJson, childrenToXml } from '../../formats/children.js';
+import { LruCache } from '../../lruCache.js';
+import { isValidItemId } from '../../store/itemIds.js';
+import type { Store } from '../../store/Store.js';
+import { ITEM_VARY, itemRepresentation } from '../formatChoice.js';
+import { servable } from '../itemAccess.js';
+import { CHILDREN_LIMITS, childrenSchema } from '../partSchemas.js';
+
+const CHILDREN_CACHE_BYTES = 16 * 1024 * 1024;
+
+export interface ChildrenRouteDeps {
+  config: Config;
+  onRequest: onRequestHookHandler;
+  store: Pick<Store, 'dataVersion' | 'getChildren' | 'getItemHead'>;
+}
+
+type Route = { Params: { id: string }; Querystring: { offset?: number; rows?: number } };
+
+export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRouteDeps): void {
+  const { config, store } = deps;
+  // Rendered pages, until the data changes (store.dataVersion(), as ../hierarchyAnswers.ts does).
+  const bodies = new LruCache<Buffer>(CHILDREN_CACHE_BYTES, (b) => b.length + 96);
+  let version = '';
+
+  function body(id: string, offset: number, rows: number, format: 'json' | 'xml'): Buffer {
+    const now = store.dataVersion();
+    if (now !== version) {
+      bodies.clear();
+      version = now;
+    }
+    const key = `${format}\u0000${offset}\u0000${rows}\u0000${id}`;
+    let cached = bodies.get(key);
+    if (cached === undefined) {
+      const page = store.getChildren(id, offset, rows);
+      // Deleted between the check and the read.
+      if (!page) throw ApiError.of('itemNotFound', id);
+      cached = Buffer.from(format === 'json' ? childrenToJson(page) : childrenToXml(page));
+      bodies.set(key, cached);
+    }
+    return cached;
+  }
+
+  async function children(request: FastifyRequest<Route>, reply: FastifyReply) {
+    const id = request.params.id;
+    if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
+    const rep = itemRepresentation(request, config.http.requireAccept);
+    servable(id, store.getItemHead(id));
+    const offset = request.query.offset ?? 0;
+    const rows = request.query.rows ?? CHILDREN_LIMITS.defaultRows;
+    return reply.header('Content-Type', rep.contentType).header('Vary', ITEM_VARY).send(body(id, offset, rows, rep.format));
+  }
+
+  app.get<Route>('/items/:id/children', { onRequest: deps.onRequest, schema: childrenSchema }, children);
+}

@@ -1,0 +1,36 @@
+/**
+ * The parts of an item package as resources of their own (issue #15 point 2;
+ * ddb-openapi-6.8.yml getItemsIdView, getItemsIdEdm, getItemsIdIndexingProfile,
+ * getItemsIdBinaries, getItemsIdSource, getItemsIdSourceComponent): what each
+ * answers is ../../formats/packageParts.ts's, how is ../partAnswers.ts's.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../errors.js';
+import { PACKAGE_PARTS, type PackagePart } from '../../formats/packageParts.js';
+import { isValidItemId } from '../../store/itemIds.js';
+import type { Store } from '../../store/Store.js';
+import { createPartAnswers } from '../partAnswers.js';
+import { partSchema } from '../partSchemas.js';
+
+export interface PartRouteDeps {
+  config: Config;
+  onRequest: onRequestHookHandler;
+  store: Pick<Store, 'getItemDocument' | 'getItemHead'>;
+}
+
+type Route = { Params: { id: string } };
+
+export function registerPartRoutes(app: FastifyInstance, deps: PartRouteDeps): void {
+  const parts = createPartAnswers(deps.store, deps.config);
+  const handler = (part: PackagePart) => async (request: FastifyRequest<Route>, reply: FastifyReply) => {
+    const id = request.params.id;
+    if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
+    const answer = parts.answer(request, id, part);
+    return reply.headers(answer.headers).code(answer.status).send(answer.body);
+  };
+  for (const part of PACKAGE_PARTS) {
+    // `compress: false`: bodies are compressed once and cached (../partAnswers.ts), never per request.
+    app.get<Route>(`/items/:id/${part}`, { onRequest: deps.onRequest, schema: partSchema(part), compress: false }, handler(part));
+  }
+}

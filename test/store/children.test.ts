@@ -1,0 +1,106 @@
+/**
+ * Children of an item, for every backend (issue #15 point 1): order by
+ * position, then label, then id; paging; child counts; positions from
+ * edm:isNextInSequence agree with those `parents` shows.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ingestItems } from '../../src/ingest/ingestItems.js';
+import type { Store } from '../../src/store/Store.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { writePackages, type TestPackage } from '../helpers/packages.js';
+
+const load = (store: Store, packages: TestPackage[]) => ingestItems(store, [writePackages(packages)], { batchSize: 4 });
+
+for (const backend of BACKENDS) {
+  const b = `[${backend.name}]`;
+
+  test(`${b} children: numeric positions by value, then other positions, then none; ties by label, then id`, async () => {
+    const { store, dispose } = backend.open();
+    try {
+      await load(store, [
+        { id: 'ROOT', title: 'Root', htype: 'htype_020' },
+        { id: 'C10', title: 'Ten', position: '10', parent: 'ROOT' },
+        { id: 'C2', title: 'Two', position: '2', parent: 'ROOT', htype: 'htype_007', aggregationEntity: true },
+        { id: 'C2B', title: 'Also two', position: '2', parent: 'ROOT' },
+        { id: 'CX', title: 'Appendix', position: 'A', parent: 'ROOT' },
+        { id: 'CN2', title: 'Same', parent: 'ROOT' },
+        { id: 'CN1', title: 'Same', parent: 'ROOT' },
+        { id: 'CN0', title: 'Earlier label', parent: 'ROOT' },
+        { id: 'G1', title: 'Grandchild 1', position: '1', parent: 'C2' },
+        { id: 'G2', title: 'Grandchild 2', position: '2', parent: 'C2' },
+      ]);
+      const page = store.getChildren('ROOT', 0, 100)!;
+      assert.equal(page.total, 7);
+      assert.deepEqual(page.nodes.map((n) => n.id), ['C2B', 'C2', 'C10', 'CX', 'CN0', 'CN1', 'CN2']);
+      assert.deepEqual(page.nodes[1], {
+        id: 'C2', parent: 'ROOT', label: 'Two', type: 'htype_007', position: '2', leaf: false, aggregationEntity: true, childCount: 2,
+      });
+      assert.deepEqual(page.nodes[6], {
+        id: 'CN2', parent: 'ROOT', label: 'Same', type: '', position: '-1', leaf: true, aggregationEntity: false, childCount: 0,
+      });
+      // Pages cut the same order and never overlap.
+      const pages = [0, 3, 6].map((offset) => store.getChildren('ROOT', offset, 3)!);
+      assert.deepEqual(pages.flatMap((p) => p.nodes.map((n) => n.id)), page.nodes.map((n) => n.id));
+      assert.ok(pages.every((p) => p.total === 7));
+      assert.deepEqual(store.getChildren('ROOT', 7, 3), { total: 7, nodes: [] });
+      assert.deepEqual(store.getChildren('ROOT', 2, 0), { total: 7, nodes: [] });
+    } finally {
+      dispose();
+    }
+  });
+
+  test(`${b} children: an item without children has none; an unknown item is undefined`, async () => {
+    const { store, dispose } = backend.open();
+    try {
+      await load(store, [{ id: 'LONE', title: 'Alone' }]);
+      assert.deepEqual(store.getChildren('LONE', 0, 20), { total: 0, nodes: [] });
+      assert.equal(store.getChildren('NOPE', 0, 20), undefined);
+    } finally {
+      dispose();
+    }
+  });
+
+  test(`${b} children: positions from edm:isNextInSequence, in order, as parents shows them`, async () => {
+    const { store, dispose } = backend.open();
+    try {
+      // A sequence of 40 pages without ddb:hierarchyPosition, loaded in reverse, labels against the order.
+      const pages: TestPackage[] = Array.from({ length: 40 }, (_, i) => ({
+        id: `PAGE${String(i).padStart(2, '0')}`,
+        title: `Page ${40 - i}`,
+        parent: 'BOOK',
+        ...(i > 0 ? { previous: `PAGE${String(i - 1).padStart(2, '0')}` } : {}),
+      }));
+      await load(store, [{ id: 'BOOK', title: 'Book' }, ...pages.reverse()]);
+      const page = store.getChildren('BOOK', 0, 1000)!;
+      assert.equal(page.total, 40);
+      assert.deepEqual(page.nodes.map((n) => n.id), Array.from({ length: 40 }, (_, i) => `PAGE${String(i).padStart(2, '0')}`));
+      for (const node of page.nodes) {
+        assert.equal(node.position, store.getAncestry(node.id)!.nodes[0]!.position, node.id);
+      }
+      assert.equal(page.nodes[0]!.position, '1');
+      assert.equal(page.nodes[39]!.position, '40');
+    } finally {
+      dispose();
+    }
+  });
+
+  test(`${b} children: a sequence that loops gives the positions parents gives, and ends`, async () => {
+    const { store, dispose } = backend.open();
+    try {
+      await load(store, [
+        { id: 'BOX', title: 'Box' },
+        { id: 'LA', title: 'A', parent: 'BOX', previous: 'LC' },
+        { id: 'LB', title: 'B', parent: 'BOX', previous: 'LA' },
+        { id: 'LC', title: 'C', parent: 'BOX', previous: 'LB' },
+        { id: 'OUT', title: 'After a missing page', parent: 'BOX', previous: 'MISSING' },
+      ]);
+      const page = store.getChildren('BOX', 0, 10)!;
+      assert.equal(page.total, 4);
+      for (const node of page.nodes) assert.equal(node.position, store.getAncestry(node.id)!.nodes[0]!.position, node.id);
+      assert.equal(page.nodes.find((n) => n.id === 'OUT')!.position, '2');
+    } finally {
+      dispose();
+    }
+  });
+}
