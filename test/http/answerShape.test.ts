@@ -127,7 +127,7 @@ for (const backend of BACKENDS) {
         const [method, path] = line.split(' ');
         assert.equal(
           res.body,
-          body(404, 'NotFoundException', `There is no ${method} ${path}. The operations are GET /entities, GET /items/{id}/parents, GET /items/{id}/aip and GET /items/{id}.`),
+          body(404, 'NotFoundException', `There is no ${method} ${path}. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /version and GET /status. See /openapi.json.`),
         );
       }
       // A real preflight is still answered by the CORS plugin.

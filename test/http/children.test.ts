@@ -110,13 +110,13 @@ for (const backend of BACKENDS) {
       assert.equal(tooMany.statusCode, 400);
       assert.equal(
         tooMany.body,
-        '{"status":400,"name":"BadRequestException","message":"Bad request: querystring/rows must be <= 1000. See /openapi.json for the parameters of this operation."}',
+        '{"status":400,"name":"InvalidParameterException","message":"The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex)."}',
       );
       const negative = await t.app.inject({ url: '/items/ROOTITEM/children?offset=-1', headers: t.json });
       assert.equal(negative.statusCode, 400);
       assert.equal(
         negative.body,
-        '{"status":400,"name":"BadRequestException","message":"Bad request: querystring/offset must be >= 0. See /openapi.json for the parameters of this operation."}',
+        '{"status":400,"name":"InvalidParameterException","message":"The parameter offset must be given once, as a whole number from 0 to 1000000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex)."}',
       );
       const html = await t.app.inject({ url: '/items/ROOTITEM/children', headers: { ...t.json, accept: 'text/html' } });
       assert.equal(html.statusCode, 406);
