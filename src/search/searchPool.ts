@@ -25,7 +25,7 @@ import { ApiError } from '../errors.js';
 import type { Store } from '../store/Store.js';
 import { SearchRequestError, type EntitySearch, type EntitySearchResult } from './entitySearch.js';
 import { checkClauses, Deadline, SearchLimitError, SearchOverBudgetError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
-import type { SearchJob, SearchWorkerSetup } from './searchWorker.js';
+import type { SearchJob, SearchWorkerSetup } from './searchJob.js';
 
 export type SearchSettings = Config['search'];
 
