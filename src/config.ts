@@ -93,6 +93,26 @@ export const DEFAULTS = {
     /** Ask binaries for an API key too; off as on the real service (docs/configuration.md). */
     requireKey: false,
   },
+  search: {
+    /**
+     * Worker threads that run person searches, so that an expensive one
+     * cannot delay other requests (issue #13). Each keeps its own in-memory
+     * index of the persons (the largest part of the server's memory at a
+     * million persons), hence one by default; 0 runs searches on the main
+     * thread (only the cooperative time budget then bounds them).
+     */
+    workers: 1,
+    /** Longest a search may run, in ms; past it the answer is a 503 that says to narrow the query. */
+    timeBudgetMs: 3000,
+    /** Searches waiting for a free worker; more are refused with a 503 to retry later. */
+    queueLength: 32,
+    /** Terms, phrases, wildcards and ranges in one query (as Lucene's maxClauseCount). */
+    maxClauses: 128,
+    /** Different words one wildcard may stand for. */
+    maxExpansionsPerTerm: 1000,
+    /** Different words all wildcards of one query may stand for together. */
+    maxExpansionsPerQuery: 2000,
+  },
 } as const;
 
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : { -readonly [K in keyof T]: Widen<T[K]> };
@@ -189,6 +209,12 @@ function validate(c: Config): void {
   positive('http.cacheMaxAgeSeconds', c.http.cacheMaxAgeSeconds, 0);
   positive('http.compressedCacheBytes', c.http.compressedCacheBytes, 0);
   positive('http.maxUrlLength', c.http.maxUrlLength, 64);
+  positive('search.workers', c.search.workers, 0);
+  positive('search.timeBudgetMs', c.search.timeBudgetMs);
+  positive('search.queueLength', c.search.queueLength, 0);
+  positive('search.maxClauses', c.search.maxClauses);
+  positive('search.maxExpansionsPerTerm', c.search.maxExpansionsPerTerm);
+  positive('search.maxExpansionsPerQuery', c.search.maxExpansionsPerQuery);
   positive('harvest.retries', c.harvest.retries, 0);
   positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);

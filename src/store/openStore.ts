@@ -2,8 +2,8 @@
  * The one place that picks a backend from the config.
  */
 import type { Config } from '../config.js';
-import type { Store } from './Store.js';
-import { openSqliteStore } from './sqlite/SqliteStore.js';
+import type { Store, StoreSpec } from './Store.js';
+import { openSqliteStore, reopenSqliteStore } from './sqlite/SqliteStore.js';
 
 /** `load`: the store is opened for a load (ingest, harvest), which wants a larger page cache. */
 export function openStore(config: Config, purpose: 'serve' | 'load' = 'serve'): Store {
@@ -14,5 +14,15 @@ export function openStore(config: Config, purpose: 'serve' | 'load' = 'serve'): 
     default:
       // config.ts validates the backend name; this is a guard for new backends.
       throw new Error(`No store backend '${config.store.backend}'.`);
+  }
+}
+
+/** Another connection to the store a Store's reopenSpec() describes (a search worker's, src/search/searchWorker.ts). */
+export function openStoreFrom(spec: StoreSpec): Store {
+  switch (spec.backend) {
+    case 'sqlite':
+      return reopenSqliteStore(spec);
+    default:
+      throw new Error(`No store backend '${spec.backend}'.`);
   }
 }
