@@ -24,6 +24,8 @@ export const DEFAULTS = {
     path: './data/heritage.db',
     /** SQLite page cache of the server's connection, in MB. */
     cacheMegabytes: 64,
+    /** How long a write waits for another process's write lock (a batch of 100,000 persons holds it ~5 s) before it gives up. */
+    busyTimeoutSeconds: 30,
   },
   server: {
     host: '127.0.0.1',
@@ -217,6 +219,7 @@ function validate(c: Config): void {
   positive('ingest.itemBatchSize', c.ingest.itemBatchSize);
   positive('ingest.cacheMegabytes', c.ingest.cacheMegabytes);
   positive('store.cacheMegabytes', c.store.cacheMegabytes);
+  positive('store.busyTimeoutSeconds', c.store.busyTimeoutSeconds, 0);
   positive('http.rateLimitMax', c.http.rateLimitMax, 0);
   positive('http.rateLimitWindowSeconds', c.http.rateLimitWindowSeconds);
   positive('http.cacheMaxAgeSeconds', c.http.cacheMaxAgeSeconds, 0);
