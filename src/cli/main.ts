@@ -124,7 +124,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .description('Load items: cortex XML or package JSON packages, or EDM RDF/XML records (also saved OAI-PMH responses); files, directories, or - for stdin')
     .argument('<paths...>', 'files, directories or -')
     .option('--providers <file>', 'JSON file of provider facts for packages built from EDM (ingest.providersFile)')
-    .action((paths: string[], flags: Record<string, unknown>) => withStore(flags, (config, store) => interruptible((signal) => ingestItemsCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
+    .action((paths: string[], flags: Record<string, unknown>) =>
+      withStore(flags, (config, store) => interruptible((signal) => ingestItemsCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
     );
 
   program
@@ -143,7 +144,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .command('entities')
     .description('Load persons: EntityFacts or lobid-gnd JSON-LD, or entity lines of this service; files, directories or -')
     .argument('<paths...>', 'files, directories or -')
-    .action((paths: string[]) => withStore({}, (config, store) => interruptible((signal) => ingestEntitiesCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
+    .action((paths: string[]) =>
+      withStore({}, (config, store) => interruptible((signal) => ingestEntitiesCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
     );
 
   const serveOptions = (cmd: Command) =>

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { edmChange } from '../../src/ingest/items/edmItems.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { collect, MAIN, spawnCli } from '../helpers/cli.js';
+import { loadEdmRecords, startOaiServer } from '../helpers/oaiServer.js';
 import { filesIn, HOPE_DIR, rdfText, readAll } from '../ingest-edm/helpers.js';
 
 const BATCH = 10;
@@ -96,4 +97,37 @@ test('Ctrl-C during a load keeps the batches stored, says so, exits 130; the sam
     ['New items:', ...allIds.slice(30).map((id) => `  ${id}`), `Show one: heritage-api --db ${db} items show ${allIds[30]}`, ''].join('\n'),
   );
   assert.equal(again.stderr, '');
+});
+
+test('Ctrl-C during a harvest request keeps the pages stored, says so, exits 130; the same command resumes at the next page', { timeout: 120_000 }, async () => {
+  // Requests: 0 page 1, 1 Identify, 2 page 2, never answered: the harvest waits on it when the signal comes.
+  const server = await startOaiServer({ records: loadEdmRecords(HOPE_DIR, { limit: 25 }), pageSize: 10, stallAt: 2 });
+  const db = join(mkdtempSync(join(tmpdir(), 'heritage-api-sigint-')), 'h.db');
+  const env = { PATH: process.env.PATH };
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, 'harvest', server.url], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const done = collect(child);
+    let exited = false;
+    void done.then(() => (exited = true));
+    await untilItems(db, 10, child.stdin, () => exited);
+    child.kill('SIGINT');
+    const run = await done;
+    assert.equal(run.code, 130, run.stderr);
+    assert.match(run.stdout, new RegExp(`^harvest ${server.url} \\(from the beginning\\): 10 records in 1 pages in \\d+\\.\\d s: 10 new, 0 updated, 0 unchanged, 0 deleted, 0 skipped\\.\n$`));
+    assert.equal(
+      run.stderr,
+      'Stopping after the records read so far (Ctrl-C again stops at once)...\n' +
+        'Stopped by Ctrl-C: 10 records stored (10 new, 0 updated, 0 unchanged), nothing after them. Run the same command again to resume at the next page.\n',
+    );
+    // Only the stalled request is never answered: the same command resumes at page 2.
+    const again = await spawnCli(['--db', db, 'harvest', server.url]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(
+      again.stdout.replace(/ in \d+\.\d s:/, ' in X s:').replace(/from \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\./, 'from DATE.'),
+      `harvest ${server.url} (resumed a stopped run): 15 records in 2 pages in X s: 15 new, 0 updated, 0 unchanged, 0 deleted, 0 skipped.\n` +
+        'Complete. The next run harvests changes from DATE.\n',
+    );
+  } finally {
+    await server.close();
+  }
 });

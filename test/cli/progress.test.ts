@@ -9,9 +9,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { duration, progressLine } from '../../src/ingest/progress.js';
+import { harvest } from '../../src/ingest/harvest.js';
+import { duration, progressLine, type ProgressCounts } from '../../src/ingest/progress.js';
+import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { collect, MAIN } from '../helpers/cli.js';
-import { CORTEX_DIR } from '../helpers/paths.js';
+import { loadEdmRecords, startOaiServer } from '../helpers/oaiServer.js';
+import { CORTEX_DIR, HOPE_DIR } from '../helpers/paths.js';
 
 test('the progress line: with a total, bar, percentage of it and the time left; without, the time so far', () => {
   assert.equal(
@@ -46,4 +49,28 @@ test('ingest items on a terminal ends with the whole: 100 % of the files', { ski
   assert.ok(drawings.length > 0, run.stdout);
   assert.match(drawings.at(-1)!, /^items █{20} 100% of 5 files \| 5 records \| \d+ records\/s \| 0 errors \| ETA 0s$/);
   assert.match(run.stdout, /\r\nitems: 5 records from 5 files in \d+\.\d s \(\d+\/s\): 5 new, 0 updated, 0 unchanged, 0 skipped\.\r\n/);
+});
+
+test('a harvest reports its progress against the complete list size the repository announces', async () => {
+  const server = await startOaiServer({ records: loadEdmRecords(HOPE_DIR, { limit: 25 }), pageSize: 10 });
+  const store = openSqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'heritage-api-progress-')), 'h.db') });
+  const seen: ProgressCounts[] = [];
+  try {
+    const summary = await harvest(store, {
+      baseUrl: server.url,
+      metadataPrefix: 'edm',
+      edm: { ingestDate: new Date(), providersFingerprint: '' },
+      client: { retries: 0 },
+      progress: { update: (counts) => seen.push(counts), stop() {} },
+    });
+    assert.equal(summary.complete, true);
+    assert.deepEqual(seen, [
+      { records: 10, errors: 0, done: 10, total: 25, unit: 'records' },
+      { records: 20, errors: 0, done: 20, total: 25, unit: 'records' },
+      { records: 25, errors: 0, done: 25, total: 25, unit: 'records' },
+    ]);
+  } finally {
+    store.close();
+    await server.close();
+  }
 });
