@@ -94,13 +94,19 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
       summary.updated += result.updated;
       summary.unchanged += result.unchanged;
       summary.deleted += result.deleted;
-      progress.update({ records: summary.records, errors: summary.problems.length });
+      // The repository may announce the list's size (OAI-PMH 3.5); the cursor counts the records before this page.
+      const total = page.completeListSize ?? undefined;
+      const done = page.cursor !== null ? page.cursor + page.recordCount : summary.records;
+      progress.update({ records: summary.records, errors: summary.problems.length, ...(total ? { done, total, unit: 'records' } : {}) });
       if (!page.resumptionToken) {
         summary.complete = true;
         summary.highWater = runStarted;
       }
       // Stopping here is safe: the page and the token of the next one are stored together.
-      if (options.signal?.aborted) return;
+      if (options.signal?.aborted) {
+        summary.interrupted = !summary.complete;
+        return;
+      }
     }
     // noRecordsMatch: nothing changed since `from`; the mark stays where it was.
     if (summary.pages === 0) summary.complete = true;
@@ -120,6 +126,11 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
       const from = options.from ?? saved?.highWater ?? null;
       await run(request(options, from), from, null, null);
     }
+  } catch (e) {
+    // Stopped in the middle of a request: the pages before it are stored, and that is the summary.
+    const byAbort = options.signal?.aborted && (e === options.signal.reason || (e instanceof Error && e.name === 'AbortError'));
+    if (!byAbort) throw e;
+    summary.interrupted = true;
   } finally {
     progress.stop();
     summary.cycles = store.findCycles(withParents);

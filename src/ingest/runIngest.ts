@@ -7,7 +7,7 @@
 import type { LoadRun, UpsertResult } from '../store/Store.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
-import { expandInputs, type InputFile } from './readInputs.js';
+import { countInputFiles, expandInputs, type InputFile } from './readInputs.js';
 
 export interface Problem {
   file: string;
@@ -27,6 +27,8 @@ export interface LoadCounts {
   /** Parent chains that loop (reported; the chain stops where it repeats). */
   cycles: string[][];
   seconds: number;
+  /** Set when the load was stopped (Ctrl-C) before the end: the counts are what was stored until then. */
+  interrupted?: boolean;
 }
 
 export interface IngestSummary extends LoadCounts {
@@ -50,6 +52,11 @@ export interface IngestOptions {
   batchSize: number;
   progress?: Progress;
   stdin?: NodeJS.ReadableStream;
+  /**
+   * Aborting stops the load at once, even while it waits for input: the
+   * records read so far are written, and the summary says `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RecordKind<T> {
@@ -79,10 +86,20 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
     summary.deleted += result.deleted ?? 0;
     kind.written?.(batch);
   });
+  // The total is known once the directories are walked; the load does not wait for it.
+  let total: number | undefined;
+  const counted = countInputFiles(paths, kind.accept).then((n) => (total = n));
+  let filesDone = 0;
+  const report = () => progress.update({ records: summary.records, errors: summary.problems.length, done: filesDone, ...(total !== undefined ? { total, unit: 'files' } : {}) });
+  const next = untilAborted(options.signal);
   try {
-    for await (const { file, results } of readInOrder(expandInputs(paths, kind.accept, options.stdin), kind.read)) {
+    const files = readInOrder(expandInputs(paths, kind.accept, options.stdin), kind.read)[Symbol.asyncIterator]();
+    for (let f = await next(files); !f.done; f = await next(files)) {
+      const { file, results } = f.value;
       summary.files++;
-      for await (const result of results) {
+      const records = results[Symbol.asyncIterator]();
+      for (let r = await next(records); !r.done; r = await next(records)) {
+        const result = r.value;
         if (result.kind === 'record') {
           summary.records++;
           writer.add(result.record);
@@ -91,16 +108,45 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
         } else {
           summary.problems.push({ file: file.name, position: result.position, reason: result.reason });
         }
-        if (summary.records % 1000 === 0) progress.update({ records: summary.records, errors: summary.problems.length });
+        if (summary.records % 1000 === 0) report();
       }
-      progress.update({ records: summary.records, errors: summary.problems.length });
+      if (options.signal?.aborted) break;
+      filesDone++;
+      report();
     }
+    // Stopped or not, what was read is kept: a re-run then finds it unchanged and goes on.
     writer.flush();
+    if (options.signal?.aborted) summary.interrupted = true;
+    else {
+      // The last line on the terminal shows the whole, however quick the load was.
+      await counted;
+      report();
+    }
   } finally {
     progress.stop();
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+/**
+ * `next` of an async iterator that gives up, as if the iterator had ended,
+ * as soon as the signal aborts, also while it waits for input (a quiet
+ * standard input). The abandoned `next` may still fail later: that is ignored.
+ */
+function untilAborted(signal: AbortSignal | undefined): <X>(it: AsyncIterator<X>) => Promise<IteratorResult<X>> {
+  if (!signal) return (it) => it.next();
+  const aborted = new Promise<IteratorResult<never>>((resolve) => {
+    if (signal.aborted) resolve({ done: true, value: undefined });
+    else signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
+  });
+  return (it) => {
+    if (signal.aborted) return aborted;
+    const step = it.next();
+    step.catch(() => {});
+    // `aborted` first: once the signal has fired it wins even over a step already settled.
+    return Promise.race([aborted, step]);
+  };
 }
 
 /** Files whose reading is started before their turn (their results are bounded by the parser pool's credits). */

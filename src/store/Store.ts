@@ -204,6 +204,12 @@ export interface ItemStore {
   /** Returns false when the item was not blocked. */
   unblockItem(id: string): boolean;
   countItems(): number;
+  /**
+   * Ids of stored items in ascending id order (by code point), those after
+   * `after` when given, at most `limit`: pages through every item
+   * (`heritage-api items list`).
+   */
+  listItemIds(options: { after?: string | undefined; limit: number }): string[];
 }
 
 export interface KeyStore {

@@ -70,3 +70,50 @@ test('bad values are refused with a message that says what to fix', () => {
     assert.throws(() => loadConfig(options), (e: Error) => e.name === 'UsageError' && e.message.includes(message), message);
   }
 });
+
+test('an unknown HERITAGE_API_* variable is refused with the nearest setting; the ones that are not settings are allowed', () => {
+  const refused = (env: NodeJS.ProcessEnv) => {
+    try {
+      loadConfig({ env });
+    } catch (e) {
+      assert.equal((e as Error).name, 'UsageError');
+      return (e as Error).message;
+    }
+    assert.fail(`accepted ${JSON.stringify(env)}`);
+  };
+  assert.equal(
+    refused({ HERITAGE_API_HTTP_REQUIRE_ACEPT: 'false' }),
+    'Unknown environment variable HERITAGE_API_HTTP_REQUIRE_ACEPT (did you mean HERITAGE_API_HTTP_REQUIRE_ACCEPT?): no setting has this name. ' +
+      'Correct or unset it; docs/configuration.md lists every setting and its variable.',
+  );
+  // Lower case is not the variable either (names are case-sensitive), but it is plainly meant.
+  assert.equal(
+    refused({ heritage_api_server_port: '9000', HERITAGE_API_NOTHING_LIKE_ANY_SETTING_AT_ALL: '1', PATH: '/bin' }),
+    'Unknown environment variables HERITAGE_API_NOTHING_LIKE_ANY_SETTING_AT_ALL, heritage_api_server_port (did you mean HERITAGE_API_SERVER_PORT?): ' +
+      'no setting has these names. Correct or unset them; docs/configuration.md lists every setting and its variable.',
+  );
+  const path = file({ server: { port: 9001 } });
+  assert.equal(loadConfig({ env: { HERITAGE_API_CONFIG: path, OTHER_TOOL_SETTING: 'x' } }).server.port, 9001);
+});
+
+test('an unknown setting or section in the config file names the nearest setting', () => {
+  const message = (content: unknown) => {
+    const path = file(content);
+    try {
+      loadConfig({ file: path });
+    } catch (e) {
+      return (e as Error).message.replace(path, 'FILE');
+    }
+    assert.fail('accepted');
+  };
+  assert.equal(
+    message({ server: { prot: 9000 } }),
+    "config file FILE: unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel. Did you mean 'server.port'?",
+  );
+  // A setting put into the wrong section is found in its own.
+  assert.equal(
+    message({ server: { requireAccept: false } }),
+    "config file FILE: unknown setting 'server.requireAccept'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel. Did you mean 'http.requireAccept'?",
+  );
+  assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search. Did you mean 'http'?");
+});
