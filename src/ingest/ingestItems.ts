@@ -5,6 +5,7 @@
  * hierarchy are reported once the whole run is in.
  */
 import type { ItemChange, Store } from '../store/Store.js';
+import { DEFAULT_LIMITS } from '../formats/recordLimits.js';
 import type { EdmItemOptions } from './items/edmItems.js';
 import { readItemFile } from './items/readItemFile.js';
 import { ParserPool } from './parserPool.js';
@@ -22,12 +23,14 @@ export interface ItemIngestOptions extends IngestOptions {
 export async function ingestItems(store: Store, paths: readonly string[], options: ItemIngestOptions): Promise<IngestSummary> {
   const edm = options.edm ?? { ingestDate: new Date(), providersFingerprint: '' };
   const withParents: string[] = [];
-  const packages = new ParserPool('packages');
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const packages = new ParserPool('packages', { limits });
   const summary = await runIngest<ItemChange>(
     paths,
     {
       accept: (name) => ITEM_FILE.test(name),
-      read: (file) => readItemFile(file, edm, packages),
+      read: (file) => readItemFile(file, edm, packages, limits),
+      key: (change) => (change.kind === 'upsert' ? change.item.id : null),
       write: (batch) => store.applyItemChanges(batch),
       written: (batch) => {
         for (const change of batch) if (change.kind === 'upsert' && change.item.parentRef !== null) withParents.push(change.item.id);
