@@ -32,7 +32,7 @@ function writeFiles(): string[] {
 
 /**
  * Waits until `condition` holds, however long the workers take to start on a busy
- * machine (polling, so as not to take a core from them); the test's timeout bounds it.
+ * machine (polling, so as not to take a core from them); the test's timeout bounds the wait.
  */
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await pause(10);
@@ -40,7 +40,7 @@ async function until(condition: () => boolean): Promise<void> {
 
 const ids = (results: Array<ReadResult<PreparedPerson>>) => results.map((r) => (r.kind === 'record' ? r.record.id : r.kind));
 
-test('two workers sharing few credits: every file in order, and no more held back than the credits allow', async () => {
+test('two workers sharing few credits: every file in order, and no more held back than the credits allow', { timeout: 120_000 }, async () => {
   const paths = writeFiles();
   const pool = new ParserPool('persons', { workers: 2, ahead: 4, records: 3 });
   try {
