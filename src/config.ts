@@ -73,6 +73,11 @@ export const DEFAULTS = {
      * Format: docs/edm-mapping.md.
      */
     providersFile: '',
+    /**
+     * Largest record any load accepts, in UTF-8 bytes, whatever its kind (a cortex
+     * document, a package, an EDM record, a person); larger ones are skipped and reported.
+     */
+    maxRecordBytes: 16 * 1024 * 1024,
   },
   harvest: {
     /** Attempts after the first for one OAI-PMH request (network errors, 5xx, 503). */
@@ -252,6 +257,7 @@ function validate(c: Config): void {
   positive('ingest.batchSize', c.ingest.batchSize);
   positive('ingest.itemBatchSize', c.ingest.itemBatchSize);
   positive('ingest.cacheMegabytes', c.ingest.cacheMegabytes);
+  positive('ingest.maxRecordBytes', c.ingest.maxRecordBytes, 1024);
   positive('store.cacheMegabytes', c.store.cacheMegabytes);
   positive('store.busyTimeoutSeconds', c.store.busyTimeoutSeconds, 0);
   positive('http.rateLimitMax', c.http.rateLimitMax, 0);

@@ -10,6 +10,7 @@
  * incremental. OAI-PMH 2.0: 3.5 (flow control), 2.7.1 (selective harvesting
  * by datestamp), 2.5.1 (deleted records).
  */
+import { DEFAULT_LIMITS, type RecordLimits } from '../formats/recordLimits.js';
 import { readEdmRecords } from './edm/readEdmRecords.js';
 import { edmChange, type EdmItemOptions } from './items/edmItems.js';
 import { identifyGranularity } from './oai/identify.js';
@@ -29,6 +30,8 @@ export interface HarvestOptions {
   progress?: Progress;
   /** Aborting stops after the page being stored (or aborts the request in flight). */
   signal?: AbortSignal;
+  /** What a record may be (ingest.maxRecordBytes). */
+  limits?: RecordLimits;
 }
 
 export interface HarvestSummary extends LoadCounts {
@@ -75,7 +78,7 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
         runStarted = atGranularity(page.responseDate ?? new Date().toISOString(), g);
       }
       const changes: ItemChange[] = [];
-      for await (const result of readEdmRecords(once(page.body))) {
+      for await (const result of readEdmRecords(once(page.body), options.limits ?? DEFAULT_LIMITS)) {
         const read = edmChange(result, options.edm);
         if (read.kind === 'record') {
           summary.records++;

@@ -5,6 +5,7 @@
  * hierarchy are reported once the whole run is in.
  */
 import type { ItemChange, Store } from '../store/Store.js';
+import { DEFAULT_LIMITS } from '../formats/recordLimits.js';
 import type { EdmItemOptions } from './items/edmItems.js';
 import { readItemFile } from './items/readItemFile.js';
 import { ParserPool } from './parserPool.js';
@@ -38,12 +39,14 @@ export async function ingestItems(store: Store, paths: readonly string[], option
       if (change.kind === 'upsert' && !newIds.has(change.item.id) && store.getItemHead(change.item.id) === undefined) newIds.add(change.item.id);
     }
   };
-  const packages = new ParserPool('packages');
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const packages = new ParserPool('packages', { limits });
   const summary = await runIngest<ItemChange>(
     paths,
     {
       accept: (name) => ITEM_FILE.test(name),
-      read: (file) => readItemFile(file, edm, packages),
+      read: (file) => readItemFile(file, edm, packages, limits),
+      key: (change) => (change.kind === 'upsert' ? change.item.id : null),
       write: (batch) => {
         noteNew(batch);
         return store.applyItemChanges(batch);

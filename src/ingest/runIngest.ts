@@ -5,6 +5,7 @@
  * while keeping the good ones.
  */
 import type { LoadRun, UpsertResult } from '../store/Store.js';
+import type { RecordLimits } from '../formats/recordLimits.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
 import { countInputFiles, expandInputs, type InputFile } from './readInputs.js';
@@ -33,6 +34,11 @@ export interface LoadCounts {
 
 export interface IngestSummary extends LoadCounts {
   files: number;
+  /**
+   * Records skipped because a record with the same key (item id, person id) was
+   * read before them in this run; each names both places (docs/cli.md "Duplicates").
+   */
+  duplicates: Problem[];
   /** Records that are valid but not for this store (e.g. GND records that are not persons), by type. */
   skippedByType: Record<string, number>;
 }
@@ -44,12 +50,15 @@ export function loadRun(kind: LoadRun['kind'], counts: LoadCounts): LoadRun {
 }
 
 export type ReadResult<T> =
-  | { kind: 'record'; record: T }
+  /** `position` (as for errors) names the record in reports, such as a duplicate's. */
+  | { kind: 'record'; record: T; position?: string }
   | { kind: 'other'; type: string }
   | { kind: 'error'; reason: string; position: string };
 
 export interface IngestOptions {
   batchSize: number;
+  /** What a record may be (ingest.maxRecordBytes); the defaults of src/formats/recordLimits.ts otherwise. */
+  limits?: RecordLimits;
   progress?: Progress;
   stdin?: NodeJS.ReadableStream;
   /**
@@ -69,6 +78,12 @@ export interface RecordKind<T> {
    */
   read: (file: InputFile) => AsyncIterable<ReadResult<T>>;
   write: (batch: readonly T[]) => UpsertResult & { deleted?: number };
+  /**
+   * The key under which the store keeps a record (item id, person id), or null
+   * for a change that has none (a deletion). The first record of a key in the
+   * run wins; later ones are duplicates.
+   */
+  key: (record: T) => string | null;
   /** Called after each written batch (e.g. to remember ids for a check after the run). */
   written?: (batch: readonly T[]) => void;
 }
@@ -77,8 +92,14 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   const started = Date.now();
   const progress = options.progress ?? silentProgress;
   const summary: IngestSummary = {
-    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], skippedByType: {}, cycles: [], seconds: 0,
+    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], duplicates: [], skippedByType: {}, cycles: [], seconds: 0,
   };
+  // Key -> where it was first read. Files come in a fixed order (the paths as given,
+  // directories sorted) and each file's records in document order, however many
+  // workers parse them, so "the first wins" picks the same record every run, and a
+  // re-run of the same input writes nothing (issue #13, point 8).
+  const firstRead = new Map<string, { file: string; position: string | undefined }>();
+  const place = (p: { file: string; position: string | undefined }) => (p.position === undefined ? p.file : `${p.file} (${p.position})`);
   const writer = new BatchWriter<T, UpsertResult & { deleted?: number }>(options.batchSize, kind.write, (result, batch) => {
     summary.inserted += result.inserted;
     summary.updated += result.updated;
@@ -98,9 +119,30 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
       const { file, results } = f.value;
       summary.files++;
       const records = results[Symbol.asyncIterator]();
-      for (let r = await next(records); !r.done; r = await next(records)) {
+      for (;;) {
+        let r: IteratorResult<ReadResult<T>>;
+        try {
+          // An abort (Ctrl-C) ends the file as done; see untilAborted.
+          r = await next(records);
+        } catch (e) {
+          // A reader that fails (a bug a hostile file brings out) costs the rest of its file, not the run.
+          summary.problems.push({ file: file.name, position: 'file', reason: `reading stopped here (${(e as Error).message}); the records before were kept; please report this with the file` });
+          break;
+        }
+        if (r.done === true) break;
         const result = r.value;
         if (result.kind === 'record') {
+          const key = kind.key(result.record);
+          const first = key === null ? undefined : firstRead.get(key);
+          if (first !== undefined) {
+            summary.duplicates.push({
+              file: file.name,
+              position: result.position ?? 'record',
+              reason: `duplicate of ${key}, first read from ${place(first)}; this one was skipped (the first in path order wins)`,
+            });
+            continue;
+          }
+          if (key !== null) firstRead.set(key, { file: file.name, position: result.position });
           summary.records++;
           writer.add(result.record);
         } else if (result.kind === 'other') {

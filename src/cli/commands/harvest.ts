@@ -28,6 +28,7 @@ export async function harvestCommand(config: Config, store: Store, url: string, 
       set: flags.set,
       from: flags.from,
       edm: edmItemOptions(config),
+      limits: { maxRecordBytes: config.ingest.maxRecordBytes },
       progress,
       ...(signal ? { signal } : {}),
       client: {

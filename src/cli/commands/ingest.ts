@@ -23,12 +23,15 @@ export function printProblems(s: LoadCounts, io: CliIo): void {
 
 export function printSummary(what: string, s: IngestSummary, io: CliIo): number {
   printProblems(s, io);
+  for (const d of s.duplicates.slice(0, MAX_LISTED_PROBLEMS)) io.err(`duplicate: ${d.file} (${d.position}): ${d.reason}`);
+  if (s.duplicates.length > MAX_LISTED_PROBLEMS) io.err(`... and ${s.duplicates.length - MAX_LISTED_PROBLEMS} more duplicates`);
   const others = Object.entries(s.skippedByType);
   if (others.length > 0) io.err(`not loaded (not ${what}): ${others.map(([type, n]) => `${n} ${type}`).join(', ')}`);
   const rate = s.seconds > 0 ? Math.round(s.records / s.seconds) : s.records;
   io.out(
     `${what}: ${s.records} records from ${s.files} files in ${s.seconds.toFixed(1)} s (${rate}/s): ` +
-      `${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.deleted > 0 ? `${s.deleted} deleted, ` : ''}${s.problems.length} skipped.`,
+      `${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged, ${s.deleted > 0 ? `${s.deleted} deleted, ` : ''}${s.problems.length} skipped` +
+      `${s.duplicates.length > 0 ? `, ${s.duplicates.length} duplicates` : ''}.`,
   );
   return s.problems.length > 0 ? EXIT.partial : EXIT.ok;
 }
@@ -62,7 +65,13 @@ async function ingestCommand<S extends IngestSummary>(
   after: (summary: S) => void = () => {},
 ): Promise<number> {
   const progress = config.ingest.progress && io.progressStream ? terminalProgress(what, io.progressStream) : silentProgress;
-  const summary = await load(store, paths, { batchSize, progress, stdin: io.stdin, ...(run.signal ? { signal: run.signal } : {}) });
+  const summary = await load(store, paths, {
+    batchSize,
+    progress,
+    stdin: io.stdin,
+    limits: { maxRecordBytes: config.ingest.maxRecordBytes },
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
   const code = printSummary(what, summary, io);
   after(summary);
   return summary.interrupted ? printInterrupted(summary, io, RERUN) : code;
