@@ -6,14 +6,15 @@
  * on the disk together (1 M items: 27 GB of files, 50 GB of store).
  *
  * Loads the generated data set through the real `ingest` commands (timed),
- * starts the real server on it, and drives each endpoint from a separate
+ * starts the real server on it as a user does (its defaults, its log to a
+ * file), and drives each endpoint from a separate
  * process with autocannon over loopback. Beside every endpoint it measures
  * the ceiling of this machine for the same bytes: a bare node:http server
  * answering them from memory. Prints a table and writes it, with the machine
  * and the data sizes, to docs/benchmarks.md.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, totalmem, type } from 'node:os';
@@ -129,8 +130,27 @@ async function generateAndLoad(): Promise<{ persons: number; items: number }> {
   return { persons: personsRate, items: Math.round(items / Math.max(itemSeconds, 1e-9)) };
 }
 
+/** Where the server's standard output, its log, goes: a file, as an operator would keep it. */
+const serverLog = join(dataDir, 'server.log');
+/** The server's log, in bytes, over the run (its file is emptied after each case, to spare the disk). */
+let loggedBytes = 0;
+
+function emptyServerLog(): void {
+  loggedBytes += statSync(serverLog).size;
+  truncateSync(serverLog, 0);
+}
+
+/**
+ * Starts the server as a user does (issue #13, point 11): `heritage-api
+ * serve` with no flag but the store and the port, so at the default log level
+ * (info: a log line for every request) and with every other default.
+ */
 function startServer(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, '--db', db, '--log-level', 'warn', 'serve', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(serverLog, '');
+  // Appending: the server keeps writing at the end after the file is emptied.
+  const out = openSync(serverLog, 'a');
+  const child = spawn(process.execPath, [CLI, '--db', db, 'serve', '--port', String(port)], { stdio: ['ignore', out, 'pipe'] });
+  closeSync(out);
   return new Promise((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d) => {
@@ -374,6 +394,7 @@ async function main() {
         (ours.requests / bare.requests).toFixed(2),
         c.target ?? '',
       ]);
+      emptyServerLog();
     }
     log('parents while five worst-case searches run ...');
     const hostile = await parentsUnderSearches(base, `/items/${manifest.deepLeafId}/parents`, json);
@@ -396,6 +417,7 @@ async function main() {
     memory = peakMemoryMb(server.pid!);
     server.kill();
   }
+  emptyServerLog();
   const header = ['case', 'conns', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s', 'ratio', 'target'];
   const table = [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
   const cpu = cpus();
@@ -406,12 +428,15 @@ async function main() {
     'Written by `npm run bench`' + (quick ? ' --quick' : '') + '. Server and load generator are separate processes on the same machine, over loopback;',
     `each case runs ${seconds} s with the connections given (latency targets of /entities with 1, so p99 is a request's own time, not the queue in front of it).`,
     '"ceiling" is a bare node:http server answering the same bytes from memory with the same connections, measured in the same run.',
+    'The server runs as a user starts it, `heritage-api --db FILE serve --port N` with every other setting at its default: log level info, a log line',
+    'for each request (docs/configuration.md), its standard output to a file.',
     'A case over many paths asks for each in turn on every connection (ours and the ceiling alike); its bytes are their mean.',
     '',
     `- Machine: ${machine}`,
     `- Data: ${manifest.persons} persons, ${manifest.items} items (\`${dataDir.replace(ROOT, '')}\`)`,
     `- Load: ${loadRates.persons} persons/s, ${loadRates.items} packages/s (targets: ≥ 20,000 persons/s, ≥ 1,000 packages/s)`,
     `- Server peak memory (VmHWM): ${memory} MB (target ≤ 400 MB)`,
+    `- Server log (standard output, log level info): ${(loggedBytes / 2 ** 20).toFixed(0)} MB over the run`,
     paging
       ? `- Cursor paging (rows=1000) through all ${paging.hits} hits of '${paging.query}': ${paging.pages} pages in ${paging.seconds.toFixed(2)} s, ` +
         `${(paging.seconds * 100_000 / Math.max(paging.hits, 1)).toFixed(2)} s per 100,000 hits (target ≤ 10 s); ` +
