@@ -57,8 +57,8 @@ function itemDoc(i: number): SearchDocument {
       subtitle: r.next() < 0.5 ? [words(r, 1, 3)] : [],
       description: r.next() < 0.6 ? [words(r, 10, 40)] : [],
       keywords,
-      places,
-      affiliates,
+      place: places,
+      affiliate: affiliates,
       provider: [provider],
     },
     facets: {
