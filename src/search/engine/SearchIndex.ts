@@ -23,6 +23,7 @@ import { Analyzer, IdBuffer } from './analyzer.js';
 import { Dictionary } from './dictionary.js';
 import { Growable, U32List } from './growable.js';
 import { ListPool } from './listPool.js';
+import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
@@ -124,6 +125,9 @@ export class SearchIndex {
   readonly numbers: Array<Growable<Float64Array>>;
   readonly sortNumbers: Array<Growable<Float64Array> | undefined>;
   readonly sortStrings: Array<Array<string | undefined> | undefined>;
+  /** Ranks of the string sort keys and of the ids (ranks.ts). */
+  readonly sortRanks: Array<RankedStrings | undefined>;
+  readonly idRanks = new RankedStrings((d) => this.ids[d]);
   private liveCount = 0;
   private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
   private readonly scratch = new TextScratch();
@@ -148,6 +152,7 @@ export class SearchIndex {
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
     this.sortNumbers = schema.sortKeys.map((k) => (k.type === 'number' ? new Growable(Float64Array, 1024, NaN) : undefined));
     this.sortStrings = schema.sortKeys.map((k) => (k.type === 'string' ? [] : undefined));
+    this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings((d) => strings[d]) : undefined));
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
   }
@@ -174,6 +179,7 @@ export class SearchIndex {
     this.ids.push(doc.id);
     this.byId.set(doc.id, ord);
     this.idHash.set(ord, hashString(doc.id));
+    this.idRanks.set(ord, doc.id);
     this.live.set(ord, 1);
     this.liveCount++;
     this.version++;
@@ -186,7 +192,10 @@ export class SearchIndex {
     this.schema.sortKeys.forEach((k, i) => {
       const v = doc.sort[k.name];
       if (k.type === 'number') this.sortNumbers[i]!.set(ord, typeof v === 'number' && Number.isFinite(v) ? v : NaN);
-      else this.sortStrings[i]![ord] = typeof v === 'string' ? v : undefined;
+      else {
+        this.sortStrings[i]![ord] = typeof v === 'string' ? v : undefined;
+        this.sortRanks[i]!.set(ord, typeof v === 'string' ? v : undefined);
+      }
     });
   }
 
@@ -302,6 +311,16 @@ export class SearchIndex {
       }
       col.start.set(ord + 1, col.ids.length);
     });
+  }
+
+  /**
+   * Brings the ranks of sort keys and ids up to date (ranks.ts) where more than `minStale`
+   * ordinals are newer than them; by default more than an eighth of the ordinals, at least
+   * 4096, which a search checks. A feed that has caught up passes 1024 (feed.ts), so that
+   * searches rarely pay for it.
+   */
+  refreshOrders(minStale = Math.max(4096, this.ordinals >>> 3)): void {
+    for (const r of [this.idRanks, ...this.sortRanks]) if (r && r.stale > minStale) r.refresh(this.ordinals);
   }
 
   /** Live ordinals, ascending (cached until the next change). */

@@ -40,6 +40,19 @@ const EMPTY_DOCS: Uint32Array = new Uint32Array(0);
 
 type Leaf = Extract<QueryNode<string>, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>;
 
+let zeroBuffer = new Float64Array(1024);
+
+/** n zero scores, shared: score arrays are never written once made. */
+function zeros(n: number): Float64Array {
+  if (zeroBuffer.length < n) zeroBuffer = new Float64Array(Math.max(n, zeroBuffer.length * 2));
+  return zeroBuffer.subarray(0, n);
+}
+
+function allZero(a: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
+  return true;
+}
+
 export function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
@@ -77,7 +90,40 @@ export class Evaluator {
   }
 
   private hits(docs: Uint32Array, scores?: Float64Array): Hits {
-    return { docs, scores: this.scoring ? (scores ?? new Float64Array(docs.length)) : null };
+    return { docs, scores: this.scoring ? (scores ?? zeros(docs.length)) : null };
+  }
+
+  /**
+   * The hits with a value of facet `f` among `ids` (a filter). Reads the values of each hit
+   * when there are fewer hits than postings to decode, else intersects with the postings;
+   * every live document (`*:*`) is simply the postings.
+   */
+  filter(a: Hits, f: number, ids: readonly number[]): Hits {
+    const col = this.ix.facets[f]!;
+    if (ids.length === 0 || a.docs.length === 0) return this.hits(EMPTY_DOCS);
+    let postings = 0;
+    for (const v of ids) postings += col.live.array[v]!;
+    if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
+    if (a.docs.length > postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
+    const mark = new Uint8Array(col.values.size);
+    for (const v of ids) mark[v] = 1;
+    const start = col.start.array;
+    const vals = col.ids.array;
+    const docs = new Uint32Array(a.docs.length);
+    const scores = a.scores ? new Float64Array(a.docs.length) : null;
+    let k = 0;
+    for (let i = 0; i < a.docs.length; i++) {
+      const d = a.docs[i]!;
+      for (let j = start[d]!, end = start[d + 1]!; j < end; j++) {
+        if (mark[vals[j]!] === 1) {
+          if (scores) scores[k] = a.scores![i]!;
+          docs[k++] = d;
+          break;
+        }
+      }
+    }
+    this.deadline.tick(a.docs.length);
+    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
   }
 
   evaluate(node: QueryNode<string>, negated = false): Hits {
