@@ -4,8 +4,9 @@
  * with `--persons`, a person index of N synthetic persons beside it, then prints one table:
  * build rate, memory, and p50/p99 of the query rows the issue names (one connection, so one
  * query at a time). Generation of the synthetic documents is not counted in the build: it is
- * timed apart. The machine is shared, so wall-clock times are noisy: compare runs made in the
- * same conditions; the CPU time of the build is printed beside its wall time for that reason.
+ * timed apart. The machine is shared, so wall-clock times are noisy: compare runs made in
+ * the same conditions; CPU times (the build's, and the mean per query) are printed beside
+ * wall times for that reason.
  *
  *   node --import tsx --expose-gc --max-old-space-size=4096 bench/engine.ts [N=1000000] [--persons]
  */
@@ -140,6 +141,7 @@ function measure(name: string, make: (k: number) => SearchRequest, ix: SearchInd
   for (let k = 0; k < 20; k++) ix.search(make(k), Date.now() + 60_000);
   const times: number[] = [];
   let total = 0;
+  const c0 = process.cpuUsage();
   for (let k = 0; k < runs; k++) {
     const req = make(k);
     const t0 = performance.now();
@@ -147,9 +149,11 @@ function measure(name: string, make: (k: number) => SearchRequest, ix: SearchInd
     times.push(performance.now() - t0);
     total += res.total;
   }
+  const c = process.cpuUsage(c0);
+  const cpu = (c.user + c.system) / 1000 / runs;
   times.sort((a, b) => a - b);
   const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-  row(name, `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms (mean hits ${Math.round(total / runs).toLocaleString('en')}, ${runs} runs)`);
+  row(name, `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${cpu.toFixed(2)} ms (mean hits ${Math.round(total / runs).toLocaleString('en')}, ${runs} runs)`);
 }
 
 gc();

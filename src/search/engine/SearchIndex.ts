@@ -23,6 +23,7 @@ import { Analyzer, IdBuffer } from './analyzer.js';
 import { Dictionary } from './dictionary.js';
 import { Growable, U32List } from './growable.js';
 import { ListPool } from './listPool.js';
+import { PostingsCache } from './postingsCache.js';
 import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { validateSchema, type Schema } from './schema.js';
@@ -35,6 +36,11 @@ export interface SearchIndexOptions {
   wildcard?: WildcardMatcher;
   /** The clock deadlines are on (default Date.now); tests pass their own. */
   now?: () => number;
+  /**
+   * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
+   * 128 MiB) of lists with at least `minPostings` postings (default 2048).
+   */
+  postingsCache?: { bytes?: number; minPostings?: number };
 }
 
 export class FacetColumn {
@@ -109,6 +115,7 @@ export class SearchIndex {
   readonly weights: Float64Array;
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
+  readonly postingsCache: PostingsCache;
 
   /** Ordinal -> id (undefined once deleted). */
   readonly ids: Array<string | undefined> = [];
@@ -155,6 +162,7 @@ export class SearchIndex {
     this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings((d) => strings[d]) : undefined));
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
+    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 128 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
   /** Live documents. */

@@ -26,6 +26,7 @@ import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
 import { compareCodePoints } from './order.js';
 import { literalPrefix } from './wildcard.js';
+import { PostingsCache } from './postingsCache.js';
 
 export interface Hits {
   docs: Uint32Array;
@@ -62,15 +63,19 @@ class Scratch {
   docs = new Uint32Array(1024);
   vals = new Float64Array(1024);
   n = 0;
+  /** Room for `extra` more entries. */
+  reserve(extra: number): void {
+    if (this.n + extra <= this.docs.length) return;
+    const size = Math.max(this.n + extra, this.docs.length * 2);
+    const d = new Uint32Array(size);
+    d.set(this.docs.subarray(0, this.n));
+    this.docs = d;
+    const s = new Float64Array(size);
+    s.set(this.vals.subarray(0, this.n));
+    this.vals = s;
+  }
   push(doc: number, v: number): void {
-    if (this.n === this.docs.length) {
-      const d = new Uint32Array(this.n * 2);
-      d.set(this.docs);
-      this.docs = d;
-      const s = new Float64Array(this.n * 2);
-      s.set(this.vals);
-      this.vals = s;
-    }
+    if (this.n === this.docs.length) this.reserve(1);
     this.docs[this.n] = doc;
     this.vals[this.n++] = v;
   }
@@ -306,10 +311,10 @@ export class Evaluator {
     if (id === undefined) return this.hits(EMPTY_DOCS);
     const out = new Scratch();
     const df = this.readPostings(id, mask, out, false);
-    const docs = out.docs.slice(0, out.n);
+    const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);
     const w = idf(this.ix.size, df);
-    const scores = out.vals.slice(0, out.n);
+    const scores = out.vals.subarray(0, out.n);
     for (let i = 0; i < scores.length; i++) scores[i] = w * scores[i]!;
     return this.hits(docs, scores);
   }
@@ -320,10 +325,11 @@ export class Evaluator {
    */
   private readPostings(id: number, mask: number, out: Scratch, best: boolean): number {
     const ix = this.ix;
-    const r = ix.text.reader(id);
-    const live = ix.live.array;
+    const key = `t${id}:${mask}:${best ? 1 : 0}`;
+    const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: new Float64Array(64), n: 0, reader: ix.text.reader(id) };
+    const r = e.reader;
+    r.resume();
     const weights = ix.weights;
-    let df = 0;
     let work = 0;
     while (!r.done) {
       const doc = r.readDelta();
@@ -336,15 +342,35 @@ export class Evaluator {
         for (let p = 0; p < np; p++) r.read();
         if ((mask >>> field) & 1) w = best ? Math.max(w, weights[field]!) : w + weights[field]! * Math.min(np, TF_CAP);
       }
-      if (live[doc] === 1) {
-        df++;
-        if (w > 0) out.push(doc, w);
-      }
+      PostingsCache.grow(e);
+      e.docs[e.n] = doc;
+      e.values![e.n++] = w;
       if (++work === 1024) {
         this.deadline.tick(work);
         work = 0;
       }
     }
+    ix.postingsCache.put(key, e);
+    const live = ix.live.array;
+    const docs = e.docs;
+    const values = e.values!;
+    out.reserve(e.n);
+    const od = out.docs;
+    const ov = out.vals;
+    let k = out.n;
+    let df = 0;
+    for (let i = 0; i < e.n; i++) {
+      const d = docs[i]!;
+      if (live[d] === 1) {
+        df++;
+        if (values[i]! > 0) {
+          od[k] = d;
+          ov[k++] = values[i]!;
+        }
+      }
+    }
+    out.n = k;
+    this.deadline.tick(e.n);
     return df;
   }
 
@@ -491,18 +517,29 @@ export class Evaluator {
 
   /** Live documents with any of the value ids of facet `f`, ascending. */
   facetDocs(f: number, ids: readonly number[]): Uint32Array {
-    const col = this.ix.facets[f]!;
-    const live = this.ix.live.array;
+    const ix = this.ix;
+    const col = ix.facets[f]!;
+    const live = ix.live.array;
     let acc: Uint32Array = EMPTY_DOCS;
     for (const v of ids) {
-      const r = col.postings.reader(v);
-      const out = new Scratch();
+      const key = `f${f}:${v}`;
+      const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: null, n: 0, reader: col.postings.reader(v) };
+      const r = e.reader;
+      r.resume();
       while (!r.done) {
-        const d = r.readDelta();
-        if (live[d] === 1) out.push(d, 0);
-        this.deadline.tick();
+        PostingsCache.grow(e);
+        e.docs[e.n++] = r.readDelta();
+        if ((e.n & 1023) === 0) this.deadline.tick(1024);
       }
-      acc = acc.length === 0 ? out.docs.slice(0, out.n) : unionDocs(acc, out.docs.subarray(0, out.n));
+      ix.postingsCache.put(key, e);
+      const out = new Uint32Array(Math.min(e.n, col.live.array[v]!));
+      let k = 0;
+      for (let i = 0; i < e.n; i++) {
+        const d = e.docs[i]!;
+        if (live[d] === 1) out[k++] = d;
+      }
+      this.deadline.tick(e.n);
+      acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k));
     }
     return acc;
   }

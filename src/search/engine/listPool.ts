@@ -159,10 +159,17 @@ export class ListReader {
   private acc = 0;
   private buf: Uint8Array = new Uint8Array(0);
   private base = 0;
+  private list = 0;
 
   constructor(private readonly pool: ListPool) {}
 
+  /** Lets a reader that is done go on with what was appended to its list since (append-only). */
+  resume(): void {
+    this.stop = this.pool.tailOf(this.list);
+  }
+
   reset(list: number): void {
+    this.list = list;
     this.pos = this.pool.headOf(list);
     this.stop = this.pool.tailOf(list);
     this.level = 0;

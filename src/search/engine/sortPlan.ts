@@ -126,11 +126,11 @@ function relevancePlan(
   const n = docs.length;
   const scores = hits.scores!;
   const order: Component[] = [];
-  const words = exactKey(ix, query);
+  const exact = exactKey(ix, query);
+  const words = exact === null ? null : { a: hashString(exact), b: hashString2(exact) };
   let tier: ((h: number) => number) | undefined;
   if (words !== null) {
-    const a = hashString(words);
-    const b = hashString2(words);
+    const { a, b } = words;
     const ea = ix.exactA.array;
     const eb = ix.exactB.array;
     tier = (h) => (ea[docs[h]!] === a && eb[docs[h]!] === b ? 0 : 1);
@@ -165,7 +165,16 @@ function relevancePlan(
   const coarse: Coarse = {
     fill: (keys) => {
       const big = offsetOf(max);
-      for (let h = 0; h < n; h++) keys[h] = (tier && tier(h) === 1 ? big : 0) - scores[h]!;
+      if (!tier) for (let h = 0; h < n; h++) keys[h] = -scores[h]!;
+      else {
+        const { a, b } = words!;
+        const ea = ix.exactA.array;
+        const eb = ix.exactB.array;
+        for (let h = 0; h < n; h++) {
+          const d = docs[h]!;
+          keys[h] = (ea[d] === a && eb[d] === b ? 0 : big) - scores[h]!;
+        }
+      }
     },
     of: () => 0,
   };
