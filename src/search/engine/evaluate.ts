@@ -26,60 +26,16 @@ import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
 import { compareCodePoints } from './order.js';
 import { literalPrefix } from './wildcard.js';
-import { PostingsCache } from './postingsCache.js';
-
-export interface Hits {
-  docs: Uint32Array;
-  /** Parallel to docs; null when the sort needs no scores. */
-  scores: Float64Array | null;
-}
+import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
+import { idf, Postings } from './postings.js';
+export { idf } from './postings.js';
 
 /** More words than this from one wildcard is a query to narrow, not to run. */
 export const MAX_WILDCARD_TERMS = 1000;
-const TF_CAP = 3;
-const EMPTY_DOCS: Uint32Array = new Uint32Array(0);
+
+export type { Hits } from './hits.js';
 
 type Leaf = Extract<QueryNode<string>, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>;
-
-let zeroBuffer = new Float64Array(1024);
-
-/** n zero scores, shared: score arrays are never written once made. */
-function zeros(n: number): Float64Array {
-  if (zeroBuffer.length < n) zeroBuffer = new Float64Array(Math.max(n, zeroBuffer.length * 2));
-  return zeroBuffer.subarray(0, n);
-}
-
-function allZero(a: Float64Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
-  return true;
-}
-
-export function idf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/** Growable scratch lists, reused within one search. */
-class Scratch {
-  docs = new Uint32Array(1024);
-  vals = new Float64Array(1024);
-  n = 0;
-  /** Room for `extra` more entries. */
-  reserve(extra: number): void {
-    if (this.n + extra <= this.docs.length) return;
-    const size = Math.max(this.n + extra, this.docs.length * 2);
-    const d = new Uint32Array(size);
-    d.set(this.docs.subarray(0, this.n));
-    this.docs = d;
-    const s = new Float64Array(size);
-    s.set(this.vals.subarray(0, this.n));
-    this.vals = s;
-  }
-  push(doc: number, v: number): void {
-    if (this.n === this.docs.length) this.reserve(1);
-    this.docs[this.n] = doc;
-    this.vals[this.n++] = v;
-  }
-}
 
 export class Evaluator {
   /** Positive leaves (outside NOT) with what they matched, for matchedTerms. */
@@ -92,7 +48,10 @@ export class Evaluator {
     private readonly deadline: Deadline,
   ) {
     this.allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
+    this.postings = new Postings(ix, deadline);
   }
+
+  private readonly postings: Postings;
 
   private hits(docs: Uint32Array, scores?: Float64Array): Hits {
     return { docs, scores: this.scoring ? (scores ?? zeros(docs.length)) : null };
@@ -165,73 +124,31 @@ export class Evaluator {
     }
   }
 
-  // ---- set algebra over sorted ordinals, scores added ----
+  // ---- set algebra over sorted ordinals, scores added (hits.ts) ----
 
   intersect(a: Hits, b: Hits): Hits {
-    const n = Math.min(a.docs.length, b.docs.length);
-    const docs = new Uint32Array(n);
-    const scores = this.scoring ? new Float64Array(n) : null;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < a.docs.length && j < b.docs.length) {
-      const x = a.docs[i]!;
-      const y = b.docs[j]!;
-      if (x < y) i++;
-      else if (y < x) j++;
-      else {
-        if (scores) scores[k] = a.scores![i]! + b.scores![j]!;
-        docs[k++] = x;
-        i++;
-        j++;
-      }
-    }
     this.deadline.tick(a.docs.length + b.docs.length);
-    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+    return intersectHits(a, b, this.scoring);
   }
 
   union(a: Hits, b: Hits): Hits {
-    const docs = new Uint32Array(a.docs.length + b.docs.length);
-    const scores = this.scoring ? new Float64Array(docs.length) : null;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < a.docs.length || j < b.docs.length) {
-      const x = i < a.docs.length ? a.docs[i]! : Infinity;
-      const y = j < b.docs.length ? b.docs[j]! : Infinity;
-      if (x < y) {
-        if (scores) scores[k] = a.scores![i]!;
-        docs[k++] = x;
-        i++;
-      } else if (y < x) {
-        if (scores) scores[k] = b.scores![j]!;
-        docs[k++] = y;
-        j++;
-      } else {
-        if (scores) scores[k] = a.scores![i]! + b.scores![j]!;
-        docs[k++] = x;
-        i++;
-        j++;
-      }
-    }
-    this.deadline.tick(docs.length);
-    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+    this.deadline.tick(a.docs.length + b.docs.length);
+    return unionHits(a, b, this.scoring);
   }
 
   difference(a: Hits, b: Hits): Hits {
-    const docs = new Uint32Array(a.docs.length);
-    const scores = this.scoring ? new Float64Array(a.docs.length) : null;
-    let j = 0;
-    let k = 0;
-    for (let i = 0; i < a.docs.length; i++) {
-      const x = a.docs[i]!;
-      while (j < b.docs.length && b.docs[j]! < x) j++;
-      if (j < b.docs.length && b.docs[j] === x) continue;
-      if (scores) scores[k] = a.scores![i]!;
-      docs[k++] = x;
-    }
     this.deadline.tick(a.docs.length + b.docs.length);
-    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+    return differenceHits(a, b, this.scoring);
+  }
+
+  /** Live documents with any of the value ids of facet `f`, ascending. */
+  facetDocs(f: number, ids: readonly number[]): Uint32Array {
+    return this.postings.facetDocs(f, ids);
+  }
+
+  private phrase(words: readonly string[], mask: number): Hits {
+    const p = this.postings.phrase(words, mask);
+    return this.hits(p.docs, p.scores);
   }
 
   // ---- leaves ----
@@ -310,7 +227,7 @@ export class Evaluator {
     const id = this.ix.terms.get(word);
     if (id === undefined) return this.hits(EMPTY_DOCS);
     const out = new Scratch();
-    const df = this.readPostings(id, mask, out, false);
+    const df = this.postings.readPostings(id, mask, out, false);
     const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);
     const w = idf(this.ix.size, df);
@@ -319,74 +236,19 @@ export class Evaluator {
     return this.hits(docs, scores);
   }
 
-  /**
-   * Live documents with term `id` in a field of `mask`, pushed with Σ weight × min(tf, 3)
-   * (or, with `best`, the best field weight); returns the live df over all fields.
-   */
-  private readPostings(id: number, mask: number, out: Scratch, best: boolean): number {
-    const ix = this.ix;
-    const key = `t${id}:${mask}:${best ? 1 : 0}`;
-    const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: new Float64Array(64), n: 0, reader: ix.text.reader(id) };
-    const r = e.reader;
-    r.resume();
-    const weights = ix.weights;
-    let work = 0;
-    while (!r.done) {
-      const doc = r.readDelta();
-      const nf = r.read();
-      let w = 0;
-      for (let f = 0; f < nf; f++) {
-        const x = r.read();
-        const field = x & 31;
-        const np = (x - field) / 32;
-        for (let p = 0; p < np; p++) r.read();
-        if ((mask >>> field) & 1) w = best ? Math.max(w, weights[field]!) : w + weights[field]! * Math.min(np, TF_CAP);
-      }
-      PostingsCache.grow(e);
-      e.docs[e.n] = doc;
-      e.values![e.n++] = w;
-      if (++work === 1024) {
-        this.deadline.tick(work);
-        work = 0;
-      }
-    }
-    ix.postingsCache.put(key, e);
-    const live = ix.live.array;
-    const docs = e.docs;
-    const values = e.values!;
-    out.reserve(e.n);
-    const od = out.docs;
-    const ov = out.vals;
-    let k = out.n;
-    let df = 0;
-    for (let i = 0; i < e.n; i++) {
-      const d = docs[i]!;
-      if (live[d] === 1) {
-        df++;
-        if (values[i]! > 0) {
-          od[k] = d;
-          ov[k++] = values[i]!;
-        }
-      }
-    }
-    out.n = k;
-    this.deadline.tick(e.n);
-    return df;
-  }
-
   /** Documents with any of the terms (prefix, wildcard); score = best field weight matched. */
   private expansion(ids: readonly number[], mask: number): Hits {
     if (ids.length === 0) return this.hits(EMPTY_DOCS);
     const out = new Scratch();
     if (ids.length === 1) {
-      this.readPostings(ids[0]!, mask, out, true);
+      this.postings.readPostings(ids[0]!, mask, out, true);
       return this.hits(out.docs.slice(0, out.n), out.vals.slice(0, out.n));
     }
     const dense = new Float64Array(this.ix.ordinals);
     const touched = new Scratch();
     for (const id of ids) {
       out.n = 0;
-      this.readPostings(id, mask, out, true);
+      this.postings.readPostings(id, mask, out, true);
       for (let i = 0; i < out.n; i++) {
         const d = out.docs[i]!;
         if (dense[d] === 0) touched.push(d, 0);
@@ -398,106 +260,6 @@ export class Evaluator {
     const scores = new Float64Array(docs.length);
     for (let i = 0; i < docs.length; i++) scores[i] = dense[docs[i]!]!;
     return this.hits(docs, scores);
-  }
-
-  /** Consecutive words in one value of a field of `mask`. */
-  private phrase(words: readonly string[], mask: number): Hits {
-    const ix = this.ix;
-    const lists: PositionList[] = [];
-    for (const w of words) {
-      const id = ix.terms.get(w);
-      if (id === undefined) return this.hits(EMPTY_DOCS);
-      lists.push(this.readPositions(id, mask));
-    }
-    let idfSum = 0;
-    for (const l of lists) idfSum += idf(ix.size, l.df);
-    const out = new Scratch();
-    const first = lists[0]!;
-    const ptr = new Int32Array(lists.length);
-    let lastDoc = -1;
-    let acc = 0;
-    const flush = () => {
-      if (lastDoc >= 0 && acc > 0) out.push(lastDoc, acc);
-    };
-    for (let e = 0; e < first.n; e++) {
-      const doc = first.doc[e]!;
-      const field = first.field[e]!;
-      let ok = true;
-      for (let i = 1; i < lists.length && ok; i++) {
-        const l = lists[i]!;
-        let p = ptr[i]!;
-        while (p < l.n && (l.doc[p]! < doc || (l.doc[p] === doc && l.field[p]! < field))) p++;
-        ptr[i] = p;
-        ok = p < l.n && l.doc[p] === doc && l.field[p] === field;
-      }
-      if (!ok) continue;
-      let tf = 0;
-      for (let q = first.start[e]!; q < first.start[e + 1]!; q++) {
-        const at = first.pos[q]!;
-        let all = true;
-        for (let i = 1; i < lists.length && all; i++) {
-          const l = lists[i]!;
-          all = containsSorted(l.pos, l.start[ptr[i]!]!, l.start[ptr[i]! + 1]!, at + i);
-        }
-        if (all) tf++;
-      }
-      if (tf === 0) continue;
-      if (doc !== lastDoc) {
-        flush();
-        lastDoc = doc;
-        acc = 0;
-      }
-      acc += ix.weights[field]! * Math.min(tf, TF_CAP);
-      this.deadline.tick();
-    }
-    flush();
-    const docs = out.docs.slice(0, out.n);
-    const scores = out.vals.slice(0, out.n);
-    for (let i = 0; i < scores.length; i++) scores[i] = idfSum * scores[i]!;
-    return this.hits(docs, scores);
-  }
-
-  /** (doc, field) entries of a term in live documents and fields of `mask`, with positions. */
-  private readPositions(id: number, mask: number): PositionList {
-    const ix = this.ix;
-    const r = ix.text.reader(id);
-    const live = ix.live.array;
-    const docs: number[] = [];
-    const fields: number[] = [];
-    const start: number[] = [0];
-    const pos: number[] = [];
-    let df = 0;
-    while (!r.done) {
-      const doc = r.readDelta();
-      const nf = r.read();
-      const alive = live[doc] === 1;
-      if (alive) df++;
-      for (let f = 0; f < nf; f++) {
-        const x = r.read();
-        const field = x & 31;
-        const np = (x - field) / 32;
-        const keep = alive && ((mask >>> field) & 1) === 1;
-        let at = 0;
-        for (let p = 0; p < np; p++) {
-          at += r.read();
-          if (keep) pos.push(at);
-        }
-        if (keep) {
-          docs.push(doc);
-          fields.push(field);
-          start.push(pos.length);
-        }
-      }
-      this.deadline.tick();
-    }
-    return {
-      n: docs.length,
-      doc: Uint32Array.from(docs),
-      field: Uint8Array.from(fields),
-      start: Uint32Array.from(start),
-      pos: Uint32Array.from(pos),
-      df,
-    };
   }
 
   private facetLeaf(f: number, node: Leaf): Uint32Array {
@@ -513,35 +275,6 @@ export class Evaluator {
       ids = col.values.withPrefix(literalPrefix(node.pattern), accept, Infinity, () => new Error('unreachable'));
     }
     return this.facetDocs(f, ids);
-  }
-
-  /** Live documents with any of the value ids of facet `f`, ascending. */
-  facetDocs(f: number, ids: readonly number[]): Uint32Array {
-    const ix = this.ix;
-    const col = ix.facets[f]!;
-    const live = ix.live.array;
-    let acc: Uint32Array = EMPTY_DOCS;
-    for (const v of ids) {
-      const key = `f${f}:${v}`;
-      const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: null, n: 0, reader: col.postings.reader(v) };
-      const r = e.reader;
-      r.resume();
-      while (!r.done) {
-        PostingsCache.grow(e);
-        e.docs[e.n++] = r.readDelta();
-        if ((e.n & 1023) === 0) this.deadline.tick(1024);
-      }
-      ix.postingsCache.put(key, e);
-      const out = new Uint32Array(Math.min(e.n, col.live.array[v]!));
-      let k = 0;
-      for (let i = 0; i < e.n; i++) {
-        const d = e.docs[i]!;
-        if (live[d] === 1) out[k++] = d;
-      }
-      this.deadline.tick(e.n);
-      acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k));
-    }
-    return acc;
   }
 
   /** Live documents passing `test`, ascending (a pass over every live document). */
@@ -622,48 +355,10 @@ export class Evaluator {
   }
 }
 
-interface PositionList {
-  n: number;
-  doc: Uint32Array;
-  field: Uint8Array;
-  start: Uint32Array;
-  pos: Uint32Array;
-  df: number;
-}
-
 function parseNumber(spec: { parse?: (t: string) => number | null }, text: string): number | null {
   if (spec.parse) return spec.parse(text);
   const t = text.trim();
   if (t === '') return null;
   const v = Number(t);
   return Number.isFinite(v) ? v : null;
-}
-
-function unionDocs(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    out[k++] = x <= y ? x : y;
-    if (x <= y) i++;
-    if (y <= x) j++;
-  }
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out.slice(0, k);
-}
-
-function containsSorted(a: Uint32Array, lo: number, hi: number, x: number): boolean {
-  hi--;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid]!;
-    if (v === x) return true;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
