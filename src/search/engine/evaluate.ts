@@ -59,7 +59,7 @@ export class Evaluator {
 
   /**
    * The hits with a value of facet `f` among `ids` (a filter). Reads the values of each hit
-   * when there are fewer hits than postings to decode, else intersects with the postings;
+   * unless there are many more hits than postings to decode, else intersects with them;
    * every live document (`*:*`) is simply the postings.
    */
   filter(a: Hits, f: number, ids: readonly number[]): Hits {
@@ -68,7 +68,8 @@ export class Evaluator {
     let postings = 0;
     for (const v of ids) postings += col.live.array[v]!;
     if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
-    if (a.docs.length > postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
+    // reading a hit's values costs about a quarter of decoding, uniting and intersecting one posting
+    if (a.docs.length > 4 * postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
     const mark = new Uint8Array(col.values.size);
     for (const v of ids) mark[v] = 1;
     const start = col.start.array;
