@@ -68,7 +68,7 @@ export const parentsSchema = {
         'application/xml': { schema: { type: 'string', description: '<hierarchy> of <ns2:hierarchy-node>' } },
       },
     },
-    304: { description: 'Not modified (If-None-Match).', type: 'null' },
+    304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },
     ...commonErrors,
   },
 } as const;
@@ -183,6 +183,7 @@ export const entitiesSchema = {
       description: 'Spec 2.1: numberOfResults, results[single], facets (all four, in order), correctedQuery, highlightedTerms, randomSeed; nextCursorMark with cursorMark.',
       content: { 'application/json': { schema: { type: 'object' } } },
     },
+    304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },
     400: commonErrors[400],
     401: commonErrors[401],
     403: { ...commonErrors[403], description: 'The API key is unknown or revoked.' },

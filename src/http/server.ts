@@ -26,6 +26,7 @@ import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { addQueryChecks } from './queryChecks.js';
 import { redactUrl } from './redact.js';
+import { addDigestValidators } from './validators.js';
 import { MediaDirectory } from '../media/mediaDirectory.js';
 import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerChildrenRoutes } from './routes/children.js';
@@ -158,6 +159,8 @@ export async function buildServer(config: Config, store: Store, options: ServerO
 
   const anyOrigin = config.http.corsOrigin === '*';
   await app.register(cors, { origin: anyOrigin ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()), ...CORS });
+  // Before compression: digests are of the body as made (./validators.ts).
+  addDigestValidators(app, `public, max-age=${config.http.cacheMaxAgeSeconds}`);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   const authenticate = createAuthenticator(store);
   const auth = createAuthHooks(authenticate, config.http.rateLimitMax > 0);

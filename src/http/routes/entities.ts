@@ -129,7 +129,7 @@ export interface EntityRouteDeps {
 }
 
 export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): void {
-  app.get('/entities', { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS } }, async (request: FastifyRequest, reply: FastifyReply) => {
+  app.get('/entities', { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const rep = jsonOnly(request, deps.config.http.requireAccept);
     const { search, randomSeed } = toEntitySearch(request.query as Query);
     let result;
