@@ -32,6 +32,7 @@ import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerChildrenRoutes } from './routes/children.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerIiifRoutes } from './routes/iiif.js';
+import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
@@ -187,6 +188,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   registerChildrenRoutes(app, { store, config, onRequest });
   registerPartRoutes(app, { store, config, onRequest });
   registerServiceRoutes(app, { store, config, onRequest });
+  registerInstitutionRoutes(app, { store, config, onRequest });
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });

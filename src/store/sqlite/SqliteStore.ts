@@ -11,6 +11,7 @@ import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
 import { SqlitePersonSearch } from './personSearch.js';
+import { SqliteProviders } from './providers.js';
 import { SqliteStatus } from './status.js';
 
 export interface SqliteOptions {
@@ -44,7 +45,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
     ownWrites++;
     if (personsChanged) search.invalidate();
   };
-  const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
+  const providers = new SqliteProviders(db);
+  const items = new SqliteItems(db, new SqliteItemRefs(db), providers, invalidate);
   const children = new SqliteChildren(db);
   const status = new SqliteStatus(db);
   const persons = new SqlitePersonWriter(db, () => invalidate(true));
@@ -62,6 +64,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     blockItem: (id, reason) => items.blockItem(id, reason),
     unblockItem: (id) => items.unblockItem(id),
     countItems: () => items.countItems(),
+    listProviders: () => providers.list(),
     upsertPersons: (x) => persons.upsertPersons(x),
     countPersons: () => persons.countPersons(),
     searchPersons: (req) => search.search(req),
