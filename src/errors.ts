@@ -55,6 +55,10 @@ export const ERRORS = {
     `The ${part} of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').`),
   invalidInteger: define('InvalidParameterException', 400, ['parameter', 'min', 'max'], (parameter: string, min: number, max: number) =>
     `The parameter ${parameter} must be given once, as a whole number from ${min} to ${max} in the digits 0-9 only (no sign, space, decimal point, exponent or hex).`),
+  unknownParameter: define('UnknownParameterException', 400, ['parameter', 'known'], (parameter: string, known: string) =>
+    `The query parameter ${parameter} is not one this operation takes, so it would be ignored. Its parameters: ${known}. Check the spelling (names are case-sensitive), or see /openapi.json.`),
+  unsupportedParameter: define('UnsupportedParameterException', 400, ['parameter', 'instead'], (parameter: string, instead: string) =>
+    `The query parameter ${parameter} of the DDB API is not supported here, so it would be ignored. ${instead}`),
   methodNotAllowed: define('MethodNotAllowedException', 405, ['method', 'path'], (method: string, path: string) =>
     `${method} is not allowed on ${shown(path)}: this API is read-only. Use GET or HEAD (the Allow header lists the methods).`),
   requestTimeout: define('RequestTimeoutException', 408, ['seconds'], (seconds: number) =>

@@ -15,7 +15,7 @@ import { redactUrl } from './redact.js';
 export const ALLOW = 'GET, HEAD, OPTIONS';
 
 /** The routes of ./routes, as patterns of a concrete path; `*` is OPTIONS for the whole server. */
-const KNOWN_PATHS = [/^\/entities$/, /^\/items\/[^/]+(?:\/aip|\/parents)?$/, /^\/openapi\.json$/, /^\*$/];
+const KNOWN_PATHS = [/^\/entities$/, /^\/institutions(?:\/sectors|\/map)?$/, /^\/items\/[^/]+(?:\/aip|\/parents)?$/, /^\/openapi\.json$/, /^\*$/];
 
 export function isKnownPath(path: string): boolean {
   return KNOWN_PATHS.some((p) => p.test(path));

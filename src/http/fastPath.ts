@@ -14,7 +14,7 @@
  * a GET of /items/{id}/parents, /items/{id}/aip or /items/{id} with no query
  * string and no percent-encoding, a Host, an Accept the route accepts, a valid
  * key in the Authorization header; for `parents` no Accept-Encoding
- * (@fastify/compress decides those); for packages no 304. Everything else,
+ * (@fastify/compress decides those) and no If-None-Match; for packages no 304. Everything else,
  * and every error, is left to Fastify, which answers it as before.
  *
  * At log level info or lower it writes the request's log lines as Fastify
@@ -55,6 +55,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
   const { config, cors, log } = deps;
   if (config.http.rateLimitMax > 0 || cors === undefined) return undefined;
   const proxied = config.server.trustProxy && log !== undefined;
+  const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   /** The package, as the aip route answers it; false when Fastify must answer. */
   function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): boolean {
@@ -87,8 +88,8 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
 
   /** The ancestry, as the parents route answers it; false when Fastify must answer. */
   function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): boolean {
-    // Compression of parents answers is @fastify/compress's.
-    if (req.headers['accept-encoding'] !== undefined) return false;
+    // Compression of parents answers is @fastify/compress's; a 304 is Fastify's to write.
+    if (req.headers['accept-encoding'] !== undefined || req.headers['if-none-match'] !== undefined) return false;
     let format: 'json' | 'xml';
     let contentType: string;
     try {
@@ -97,16 +98,18 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     } catch {
       return false;
     }
-    const body = deps.hierarchies.body(id, format);
-    if (body === undefined) return false;
+    const answer = deps.hierarchies.body(id, format);
+    if (answer === undefined) return false;
     res.writeHead(200, {
       'access-control-allow-origin': cors!.allowOrigin,
       'access-control-expose-headers': cors!.exposeHeaders,
       'content-type': contentType,
       vary: ITEM_VARY,
-      'content-length': body.length,
+      'cache-control': cacheControl,
+      etag: answer.etag,
+      'content-length': answer.body.length,
     });
-    res.end(body);
+    res.end(answer.body);
     if (log !== undefined) log(req, 200, started);
     return true;
   }

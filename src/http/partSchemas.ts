@@ -47,6 +47,7 @@ export const childrenSchema = {
         'application/xml': { schema: { type: 'string', description: '<hierarchy> holding <numberOfResults>, then <ns2:hierarchy-node> per child' } },
       },
     },
+    304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },
     ...commonErrors,
   },
 } as const;

@@ -68,7 +68,7 @@ export const parentsSchema = {
         'application/xml': { schema: { type: 'string', description: '<hierarchy> of <ns2:hierarchy-node>' } },
       },
     },
-    304: { description: 'Not modified (If-None-Match).', type: 'null' },
+    304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },
     ...commonErrors,
   },
 } as const;
@@ -106,6 +106,56 @@ const facetFilter = (name: string) => ({
   description: `Keep entities with this ${name} value; repeat for several values (OR-ed); different facets are AND-ed.`,
 });
 
+/**
+ * The per-field parameters of the DDB API 2.6.1's /search/person (= /entities), which
+ * work here as filters on the query field named (issue #15 point 11): `preferredName=Goethe`
+ * keeps what `query=… AND preferredName:"Goethe"` finds. Repeated, each value must match.
+ */
+export const ENTITY_FIELD_PARAMETERS = {
+  id: 'id',
+  preferredName: 'preferredName',
+  variantName: 'variantName',
+  professionOrOccupation: 'professionOrOccupation',
+  placeOfBirth: 'placeOfBirth',
+  placeOfDeath: 'placeOfDeath',
+  type: 'type',
+  count: 'count',
+  dateOfBirth_de: 'dateOfBirth',
+  dateOfDeath_de: 'dateOfDeath',
+} as const;
+
+const fieldFilters = Object.fromEntries(
+  Object.entries(ENTITY_FIELD_PARAMETERS).map(([name, field]) => [
+    name,
+    {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        field === 'count'
+          ? 'Keep entities referred to by exactly this many items (as query count:<n>).'
+          : `Keep entities whose ${field} holds this text as a phrase (as query ${field}:"<text>"); repeat to require several.`,
+    },
+  ]),
+);
+
+/**
+ * Parameters of 2.6.1's /search/person that have no counterpart here: a 400
+ * saying what to use instead (src/http/queryChecks.ts), never silently ignored.
+ */
+const SECTOR_COUNTS = 'Counts per sector are not kept: count (the items of any sector that refer to the person) is, e.g. count=3 or query=count:[1 TO *].';
+export const ENTITY_PARAMETER_HINTS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(['01', '02', '03', '04', '05', '06', '07'].map((n) => [`count_sec_${n}`, SECTOR_COUNTS])),
+  dateOfBirth_en: 'Dates are kept in the German form of the GND (28. August 1749): use dateOfBirth_de=<date>, or query=dateOfBirth:[1749 TO 1749] for a year.',
+  dateOfDeath_en: 'Dates are kept in the German form of the GND (22. März 1832): use dateOfDeath_de=<date>, or query=dateOfDeath:[1832 TO 1832] for a year.',
+  variant_id: 'Only the preferred id of a person is kept: use id=<GND URI> (http and https forms are the same).',
+  thumbnail: 'Thumbnails are not searchable; they are part of the entity documents returned.',
+  suggest_field: 'There is no suggestion here: search with query=<words> or a prefix, e.g. query=Goeth*.',
+  wildcard_fulltext: 'Use wildcards in query itself, e.g. query=Goeth* or query=preferredName:Go?the.',
+  last_update: 'The date of the last change of a person is not kept; GET /status says when persons were last loaded.',
+  spell_check: 'There is no spell checking here (correctedQuery is always null).',
+  sort_field: 'Use sort=RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.',
+};
+
 export const entitiesSchema = {
   summary: 'Search person entities (spec 4.2)',
   querystring: {
@@ -124,6 +174,7 @@ export const entitiesSchema = {
       person_place_fct: facetFilter('person_place_fct'),
       person_gender_fct: facetFilter('person_gender_fct'),
       person_occupation_fct: facetFilter('person_occupation_fct'),
+      ...fieldFilters,
       ...keyQuery,
     },
   },
@@ -132,6 +183,7 @@ export const entitiesSchema = {
       description: 'Spec 2.1: numberOfResults, results[single], facets (all four, in order), correctedQuery, highlightedTerms, randomSeed; nextCursorMark with cursorMark.',
       content: { 'application/json': { schema: { type: 'object' } } },
     },
+    304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },
     400: commonErrors[400],
     401: commonErrors[401],
     403: { ...commonErrors[403], description: 'The API key is unknown or revoked.' },

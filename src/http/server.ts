@@ -24,6 +24,7 @@ import { createFastPath, type FastPath } from './fastPath.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { addQueryChecks } from './queryChecks.js';
+import { addDigestValidators } from './validators.js';
 import { MediaDirectory } from '../media/mediaDirectory.js';
 import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerChildrenRoutes } from './routes/children.js';
@@ -31,6 +32,7 @@ import { createLogSink, type LogSink } from './logSink.js';
 import { createAnswerLog, logSerializers, requestId } from './requestLog.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerIiifRoutes } from './routes/iiif.js';
+import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
@@ -155,6 +157,8 @@ export async function buildServer(config: Config, store: Store, options: ServerO
 
   const anyOrigin = config.http.corsOrigin === '*';
   await app.register(cors, { origin: anyOrigin ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()), ...CORS });
+  // Before compression: digests are of the body as made (./validators.ts).
+  addDigestValidators(app, `public, max-age=${config.http.cacheMaxAgeSeconds}`);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   const authenticate = createAuthenticator(store);
   const auth = createAuthHooks(authenticate, config.http.rateLimitMax > 0);
@@ -181,6 +185,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   registerChildrenRoutes(app, { store, config, onRequest });
   registerPartRoutes(app, { store, config, onRequest });
   registerServiceRoutes(app, { store, config, onRequest });
+  registerInstitutionRoutes(app, { store, config, onRequest });
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });

@@ -40,6 +40,38 @@ export interface PreparedItem {
   etag: string;
   /** Canonical URIs of the persons (and other authorities) the item refers to; they give a person its `count`. */
   refs: string[];
+  /**
+   * The institution that delivered the item (its `provider-info`) first, then
+   * the institutions it belongs to (`provider-parents`), for /institutions.
+   * Empty or absent when the package names none.
+   */
+  providers?: ProviderRecord[];
+}
+
+/** An institution as a package's `provider-info` describes it (spec 2.4; issue #15 point 6). */
+export interface ProviderRecord {
+  /** Identifies the institution in the store: its DDB id, else `provider-id:<id>`, else `name:<name>`. */
+  key: string;
+  /** provider-ddb-id ("" when unknown). */
+  ddbId: string;
+  /** provider-id ("" when unknown). */
+  providerId: string;
+  /** provider-parent-id: the provider-id of the institution it belongs to ("" for none). */
+  parentId: string;
+  name: string;
+  uri: string;
+  /** DDB sector codes (sec_01 … sec_07) of its provider-domains, in order, without repeats. */
+  sectors: string[];
+  /** WGS84 degrees as written in the package; "" when unknown. */
+  latitude: string;
+  longitude: string;
+  state: string;
+  logo: string;
+}
+
+/** An institution and how many items of the store it delivered. */
+export interface ProviderSummary extends ProviderRecord {
+  itemCount: number;
 }
 
 /**
@@ -210,6 +242,13 @@ export interface ItemStore {
    * (`heritage-api items list`).
    */
   listItemIds(options: { after?: string | undefined; limit: number }): string[];
+
+  /**
+   * Every institution the packages in the store name (as data provider or as
+   * the parent of one), with the number of items each delivered, ordered by
+   * name, then key.
+   */
+  listProviders(): ProviderSummary[];
 }
 
 export interface KeyStore {

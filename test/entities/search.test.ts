@@ -147,7 +147,8 @@ for (const backend of BACKENDS) {
         ['rows=ten', 'InvalidParameterException', 'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
         ['sort=nonsense', 'InvalidSearchException', "sort 'nonsense' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>."],
         ['facet=person_hobby_fct', 'InvalidSearchException', "facet 'person_hobby_fct' does not exist. Facets: person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct."],
-        ['person_hobby_fct=x', 'InvalidSearchException', "'person_hobby_fct' is not a facet to filter on. Facets: person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct."],
+        // Issue #15 point 11: a parameter /entities does not take is named, with those it takes.
+        ['person_hobby_fct=x', 'UnknownParameterException', "The query parameter 'person_hobby_fct' is not one this operation takes, so it would be ignored. Its parameters: query, facet, offset, rows, sort, facet.limit, minDocs, cursorMark, person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct, id, preferredName, variantName, professionOrOccupation, placeOfBirth, placeOfDeath, type, count, dateOfBirth_de, dateOfDeath_de (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json."],
         ['cursorMark=nonsense', 'InvalidSearchException', "cursorMark is not valid: send '*' to start, then the nextCursorMark of the previous response."],
         ['cursorMark=*&offset=20', 'InvalidSearchException', 'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).'],
         ['query=placeOfBirth:[a TO b]', 'InvalidSearchException', 'Ranges work on dateOfBirth, dateOfDeath, count and preferredName, not on placeOfBirth.'],

@@ -4,6 +4,7 @@
  * (compared with inject, which never goes through it), and leave every other
  * request to Fastify.
  */
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
@@ -104,6 +105,9 @@ for (const backend of BACKENDS) {
         'access-control-expose-headers': 'ETag, Last-Modified, Retry-After, WWW-Authenticate, Content-Encoding',
         'content-type': 'application/xml; charset=utf-8',
         vary: 'Accept, Accept-Encoding',
+        // Issue #15 point 9: the validators of parents, a digest of the body.
+        'cache-control': 'public, max-age=300',
+        etag: `W/"${createHash('sha256').update(one.body, 'latin1').digest('base64url').slice(0, 27)}"`,
         'content-length': String(Buffer.byteLength(one.body)),
       });
     } finally {
@@ -118,6 +122,7 @@ for (const backend of BACKENDS) {
       const { port, reachedFastify } = await listening(t);
       const auth = t.json.authorization!;
       const etag = (await injected(t, '/items/VOLITEM/aip', t.json)).headers.etag as string;
+      const parentsTag = (await injected(t, '/items/VOLITEM/parents', t.json)).headers.etag as string;
       const cases: Array<{ what: string; path: string; headers: Record<string, string>; method?: 'GET' | 'HEAD' }> = [
         { what: 'key in the query string', path: `/items/VOLITEM/parents?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } },
         { what: 'Accept-Encoding (compression is the plugin’s)', path: '/items/CHAPITEM/parents', headers: { ...t.json, 'accept-encoding': 'gzip' } },
@@ -131,6 +136,8 @@ for (const backend of BACKENDS) {
         { what: 'percent-encoded id', path: '/items/VOL%49TEM/parents', headers: t.json },
         { what: 'invalid id', path: '/items/.hidden/parents', headers: t.json },
         { what: 'trailing slash', path: '/items/VOLITEM/parents/', headers: t.json },
+        { what: 'parents, If-None-Match that matches (304)', path: '/items/VOLITEM/parents', headers: { ...t.json, 'if-none-match': parentsTag } },
+        { what: 'parents, If-None-Match that does not match', path: '/items/VOLITEM/parents', headers: { ...t.json, 'if-none-match': 'W/"other"' } },
         { what: 'package, If-None-Match that matches (304)', path: '/items/VOLITEM/aip', headers: { ...t.json, 'if-none-match': etag } },
         { what: 'package, If-Modified-Since (304)', path: '/items/VOLITEM/aip', headers: { ...t.json, 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' } },
         { what: 'package, blocked item', path: '/items/ROOTITEM', headers: t.xml },

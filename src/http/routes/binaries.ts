@@ -109,6 +109,7 @@ export function registerBinaryRoutes(app: FastifyInstance, deps: BinaryRouteDeps
     // A 206 must carry the bytes asked for, not a compressed form of them; images do not compress.
     compress: false,
     // Viewers on other sites draw these images (IIIF), whatever http.corsOrigin says.
-    config: OPEN_CORS_RANGES,
+    // A link to an image may carry a cache-buster or a size hint (`?v=2`, `?width=100`): not a mistake to refuse.
+    config: { ...OPEN_CORS_RANGES, ignoresQuery: true },
   }, binary);
 }

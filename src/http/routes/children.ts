@@ -2,7 +2,8 @@
  * GET /items/{id}/children (issue #15 point 1; ddb-openapi-6.8.yml
  * getItemsIdChildren): one level down, ordered by position, then label, then
  * id, paged with `offset` and `rows`. 404 for an unknown item and 403 for a
- * blocked one, as `aip`.
+ * blocked one, as `aip`. Validators: a digest ETag of each rendered page
+ * (../validators.ts), Cache-Control, 304.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
@@ -11,9 +12,10 @@ import { childrenToJson, childrenToXml } from '../../formats/children.js';
 import { LruCache } from '../../lruCache.js';
 import { isValidItemId } from '../../store/itemIds.js';
 import type { Store } from '../../store/Store.js';
-import { ITEM_VARY, itemRepresentation } from '../formatChoice.js';
+import { itemRepresentation, itemVary } from '../formatChoice.js';
 import { servable } from '../itemAccess.js';
 import { CHILDREN_LIMITS, childrenSchema } from '../partSchemas.js';
+import { sendTagged, tagged, type TaggedBody } from '../validators.js';
 
 const CHILDREN_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -28,10 +30,13 @@ type Route = { Params: { id: string }; Querystring: { offset?: number; rows?: nu
 export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRouteDeps): void {
   const { config, store } = deps;
   // Rendered pages, until the data changes (store.dataVersion(), as ../hierarchyAnswers.ts does).
-  const bodies = new LruCache<Buffer>(CHILDREN_CACHE_BYTES, (b) => b.length + 96);
+  const bodies = new LruCache<TaggedBody>(CHILDREN_CACHE_BYTES, (b) => b.body.length + 160);
+  const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
+  // With a list of CORS origins the answer depends on Origin too (../formatChoice.ts).
+  const vary = itemVary(config.http.corsOrigin);
   let version = '';
 
-  function body(id: string, offset: number, rows: number, format: 'json' | 'xml'): Buffer {
+  function body(id: string, offset: number, rows: number, format: 'json' | 'xml'): TaggedBody {
     const now = store.dataVersion();
     if (now !== version) {
       bodies.clear();
@@ -43,7 +48,7 @@ export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRoute
       const page = store.getChildren(id, offset, rows);
       // Deleted between the check and the read.
       if (!page) throw ApiError.of('itemNotFound', id);
-      cached = Buffer.from(format === 'json' ? childrenToJson(page) : childrenToXml(page));
+      cached = tagged(Buffer.from(format === 'json' ? childrenToJson(page) : childrenToXml(page)));
       bodies.set(key, cached);
     }
     return cached;
@@ -56,7 +61,7 @@ export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRoute
     servable(id, store.getItemHead(id));
     const offset = request.query.offset ?? 0;
     const rows = request.query.rows ?? CHILDREN_LIMITS.defaultRows;
-    return reply.header('Content-Type', rep.contentType).header('Vary', ITEM_VARY).send(body(id, offset, rows, rep.format));
+    return sendTagged(request, reply.header('Content-Type', rep.contentType).header('Vary', vary), body(id, offset, rows, rep.format), cacheControl);
   }
 
   app.get<Route>('/items/:id/children', { onRequest: deps.onRequest, schema: childrenSchema }, children);

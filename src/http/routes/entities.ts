@@ -8,13 +8,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { entitiesToJson } from '../../formats/entities.js';
-import { parseQuery, QuerySyntaxError } from '../../query/parse.js';
+import { and } from '../../query/ast.js';
+import { parseQuery, QuerySyntaxError, type QueryNode } from '../../query/parse.js';
 import { FACETS, type EntitySearch, type EntitySort, type FacetName } from '../../search/entitySearch.js';
 import { normaliseFacetValue, normaliseQuery } from '../../search/personFields.js';
 import { createSearchRunner } from '../../search/searchPool.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
-import { entitiesSchema, ENTITY_LIMITS } from '../schemas.js';
+import { entitiesSchema, ENTITY_FIELD_PARAMETERS, ENTITY_LIMITS, ENTITY_PARAMETER_HINTS } from '../schemas.js';
 
 type Query = Record<string, string | string[] | number | undefined>;
 
@@ -47,15 +48,40 @@ function isFacet(name: string): name is FacetName {
   return (FACETS as readonly string[]).includes(name);
 }
 
+/**
+ * The per-field parameters (2.6.1's `preferredName=Goethe`, schemas.ts ENTITY_FIELD_PARAMETERS)
+ * as query clauses, each value one clause: a phrase on the field, a number for count.
+ */
+function fieldClauses(q: Query): QueryNode[] {
+  const clauses: QueryNode[] = [];
+  for (const [name, field] of Object.entries(ENTITY_FIELD_PARAMETERS)) {
+    for (const value of list(q[name])) {
+      if (value.length > ENTITY_LIMITS.maxQueryLength) {
+        throw ApiError.of('invalidSearch', `The value of ${name} is ${value.length} characters long; at most ${ENTITY_LIMITS.maxQueryLength} are read.`);
+      }
+      if (field === 'count') {
+        if (!/^[0-9]{1,16}$/.test(value)) throw ApiError.of('invalidSearch', 'count must be a whole number in the digits 0-9, e.g. count=3; for a range use query=count:[1 TO *].');
+        clauses.push({ kind: 'term', field, text: String(Number(value)) });
+      } else {
+        if (value.trim() === '') throw ApiError.of('invalidSearch', `${name} is empty: give the text to look for, or leave the parameter out.`);
+        clauses.push({ kind: 'phrase', field, text: value });
+      }
+    }
+  }
+  return clauses;
+}
+
 export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: string } {
-  const queryText = one(q, 'query') ?? '*:*';
+  const mainText = one(q, 'query') ?? '*:*';
   let query;
   try {
-    query = normaliseQuery(parseQuery(queryText, { maxLength: ENTITY_LIMITS.maxQueryLength }));
+    query = normaliseQuery(and([parseQuery(mainText, { maxLength: ENTITY_LIMITS.maxQueryLength }), ...fieldClauses(q)]));
   } catch (e) {
     if (e instanceof QuerySyntaxError) throw ApiError.of('invalidQuery', e.message);
     throw e;
   }
+  // The clauses count in the cursor's fingerprint as the query does.
+  const queryText = JSON.stringify([mainText, ...Object.keys(ENTITY_FIELD_PARAMETERS).map((name) => list(q[name]))]);
   const facets = list(q.facet);
   for (const f of facets) {
     if (!isFacet(f)) throw ApiError.of('invalidSearch', `facet '${f.slice(0, 40)}' does not exist. Facets: ${FACETS.join(', ')}.`);
@@ -112,7 +138,7 @@ export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps
     done();
   });
   app.addHook('onClose', async () => searches.close());
-  app.get('/entities', { onRequest: deps.onRequest, schema: entitiesSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
+  app.get('/entities', { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const rep = jsonOnly(request, deps.config.http.requireAccept);
     const { search, randomSeed } = toEntitySearch(request.query as Query);
     const result = await searches.run(search);

@@ -11,6 +11,7 @@ import { itemRepresentation, itemVary } from '../formatChoice.js';
 import type { HierarchyAnswers } from '../hierarchyAnswers.js';
 import type { PackageAnswers } from '../packageAnswers.js';
 import { aipSchema, parentsSchema } from '../schemas.js';
+import { sendTagged } from '../validators.js';
 
 export interface ItemRouteDeps {
   config: Config;
@@ -30,6 +31,7 @@ function itemId(request: ItemRequest): string {
 export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): void {
   const { config } = deps;
   const vary = itemVary(config.http.corsOrigin);
+  const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   async function aip(request: ItemRequest, reply: FastifyReply) {
     const answer = deps.packages.answer(request, itemId(request));
@@ -39,9 +41,10 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
   async function parents(request: ItemRequest, reply: FastifyReply) {
     const id = itemId(request);
     const rep = itemRepresentation(request, config.http.requireAccept);
-    const body = deps.hierarchies.body(id, rep.format);
-    if (body === undefined) throw ApiError.of('itemNotFound', redactUrl(id));
-    return reply.header('Content-Type', rep.contentType).header('Vary', vary).send(body);
+    const answer = deps.hierarchies.body(id, rep.format);
+    if (answer === undefined) throw ApiError.of('itemNotFound', redactUrl(id));
+    // The fast path (../fastPath.ts) writes these headers too, in this order.
+    return sendTagged(request, reply.header('Content-Type', rep.contentType).header('Vary', vary), answer, cacheControl);
   }
 
   // `compress: false`: package bodies are compressed once and cached (../packageAnswers.ts), never per request.

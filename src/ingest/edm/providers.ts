@@ -48,6 +48,9 @@ const sectorOf = (value: string) => {
   return SECTORS.find((s) => s.code === v || s.de.toLowerCase() === v || s.en === v);
 };
 
+/** The sector code of a provider-domain name or code (Museum, museum, sec_06), or undefined. */
+export const sectorCodeOf = (value: string): string | undefined => sectorOf(value)?.code;
+
 /** The domain name of a sector code ("" for none), for provider-info of records whose Agent names the sector. */
 export const domainOfSector = (code: string): string => SECTORS.find((s) => s.code === code)?.de ?? '';
 

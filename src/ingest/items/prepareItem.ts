@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ddbItemUri, isValidItemId } from '../../store/itemIds.js';
-import type { PreparedItem } from '../../store/Store.js';
+import type { PreparedItem, ProviderRecord } from '../../store/Store.js';
+import { sectorCodeOf } from '../edm/providers.js';
 import { canonicalPersonId } from '../persons/person.js';
 
 type Json = Record<string, unknown>;
@@ -87,6 +88,45 @@ export function itemRefs(pkg: Json, cho: Json | undefined): string[] {
   return [...found];
 }
 
+/** One provider-info object as a ProviderRecord; undefined when it names no institution. */
+function providerRecord(info: Json): ProviderRecord | undefined {
+  const text = (key: string) => literal(info[key])?.trim() ?? '';
+  const ddbId = text('provider-ddb-id');
+  const providerId = text('provider-id');
+  const name = text('provider-name');
+  const key = ddbId || (providerId ? `provider-id:${providerId}` : name ? `name:${name}` : '');
+  if (key === '') return undefined;
+  const domains = isObject(info['provider-domains']) ? asArray(info['provider-domains']['provider-domain']) : [];
+  const sectors = [...new Set(domains.map((d) => sectorCodeOf(literal(d) ?? '')).filter((c): c is string => c !== undefined))];
+  return {
+    key, ddbId, providerId, name, sectors,
+    parentId: text('provider-parent-id'),
+    uri: text('provider-uri'),
+    latitude: text('provider-latitude'),
+    longitude: text('provider-longitude'),
+    state: text('provider-state'),
+    logo: text('provider-logo'),
+  };
+}
+
+/**
+ * The institutions of a package (issue #15 point 6): its provider-info first,
+ * then each provider-info under provider-parents, in document order, depth first.
+ */
+export function packageProviders(pkg: Json): ProviderRecord[] {
+  const found: ProviderRecord[] = [];
+  const visit = (info: unknown, depth: number) => {
+    if (!isObject(info) || depth > 16) return;
+    const record = providerRecord(info);
+    if (record && !found.some((f) => f.key === record.key)) found.push(record);
+    const parents = info['provider-parents'];
+    for (const parent of asArray(isObject(parents) ? parents['provider-info'] : undefined)) visit(parent, depth + 1);
+  };
+  visit(pkg['provider-info'], 0);
+  // The data provider first: a package whose own provider-info names no institution has none.
+  return isObject(pkg['provider-info']) && providerRecord(pkg['provider-info']) ? found : [];
+}
+
 export function prepareItem(pkg: Json, xml: string, json: string): PreparedItem {
   const id = packageItemId(pkg);
   const cho = providedCho(pkg, id);
@@ -106,5 +146,6 @@ export function prepareItem(pkg: Json, xml: string, json: string): PreparedItem 
     json,
     etag: createHash('sha256').update(xml).digest('base64url').slice(0, 27),
     refs: itemRefs(pkg, cho),
+    providers: packageProviders(pkg),
   };
 }

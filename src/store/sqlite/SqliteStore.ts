@@ -14,6 +14,7 @@ import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
 import { SqlitePersonSearch } from './personSearch.js';
+import { SqliteProviders } from './providers.js';
 import { SqliteStatus } from './status.js';
 
 export interface SqliteOptions {
@@ -97,7 +98,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
     ownWrites++;
     if (personsChanged) search.invalidate();
   };
-  const items = new SqliteItems(db, new SqliteItemRefs(db), invalidate);
+  const providers = new SqliteProviders(db);
+  const items = new SqliteItems(db, new SqliteItemRefs(db), providers, invalidate);
   const children = new SqliteChildren(db);
   const status = new SqliteStatus(db);
   const persons = new SqlitePersonWriter(db, () => invalidate(true));
@@ -117,6 +119,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     unblockItem: translated((id) => items.unblockItem(id)),
     countItems: () => items.countItems(),
     listItemIds: (options) => items.listItemIds(options),
+    listProviders: () => providers.list(),
     upsertPersons: translated((x) => persons.upsertPersons(x)),
     countPersons: () => persons.countPersons(),
     searchPersons: (req, searchOptions) => search.search(req, searchOptions),

@@ -17,6 +17,7 @@ import type {
 } from '../Store.js';
 import { itemIdFromUri } from '../itemIds.js';
 import type { SqliteItemRefs } from './persons.js';
+import type { SqliteProviders } from './providers.js';
 
 /** A parent chain longer than this is treated as broken data (real hierarchies are ≤ 12 deep). */
 const MAX_DEPTH = 1000;
@@ -58,8 +59,8 @@ interface HarvestRow {
 const NODE_COLUMNS = `id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
   NOT EXISTS (SELECT 1 FROM items c WHERE c.parent_ref = items.cho_uri) AS leaf`;
 
-// getChildren is ./children.ts's.
-export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
+// getChildren is ./children.ts's, listProviders ./providers.ts's.
+export class SqliteItems implements Omit<ItemStore, 'getChildren' | 'listProviders'> {
   private readonly selectOld: Statement<[string], OldRow>;
   private readonly insert: Statement;
   private readonly setSource: Statement<[string, string]>;
@@ -82,11 +83,14 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
   private readonly unblock: Statement;
   private readonly count: Statement<[], { n: number }>;
   private readonly idsAfter: Statement<[string, number], string>;
+  /** Set when an unchanged item was linked to its institution in the current transaction. */
+  private relinked = false;
   private readonly applyMany: (changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }) => ChangeResult;
 
   constructor(
     private readonly db: Database,
     private readonly refs: SqliteItemRefs,
+    private readonly providers: SqliteProviders,
     /** `countsChanged`: some person's count changed, so orderings by count are stale. */
     private readonly onChanged: (countsChanged: boolean) => void,
   ) {
@@ -149,7 +153,8 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
       }
       if (harvest) this.saveHarvest.run({ source: harvest.source, ...harvest.state, updatedAt: now });
       const countsChanged = refs.recountAll(affected) > 0;
-      if (result.inserted + result.updated + result.deleted > 0) onChanged(countsChanged);
+      if (result.inserted + result.updated + result.deleted > 0 || this.relinked) onChanged(countsChanged);
+      this.relinked = false;
       return result;
     });
   }
@@ -160,6 +165,11 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
     // Last-Modified as they are, so a re-run changes nothing.
     if (old && (old.etag === item.etag || (item.sourceDigest && old.source_digest === item.sourceDigest))) {
       if (item.sourceId && item.sourceId !== old.source_id) this.setSource.run(item.sourceId, item.id);
+      // Loaded before the store kept institutions (migration 7): link it now, as the content is the same.
+      if (item.providers?.length && !this.providers.isLinked(item.id)) {
+        this.providers.replace(item.id, item.providers);
+        this.relinked = true;
+      }
       result.unchanged++;
       return;
     }
@@ -174,6 +184,7 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
     this.putBody.json.run(num, Buffer.from(item.json, 'utf8'));
     this.putBody.xml.run(num, Buffer.from(item.xml, 'utf8'));
     this.refs.replace(item.id, item.refs, affected);
+    this.providers.replace(item.id, item.providers);
     if (old) result.updated++;
     else result.inserted++;
   }

@@ -158,6 +158,32 @@ export const MIGRATIONS: readonly string[] = [
     problems    INTEGER NOT NULL
   ) STRICT;
   `,
+  // 7: institutions from the packages' provider-info, and which delivered each item, for
+  // GET /institutions (issue #15 point 6). Items loaded before get theirs when loaded again
+  // (an unchanged package is then linked, not rewritten).
+  `
+  CREATE TABLE providers (
+    key         TEXT PRIMARY KEY,   -- provider-ddb-id, else 'provider-id:<id>', else 'name:<name>'
+    ddb_id      TEXT NOT NULL,
+    provider_id TEXT NOT NULL,
+    parent_id   TEXT NOT NULL,      -- provider-id of the institution it belongs to, '' for none
+    name        TEXT NOT NULL,
+    uri         TEXT NOT NULL,
+    sectors     TEXT NOT NULL,      -- sector codes separated by spaces, in order
+    latitude    TEXT NOT NULL,
+    longitude   TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    logo        TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE item_providers (
+    item_id  TEXT PRIMARY KEY,      -- items.id
+    provider TEXT NOT NULL          -- providers.key of the institution that delivered it
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX item_providers_provider ON item_providers(provider);
+  CREATE TRIGGER items_delete_provider AFTER DELETE ON items BEGIN
+    DELETE FROM item_providers WHERE item_id = old.id;
+  END;
+  `,
 ];
 
 export function migrate(db: Database): void {
