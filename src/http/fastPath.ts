@@ -42,6 +42,11 @@ export interface FastPathDeps {
   authenticate: (request: KeyedRequest) => string;
   hierarchies: HierarchyAnswers;
   packages: PackageAnswers;
+  /**
+   * Counts an answer under its route's pattern, as Fastify's answers are
+   * counted (src/http/metrics.ts, issue #16 point 7); the caller times it.
+   */
+  record?: (route: string, status: number) => void;
 }
 
 const PREFIX = '/items/';
@@ -51,7 +56,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
   if (deps.logsRequests || config.http.rateLimitMax > 0 || cors === undefined) return undefined;
 
   /** The package, as the aip route answers it; false when Fastify must answer. */
-  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string): boolean {
+  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, route: string): boolean {
     let answer: PackageAnswer;
     try {
       deps.authenticate(req);
@@ -75,6 +80,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     head['content-length'] = answer.body.length;
     res.writeHead(200, head);
     res.end(answer.body);
+    deps.record?.(route, 200);
     return true;
   }
 
@@ -100,6 +106,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
       'content-length': body.length,
     });
     res.end(body);
+    deps.record?.('/items/:id/parents', 200);
     return true;
   }
 
@@ -113,7 +120,8 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     if (!isValidItemId(id)) return false;
     const rest = slash < 0 ? '' : url.slice(slash);
     if (rest === '/parents') return parentsAnswer(req, res, id);
-    if (rest === '/aip' || rest === '') return packageAnswer(req, res, id);
+    if (rest === '/aip') return packageAnswer(req, res, id, '/items/:id/aip');
+    if (rest === '') return packageAnswer(req, res, id, '/items/:id');
     return false;
   };
 }
