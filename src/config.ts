@@ -121,6 +121,12 @@ export const DEFAULTS = {
     /** Different words all wildcards of one query may stand for together. */
     maxExpansionsPerQuery: 2000,
   },
+  metrics: {
+    /** Serve GET /metrics (Prometheus' text format; docs/api.md "Health and metrics"). */
+    enabled: true,
+    /** Ask /metrics for an API key, as the data routes do (off: it holds no key, query or URL). */
+    requireKey: false,
+  },
 } as const;
 
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : { -readonly [K in keyof T]: Widen<T[K]> };

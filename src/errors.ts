@@ -102,6 +102,9 @@ export const ERRORS = {
     'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.'),
   itemHasNoBinaries: define('NoBinariesException', 404, ['id'], (id: string) =>
     `Item '${shown(id)}' has no binaries, so there is no IIIF manifest for it. Its package is at /items/${shown(id)}/aip.`),
+  // --- operators (issue #16 point 7; docs/api.md "Health and metrics") ---
+  notReady: define('NotReadyException', 503, ['reason', 'retryAfterSeconds'], (reason: string, retryAfterSeconds: number) =>
+    `This server is not ready to answer: ${reason}. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/live tells whether the process runs at all.`),
   // --- anything else ---
   internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
     `Internal error. It has been logged; quote request id ${requestId} when you report it.`),

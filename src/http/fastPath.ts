@@ -47,6 +47,11 @@ export interface FastPathDeps {
   authenticate: (request: KeyedRequest) => string;
   hierarchies: HierarchyAnswers;
   packages: PackageAnswers;
+  /**
+   * Counts an answer under its route's pattern, as Fastify's answers are
+   * counted (src/http/metrics.ts, issue #16 point 7); the caller times it.
+   */
+  record?: (route: string, status: number) => void;
 }
 
 const PREFIX = '/items/';
@@ -58,7 +63,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   /** The package, as the aip route answers it; false when Fastify must answer. */
-  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): boolean {
+  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, route: string, started: number): boolean {
     let answer: PackageAnswer;
     try {
       deps.authenticate(req);
@@ -83,6 +88,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     res.writeHead(200, head);
     res.end(answer.body);
     if (log !== undefined) log(req, 200, started);
+    deps.record?.(route, 200);
     return true;
   }
 
@@ -111,6 +117,7 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     });
     res.end(answer.body);
     if (log !== undefined) log(req, 200, started);
+    deps.record?.('/items/:id/parents', 200);
     return true;
   }
 
@@ -126,7 +133,8 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     if (!isValidItemId(id)) return false;
     const rest = slash < 0 ? '' : url.slice(slash);
     if (rest === '/parents') return parentsAnswer(req, res, id, started);
-    if (rest === '/aip' || rest === '') return packageAnswer(req, res, id, started);
+    if (rest === '/aip') return packageAnswer(req, res, id, '/items/:id/aip', started);
+    if (rest === '') return packageAnswer(req, res, id, '/items/:id', started);
     return false;
   };
 }

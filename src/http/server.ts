@@ -4,7 +4,7 @@
  * as arguments (config, store).
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type onResponseHookHandler } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -21,6 +21,10 @@ import { createClientErrorHandler, createConnectHandler } from './clientErrors.j
 import { createCorsHeaders } from './corsHeaders.js';
 import { createErrorSender, frameworkErrorOf, installErrorHandling } from './errorHandler.js';
 import { createFastPath, type FastPath } from './fastPath.js';
+import { createMetrics, UNMATCHED } from './metrics.js';
+import { createIndexAge } from './indexAge.js';
+import { countingStoreErrors } from './storeErrorCount.js';
+import type { SearchRunner } from '../search/searchPool.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { addQueryChecks } from './queryChecks.js';
@@ -31,6 +35,8 @@ import { registerChildrenRoutes } from './routes/children.js';
 import { createLogSink, type LogSink } from './logSink.js';
 import { createAnswerLog, logSerializers, requestId } from './requestLog.js';
 import { registerEntityRoutes } from './routes/entities.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerMetricsRoute } from './routes/metrics.js';
 import { registerIiifRoutes } from './routes/iiif.js';
 import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
@@ -83,8 +89,18 @@ export function nodeServerPartsOf(app: FastifyInstance): NodeServerParts {
   return parts;
 }
 
-export async function buildServer(config: Config, store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
+export async function buildServer(config: Config, storeOfRecord: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const logging = options.logging ?? true;
+  // Metrics (issue #16 point 7, ./metrics.ts): the search runner is made with the entity routes below.
+  let searches: SearchRunner | undefined;
+  const metrics = createMetrics({
+    search: () => searches!.state(),
+    indexAgeSeconds: () => indexAge(),
+  });
+  const store = countingStoreErrors(storeOfRecord, metrics.storeError);
+  const indexAge = createIndexAge(store, () => searches!.state());
+  // When the fast path's answer started: it answers synchronously, within one call of the listener.
+  let fastStarted = 0;
   const corsHeaders = createCorsHeaders(config.http.corsOrigin, CORS.exposedHeaders);
   const sendError = createErrorSender(corsHeaders);
   const maxHeaderSize = config.http.maxUrlLength + HEADER_BYTES;
@@ -99,7 +115,9 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   let fastPath: FastPath | undefined;
   let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const listener: RequestListener = (req, res) => {
-    if (fastPath === undefined || !fastPath(req, res)) fastify!(req, res);
+    if (fastPath === undefined) return fastify!(req, res);
+    fastStarted = performance.now();
+    if (!fastPath(req, res)) fastify!(req, res);
   };
   const app = Fastify({
     logger: logging
@@ -145,6 +163,20 @@ export async function buildServer(config: Config, store: Store, options: ServerO
 
   installErrorHandling(app, sendError);
   app.addHook('onRoute', addQueryChecks);
+  // Each route counts its answers on its own tally, found once here, not per request (./metrics.ts).
+  app.addHook('onRoute', (route) => {
+    const tally = metrics.route(route.url ?? route.path);
+    const count: onResponseHookHandler = (_request, reply, done) => {
+      tally.record(reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = route.onResponse === undefined ? [count] : [count, ...[route.onResponse].flat()];
+  });
+  const unmatched = metrics.route(UNMATCHED);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) unmatched.record(reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 
   // Hooks on the request path are callback-style: an async hook costs a promise and a
   // microtask per request, measurable on small cached answers (issue #5).
@@ -181,7 +213,9 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   const hierarchies = createHierarchyAnswers(store);
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
-  registerEntityRoutes(app, { store, config, onRequest });
+  searches = registerEntityRoutes(app, { store, config, onRequest });
+  registerHealthRoutes(app, { store, searches });
+  registerMetricsRoute(app, { config, metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
   registerPartRoutes(app, { store, config, onRequest });
   registerServiceRoutes(app, { store, config, onRequest });
@@ -199,6 +233,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     authenticate,
     hierarchies,
     packages,
+    record: (route, status) => metrics.record(route, status, (performance.now() - fastStarted) / 1000),
   });
   return app;
 }

@@ -4,7 +4,7 @@
  * reopenSpec(), and so its own in-memory index; one search at a time, each
  * within its budget.
  *
- * Protocol: for each SearchJob, `started` once the index is fresh (the
+ * Protocol: `indexed` once the first index is built; for each SearchJob, `started` once the index is fresh (the
  * budget counts from there), then `done` or `failed`.
  */
 import { openStoreFrom } from '../store/openStore.js';
@@ -36,11 +36,12 @@ function failure(e: unknown): WorkerFailure {
  * Opens the store and builds its index at once, so that the first search
  * finds it ready; returns what answers each job.
  */
-export function searchJobs(setup: SearchWorkerSetup): (job: SearchJob, post: (answer: WorkerAnswer) => void) => void {
+export function searchJobs(setup: SearchWorkerSetup, onIndexed: () => void = () => {}): (job: SearchJob, post: (answer: WorkerAnswer) => void) => void {
   const { spec, limits } = setup;
   const store = openStoreFrom(spec);
   try {
     store.refreshSearch();
+    onIndexed();
   } catch {
     // Not fatal here: the search that follows meets the failure again and reports it.
   }

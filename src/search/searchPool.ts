@@ -37,6 +37,8 @@ export type WorkerFailure =
   | { kind: 'internal'; message: string; stack: string };
 
 export type WorkerAnswer =
+  /** Posted once, when a new worker has built its index. */
+  | { type: 'indexed' }
   | { type: 'started'; id: number }
   | { type: 'done'; id: number; result: EntitySearchResult }
   | { type: 'failed'; id: number; failure: WorkerFailure };
@@ -46,7 +48,33 @@ export interface SearchRunner {
   run(search: EntitySearch): Promise<EntitySearchResult>;
   /** Starts the workers ahead of the first search (they build their index then). */
   start(): void;
+  /** Where the index and the workers stand, for /health/ready and /metrics (issue #16 point 7). */
+  state(): SearchState;
   close(): Promise<void>;
+}
+
+/** What operators see of the search (src/http/metrics.ts, src/http/routes/health.ts). */
+export interface SearchState {
+  /** Some worker (or the main thread) has built its index: searches are answered without a build first. */
+  indexBuilt: boolean;
+  /**
+   * The freshest index: the store's dataVersion() (of the caller's connection) read before
+   * that index last caught up with the data, and when (ms since the epoch). Read before, so
+   * the index holds at least that version: an age computed from it errs on the old side.
+   */
+  index: { version: string | undefined; at: number } | undefined;
+  /** Workers running (0 on the main thread). */
+  workers: number;
+  /** Searches running now. */
+  busy: number;
+  /** Searches waiting for a worker. */
+  queued: number;
+  /** Searches answered with a 503 at their time budget, since start. */
+  timeouts: number;
+  /** Searches refused at once with a 503 because the queue was full, since start. */
+  refused: number;
+  /** Workers terminated by the watchdog, since start. */
+  terminated: number;
 }
 
 export interface PoolOptions {
@@ -54,6 +82,8 @@ export interface PoolOptions {
   graceMs?: number;
   /** The worker's module; tests give one that misbehaves on purpose. */
   workerUrl?: URL;
+  /** The store's dataVersion() on this thread, to tell how fresh the workers' index is. */
+  dataVersion?: () => string;
 }
 
 const DEFAULT_GRACE_MS = 1000;
@@ -62,7 +92,7 @@ const DEFAULT_GRACE_MS = 1000;
 export function createSearchRunner(store: Store, settings: SearchSettings, options: PoolOptions = {}): SearchRunner {
   const spec = settings.workers > 0 ? store.reopenSpec() : undefined;
   if (spec === undefined) return new MainThreadSearch(store, settings);
-  return new SearchPool({ spec, limits: limitsOf(settings) }, settings, options);
+  return new SearchPool({ spec, limits: limitsOf(settings) }, settings, { dataVersion: () => store.dataVersion(), ...options });
 }
 
 function limitsOf(s: SearchSettings): SearchLimits {
@@ -110,6 +140,10 @@ function toApiError(failure: WorkerFailure, budgetMs: number): Error {
 
 class MainThreadSearch implements SearchRunner {
   private readonly limits: SearchLimits;
+  private index: SearchState['index'];
+  private timeouts = 0;
+  private busy = 0;
+  private starting = false;
 
   constructor(
     private readonly store: Store,
@@ -122,17 +156,47 @@ class MainThreadSearch implements SearchRunner {
     const budgetMs = this.settings.timeBudgetMs;
     try {
       checkClauses(search.query, this.limits.maxClauses);
-      this.store.refreshSearch();
-      return this.store.searchPersons(search, { limits: this.limits, deadline: new Deadline(budgetMs) });
+      this.refresh();
+      this.busy++;
+      try {
+        return this.store.searchPersons(search, { limits: this.limits, deadline: new Deadline(budgetMs) });
+      } finally {
+        this.busy--;
+      }
     } catch (e) {
       if (e instanceof SearchLimitError) throw limitError(e.limit);
-      if (e instanceof SearchOverBudgetError) throw overBudget(budgetMs);
+      if (e instanceof SearchOverBudgetError) {
+        this.timeouts++;
+        throw overBudget(budgetMs);
+      }
       if (e instanceof SearchRequestError) throw ApiError.of('invalidSearch', e.message);
       throw e;
     }
   }
 
-  start(): void {}
+  private refresh(): void {
+    // Read before the refresh: the index then holds at least this version.
+    const index = { version: this.store.dataVersion(), at: Date.now() };
+    this.store.refreshSearch();
+    this.index = index;
+  }
+
+  /** Builds the index once the server listens (as a worker would), so that /health/ready turns ready. */
+  start(): void {
+    if (this.starting) return;
+    this.starting = true;
+    setImmediate(() => {
+      try {
+        if (this.index === undefined) this.refresh();
+      } catch {
+        // The first search meets the failure again and reports it; not ready until then.
+      }
+    });
+  }
+
+  state(): SearchState {
+    return { indexBuilt: this.index !== undefined, index: this.index, workers: 0, busy: this.busy, queued: 0, timeouts: this.timeouts, refused: 0, terminated: 0 };
+  }
 
   async close(): Promise<void> {}
 }
@@ -145,6 +209,8 @@ interface Job {
   settled: boolean;
   /** Answers the 503 at the budget. */
   budgetTimer: NodeJS.Timeout | undefined;
+  /** The data version before the job was handed to a worker, and when: its refresh catches up at least to it. */
+  sent?: { version: string | undefined; at: number };
 }
 
 interface Slot {
@@ -154,6 +220,8 @@ interface Slot {
   killTimer: NodeJS.Timeout | undefined;
   /** Terminated or exited: takes no more jobs. */
   gone: boolean;
+  /** The data version when the worker was started; its first index holds at least that. */
+  spawned: { version: string | undefined; at: number };
 }
 
 function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
@@ -175,11 +243,15 @@ export class SearchPool implements SearchRunner {
   private closed = false;
   /** Workers terminated by the watchdog (each replaced by a new one). */
   terminated = 0;
+  private timeouts = 0;
+  private refused = 0;
+  /** The freshest index of any worker (SearchState.index). */
+  private index: SearchState['index'];
 
   constructor(
     private readonly setup: SearchWorkerSetup,
     private readonly settings: SearchSettings,
-    options: PoolOptions = {},
+    private readonly options: PoolOptions = {},
   ) {
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     const here = import.meta.url;
@@ -194,6 +266,7 @@ export class SearchPool implements SearchRunner {
     }
     const free = this.slots.some((s) => s.job === undefined) || this.slots.length < this.settings.workers;
     if (this.closed || (!free && this.queue.length >= this.settings.queueLength)) {
+      this.refused++;
       return Promise.reject(busy(this.settings.timeBudgetMs));
     }
     return new Promise((resolve, reject) => {
@@ -209,6 +282,33 @@ export class SearchPool implements SearchRunner {
   /** Searches running in a worker now. */
   get running(): number {
     return this.slots.filter((s) => s.job !== undefined).length;
+  }
+
+  state(): SearchState {
+    return {
+      indexBuilt: this.index !== undefined,
+      index: this.index,
+      workers: this.slots.length,
+      busy: this.running,
+      queued: this.queue.length,
+      timeouts: this.timeouts,
+      refused: this.refused,
+      terminated: this.terminated,
+    };
+  }
+
+  private versionNow(): { version: string | undefined; at: number } {
+    let version: string | undefined;
+    try {
+      version = this.options.dataVersion?.();
+    } catch {
+      version = undefined; // A failing store: /health/ready reports it; the age then counts from here.
+    }
+    return { version, at: Date.now() };
+  }
+
+  private caughtUp(index: { version: string | undefined; at: number }): void {
+    if (this.index === undefined || index.at >= this.index.at) this.index = index;
   }
 
   async close(): Promise<void> {
@@ -228,6 +328,7 @@ export class SearchPool implements SearchRunner {
       if (slot === undefined) return;
       const job = this.queue.shift()!;
       slot.job = job;
+      job.sent = this.versionNow();
       // A worker with a search keeps the process alive until it answers.
       slot.worker.ref();
       const message: SearchJob = { id: job.id, search: job.search, budgetMs: this.settings.timeBudgetMs };
@@ -236,8 +337,9 @@ export class SearchPool implements SearchRunner {
   }
 
   private spawn(): Slot {
+    const spawned = this.versionNow();
     const worker = startWorker(this.workerUrl, this.setup);
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false };
+    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
@@ -248,11 +350,20 @@ export class SearchPool implements SearchRunner {
   }
 
   private onAnswer(slot: Slot, m: WorkerAnswer): void {
+    if (m.type === 'indexed') {
+      if (!slot.gone) this.caughtUp(slot.spawned);
+      return;
+    }
     const job = slot.job;
     if (job === undefined || job.id !== m.id || slot.gone) return;
     const budgetMs = this.settings.timeBudgetMs;
     if (m.type === 'started') {
-      job.budgetTimer = setTimeout(() => this.settle(job, overBudget(budgetMs)), budgetMs);
+      // The worker refreshed its index before it said so.
+      if (job.sent !== undefined) this.caughtUp(job.sent);
+      job.budgetTimer = setTimeout(() => {
+        this.timeouts++;
+        this.settle(job, overBudget(budgetMs));
+      }, budgetMs);
       slot.killTimer = setTimeout(() => this.terminate(slot), budgetMs + this.graceMs);
       return;
     }
@@ -260,7 +371,10 @@ export class SearchPool implements SearchRunner {
     slot.job = undefined;
     slot.worker.unref();
     if (m.type === 'done') this.settle(job, undefined, m.result);
-    else this.settle(job, toApiError(m.failure, budgetMs));
+    else {
+      if (m.failure.kind === 'budget' && !job.settled) this.timeouts++;
+      this.settle(job, toApiError(m.failure, budgetMs));
+    }
     this.dispatch();
   }
 

@@ -4,7 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { searchJobs, type SearchJob, type SearchWorkerSetup } from './searchJob.js';
+import type { WorkerAnswer } from './searchPool.js';
 
 const port = parentPort!;
-const answer = searchJobs(workerData as SearchWorkerSetup);
+const answer = searchJobs(workerData as SearchWorkerSetup, () => port.postMessage({ type: 'indexed' } satisfies WorkerAnswer));
 port.on('message', (job: SearchJob) => answer(job, (m) => port.postMessage(m)));

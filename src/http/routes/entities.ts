@@ -12,7 +12,7 @@ import { and } from '../../query/ast.js';
 import { parseQuery, QuerySyntaxError, type QueryNode } from '../../query/parse.js';
 import { FACETS, type EntitySearch, type EntitySort, type FacetName } from '../../search/entitySearch.js';
 import { normaliseFacetValue, normaliseQuery } from '../../search/personFields.js';
-import { createSearchRunner } from '../../search/searchPool.js';
+import { createSearchRunner, type SearchRunner } from '../../search/searchPool.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
 import { entitiesSchema, ENTITY_FIELD_PARAMETERS, ENTITY_LIMITS, ENTITY_PARAMETER_HINTS } from '../schemas.js';
@@ -129,7 +129,8 @@ export interface EntityRouteDeps {
   onRequest: onRequestHookHandler;
 }
 
-export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): void {
+/** Returns the search runner, for /health/ready and /metrics. */
+export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): SearchRunner {
   // Searches run off the event loop, within a time budget (issue #13; src/search/searchPool.ts).
   const searches = createSearchRunner(deps.store, deps.config.search);
   // A listening server starts its workers at once; inject() in tests starts them with the first search.
@@ -144,4 +145,5 @@ export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps
     const result = await searches.run(search);
     return reply.header('Content-Type', rep.contentType).send(entitiesToJson(result, randomSeed));
   });
+  return searches;
 }

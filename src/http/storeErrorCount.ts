@@ -1,0 +1,37 @@
+/**
+ * The store as the server uses it, counting the operations that fail
+ * (`heritage_store_errors_total`, src/http/metrics.ts; issue #16 point 7).
+ *
+ * A plain forwarding object, not a Proxy: a Proxy's trap costs far more per
+ * call than a forwarding function, and the cached answers call the store on
+ * every request. A search's own errors (a bad query, a limit, its budget)
+ * are the client's, not the store's, and are not counted.
+ */
+import { SearchRequestError } from '../search/entitySearch.js';
+import { SearchLimitError, SearchOverBudgetError } from '../search/searchLimits.js';
+import type { Store } from '../store/Store.js';
+
+const clientErrors = (e: unknown) => e instanceof SearchRequestError || e instanceof SearchLimitError || e instanceof SearchOverBudgetError;
+
+/** Every method of the store (own and inherited), each calling `onError(name)` before it rethrows. */
+export function countingStoreErrors(store: Store, onError: (operation: string) => void): Store {
+  const counted: Record<string, unknown> = {};
+  const names = new Set<string>();
+  for (let o: object | null = store; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) if (name !== 'constructor') names.add(name);
+  }
+  const target = store as unknown as Record<string, unknown>;
+  for (const name of names) {
+    const fn = target[name];
+    if (typeof fn !== 'function') continue;
+    counted[name] = (...args: unknown[]) => {
+      try {
+        return (fn as (...a: unknown[]) => unknown).apply(store, args);
+      } catch (e) {
+        if (!clientErrors(e)) onError(name);
+        throw e;
+      }
+    };
+  }
+  return counted as unknown as Store;
+}
