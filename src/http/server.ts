@@ -15,13 +15,14 @@ import type { Duplex } from 'node:stream';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { plainOptionsHook } from './allowedMethods.js';
+import { createKnownPaths, plainOptionsHook } from './allowedMethods.js';
 import { createAuthenticator } from './auth.js';
 import { createAuthHooks } from './authHooks.js';
 import { createClientErrorHandler, createConnectHandler } from './clientErrors.js';
 import { createCorsHeaders } from './corsHeaders.js';
 import { createErrorSender, frameworkErrorOf, installErrorHandling } from './errorHandler.js';
 import { createFastPath, type FastPath } from './fastPath.js';
+import { withoutGenerationPrefix } from './generation.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { addQueryChecks } from './queryChecks.js';
@@ -32,8 +33,9 @@ import { registerChildrenRoutes } from './routes/children.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerIiifRoutes } from './routes/iiif.js';
 import { registerItemRoutes } from './routes/items.js';
-import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
+import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
+import { registerRootRoute } from './routes/root.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -108,7 +110,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
           ...(options.logStream ? { stream: options.logStream } : {}),
           // API keys travel in the query string and the Authorization header: never log either.
           serializers: {
-            req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+            req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.ip }),
           },
         }
       : false,
@@ -118,6 +120,9 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     bodyLimit: 1024,
     // Long ids must reach our own checks (414 / a clear 400) instead of failing in the router.
     routerOptions: { maxParamLength: Number.MAX_SAFE_INTEGER },
+    // Every path under /2 too, for clients of the newer API generation (./generation.ts);
+    // request.originalUrl keeps what the client sent.
+    rewriteUrl: (req) => withoutGenerationPrefix(req.url ?? '/'),
     // Errors raised before routing (a malformed URL) get our error body too.
     // Never error.message: it quotes the URL, key and all (issue #13).
     frameworkErrors: (error, request, reply) => sendError(request, reply, frameworkErrorOf(error)),
@@ -144,22 +149,26 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     attach: (server) => server.on('clientError', clientError as (err: Error, socket: Duplex) => void).on('connect', connect).on('checkExpectation', listener),
   });
 
-  installErrorHandling(app, sendError);
+  // The paths of the routes, for 405 and OPTIONS (./allowedMethods.ts).
+  const known = createKnownPaths();
+  installErrorHandling(app, sendError, known.isKnown);
   app.addHook('onRoute', addQueryChecks);
+  app.addHook('onRoute', known.onRoute);
 
   // Hooks on the request path are callback-style: an async hook costs a promise and a
   // microtask per request, measurable on small cached answers (issue #5).
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.url.length > config.http.maxUrlLength) return done(ApiError.of('uriTooLong', request.url.length, config.http.maxUrlLength));
+    const url = request.originalUrl;
+    if (url.length > config.http.maxUrlLength) return done(ApiError.of('uriTooLong', url.length, config.http.maxUrlLength));
     if (!request.headers.host) return done(ApiError.of('missingHost'));
     done();
   });
-  app.addHook('onRequest', plainOptionsHook(corsHeaders, sendError));
+  app.addHook('onRequest', plainOptionsHook(corsHeaders, sendError, known.isKnown));
 
   const anyOrigin = config.http.corsOrigin === '*';
   await app.register(cors, { origin: anyOrigin ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()), ...CORS });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  const authenticate = createAuthenticator(store);
+  const authenticate = createAuthenticator(store, { anonymousRead: config.auth.anonymousRead });
   const auth = createAuthHooks(authenticate, config.http.rateLimitMax > 0);
   if (config.http.rateLimitMax > 0) {
     app.addHook('preParsing', auth.preParsing);
@@ -174,7 +183,10 @@ export async function buildServer(config: Config, store: Store, options: ServerO
       },
     });
   }
-  await app.register(swagger, { openapi: OPENAPI_INFO });
+  await app.register(swagger, openapiOptions(config));
+  if (config.auth.anonymousRead && config.http.rateLimitMax === 0) {
+    app.log.warn('auth.anonymousRead is on and http.rateLimitMax is 0: anyone may read without a key and without a limit. Set http.rateLimitMax to limit each address.');
+  }
 
   const onRequest = auth.onRequest;
   const hierarchies = createHierarchyAnswers(store);
@@ -187,7 +199,9 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
+  registerRootRoute(app, { config });
   await app.register(openapiRoute);
+  await app.register(registerDocsRoutes);
   fastPath = createFastPath({
     config,
     logsRequests: logging && REQUEST_LOG_LEVELS.includes(config.server.logLevel),
