@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { VERSION } from '../../src/version.js';
 
 type Doc = { paths: Record<string, { get: { summary: string } }> };
@@ -115,4 +117,29 @@ test('the 404 for an unknown path names every operation of the description', () 
       assert.ok(message.includes(named), `${path} (${named}) in: ${message}`);
     }
     assert.ok(message.includes('/2'));
+  }));
+
+test('the README\'s tables of served operations agree with /openapi.json', () =>
+  withApp(async (t) => {
+    const doc = await openapi(t);
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const served = new Set<string>();
+    for (const row of readme.split('\n')) {
+      const cells = row.split('|').map((c) => c.trim());
+      // | operation | `GET /path` | yes… |
+      const path = /^`GET (\/[^`]*)`$/.exec(cells[2] ?? '')?.[1];
+      if (path === undefined || !(cells[3] ?? '').startsWith('yes')) continue;
+      const expanded = path === '/binary/{uuid}' ? ['/binary/{*}']
+        : /\/source\/\{[a-z]+\}$/.test(path) ? ['/items/{id}/source/description', '/items/{id}/source/record'] : [path];
+      for (const p of expanded) {
+        assert.ok(p in doc.paths, `${p} is served as the README says`);
+        served.add(p);
+      }
+    }
+    // Named in the README as served, or as beyond both descriptions: every path of ours.
+    const beyond = /Beyond both: (.*)\n/.exec(readme)?.[1] ?? '';
+    for (const path of Object.keys(doc.paths)) {
+      const named = served.has(path) || beyond.includes(`\`GET ${path}\``) || (path === '/entities' && readme.includes('| `GET /entities` | yes |'));
+      assert.ok(named, `${path} is in the README's tables`);
+    }
   }));
