@@ -1,17 +1,22 @@
 /**
  * Benchmark of the search engine alone (src/search/engine; issue #14 point 8), not a test:
- * builds an item index of N synthetic documents (words with a Zipf-like distribution) and
- * prints build time, heap and RSS, and query latencies (p50/p99) for a rare term, a common
- * term + facet + filter, and `*:*` with four facets.
+ * builds an item index of N synthetic documents (words with a Zipf-like distribution) and,
+ * with `--persons`, a person index of N synthetic persons beside it, then prints one table:
+ * build rate, memory, and p50/p99 of the query rows the issue names (one connection, so one
+ * query at a time). Generation of the synthetic documents is not counted in the build: it is
+ * timed apart. The machine is shared, so wall-clock times are noisy: compare runs made in
+ * the same conditions; CPU times (the build's, and the mean per query) are printed beside
+ * wall times for that reason.
  *
- *   node --import tsx --expose-gc --max-old-space-size=4096 bench/engine.ts [N=1000000]
+ *   node --import tsx --expose-gc --max-old-space-size=4096 bench/engine.ts [N=1000000] [--persons]
  */
 import { Rng } from './synth/rng.js';
 import { SearchIndex } from '../src/search/engine/SearchIndex.js';
-import { itemSchema } from '../src/search/engine/schema.js';
+import { itemSchema, personSchema } from '../src/search/engine/schema.js';
 import type { SearchDocument, SearchRequest } from '../src/search/engine/types.js';
 
-const N = Number(process.argv[2] ?? 1_000_000);
+const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 1_000_000);
+const PERSONS = process.argv.includes('--persons');
 const VOCAB = 300_000;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzäöüß';
 
@@ -57,8 +62,8 @@ function itemDoc(i: number): SearchDocument {
       subtitle: r.next() < 0.5 ? [words(r, 1, 3)] : [],
       description: r.next() < 0.6 ? [words(r, 10, 40)] : [],
       keywords,
-      places,
-      affiliates,
+      place: places,
+      affiliate: affiliates,
       provider: [provider],
     },
     facets: {
@@ -77,18 +82,66 @@ function itemDoc(i: number): SearchDocument {
   };
 }
 
-function mb(n: number): string {
-  return `${(n / 2 ** 20).toFixed(0)} MB`;
+function personDoc(i: number): SearchDocument {
+  const r = Rng.for(7, 2, i);
+  const name = `${word(zipf(r, 20_000))}, ${word(zipf(r, 5000))}`;
+  const born = r.next() < 0.8 ? 1400 + Math.floor(r.next() * 600) : null;
+  const died = born !== null && r.next() < 0.8 ? born + 20 + Math.floor(r.next() * 70) : null;
+  const place = pick(r, 'Ort ', 5000);
+  const occupation = word(zipf(r, 3000));
+  const gender = r.next() < 0.5 ? 'männlich' : 'weiblich';
+  const count = Math.floor(1 / (r.next() + 0.001));
+  return {
+    id: `http://d-nb.info/gnd/${100_000_000 + i}`,
+    text: {
+      preferredName: [name],
+      variantName: r.next() < 0.3 ? [words(r, 2, 3)] : [],
+      professionOrOccupation: [occupation],
+      placeOfBirth: [place],
+      placeOfDeath: r.next() < 0.5 ? [place] : [],
+      dateOfBirth: born === null ? [] : [String(born)],
+      dateOfDeath: died === null ? [] : [String(died)],
+      gender: [gender],
+    },
+    facets: { person_name_fct: [name], person_place_fct: [place], person_gender_fct: [gender], person_occupation_fct: [occupation] },
+    numbers: { dateOfBirth: born, dateOfDeath: died, count },
+    sort: { preferredName: name, count },
+  };
 }
 
-function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MB`;
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+const table: Array<[string, string]> = [];
+const row = (name: string, value: string) => {
+  table.push([name, value]);
+  console.error(`  ${name}: ${value}`);
+};
+
+/** Builds an index from N generated documents, timing only the upserts (wall and CPU). */
+function build(schema: typeof itemSchema, make: (i: number) => SearchDocument, label: string): SearchIndex {
+  const ix = new SearchIndex(schema);
+  const BATCH = 10_000;
+  let wall = 0;
+  let cpu = 0;
+  for (let i = 0; i < N; i += BATCH) {
+    const docs: SearchDocument[] = [];
+    for (let j = i; j < Math.min(N, i + BATCH); j++) docs.push(make(j));
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    for (const d of docs) ix.upsert(d);
+    const c = process.cpuUsage(c0);
+    cpu += (c.user + c.system) / 1000;
+    wall += performance.now() - t0;
+  }
+  row(`${label} build (${N.toLocaleString('en')} upserts)`, `${(wall / 1000).toFixed(1)} s wall, ${(cpu / 1000).toFixed(1)} s CPU (${Math.round(N / (wall / 1000)).toLocaleString('en')} docs/s wall, ${Math.round(N / (cpu / 1000)).toLocaleString('en')} docs/s CPU)`);
+  return ix;
 }
 
 function measure(name: string, make: (k: number) => SearchRequest, ix: SearchIndex, runs = 200): void {
   for (let k = 0; k < 20; k++) ix.search(make(k), Date.now() + 60_000);
   const times: number[] = [];
   let total = 0;
+  const c0 = process.cpuUsage();
   for (let k = 0; k < runs; k++) {
     const req = make(k);
     const t0 = performance.now();
@@ -96,44 +149,69 @@ function measure(name: string, make: (k: number) => SearchRequest, ix: SearchInd
     times.push(performance.now() - t0);
     total += res.total;
   }
+  const c = process.cpuUsage(c0);
+  const cpu = (c.user + c.system) / 1000 / runs;
   times.sort((a, b) => a - b);
   const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-  console.log(`${name.padEnd(44)} p50 ${p(0.5).padStart(8)} ms  p99 ${p(0.99).padStart(8)} ms  mean hits ${Math.round(total / runs)}`);
+  row(name, `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${cpu.toFixed(2)} ms (mean hits ${Math.round(total / runs).toLocaleString('en')}, ${runs} runs)`);
 }
 
 gc();
 const before = process.memoryUsage();
-const ix = new SearchIndex(itemSchema);
-const t0 = performance.now();
-for (let i = 0; i < N; i++) ix.upsert(itemDoc(i));
-const buildMs = performance.now() - t0;
+const items = build(itemSchema, itemDoc, 'items');
+const persons = PERSONS ? build(personSchema, personDoc, 'persons') : undefined;
 gc();
 const after = process.memoryUsage();
-console.log(`documents ${N}, terms ${ix.terms.size}, build ${(buildMs / 1000).toFixed(1)} s (${Math.round(N / (buildMs / 1000))} docs/s)`);
-console.log(`heap used ${mb(after.heapUsed - before.heapUsed)} (+ array buffers ${mb(after.arrayBuffers - before.arrayBuffers)}), RSS ${mb(after.rss)}, pools ${mb(ix.poolBytes)}`);
+row('heap used / array buffers / RSS', `${mb(after.heapUsed - before.heapUsed)} / ${mb(after.arrayBuffers - before.arrayBuffers)} / ${mb(after.rss)}${persons ? ' (both indexes)' : ' (items only)'}`);
 
 const rows = 20;
 const facet = (field: string) => ({ field, limit: 10, mincount: 1, sort: 'count' as const });
-measure('rare term (rank 20k-120k)', (k) => ({ query: { kind: 'term', field: null, text: word(20_000 + k * 500) }, sort: { kind: 'relevance' }, offset: 0, rows }), ix);
-measure('common term + facet + filter', (k) => ({
-  query: { kind: 'term', field: null, text: word(5 + (k % 40)) },
+const term = (text: string) => ({ kind: 'term' as const, field: null, text });
+measure('rare term (rank 20k-120k)', (k) => ({ query: term(word(20_000 + k * 500)), sort: { kind: 'relevance' }, offset: 0, rows }), items);
+measure('common term + type filter + place facet', (k) => ({
+  query: term(word(5 + (k % 40))),
   filters: { type_fct: ['mediatype_000', 'mediatype_001'] },
   facets: [facet('place_fct')],
   sort: { kind: 'relevance' },
   offset: 0,
   rows,
-}), ix, 100);
-measure('*:* + 4 facets (type, sector, place, time)', () => ({
-  query: { kind: 'all' },
-  facets: ['type_fct', 'sector_fct', 'place_fct', 'time_fct'].map(facet),
+}), items, 100);
+measure('very common term + sector filter + 2 facets', (k) => ({
+  query: term(word(k % 5)),
+  filters: { sector_fct: ['sec_00', 'sec_01', 'sec_02'] },
+  facets: [facet('place_fct'), facet('time_fct')],
   sort: { kind: 'relevance' },
   offset: 0,
   rows,
-}), ix, 30);
-measure('*:* + 4 facets, sorted by id', () => ({
+}), items, 100);
+const allFacets = ['type_fct', 'sector_fct', 'place_fct', 'time_fct'].map(facet);
+measure('*:* + type, sector, place, time facets', () => ({ query: { kind: 'all' }, facets: allFacets, sort: { kind: 'relevance' }, offset: 0, rows }), items, 100);
+measure('*:* + 4 facets, sorted by id', () => ({ query: { kind: 'all' }, facets: allFacets, sort: { kind: 'id', descending: false }, offset: 0, rows }), items, 100);
+
+// deep cursor: pages of 100 through the first 100,000 hits of a filtered *:* by title, then
+// the pages from depth 50,000 to 100,000 again, timed
+const deep = (cursor: string): SearchRequest => ({
   query: { kind: 'all' },
-  facets: ['type_fct', 'sector_fct', 'place_fct', 'time_fct'].map(facet),
-  sort: { kind: 'id', descending: false },
+  filters: { type_fct: ['mediatype_000', 'mediatype_001'] },
+  sort: { kind: 'key', key: 'title', descending: false },
   offset: 0,
-  rows,
-}), ix, 30);
+  rows: 100,
+  cursor,
+});
+const cursors: string[] = [];
+let cursor = '*';
+for (let i = 0; i < Math.min(1000, Math.floor(N / 10 / 100)); i++) {
+  cursors.push(cursor);
+  cursor = items.search(deep(cursor), Date.now() + 600_000).nextCursor!;
+}
+const depth = cursors.length * 100;
+measure(`deep cursor page (depth ${(depth / 2).toLocaleString('en')}-${depth.toLocaleString('en')}, by title)`, (k) => deep(cursors[cursors.length / 2 + (k % (cursors.length / 2))]!), items, 100);
+if (persons) {
+  measure('persons: common name term', (k) => ({ query: term(word(k % 50)), facets: [facet('person_occupation_fct')], sort: { kind: 'relevance' }, offset: 0, rows }), persons, 100);
+  measure('persons: *:* + 2 facets', () => ({ query: { kind: 'all' }, facets: [facet('person_gender_fct'), facet('person_place_fct')], sort: { kind: 'relevance' }, offset: 0, rows }), persons, 100);
+}
+const final = process.memoryUsage();
+row('RSS after the queries', mb(final.rss));
+
+console.log(`\n| Measure (${N.toLocaleString('en')} items${persons ? ` + ${N.toLocaleString('en')} persons` : ''}) | Result |\n| --- | --- |`);
+for (const [k, v] of table) console.log(`| ${k} | ${v} |`);

@@ -13,6 +13,7 @@
  * See docs/configuration.md.
  */
 import { readFileSync } from 'node:fs';
+import { closestName } from './closestName.js';
 import { UsageError } from './errors.js';
 
 export const DEFAULTS = {
@@ -23,6 +24,8 @@ export const DEFAULTS = {
     path: './data/heritage.db',
     /** SQLite page cache of the server's connection, in MB. */
     cacheMegabytes: 64,
+    /** How long a write waits for another process's write lock (a batch of 100,000 persons holds it ~5 s) before it gives up. */
+    busyTimeoutSeconds: 30,
   },
   server: {
     host: '127.0.0.1',
@@ -70,6 +73,11 @@ export const DEFAULTS = {
      * Format: docs/edm-mapping.md.
      */
     providersFile: '',
+    /**
+     * Largest record any load accepts, in UTF-8 bytes, whatever its kind (a cortex
+     * document, a package, an EDM record, a person); larger ones are skipped and reported.
+     */
+    maxRecordBytes: 16 * 1024 * 1024,
   },
   harvest: {
     /** Attempts after the first for one OAI-PMH request (network errors, 5xx, 503). */
@@ -93,6 +101,26 @@ export const DEFAULTS = {
     /** Ask binaries for an API key too; off as on the real service (docs/configuration.md). */
     requireKey: false,
   },
+  search: {
+    /**
+     * Worker threads that run person searches, so that an expensive one
+     * cannot delay other requests (issue #13). Each keeps its own in-memory
+     * index of the persons (the largest part of the server's memory at a
+     * million persons), hence one by default; 0 runs searches on the main
+     * thread (only the cooperative time budget then bounds them).
+     */
+    workers: 1,
+    /** Longest a search may run, in ms; past it the answer is a 503 that says to narrow the query. */
+    timeBudgetMs: 3000,
+    /** Searches waiting for a free worker; more are refused with a 503 to retry later. */
+    queueLength: 32,
+    /** Terms, phrases, wildcards and ranges in one query (as Lucene's maxClauseCount). */
+    maxClauses: 128,
+    /** Different words one wildcard may stand for. */
+    maxExpansionsPerTerm: 1000,
+    /** Different words all wildcards of one query may stand for together. */
+    maxExpansionsPerQuery: 2000,
+  },
   auth: {
     /**
      * Answer every read without an API key, as the newer generation of the real
@@ -110,6 +138,26 @@ export type Config = Readonly<{ readonly [S in keyof typeof DEFAULTS]: Readonly<
 export type ConfigOverrides = { [S in keyof Config]?: Partial<Config[S]> };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+const ENV_PREFIX = 'HERITAGE_API_';
+
+/**
+ * The HERITAGE_API_* variables that are not settings, in one place: every
+ * other variable with the prefix must name a setting, or it is refused (a
+ * typo must not go unnoticed; issue #13, point 9). docs/configuration.md lists them.
+ */
+export const OTHER_ENV_VARIABLES: Readonly<Record<string, string>> = {
+  HERITAGE_API_CONFIG: 'the JSON config file, when --config is not given',
+};
+
+/** Every setting as "section.key". */
+const settingPaths = (): string[] => Object.entries(DEFAULTS).flatMap(([section, values]) => Object.keys(values).map((key) => `${section}.${key}`));
+
+/** " Did you mean 'x'?" when a known name is near `name`, else "". */
+function didYouMean(name: string, known: readonly string[], quote = (s: string) => `'${s}'`): string {
+  const near = closestName(name, known);
+  return near === undefined ? '' : ` Did you mean ${quote(near)}?`;
+}
 
 /** Snake-case env name of a config path: ("http", "requireAccept") -> HERITAGE_API_HTTP_REQUIRE_ACCEPT. */
 export function envName(section: string, key: string): string {
@@ -146,26 +194,52 @@ function readFile(path: string): ConfigOverrides {
 
 function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   const out: Record<string, Record<string, unknown>> = {};
+  const known = new Set(Object.keys(OTHER_ENV_VARIABLES));
   for (const [section, values] of Object.entries(DEFAULTS)) {
     for (const [key, like] of Object.entries(values)) {
       const name = envName(section, key);
+      known.add(name);
       const raw = env[name];
       if (raw !== undefined) (out[section] ??= {})[key] = coerce(raw, like, name);
     }
   }
+  refuseUnknownEnv(env, known);
   return out as ConfigOverrides;
+}
+
+/** Names are compared without the common prefix, so that "did you mean" weighs only the part that differs. */
+function refuseUnknownEnv(env: NodeJS.ProcessEnv, known: ReadonlySet<string>): void {
+  const unknown = Object.keys(env)
+    .filter((name) => name.toUpperCase().startsWith(ENV_PREFIX) && !known.has(name))
+    .sort();
+  if (unknown.length === 0) return;
+  const suffixes = [...known].map((name) => name.slice(ENV_PREFIX.length));
+  const described = unknown.map((name) => {
+    const near = closestName(name.slice(ENV_PREFIX.length), suffixes);
+    return near === undefined ? name : `${name} (did you mean ${ENV_PREFIX}${near}?)`;
+  });
+  throw new UsageError(
+    `Unknown environment variable${unknown.length > 1 ? 's' : ''} ${described.join(', ')}: no setting has ${unknown.length > 1 ? 'these names' : 'this name'}. ` +
+      `Correct or unset ${unknown.length > 1 ? 'them' : 'it'}; docs/configuration.md lists every setting and its variable.`,
+  );
 }
 
 /** Merge one layer onto the config, checking every name and type against DEFAULTS. */
 function apply(target: Record<string, Record<string, unknown>>, layer: ConfigOverrides, origin: string): void {
   for (const [section, values] of Object.entries(layer ?? {})) {
     const defaults = (DEFAULTS as Record<string, Record<string, unknown>>)[section];
-    if (!defaults) throw new UsageError(`${origin}: unknown config section '${section}'. Sections: ${Object.keys(DEFAULTS).join(', ')}.`);
+    if (!defaults) {
+      throw new UsageError(
+        `${origin}: unknown config section '${section}'. Sections: ${Object.keys(DEFAULTS).join(', ')}.${didYouMean(section, Object.keys(DEFAULTS))}`,
+      );
+    }
     if (typeof values !== 'object' || values === null) throw new UsageError(`${origin}: '${section}' must be an object.`);
     for (const [key, value] of Object.entries(values)) {
       if (value === undefined) continue;
       if (!(key in defaults)) {
-        throw new UsageError(`${origin}: unknown setting '${section}.${key}'. Settings of '${section}': ${Object.keys(defaults).join(', ')}.`);
+        throw new UsageError(
+          `${origin}: unknown setting '${section}.${key}'. Settings of '${section}': ${Object.keys(defaults).join(', ')}.${didYouMean(`${section}.${key}`, settingPaths())}`,
+        );
       }
       const like = defaults[key];
       const v = typeof value === 'string' && typeof like !== 'string' ? coerce(value, like, `${origin} ${section}.${key}`) : value;
@@ -193,12 +267,20 @@ function validate(c: Config): void {
   positive('ingest.batchSize', c.ingest.batchSize);
   positive('ingest.itemBatchSize', c.ingest.itemBatchSize);
   positive('ingest.cacheMegabytes', c.ingest.cacheMegabytes);
+  positive('ingest.maxRecordBytes', c.ingest.maxRecordBytes, 1024);
   positive('store.cacheMegabytes', c.store.cacheMegabytes);
+  positive('store.busyTimeoutSeconds', c.store.busyTimeoutSeconds, 0);
   positive('http.rateLimitMax', c.http.rateLimitMax, 0);
   positive('http.rateLimitWindowSeconds', c.http.rateLimitWindowSeconds);
   positive('http.cacheMaxAgeSeconds', c.http.cacheMaxAgeSeconds, 0);
   positive('http.compressedCacheBytes', c.http.compressedCacheBytes, 0);
   positive('http.maxUrlLength', c.http.maxUrlLength, 64);
+  positive('search.workers', c.search.workers, 0);
+  positive('search.timeBudgetMs', c.search.timeBudgetMs);
+  positive('search.queueLength', c.search.queueLength, 0);
+  positive('search.maxClauses', c.search.maxClauses);
+  positive('search.maxExpansionsPerTerm', c.search.maxExpansionsPerTerm);
+  positive('search.maxExpansionsPerQuery', c.search.maxExpansionsPerQuery);
   positive('harvest.retries', c.harvest.retries, 0);
   positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);

@@ -67,6 +67,17 @@ export const ERRORS = {
   invalidQuery: define('QuerySyntaxException', 400, ['detail'], (detail: string) =>
     `${detail} See the query syntax in docs/api.md (Lucene standard syntax).`),
   invalidSearch: define('InvalidSearchException', 400, ['detail'], (detail: string) => detail),
+  // Bounds on a search's work (issue #13; docs/configuration.md, section search).
+  tooManyClauses: define('TooManyClausesException', 400, ['clauses', 'max'], (clauses: number, max: number) =>
+    `The query has ${clauses} terms; at most ${max} are allowed. Use fewer OR alternatives, or split the search into several.`),
+  wildcardTooBroad: define('WildcardTooBroadException', 400, ['pattern', 'max'], (pattern: string, max: number) =>
+    `The wildcard '${shown(pattern)}' matches more than ${max} different words; put more letters before the first * or ?.`),
+  queryTooBroad: define('QueryTooBroadException', 400, ['max'], (max: number) =>
+    `The wildcards of the query together match more than ${max} different words; use fewer wildcards, or put more letters before each * or ?.`),
+  searchOverBudget: define('SearchTimeoutException', 503, ['budgetMs', 'retryAfterSeconds'], (budgetMs: number, retryAfterSeconds: number) =>
+    `The search was stopped after ${budgetMs} ms, its time budget. Narrow the query: fewer wildcards, more letters before each * or ?, fewer OR alternatives; or retry after ${retryAfterSeconds} seconds (see the Retry-After header).`),
+  searchBusy: define('SearchBusyException', 503, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
+    `Too many searches are running or waiting. Retry after ${retryAfterSeconds} seconds (see the Retry-After header).`),
   // --- items (spec section 7) ---
   itemNotFound: define('ItemNotFoundException', 404, ['id'], (id: string) => `Item '${shown(id)}' not found.`),
   itemBlocked: define('ItemBlockedException', 403, ['id', 'reason'], (id: string, reason: string) =>

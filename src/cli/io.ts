@@ -21,4 +21,6 @@ export const EXIT = {
   failed: 1,
   /** The run finished, but some records were skipped (they are listed). */
   partial: 2,
+  /** Stopped by Ctrl-C (128 + SIGINT, as shells report it); what was stored stays, and a re-run goes on. */
+  interrupted: 130,
 } as const;

@@ -4,25 +4,38 @@
  * (file < environment < flags, src/config.ts), opens the store, and runs.
  * docs/cli.md describes every command and exit code.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config, type ConfigOverrides } from '../config.js';
 import { UsageError } from '../errors.js';
 import { openStore } from '../store/openStore.js';
+import { StoreNotFoundError } from '../store/storeErrors.js';
 import type { Store } from '../store/Store.js';
 import { demoCommand } from './commands/demo.js';
 import { harvestCommand, type HarvestFlags } from './commands/harvest.js';
 import { ingestEntitiesCommand, ingestItemsCommand } from './commands/ingest.js';
-import { blockItem, unblockItem } from './commands/items.js';
+import { blockItem, DEFAULT_LIST_LIMIT, listItems, shellWord, showItem, unblockItem } from './commands/items.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
 import { EXIT, processIo, type CliIo } from './io.js';
+
+/** src/cli and dist/cli are both two levels below the package root: found from here, never from the working directory. */
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 interface GlobalFlags {
   config?: string;
   db?: string;
   logLevel?: string;
+}
+
+/** A commander argument parser for a count. */
+function positiveInteger(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} takes a whole number from 1 up, not '${value}'.`);
+    return n;
+  };
 }
 
 /** Flags of the commands that map onto config keys (serve's, and --providers). */
@@ -47,35 +60,73 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
   let exitCode: number = EXIT.ok;
   const program = new Command('heritage-api')
     .description('A DDB-compatible cultural-heritage metadata API.')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the version of heritage-api')
     .option('-c, --config <file>', 'JSON config file (see docs/configuration.md)')
     .option('--db <path>', 'SQLite database file (store.path)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
+  /**
+   * Loads the config, opens the store and runs. `create`: only loads may
+   * create a store; every other command given a path where there is none
+   * says so instead of leaving an empty one behind.
+   */
   const withStore = async (
     flags: Record<string, unknown>,
     run: (config: Config, store: Store) => Promise<number> | number,
-    keepOpen = false,
-    purpose: 'serve' | 'load' = 'serve',
+    { keepOpen = false, purpose = 'serve', create = false }: { keepOpen?: boolean; purpose?: 'serve' | 'load'; create?: boolean } = {},
   ) => {
     const global = program.opts<GlobalFlags>();
     const config = loadConfig({ file: global.config, env, flags: overrides(global, flags) });
-    const store = openStore(config, purpose);
+    const store = openStore(config, purpose, { create });
+    let running = false;
     try {
       exitCode = await run(config, store);
+      running = keepOpen;
     } finally {
-      if (!keepOpen) store.close();
+      if (!running) store.close();
     }
   };
 
+  /** The start of a command line to suggest, with the --config and --db of this one, so it can be pasted as it is. */
+  const cliPrefix = () => {
+    const global = program.opts<GlobalFlags>();
+    const words = ['heritage-api'];
+    if (global.config) words.push('--config', shellWord(global.config));
+    if (global.db) words.push('--db', shellWord(global.db));
+    return words.join(' ');
+  };
+
+  /**
+   * Runs a load that Ctrl-C stops cleanly: it keeps what it read and says so
+   * (docs/cli.md). A second Ctrl-C stops at once; the batch being written is
+   * then not kept, and everything before it is.
+   */
+  const interruptible = async (run: (signal: AbortSignal) => Promise<number>): Promise<number> => {
+    const stop = new AbortController();
+    const onSigint = () => {
+      io.err('Stopping after the records read so far (Ctrl-C again stops at once)...');
+      stop.abort();
+    };
+    process.once('SIGINT', onSigint);
+    try {
+      return await run(stop.signal);
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  };
+
+  const LOAD = { purpose: 'load', create: true } as const;
   const ingest = program.command('ingest').description('Load records into the store');
   ingest
     .command('items')
     .description('Load items: cortex XML or package JSON packages, or EDM RDF/XML records (also saved OAI-PMH responses); files, directories, or - for stdin')
     .argument('<paths...>', 'files, directories or -')
     .option('--providers <file>', 'JSON file of provider facts for packages built from EDM (ingest.providersFile)')
-    .action((paths: string[], flags: Record<string, unknown>) => withStore(flags, (config, store) => ingestItemsCommand(config, store, paths, io), false, 'load'));
+    .action((paths: string[], flags: Record<string, unknown>) =>
+      withStore(flags, (config, store) => interruptible((signal) => ingestItemsCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
+    );
 
   program
     .command('harvest')
@@ -86,24 +137,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .option('--from <datestamp>', 'records changed from this date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ); default: where the last complete run ended')
     .option('--providers <file>', 'JSON file of provider facts (ingest.providersFile)')
     .action((url: string, flags: HarvestFlags & Record<string, unknown>) =>
-      withStore(flags, async (config, store) => {
-        // Ctrl-C stops after the page being stored; the run resumes there next time.
-        const stop = new AbortController();
-        const onSigint = () => stop.abort();
-        process.once('SIGINT', onSigint);
-        try {
-          return await harvestCommand(config, store, url, flags, io, stop.signal);
-        } finally {
-          process.off('SIGINT', onSigint);
-        }
-      }, false, 'load'),
+      withStore(flags, (config, store) => interruptible((signal) => harvestCommand(config, store, url, flags, io, signal)), LOAD),
     );
 
   ingest
     .command('entities')
     .description('Load persons: EntityFacts or lobid-gnd JSON-LD, or entity lines of this service; files, directories or -')
     .argument('<paths...>', 'files, directories or -')
-    .action((paths: string[]) => withStore({}, (config, store) => ingestEntitiesCommand(config, store, paths, io), false, 'load'));
+    .action((paths: string[]) =>
+      withStore({}, (config, store) => interruptible((signal) => ingestEntitiesCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
+    );
 
   const serveOptions = (cmd: Command) =>
     cmd
@@ -117,14 +160,14 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     withStore(flags, async (config, store) => {
       await serveCommand(config, store, io.err);
       return EXIT.ok;
-    }, true),
+    }, { keepOpen: true }),
   );
   serveOptions(program.command('demo').description('Load the demo records, create a demo key, start the server')).action(
     (flags: Record<string, unknown>) =>
       withStore(flags, async (config, store) => {
         await demoCommand(config, store, io);
         return EXIT.ok;
-      }, true),
+      }, { keepOpen: true, create: true }),
   );
 
   const keys = program.command('keys').description('Manage API keys');
@@ -152,11 +195,30 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .description('Unblock an item')
     .argument('<id>')
     .action((id: string) => withStore({}, (_c, store) => unblockItem(store, id, io)));
+  items
+    .command('list')
+    .description('List the ids of the stored items in id order, a page at a time')
+    .addOption(new Option('--limit <n>', 'at most this many ids').default(DEFAULT_LIST_LIMIT).argParser(positiveInteger('--limit')))
+    .option('--after <id>', 'the ids after this one (the last of the page before)')
+    .action((o: { limit: number; after?: string }) => withStore({}, (_c, store) => listItems(store, o, cliPrefix(), io)));
+  items
+    .command('show')
+    .description('Print the package of an item, as GET /items/{id}/aip answers it')
+    .argument('<id>')
+    .addOption(new Option('--format <format>', 'json or xml (the stored cortex XML)').choices(['json', 'xml']).default('json'))
+    .action((id: string, o: { format: 'json' | 'xml' }) => withStore({}, (_c, store) => showItem(store, id, o.format, cliPrefix(), io)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.failed;
+    if (e instanceof StoreNotFoundError) {
+      io.err(
+        `heritage-api: There is no store at ${e.location}. Check --db (store.path), or create the store by loading data: ` +
+          "'heritage-api ingest items PATH...', 'ingest entities PATH...' or 'harvest URL'.",
+      );
+      return EXIT.failed;
+    }
     if (e instanceof UsageError) {
       io.err(`heritage-api: ${e.message}`);
       return EXIT.failed;
@@ -169,12 +231,21 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
 // Run when executed directly (not when imported by tests).
 // process.argv[1] may be the npm bin symlink, so compare real paths.
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // Output piped into a reader that stopped (`items list | head`) is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? EXIT.ok);
+  });
   runCli(process.argv.slice(2)).then(
     (code) => {
+      // A stopped load may leave a quiet standard input open, which would keep the process alive.
+      if (code === EXIT.interrupted) process.exit(code);
       if (code !== EXIT.ok) process.exitCode = code;
     },
     (e: unknown) => {
+      // Only bugs get here: what an operator must fix is a UsageError, said in a sentence by runCli.
       process.stderr.write(`heritage-api: ${(e as Error).stack ?? String(e)}\n`);
+      process.stderr.write('heritage-api: this is a bug in heritage-api; please report it with the lines above.\n');
       process.exitCode = EXIT.failed;
     },
   );

@@ -15,6 +15,7 @@
 
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { isXmlWhitespace, setOwn } from './jsonValues.js';
+import { blankSpans, DEFAULT_LIMITS, scanJsonRecords, type RecordLimits } from './recordLimits.js';
 
 export class JsonSyntaxError extends Error {
   readonly line: number;
@@ -98,8 +99,36 @@ function toObject(node: Node): Record<string, unknown> {
   return out;
 }
 
+/** A document (not one record of an array) that breaks a limit of src/formats/recordLimits.ts. */
+export class JsonLimitError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'JsonLimitError';
+  }
+}
+
+/**
+ * Parses package JSON whose records are checked against the limits first
+ * (src/formats/recordLimits.ts): a root array's elements that nest too deep or
+ * are too large are never parsed and come back in `refused` by index; a single
+ * document that does throws JsonLimitError.
+ */
+export function parsePackageJsonRecords(text: string, limits: RecordLimits = DEFAULT_LIMITS): { value: unknown; refused: Map<number, string> } {
+  const scan = scanJsonRecords(text, limits);
+  if (!scan.arrayRoot && scan.refused.length > 0) throw new JsonLimitError(scan.refused[0]!.reason);
+  const value = parseChecked(blankSpans(text, scan.refused));
+  return { value, refused: new Map(scan.refused.map((r) => [r.index, r.reason])) };
+}
+
 /** Parses an item package's JSON text, merging repeated keys (see the header). */
 export function parsePackageJson(text: string): unknown {
+  const { value, refused } = parsePackageJsonRecords(text, { maxRecordBytes: Number.MAX_SAFE_INTEGER });
+  const first = refused.values().next();
+  if (!first.done) throw new JsonLimitError(first.value);
+  return value;
+}
+
+function parseChecked(text: string): unknown {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
   const first = errors[0];

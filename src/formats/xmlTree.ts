@@ -18,6 +18,7 @@
 
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { findXmlProblem } from './xmlProblem.js';
+import { MAX_NESTING_DEPTH, tooDeepReason } from './recordLimits.js';
 
 export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 export const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
@@ -43,6 +44,17 @@ export interface XmlElement {
   attributes: XmlAttribute[];
   /** Child elements and decoded text, in document order; adjacent text is joined. */
   children: Array<XmlElement | string>;
+}
+
+/** A document nested deeper than MAX_NESTING_DEPTH (src/formats/recordLimits.ts): refused while it is read. */
+export class XmlTooDeepError extends Error {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(tooDeepReason(line, column));
+    this.name = 'XmlTooDeepError';
+  }
 }
 
 /** A document that is not well-formed XML; line and column are 1-based. */
@@ -94,9 +106,10 @@ const reasonOf = (e: Error): string => e.message.replace(/^(?:[^:]*:)?\d+:\d+: /
 
 /**
  * Parses a complete XML document and returns its root element.
- * Throws XmlSyntaxError (with 1-based line and column) when it is not well-formed.
+ * Throws XmlSyntaxError (with 1-based line and column) when it is not well-formed,
+ * and XmlTooDeepError as soon as an element opens deeper than `maxDepth`.
  */
-export function parseXml(text: string): XmlElement {
+export function parseXml(text: string, maxDepth = MAX_NESTING_DEPTH): XmlElement {
   // XML 1.0, 2.11: CR LF and lone CR are read as LF. Positions refer to this text.
   const xml = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   // An undeclared prefix resolves to a marker, read back as "" (the documented leniency).
@@ -105,6 +118,8 @@ export function parseXml(text: string): XmlElement {
   let root: XmlElement | undefined;
   let failure: XmlSyntaxError | undefined;
   parser.on('opentag', (tag: SaxesTagNS) => {
+    // Thrown out of saxes' write(): reading on would cost time quadratic in the depth.
+    if (open.length >= maxDepth) throw new XmlTooDeepError(parser.line, Math.max(parser.column, 1));
     const element = elementFromTag(tag);
     const parent = open[open.length - 1];
     if (parent) parent.children.push(element);

@@ -18,9 +18,13 @@
  * (@fastify/compress decides those); for packages no 304. Everything else,
  * and every error, is left to Fastify, which answers it as before.
  *
+ * At log level info or lower it writes the request's log lines as Fastify
+ * would (./requestLog.ts), so that request logging, on by default, does not
+ * switch it off (issue #13, point 11). With trustProxy on, a request with
+ * X-Forwarded-For is left to Fastify, whose rules give the logged address.
+ *
  * It is off whenever Fastify would do more for a request than answer it:
- * with rate limiting on (the limiter counts in Fastify), with request logging
- * (log level info or lower: Fastify logs every request), and with a list of
+ * with rate limiting on (the limiter counts in Fastify) and with a list of
  * CORS origins (the answer then depends on Origin).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,6 +34,7 @@ import { ITEM_VARY, itemRepresentation } from './formatChoice.js';
 import { withoutGenerationPrefix } from './generation.js';
 import type { HierarchyAnswers } from './hierarchyAnswers.js';
 import type { PackageAnswer, PackageAnswers } from './packageAnswers.js';
+import type { AnswerLog } from './requestLog.js';
 import { isValidItemId } from '../store/itemIds.js';
 
 /** Answers the request and returns true, or returns false and leaves it untouched. */
@@ -37,8 +42,8 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface FastPathDeps {
   config: Config;
-  /** Whether Fastify writes a log line for every request. */
-  logsRequests: boolean;
+  /** Writes the request log lines of an answer; undefined when requests are not logged. */
+  log: AnswerLog | undefined;
   /** The headers @fastify/cors adds to every answer, when they do not depend on the request. */
   cors: { allowOrigin: string; exposeHeaders: string } | undefined;
   /** Throws when the request may not be answered; undefined for an anonymous read (auth.anonymousRead). */
@@ -50,11 +55,12 @@ export interface FastPathDeps {
 const PREFIX = '/items/';
 
 export function createFastPath(deps: FastPathDeps): FastPath | undefined {
-  const { config, cors } = deps;
-  if (deps.logsRequests || config.http.rateLimitMax > 0 || cors === undefined) return undefined;
+  const { config, cors, log } = deps;
+  if (config.http.rateLimitMax > 0 || cors === undefined) return undefined;
+  const proxied = config.server.trustProxy && log !== undefined;
 
   /** The package, as the aip route answers it; false when Fastify must answer. */
-  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string): boolean {
+  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): boolean {
     let answer: PackageAnswer;
     try {
       deps.authenticate(req);
@@ -78,11 +84,12 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     head['content-length'] = answer.body.length;
     res.writeHead(200, head);
     res.end(answer.body);
+    if (log !== undefined) log(req, 200, started);
     return true;
   }
 
   /** The ancestry, as the parents route answers it; false when Fastify must answer. */
-  function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string): boolean {
+  function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): boolean {
     // Compression of parents answers is @fastify/compress's.
     if (req.headers['accept-encoding'] !== undefined) return false;
     let format: 'json' | 'xml';
@@ -103,22 +110,25 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
       'content-length': body.length,
     });
     res.end(body);
+    if (log !== undefined) log(req, 200, started);
     return true;
   }
 
   return (req, res) => {
+    const started = log === undefined ? 0 : performance.now();
     if (req.method !== 'GET' || req.url === undefined || req.url.length > config.http.maxUrlLength) return false;
     // /2/items/… is the same request as /items/… (./generation.ts).
     const url = withoutGenerationPrefix(req.url);
     if (!url.startsWith(PREFIX)) return false;
     if (!req.headers.host) return false;
+    if (proxied && req.headers['x-forwarded-for'] !== undefined) return false;
     const slash = url.indexOf('/', PREFIX.length);
     const id = url.slice(PREFIX.length, slash < 0 ? url.length : slash);
     // '?' and '%' would need Fastify's query and path decoding; a valid id has neither.
     if (!isValidItemId(id)) return false;
     const rest = slash < 0 ? '' : url.slice(slash);
-    if (rest === '/parents') return parentsAnswer(req, res, id);
-    if (rest === '/aip' || rest === '') return packageAnswer(req, res, id);
+    if (rest === '/parents') return parentsAnswer(req, res, id, started);
+    if (rest === '/aip' || rest === '') return packageAnswer(req, res, id, started);
     return false;
   };
 }

@@ -3,9 +3,8 @@
  * This folder is the only place that knows HTTP; everything it needs comes in
  * as arguments (config, store).
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -26,10 +25,11 @@ import { withoutGenerationPrefix } from './generation.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { addQueryChecks } from './queryChecks.js';
-import { redactUrl } from './redact.js';
 import { MediaDirectory } from '../media/mediaDirectory.js';
 import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerChildrenRoutes } from './routes/children.js';
+import { createLogSink, type LogSink } from './logSink.js';
+import { createAnswerLog, logSerializers, requestId } from './requestLog.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerIiifRoutes } from './routes/iiif.js';
 import { registerItemRoutes } from './routes/items.js';
@@ -39,7 +39,7 @@ import { registerRootRoute } from './routes/root.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
-  /** A pino destination for the logs; default stdout. Tests pass a stream to read them. */
+  /** A destination for the logs, written line by line; default stdout (./logSink.ts). Tests pass a stream to read them. */
   logStream?: NodeJS.WritableStream;
   /** false switches logging off (the CLI's --quiet and most tests). */
   logging?: boolean;
@@ -58,9 +58,6 @@ const CORS = {
  * URL gets the documented 414 and only oversized headers a 431 (issue #13).
  */
 const HEADER_BYTES = 16 * 1024;
-
-/** Levels at which Fastify writes a line for every request. */
-const REQUEST_LOG_LEVELS = ['info', 'debug', 'trace'];
 
 /** Node's request listener of each app: the fast path, then Fastify. Serve gives it to its HTTPS server too. */
 const listeners = new WeakMap<FastifyInstance, RequestListener>();
@@ -97,6 +94,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     { maxHeaderBytes: maxHeaderSize, maxUrlLength: config.http.maxUrlLength, headersTimeoutMs: () => nodeServer?.headersTimeout ?? 60_000 },
     corsHeaders,
   );
+  const logSink: LogSink | undefined = logging ? createLogSink(options.logStream) : undefined;
   // Set once the routes exist; requests only arrive after listen().
   let fastPath: FastPath | undefined;
   let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -107,14 +105,12 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     logger: logging
       ? {
           level: config.server.logLevel,
-          ...(options.logStream ? { stream: options.logStream } : {}),
+          stream: logSink,
           // API keys travel in the query string and the Authorization header: never log either.
-          serializers: {
-            req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.originalUrl), remoteAddress: req.ip }),
-          },
+          serializers: logSerializers,
         }
       : false,
-    genReqId: () => randomUUID(),
+    genReqId: requestId,
     trustProxy: config.server.trustProxy,
     // GET-only API: no request bodies.
     bodyLimit: 1024,
@@ -148,6 +144,7 @@ export async function buildServer(config: Config, store: Store, options: ServerO
     options: { requireHostHeader: false, maxHeaderSize },
     attach: (server) => server.on('clientError', clientError as (err: Error, socket: Duplex) => void).on('connect', connect).on('checkExpectation', listener),
   });
+  if (logSink) app.addHook('onClose', (_app, done) => (logSink.close(), done()));
 
   // The paths of the routes, for 405 and OPTIONS (./allowedMethods.ts).
   const known = createKnownPaths();
@@ -204,7 +201,8 @@ export async function buildServer(config: Config, store: Store, options: ServerO
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({
     config,
-    logsRequests: logging && REQUEST_LOG_LEVELS.includes(config.server.logLevel),
+    // The fast path writes the request log lines Fastify would (./requestLog.ts).
+    log: logSink ? createAnswerLog(app.log, logSink) : undefined,
     // What @fastify/cors adds to every answer when any origin may read it.
     cors: anyOrigin ? { allowOrigin: '*', exposeHeaders: CORS.exposedHeaders.join(', ') } : undefined,
     authenticate,

@@ -10,6 +10,7 @@
  * incremental. OAI-PMH 2.0: 3.5 (flow control), 2.7.1 (selective harvesting
  * by datestamp), 2.5.1 (deleted records).
  */
+import { DEFAULT_LIMITS, type RecordLimits } from '../formats/recordLimits.js';
 import { readEdmRecords } from './edm/readEdmRecords.js';
 import { edmChange, type EdmItemOptions } from './items/edmItems.js';
 import { identifyGranularity } from './oai/identify.js';
@@ -29,6 +30,8 @@ export interface HarvestOptions {
   progress?: Progress;
   /** Aborting stops after the page being stored (or aborts the request in flight). */
   signal?: AbortSignal;
+  /** What a record may be (ingest.maxRecordBytes). */
+  limits?: RecordLimits;
 }
 
 export interface HarvestSummary extends LoadCounts {
@@ -75,7 +78,7 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
         runStarted = atGranularity(page.responseDate ?? new Date().toISOString(), g);
       }
       const changes: ItemChange[] = [];
-      for await (const result of readEdmRecords(once(page.body))) {
+      for await (const result of readEdmRecords(once(page.body), options.limits ?? DEFAULT_LIMITS)) {
         const read = edmChange(result, options.edm);
         if (read.kind === 'record') {
           summary.records++;
@@ -94,13 +97,19 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
       summary.updated += result.updated;
       summary.unchanged += result.unchanged;
       summary.deleted += result.deleted;
-      progress.update({ records: summary.records, errors: summary.problems.length });
+      // The repository may announce the list's size (OAI-PMH 3.5); the cursor counts the records before this page.
+      const total = page.completeListSize ?? undefined;
+      const done = page.cursor !== null ? page.cursor + page.recordCount : summary.records;
+      progress.update({ records: summary.records, errors: summary.problems.length, ...(total ? { done, total, unit: 'records' } : {}) });
       if (!page.resumptionToken) {
         summary.complete = true;
         summary.highWater = runStarted;
       }
       // Stopping here is safe: the page and the token of the next one are stored together.
-      if (options.signal?.aborted) return;
+      if (options.signal?.aborted) {
+        summary.interrupted = !summary.complete;
+        return;
+      }
     }
     // noRecordsMatch: nothing changed since `from`; the mark stays where it was.
     if (summary.pages === 0) summary.complete = true;
@@ -120,6 +129,11 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
       const from = options.from ?? saved?.highWater ?? null;
       await run(request(options, from), from, null, null);
     }
+  } catch (e) {
+    // Stopped in the middle of a request: the pages before it are stored, and that is the summary.
+    const byAbort = options.signal?.aborted && (e === options.signal.reason || (e instanceof Error && e.name === 'AbortError'));
+    if (!byAbort) throw e;
+    summary.interrupted = true;
   } finally {
     progress.stop();
     summary.cycles = store.findCycles(withParents);

@@ -19,12 +19,14 @@ function readPersonFile(file: InputFile, pool: ParserPool<'persons'>): AsyncIter
 }
 
 export async function ingestEntities(store: Store, paths: readonly string[], options: IngestOptions): Promise<IngestSummary> {
-  const pool = new ParserPool('persons');
+  const pool = new ParserPool('persons', options.limits === undefined ? {} : { limits: options.limits });
   return runIngest<PreparedPerson>(
     paths,
     {
       accept: (name) => ENTITY_FILE.test(name),
       read: (file) => readPersonFile(file, pool),
+      // Canonical already (http://d-nb.info/gnd/X for either form of a GND URI), so both forms are one key.
+      key: (person) => person.id,
       write: (batch) => store.upsertPersons(batch),
     },
     options,

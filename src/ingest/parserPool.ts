@@ -12,12 +12,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { DEFAULT_LIMITS, type RecordLimits } from '../formats/recordLimits.js';
 import { PARSING, parseInput, type ParseInput, type ParsedRecords, type ParserName } from './parsers.js';
 
 export interface WorkerSetup {
   parser: ParserName;
   /** Records per message. */
   records: number;
+  limits: RecordLimits;
   /** Int32Array over it: messages the worker may still post before the main thread takes some. */
   credits: SharedArrayBuffer;
 }
@@ -83,6 +85,8 @@ export interface PoolOptions {
   workers: number;
   ahead: number;
   records: number;
+  /** What a record may be (ingest.maxRecordBytes). */
+  limits: RecordLimits;
 }
 
 /** One load's parser. Close it when the load is done: its workers keep the process alive until then. */
@@ -91,6 +95,8 @@ export class ParserPool<K extends ParserName> {
   private readonly pending = new Map<number, Chunks<unknown>>();
   private readonly options: PoolOptions;
   private nextId = 0;
+  /** Set when a worker died: every parse after it fails at once instead of waiting for it. */
+  private failure: { error: unknown } | null = null;
   /** Messages received and not yet taken: at most `ahead`, shared out among the workers. */
   held = 0;
 
@@ -100,12 +106,12 @@ export class ParserPool<K extends ParserName> {
     options: Partial<PoolOptions> = {},
   ) {
     const { ahead, records, workers } = PARSING[parser];
-    this.options = { ahead, records, workers: Math.max(0, workers(availableParallelism())), ...options };
+    this.options = { ahead, records, workers: Math.max(0, workers(availableParallelism())), limits: DEFAULT_LIMITS, ...options };
   }
 
   private start(): void {
     for (let i = 0; i < this.options.workers; i++) {
-      const setup: WorkerSetup = { parser: this.parser, records: this.options.records, credits: new SharedArrayBuffer(4) };
+      const setup: WorkerSetup = { parser: this.parser, records: this.options.records, limits: this.options.limits, credits: new SharedArrayBuffer(4) };
       const credits = new Int32Array(setup.credits);
       credits[0] = Math.max(1, Math.ceil(this.options.ahead / this.options.workers));
       const worker = startWorker(setup);
@@ -120,6 +126,7 @@ export class ParserPool<K extends ParserName> {
         }
       });
       worker.on('error', (e) => {
+        this.failure ??= { error: e };
         for (const chunks of this.pending.values()) chunks.fail(e);
         this.pending.clear();
       });
@@ -138,7 +145,7 @@ export class ParserPool<K extends ParserName> {
       // On the main thread, in its turn: parsed ahead, nothing would bound the memory held.
       const { parser, options } = this;
       return (async function* () {
-        for (const chunk of parseInput(parser, input, options.records)) yield* chunk;
+        for (const chunk of parseInput(parser, input, options.records, options.limits)) yield* chunk;
       })();
     }
     const id = this.nextId++;
@@ -148,9 +155,18 @@ export class ParserPool<K extends ParserName> {
       Atomics.add(credits, 0, 1);
       Atomics.notify(credits, 0);
     });
+    if (this.failure !== null) {
+      chunks.fail(this.failure.error);
+      return chunks;
+    }
     this.pending.set(id, chunks as Chunks<unknown>);
     worker.postMessage({ id, input });
     return chunks;
+  }
+
+  /** Credits the workers have not used: how many more messages they may post before results are taken. */
+  get unusedCredits(): number {
+    return this.workers.reduce((sum, { credits }) => sum + Atomics.load(credits, 0), 0);
   }
 
   async close(): Promise<void> {

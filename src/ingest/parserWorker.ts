@@ -9,7 +9,7 @@ import type { WorkerSetup } from './parserPool.js';
 
 const port = parentPort;
 if (port === null) throw new Error('parserWorker runs as a worker thread of ParserPool');
-const { parser, records, credits: shared } = workerData as WorkerSetup;
+const { parser, records, limits, credits: shared } = workerData as WorkerSetup;
 const credits = new Int32Array(shared);
 
 function waitForCredit(): void {
@@ -18,7 +18,7 @@ function waitForCredit(): void {
 }
 
 port.on('message', (job: { id: number; input: ParseInput }) => {
-  for (const results of parseInput(parser, job.input, records)) {
+  for (const results of parseInput(parser, job.input, records, limits)) {
     waitForCredit();
     port.postMessage({ id: job.id, results });
   }

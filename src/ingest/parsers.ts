@@ -5,7 +5,8 @@
  * Files on disk are read by the worker itself: a read on the main thread
  * could only finish between two batch writes, which block its event loop.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { DEFAULT_LIMITS, tooLargeReason, type RecordLimits } from '../formats/recordLimits.js';
 import { EDM_HEAD_BYTES, looksLikeEdm } from './edm/readEdmRecords.js';
 import { readPackageChanges } from './items/readItemRecords.js';
 import { readPreparedPersons } from './persons/preparePerson.js';
@@ -27,7 +28,7 @@ export interface ParsedRecords {
 
 export type ParserName = keyof ParsedRecords;
 
-const READERS: { [K in ParserName]: (text: string) => Iterable<ParsedRecords[K]> } = {
+const READERS: { [K in ParserName]: (text: string, limits: RecordLimits) => Iterable<ParsedRecords[K]> } = {
   packages: readPackageChanges,
   persons: readPreparedPersons,
 };
@@ -65,11 +66,20 @@ function* chunked<T>(results: Iterable<T>, size: number): Generator<T[]> {
   if (chunk.length > 0) yield chunk;
 }
 
-function isEdmFile(path: string): boolean {
+/**
+ * What the head of a package file says: EDM (streamed elsewhere), or one
+ * record too large to read (a cortex document or a single package object is
+ * one record, measured by the file's size before it is read), or neither.
+ */
+function packageFileHead(path: string, limits: RecordLimits): { edm: true } | { tooLarge: number } | null {
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(EDM_HEAD_BYTES);
-    return looksLikeEdm(head.toString('utf8', 0, readSync(fd, head, 0, EDM_HEAD_BYTES, 0)));
+    const text = head.toString('utf8', 0, readSync(fd, head, 0, EDM_HEAD_BYTES, 0));
+    if (looksLikeEdm(text)) return { edm: true };
+    const size = fstatSync(fd).size;
+    const first = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
+    return size > limits.maxRecordBytes && (first === '<' || first === '{') ? { tooLarge: size } : null;
   } finally {
     closeSync(fd);
   }
@@ -79,14 +89,30 @@ function bytesOf(input: ParseInput): Buffer {
   return 'path' in input ? readFileSync(input.path) : Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
 }
 
-/** The results of `parser` on `input`, in chunks; a file that cannot be read or is not UTF-8 gives one error. */
-export function* parseInput<K extends ParserName>(parser: K, input: ParseInput, records = PARSING[parser].records): Generator<Array<ParsedRecords[K]>> {
-  const error = (reason: string) => [{ kind: 'error', position: 'file', reason }] as Array<ParsedRecords[K]>;
+/**
+ * The results of `parser` on `input`, in chunks; a file that cannot be read or is
+ * not UTF-8 gives one error. So does a parser that fails on it: whatever a
+ * hostile file does, it costs its own records, never the load.
+ */
+export function* parseInput<K extends ParserName>(
+  parser: K,
+  input: ParseInput,
+  records = PARSING[parser].records,
+  limits: RecordLimits = DEFAULT_LIMITS,
+): Generator<Array<ParsedRecords[K]>> {
+  const error = (reason: string, position = 'file') => [{ kind: 'error', position, reason }] as Array<ParsedRecords[K]>;
   let text: string;
   try {
-    if (parser === 'packages' && 'path' in input && isEdmFile(input.path)) {
-      yield [{ kind: 'edm' }] as Array<ParsedRecords[K]>;
-      return;
+    if (parser === 'packages' && 'path' in input) {
+      const head = packageFileHead(input.path, limits);
+      if (head !== null && 'edm' in head) {
+        yield [{ kind: 'edm' }] as Array<ParsedRecords[K]>;
+        return;
+      }
+      if (head !== null) {
+        yield error(tooLargeReason(head.tooLarge, limits.maxRecordBytes), 'document');
+        return;
+      }
     }
     const decoded = decodeUtf8(bytesOf(input));
     if ('error' in decoded) {
@@ -98,5 +124,14 @@ export function* parseInput<K extends ParserName>(parser: K, input: ParseInput, 
     yield error(`cannot read the file: ${(e as Error).message}`);
     return;
   }
-  yield* chunked(READERS[parser](text), records);
+  let given = 0;
+  try {
+    for (const chunk of chunked(READERS[parser](text, limits), records)) {
+      given += chunk.length;
+      yield chunk;
+    }
+  } catch (e) {
+    // A bug of ours that this file brings out (such as a stack overflow): the rest of the file is lost, the load goes on.
+    yield error(`the file could not be read past its first ${given} records (${(e as Error).message}); please report this with the file`);
+  }
 }

@@ -66,6 +66,25 @@ export async function* expandInputs(
   }
 }
 
+/**
+ * How many input files the paths hold, for the progress bar's total (issue
+ * #13, point 9); undefined when it cannot be known (standard input, or a
+ * directory that cannot be read, which the load itself then reports).
+ */
+export async function countInputFiles(paths: readonly string[], accept: (name: string) => boolean): Promise<number | undefined> {
+  if (paths.includes('-')) return undefined;
+  try {
+    let n = 0;
+    for (const path of paths) {
+      if (!(await stat(path)).isDirectory()) n++;
+      else for await (const _ of walk(path, accept)) n++;
+    }
+    return n;
+  } catch {
+    return undefined;
+  }
+}
+
 function fileInput(path: string): InputFile {
   return { name: path, path, read: () => readFile(path), stream: () => createReadStream(path) };
 }

@@ -5,9 +5,10 @@
  * while keeping the good ones.
  */
 import type { LoadRun, UpsertResult } from '../store/Store.js';
+import type { RecordLimits } from '../formats/recordLimits.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
-import { expandInputs, type InputFile } from './readInputs.js';
+import { countInputFiles, expandInputs, type InputFile } from './readInputs.js';
 
 export interface Problem {
   file: string;
@@ -27,10 +28,17 @@ export interface LoadCounts {
   /** Parent chains that loop (reported; the chain stops where it repeats). */
   cycles: string[][];
   seconds: number;
+  /** Set when the load was stopped (Ctrl-C) before the end: the counts are what was stored until then. */
+  interrupted?: boolean;
 }
 
 export interface IngestSummary extends LoadCounts {
   files: number;
+  /**
+   * Records skipped because a record with the same key (item id, person id) was
+   * read before them in this run; each names both places (docs/cli.md "Duplicates").
+   */
+  duplicates: Problem[];
   /** Records that are valid but not for this store (e.g. GND records that are not persons), by type. */
   skippedByType: Record<string, number>;
 }
@@ -42,14 +50,22 @@ export function loadRun(kind: LoadRun['kind'], counts: LoadCounts): LoadRun {
 }
 
 export type ReadResult<T> =
-  | { kind: 'record'; record: T }
+  /** `position` (as for errors) names the record in reports, such as a duplicate's. */
+  | { kind: 'record'; record: T; position?: string }
   | { kind: 'other'; type: string }
   | { kind: 'error'; reason: string; position: string };
 
 export interface IngestOptions {
   batchSize: number;
+  /** What a record may be (ingest.maxRecordBytes); the defaults of src/formats/recordLimits.ts otherwise. */
+  limits?: RecordLimits;
   progress?: Progress;
   stdin?: NodeJS.ReadableStream;
+  /**
+   * Aborting stops the load at once, even while it waits for input: the
+   * records read so far are written, and the summary says `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RecordKind<T> {
@@ -62,6 +78,12 @@ export interface RecordKind<T> {
    */
   read: (file: InputFile) => AsyncIterable<ReadResult<T>>;
   write: (batch: readonly T[]) => UpsertResult & { deleted?: number };
+  /**
+   * The key under which the store keeps a record (item id, person id), or null
+   * for a change that has none (a deletion). The first record of a key in the
+   * run wins; later ones are duplicates.
+   */
+  key: (record: T) => string | null;
   /** Called after each written batch (e.g. to remember ids for a check after the run). */
   written?: (batch: readonly T[]) => void;
 }
@@ -70,8 +92,14 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   const started = Date.now();
   const progress = options.progress ?? silentProgress;
   const summary: IngestSummary = {
-    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], skippedByType: {}, cycles: [], seconds: 0,
+    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], duplicates: [], skippedByType: {}, cycles: [], seconds: 0,
   };
+  // Key -> where it was first read. Files come in a fixed order (the paths as given,
+  // directories sorted) and each file's records in document order, however many
+  // workers parse them, so "the first wins" picks the same record every run, and a
+  // re-run of the same input writes nothing (issue #13, point 8).
+  const firstRead = new Map<string, { file: string; position: string | undefined }>();
+  const place = (p: { file: string; position: string | undefined }) => (p.position === undefined ? p.file : `${p.file} (${p.position})`);
   const writer = new BatchWriter<T, UpsertResult & { deleted?: number }>(options.batchSize, kind.write, (result, batch) => {
     summary.inserted += result.inserted;
     summary.updated += result.updated;
@@ -79,11 +107,42 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
     summary.deleted += result.deleted ?? 0;
     kind.written?.(batch);
   });
+  // The total is known once the directories are walked; the load does not wait for it.
+  let total: number | undefined;
+  const counted = countInputFiles(paths, kind.accept).then((n) => (total = n));
+  let filesDone = 0;
+  const report = () => progress.update({ records: summary.records, errors: summary.problems.length, done: filesDone, ...(total !== undefined ? { total, unit: 'files' } : {}) });
+  const next = untilAborted(options.signal);
   try {
-    for await (const { file, results } of readInOrder(expandInputs(paths, kind.accept, options.stdin), kind.read)) {
+    const files = readInOrder(expandInputs(paths, kind.accept, options.stdin), kind.read)[Symbol.asyncIterator]();
+    for (let f = await next(files); !f.done; f = await next(files)) {
+      const { file, results } = f.value;
       summary.files++;
-      for await (const result of results) {
+      const records = results[Symbol.asyncIterator]();
+      for (;;) {
+        let r: IteratorResult<ReadResult<T>>;
+        try {
+          // An abort (Ctrl-C) ends the file as done; see untilAborted.
+          r = await next(records);
+        } catch (e) {
+          // A reader that fails (a bug a hostile file brings out) costs the rest of its file, not the run.
+          summary.problems.push({ file: file.name, position: 'file', reason: `reading stopped here (${(e as Error).message}); the records before were kept; please report this with the file` });
+          break;
+        }
+        if (r.done === true) break;
+        const result = r.value;
         if (result.kind === 'record') {
+          const key = kind.key(result.record);
+          const first = key === null ? undefined : firstRead.get(key);
+          if (first !== undefined) {
+            summary.duplicates.push({
+              file: file.name,
+              position: result.position ?? 'record',
+              reason: `duplicate of ${key}, first read from ${place(first)}; this one was skipped (the first in path order wins)`,
+            });
+            continue;
+          }
+          if (key !== null) firstRead.set(key, { file: file.name, position: result.position });
           summary.records++;
           writer.add(result.record);
         } else if (result.kind === 'other') {
@@ -91,16 +150,45 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
         } else {
           summary.problems.push({ file: file.name, position: result.position, reason: result.reason });
         }
-        if (summary.records % 1000 === 0) progress.update({ records: summary.records, errors: summary.problems.length });
+        if (summary.records % 1000 === 0) report();
       }
-      progress.update({ records: summary.records, errors: summary.problems.length });
+      if (options.signal?.aborted) break;
+      filesDone++;
+      report();
     }
+    // Stopped or not, what was read is kept: a re-run then finds it unchanged and goes on.
     writer.flush();
+    if (options.signal?.aborted) summary.interrupted = true;
+    else {
+      // The last line on the terminal shows the whole, however quick the load was.
+      await counted;
+      report();
+    }
   } finally {
     progress.stop();
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
+}
+
+/**
+ * `next` of an async iterator that gives up, as if the iterator had ended,
+ * as soon as the signal aborts, also while it waits for input (a quiet
+ * standard input). The abandoned `next` may still fail later: that is ignored.
+ */
+function untilAborted(signal: AbortSignal | undefined): <X>(it: AsyncIterator<X>) => Promise<IteratorResult<X>> {
+  if (!signal) return (it) => it.next();
+  const aborted = new Promise<IteratorResult<never>>((resolve) => {
+    if (signal.aborted) resolve({ done: true, value: undefined });
+    else signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
+  });
+  return (it) => {
+    if (signal.aborted) return aborted;
+    const step = it.next();
+    step.catch(() => {});
+    // `aborted` first: once the signal has fired it wins even over a step already settled.
+    return Promise.race([aborted, step]);
+  };
 }
 
 /** Files whose reading is started before their turn (their results are bounded by the parser pool's credits). */

@@ -4,6 +4,7 @@
  * src/store/openStore.ts, from the config.
  */
 import type { EntitySearch, EntitySearchResult } from '../search/entitySearch.js';
+import type { SearchOptions } from '../search/searchLimits.js';
 
 /** An item package prepared by the ingest pipeline, ready to be written. */
 export interface PreparedItem {
@@ -203,6 +204,12 @@ export interface ItemStore {
   /** Returns false when the item was not blocked. */
   unblockItem(id: string): boolean;
   countItems(): number;
+  /**
+   * Ids of stored items in ascending id order (by code point), those after
+   * `after` when given, at most `limit`: pages through every item
+   * (`heritage-api items list`).
+   */
+  listItemIds(options: { after?: string | undefined; limit: number }): string[];
 }
 
 export interface KeyStore {
@@ -220,8 +227,30 @@ export interface PersonStore {
   /** Insert or replace persons by id, in one transaction. Unchanged records are left alone. */
   upsertPersons(persons: readonly PreparedPerson[]): UpsertResult;
   countPersons(): number;
-  /** Throws SearchRequestError for a search it cannot answer as asked. */
-  searchPersons(search: EntitySearch): EntitySearchResult;
+  /**
+   * Throws SearchRequestError for a search it cannot answer as asked,
+   * SearchLimitError for one over `options.limits` (the config's defaults
+   * when none are given) and SearchOverBudgetError once `options.deadline`
+   * has passed (src/search/searchLimits.ts).
+   */
+  searchPersons(search: EntitySearch, options?: SearchOptions): EntitySearchResult;
+  /**
+   * Brings what the search keeps in memory up to date with the stored data
+   * (built on first use; seconds at a million persons). searchPersons does it
+   * too; a search worker calls it first, so that a time budget counts the
+   * search and not the build.
+   */
+  refreshSearch(): void;
+}
+
+/**
+ * How to open another connection to the same store, from another thread
+ * (src/search/searchPool.ts): structured-clonable, and read only by
+ * src/store/openStore.ts. Nothing else looks inside.
+ */
+export interface StoreSpec {
+  readonly backend: string;
+  readonly settings: unknown;
 }
 
 export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore {
@@ -230,5 +259,7 @@ export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore {
    * another (a running `ingest`). Caches of derived answers compare it.
    */
   dataVersion(): string;
+  /** undefined when no other connection can reach this store (an in-memory database). */
+  reopenSpec(): StoreSpec | undefined;
   close(): void;
 }

@@ -2,17 +2,36 @@
  * The one place that picks a backend from the config.
  */
 import type { Config } from '../config.js';
-import type { Store } from './Store.js';
-import { openSqliteStore } from './sqlite/SqliteStore.js';
+import type { Store, StoreSpec } from './Store.js';
+import { openSqliteStore, reopenSqliteStore } from './sqlite/SqliteStore.js';
+
+export interface OpenOptions {
+  /**
+   * Create the store when it does not exist. Only loads (ingest, harvest,
+   * demo) do; any other command given a mistyped --db must not leave an empty
+   * store behind, but fail with a StoreNotFoundError (issue #13, point 9).
+   */
+  create: boolean;
+}
 
 /** `load`: the store is opened for a load (ingest, harvest), which wants a larger page cache. */
-export function openStore(config: Config, purpose: 'serve' | 'load' = 'serve'): Store {
+export function openStore(config: Config, purpose: 'serve' | 'load' = 'serve', options: OpenOptions = { create: purpose === 'load' }): Store {
   const cacheMegabytes = purpose === 'load' ? config.ingest.cacheMegabytes : config.store.cacheMegabytes;
   switch (config.store.backend) {
     case 'sqlite':
-      return openSqliteStore({ path: config.store.path, cacheMegabytes });
+      return openSqliteStore({ path: config.store.path, cacheMegabytes, create: options.create, busyTimeoutSeconds: config.store.busyTimeoutSeconds });
     default:
       // config.ts validates the backend name; this is a guard for new backends.
       throw new Error(`No store backend '${config.store.backend}'.`);
+  }
+}
+
+/** Another connection to the store a Store's reopenSpec() describes (a search worker's, src/search/searchWorker.ts). */
+export function openStoreFrom(spec: StoreSpec): Store {
+  switch (spec.backend) {
+    case 'sqlite':
+      return reopenSqliteStore(spec);
+    default:
+      throw new Error(`No store backend '${spec.backend}'.`);
   }
 }

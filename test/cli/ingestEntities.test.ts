@@ -57,7 +57,7 @@ test('bad entity lines are reported with their line, the good ones kept (exit 2)
   }
 });
 
-test('large files are read and parsed on the worker in turn: later files win, a file that is not UTF-8 is reported and skipped', async () => {
+test('large files are read and parsed on the worker in turn: the first of a person wins, a file that is not UTF-8 is reported and skipped', async () => {
   // Over the 4 MB read-ahead limit, so each file goes to the worker by its path (src/ingest/ingestEntities.ts).
   const dir = tmp();
   const db = join(tmp(), 'h.db');
@@ -69,9 +69,9 @@ test('large files are read and parsed on the worker in turn: later files win, a 
   };
   const first = lines(0, 20_000);
   const third = lines(20_000, 40_000);
-  // The same person in the first and the last file, renamed in the last: the last one loaded must win.
+  // The same person in the first and the last file, renamed (and under https) in the last: the first one read wins.
   const renamed: Person = { ...(JSON.parse(first[5]!) as Person), preferredName: 'Umbenannt, Probe' };
-  third.push(JSON.stringify(renamed));
+  third.push(JSON.stringify({ ...renamed, id: renamed.id.replace('http:', 'https:') }));
   const bad = Buffer.concat([Buffer.from(lines(40_000, 60_000).join('\n')), Buffer.from([0x0a, 0x7b, 0xe4, 0x7d, 0x0a])]);
   writeFileSync(join(dir, 'a.jsonl'), `${first.join('\n')}\n`);
   writeFileSync(join(dir, 'b.jsonl'), bad);
@@ -80,15 +80,16 @@ test('large files are read and parsed on the worker in turn: later files win, a 
 
   const run = await cli(['--db', db, 'ingest', 'entities', dir]);
   assert.equal(run.code, 2);
-  assert.match(run.out[0]!, /^entities: 40001 records from 3 files .*: 40000 new, 1 updated, 0 unchanged, 1 skipped\.$/);
-  assert.equal(run.err.length, 1);
+  assert.match(run.out[0]!, /^entities: 40000 records from 3 files .*: 40000 new, 0 updated, 0 unchanged, 1 skipped, 1 duplicates\.$/);
+  assert.equal(run.err.length, 2);
   assert.match(run.err[0]!, new RegExp(`^skipped: ${join(dir, 'b.jsonl')} \\(file\\): not UTF-8: invalid byte 0xe4 at byte offset ${bad.length - 3} `));
+  assert.equal(run.err[1], `duplicate: ${join(dir, 'c.jsonl')} (line 20001): duplicate of ${renamed.id}, first read from ${join(dir, 'a.jsonl')} (line 6); this one was skipped (the first in path order wins)`);
   const store = openSqliteStore({ path: db });
   try {
     assert.equal(store.countPersons(), 40_000);
     const found = store.searchPersons(toEntitySearch({ query: `id:"${renamed.id}"` }).search);
     assert.equal(found.total, 1);
-    assert.equal(found.docs[0], `${entityDoc(renamed).slice(0, -1)},"count":0}`);
+    assert.equal(found.docs[0], `${entityDoc(JSON.parse(first[5]!) as Person).slice(0, -1)},"count":0}`);
   } finally {
     store.close();
   }

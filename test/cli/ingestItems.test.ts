@@ -83,7 +83,7 @@ test('ingest items reads standard input with -', async () => {
   }
 });
 
-test('files before and after standard input are loaded in the order given: the last version of an item wins', async () => {
+test('files before and after standard input are read in the order given: the first version of an item wins, the others are reported', async () => {
   // Files on disk are parsed ahead on workers; standard input is read in its turn (src/ingest/runIngest.ts).
   const dir = tmp();
   const db = join(tmp(), 'h.db');
@@ -92,16 +92,25 @@ test('files before and after standard input are loaded in the order given: the l
     writeFileSync(join(dir, name, 'same.xml'), cortexXml({ id: 'SAMEITEM', title }));
     for (let k = 0; k < 20; k++) writeFileSync(join(dir, name, `other-${k}.xml`), cortexXml({ id: `${name.toUpperCase()}${k}`, title: `${title} ${k}` }));
   }
-  const run = await cli(['--db', db, 'ingest', 'items', join(dir, 'a'), '-', join(dir, 'b')], { stdin: cortexXml({ id: 'SAMEITEM', title: 'Zweite' }) });
+  const args = ['--db', db, 'ingest', 'items', join(dir, 'a'), '-', join(dir, 'b')];
+  const stdin = cortexXml({ id: 'SAMEITEM', title: 'Zweite' });
+  const run = await cli(args, { stdin });
   assert.equal(run.code, 0, run.err.join('\n'));
-  assert.match(run.out[0]!, /^items: 43 records from 43 files .*: 41 new, 2 updated, 0 unchanged, 0 skipped\.$/);
+  assert.match(run.out[0]!, /^items: 41 records from 43 files .*: 41 new, 0 updated, 0 unchanged, 0 skipped, 2 duplicates\.$/);
+  const first = `first read from ${join(dir, 'a', 'same.xml')} (document); this one was skipped (the first in path order wins)`;
+  assert.deepEqual(run.err, [
+    `duplicate: <stdin> (document): duplicate of SAMEITEM, ${first}`,
+    `duplicate: ${join(dir, 'b', 'same.xml')} (document): duplicate of SAMEITEM, ${first}`,
+  ]);
   const store = openSqliteStore({ path: db });
   try {
     const xml = store.getItemDocument('SAMEITEM', 'xml')!.body.toString('utf8');
-    assert.deepEqual(['Erste', 'Zweite', 'Dritte'].filter((title) => xml.includes(`>${title}<`)), ['Dritte']);
+    assert.deepEqual(['Erste', 'Zweite', 'Dritte'].filter((title) => xml.includes(`>${title}<`)), ['Erste']);
   } finally {
     store.close();
   }
+  const again = await cli(args, { stdin });
+  assert.match(again.out[0]!, /: 0 new, 0 updated, 41 unchanged, 0 skipped, 2 duplicates\.$/);
 });
 
 test('a path that does not exist stops the run before anything is written (exit 1)', async () => {
@@ -127,17 +136,20 @@ test('a cycle in isPartOf is reported at load', async () => {
   assert.deepEqual(run.err, ['cycle in isPartOf: LOOPA -> LOOPB -> LOOPA (parents stops where the chain repeats)']);
 });
 
-test('files parsed ahead on worker threads are still applied in file order: the last version of an item wins', async () => {
+test('files parsed ahead on worker threads are still taken in file order: the first version of an item wins', async () => {
   const dir = tmp();
   const db = join(tmp(), 'h.db');
-  // More files than are read ahead at once, all versions of one item, then a new one.
+  // More files than are read ahead at once, all versions of one item.
   for (let i = 0; i < 40; i++) writeFileSync(join(dir, `v${String(i).padStart(2, '0')}.xml`), cortexXml({ id: 'SAME', title: `version ${i}` }));
   const run = await cli(['--db', db, 'ingest', 'items', dir]);
   assert.equal(run.code, 0, run.err.join('\n'));
-  assert.match(run.out[0]!, /: 1 new, 39 updated, 0 unchanged, 0 skipped\.$/);
+  assert.match(run.out[0]!, /: 1 new, 0 updated, 0 unchanged, 0 skipped, 39 duplicates\.$/);
+  assert.equal(run.err[0], `duplicate: ${join(dir, 'v01.xml')} (document): duplicate of SAME, first read from ${join(dir, 'v00.xml')} (document); this one was skipped (the first in path order wins)`);
+  assert.equal(run.err.length, 39);
+  assert.match(run.err.at(-1)!, /^duplicate: .*v39\.xml \(document\): duplicate of SAME, first read from .*v00\.xml /);
   const store = openSqliteStore({ path: db });
   try {
-    assert.match(store.getItemDocument('SAME', 'xml')!.body.toString(), /<dc:title>version 39<\/dc:title>/);
+    assert.match(store.getItemDocument('SAME', 'xml')!.body.toString(), /<dc:title>version 0<\/dc:title>/);
   } finally {
     store.close();
   }

@@ -15,8 +15,15 @@ import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
 
 const freshDb = () => join(mkdtempSync(join(tmpdir(), 'heritage-api-cli-')), 'h.db');
 
-test('keys create prints a new key once; only its hash is stored; list never shows it; revoke', async () => {
+/** Only loads create a store (issue #13, point 9): one with the demo packages. */
+async function loadedDb(): Promise<string> {
   const db = freshDb();
+  assert.equal((await cli(['--db', db, 'ingest', 'items', CORTEX_DIR])).code, 0);
+  return db;
+}
+
+test('keys create prints a new key once; only its hash is stored; list never shows it; revoke', async () => {
+  const db = await loadedDb();
   const created = await cli(['--db', db, 'keys', 'create', '--name', 'portal']);
   assert.equal(created.code, 0);
   assert.equal(created.out.length, 1);
@@ -54,7 +61,7 @@ test('keys create prints a new key once; only its hash is stored; list never sho
 });
 
 test('keys create refuses a name that is not a plain word', async () => {
-  const run = await cli(['--db', freshDb(), 'keys', 'create', '--name', 'a b;drop']);
+  const run = await cli(['--db', await loadedDb(), 'keys', 'create', '--name', 'a b;drop']);
   assert.equal(run.code, 1);
   assert.deepEqual(run.err, ["The key name 'a b;drop' is not valid: use 1 to 64 letters, digits, '.', '_', '@', '-'."]);
 });

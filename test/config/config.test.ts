@@ -50,7 +50,7 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ env: { HERITAGE_API_SERVER_PORT: 'eighty' } }, "HERITAGE_API_SERVER_PORT: expected a number, got 'eighty'."],
     [{ env: { HERITAGE_API_HTTP_REQUIRE_ACCEPT: 'maybe' } }, "HERITAGE_API_HTTP_REQUIRE_ACCEPT: expected true or false, got 'maybe'."],
     [{ flags: { server: { port: 70000 } } }, 'server.port must be an integer from 0 to 65535, got 70000.'],
-    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest, harvest, media, auth.'],
+    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest, harvest, media, search, auth.'],
     [{ env: { HERITAGE_API_MEDIA_BASE_URL: 'ftp://media.example.org/b' } }, "media.baseUrl must be an http:// or https:// URL without query or fragment, got 'ftp://media.example.org/b'."],
     [{ flags: { media: { baseUrl: 'https://media.example.org/b?x=1' } } }, 'media.baseUrl must be an http:// or https:// URL'],
     [{ flags: { harvest: { timeoutSeconds: 0 } } }, 'harvest.timeoutSeconds must be an integer ≥ 1, got 0.'],
@@ -62,8 +62,58 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ flags: { server: { tlsCert: 'cert.pem' } } }, 'server.tlsCert and server.tlsKey go together'],
     [{ flags: { store: { backend: 'mysql' } } }, "store.backend 'mysql' is not known. Backends: sqlite."],
     [{ flags: { ingest: { batchSize: 0 } } }, 'ingest.batchSize must be an integer ≥ 1, got 0.'],
+    [{ flags: { search: { workers: -1 } } }, 'search.workers must be an integer ≥ 0, got -1.'],
+    [{ flags: { search: { timeBudgetMs: 0 } } }, 'search.timeBudgetMs must be an integer ≥ 1, got 0.'],
+    [{ env: { HERITAGE_API_SEARCH_MAX_CLAUSES: '0.5' } }, 'search.maxClauses must be an integer ≥ 1, got 0.5.'],
   ];
   for (const [options, message] of cases) {
     assert.throws(() => loadConfig(options), (e: Error) => e.name === 'UsageError' && e.message.includes(message), message);
   }
+});
+
+test('an unknown HERITAGE_API_* variable is refused with the nearest setting; the ones that are not settings are allowed', () => {
+  const refused = (env: NodeJS.ProcessEnv) => {
+    try {
+      loadConfig({ env });
+    } catch (e) {
+      assert.equal((e as Error).name, 'UsageError');
+      return (e as Error).message;
+    }
+    assert.fail(`accepted ${JSON.stringify(env)}`);
+  };
+  assert.equal(
+    refused({ HERITAGE_API_HTTP_REQUIRE_ACEPT: 'false' }),
+    'Unknown environment variable HERITAGE_API_HTTP_REQUIRE_ACEPT (did you mean HERITAGE_API_HTTP_REQUIRE_ACCEPT?): no setting has this name. ' +
+      'Correct or unset it; docs/configuration.md lists every setting and its variable.',
+  );
+  // Lower case is not the variable either (names are case-sensitive), but it is plainly meant.
+  assert.equal(
+    refused({ heritage_api_server_port: '9000', HERITAGE_API_NOTHING_LIKE_ANY_SETTING_AT_ALL: '1', PATH: '/bin' }),
+    'Unknown environment variables HERITAGE_API_NOTHING_LIKE_ANY_SETTING_AT_ALL, heritage_api_server_port (did you mean HERITAGE_API_SERVER_PORT?): ' +
+      'no setting has these names. Correct or unset them; docs/configuration.md lists every setting and its variable.',
+  );
+  const path = file({ server: { port: 9001 } });
+  assert.equal(loadConfig({ env: { HERITAGE_API_CONFIG: path, OTHER_TOOL_SETTING: 'x' } }).server.port, 9001);
+});
+
+test('an unknown setting or section in the config file names the nearest setting', () => {
+  const message = (content: unknown) => {
+    const path = file(content);
+    try {
+      loadConfig({ file: path });
+    } catch (e) {
+      return (e as Error).message.replace(path, 'FILE');
+    }
+    assert.fail('accepted');
+  };
+  assert.equal(
+    message({ server: { prot: 9000 } }),
+    "config file FILE: unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel. Did you mean 'server.port'?",
+  );
+  // A setting put into the wrong section is found in its own.
+  assert.equal(
+    message({ server: { requireAccept: false } }),
+    "config file FILE: unknown setting 'server.requireAccept'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel. Did you mean 'http.requireAccept'?",
+  );
+  assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, auth. Did you mean 'http'?");
 });

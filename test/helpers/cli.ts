@@ -1,5 +1,7 @@
 /** Runs the real CLI in-process and captures what it prints. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/main.js';
 
 export interface CliRun {
@@ -17,4 +19,41 @@ export async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; st
     options.env ?? {},
   );
   return { code, out, err };
+}
+
+export const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+export interface ProcessRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI as its own process, as an operator does: what reaches the
+ * terminal, stack traces included, and the exit code. The environment is
+ * only what is given (plus PATH), so the caller's HERITAGE_API_* do not leak in.
+ */
+export function spawnCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string } = {}): Promise<ProcessRun> {
+  // tsx resolved here, not from the child's working directory (which may be anywhere).
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end(options.stdin ?? '');
+  return collect(child);
+}
+
+/** Waits for a spawned process to end, with everything it wrote. */
+export function collect(child: ChildProcess): Promise<ProcessRun> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }

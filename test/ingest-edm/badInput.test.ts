@@ -29,7 +29,7 @@ async function readBothWays(input: string | Buffer, options: { maxRecordBytes?: 
 test('broken XML in the middle: the records before it, then one error with line, column and what was not read', async () => {
   assert.deepEqual(await readBothWays(three(YEAR.replace('</dc:title>', ''))), [
     `record record 1, line 2, column 660 ${ISSUE_URI}`,
-    'error line 3, column 2025: XML is not well-formed (unexpected end tag </ore:Proxy>: an element inside it is not closed, or the end tag is misspelt); records after this point in the file were not read, nor the records of the rdf:RDF element open at this point (it starts at line 3, column 1). Fix the file here and load it again',
+    'error record 2, line 3, column 2025: XML is not well-formed (unexpected end tag </ore:Proxy>: an element inside it is not closed, or the end tag is misspelt); records after this point in the file were not read, nor the record being read at this point (it starts at line 3, column 660). Fix the file here and load it again',
   ]);
   // An element left open between two rdf:RDF: both complete before the error shows.
   assert.deepEqual(await readBothWays(`<records>\n${ISSUE}\n<oops>\n${ROOT}\n</records>\n`), [
@@ -39,7 +39,7 @@ test('broken XML in the middle: the records before it, then one error with line,
   ]);
   // A file cut short.
   assert.deepEqual(await readBothWays(ISSUE.slice(0, 2000)), [
-    'error line 1, column 2000: XML is not well-formed (unclosed tag: ore:Proxy); records after this point in the file were not read, nor the records of the rdf:RDF element open at this point (it starts at line 1, column 1). Fix the file here and load it again',
+    'error record 1, line 1, column 2000: XML is not well-formed (unclosed tag: ore:Proxy); records after this point in the file were not read, nor the record being read at this point (it starts at line 1, column 660). Fix the file here and load it again',
   ]);
 });
 
@@ -124,7 +124,7 @@ test('input that is not UTF-8: the records before the bad byte, then where it is
   ]);
   assert.deepEqual(await readBothWays(latin1), [
     `record record 1, line 2, column 660 ${ISSUE_URI}`,
-    'error line 3, column 1816: the input is not UTF-8 (invalid UTF-8 byte 0xe9 at byte offset 4652): convert the file to UTF-8; records after this point in the file were not read, nor the records of the rdf:RDF element open at this point (it starts at line 3, column 1). Fix the file here and load it again',
+    'error record 2, line 3, column 1816: the input is not UTF-8 (invalid UTF-8 byte 0xe9 at byte offset 4652): convert the file to UTF-8; records after this point in the file were not read, nor the record being read at this point (it starts at line 3, column 660). Fix the file here and load it again',
   ]);
   // A byte-order mark is not an error; a file cut inside a character is.
   assert.deepEqual((await readAll(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ISSUE)]), { chunkSize: 1 })).map((r) => r.kind), ['record']);

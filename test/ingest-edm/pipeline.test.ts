@@ -124,7 +124,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(
         summary.problems.map((p) => [p.file.slice(dir.length + 1), p.position]),
         [
-          ['a-broken.xml', 'line 3, column 2025'],
+          ['a-broken.xml', 'record 2, line 3, column 2025'],
           ['b-nocho.xml', 'record 2, line 3, column 1'],
           ['c-twice.xml', 'record 2, line 3, column 660'],
         ],
@@ -149,7 +149,7 @@ for (const backend of BACKENDS) {
       const summary = await ingestItems(store, [dir], { batchSize: 10 });
       assert.equal(summary.records, 1);
       assert.equal(summary.problems.length, 1);
-      assert.match(summary.problems[0]!.position, /^line 3, column \d+$/);
+      assert.match(summary.problems[0]!.position, /^record 2, line 3, column \d+$/);
       assert.match(summary.problems[0]!.reason, /^the input is not UTF-8 \(invalid UTF-8 byte 0x[0-9a-f]{2} at byte offset \d+\): convert the file to UTF-8; records after this point/);
       assert.ok(store.getItemDocument(ISSUE, 'xml'));
     } finally {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as pause } from 'node:timers/promises';
 import { ParserPool } from '../../src/ingest/parserPool.js';
 import type { PreparedPerson } from '../../src/store/Store.js';
 import type { ReadResult } from '../../src/ingest/runIngest.js';
@@ -30,22 +30,34 @@ function writeFiles(): string[] {
   return paths;
 }
 
+/**
+ * Waits until `condition` holds, however long the workers take to start on a busy
+ * machine (polling, so as not to take a core from them); the test's timeout bounds the wait.
+ */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await pause(10);
+}
+
 const ids = (results: Array<ReadResult<PreparedPerson>>) => results.map((r) => (r.kind === 'record' ? r.record.id : r.kind));
 
-test('two workers sharing few credits: every file in order, and no more held back than the credits allow', async () => {
+test('two workers sharing few credits: every file in order, and no more held back than the credits allow', { timeout: 120_000 }, async () => {
   const paths = writeFiles();
   const pool = new ParserPool('persons', { workers: 2, ahead: 4, records: 3 });
   try {
-    // Every file asked for at once, as runIngest does, and nothing taken for a while.
+    // Every file asked for at once, as runIngest does, and nothing taken until the workers
+    // have used their credits: 10 records a file in messages of 3 give 4 messages a file,
+    // so without credits all 48 could come. The 4 credits are shared out, 2 a worker.
     const parses = paths.map((path) => pool.parse({ path }));
-    await sleep(500);
-    // 10 records a file in messages of 3 give 4 messages a file: without credits all 48 would be here.
-    // The 4 credits are shared out, 2 a worker.
-    assert.equal(pool.held, 4);
+    await until(() => pool.held === 4);
+    // No credit left: no worker can post another message until one is taken.
+    assert.equal(pool.unusedCredits, 0);
     const got: string[] = [];
     for (const parse of parses) {
       const results: Array<ReadResult<PreparedPerson>> = [];
-      for await (const r of parse) results.push(r);
+      for await (const r of parse) {
+        results.push(r);
+        assert.ok(pool.held <= 4, `held ${pool.held} messages, more than the 4 credits`);
+      }
       got.push(...ids(results));
     }
     const expected = Array.from({ length: FILES * PER_FILE }, (_, i) => `http://d-nb.info/gnd/${Math.floor(i / PER_FILE) * 100 + (i % PER_FILE)}`);

@@ -10,7 +10,7 @@ import { HarvestHttpError, OaiError } from '../../ingest/oai/listRecordsPages.js
 import { silentProgress, terminalProgress } from '../../ingest/progress.js';
 import type { Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
-import { printProblems } from './ingest.js';
+import { printInterrupted, printProblems } from './ingest.js';
 
 export interface HarvestFlags {
   metadataPrefix: string;
@@ -28,6 +28,7 @@ export async function harvestCommand(config: Config, store: Store, url: string, 
       set: flags.set,
       from: flags.from,
       edm: edmItemOptions(config),
+      limits: { maxRecordBytes: config.ingest.maxRecordBytes },
       progress,
       ...(signal ? { signal } : {}),
       client: {
@@ -43,10 +44,6 @@ export async function harvestCommand(config: Config, store: Store, url: string, 
       io.err('Pages stored before this stay stored; run the same command again to resume.');
       return EXIT.failed;
     }
-    if (signal?.aborted && e instanceof Error && e.name === 'AbortError') {
-      io.err('Stopped. Pages stored before this stay stored; run the same command again to resume.');
-      return EXIT.failed;
-    }
     throw e;
   }
   printProblems(summary, io);
@@ -55,6 +52,7 @@ export async function harvestCommand(config: Config, store: Store, url: string, 
     `harvest ${url} (${start}): ${summary.records} records in ${summary.pages} pages in ${summary.seconds.toFixed(1)} s: ` +
       `${summary.inserted} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.deleted} deleted, ${summary.problems.length} skipped.`,
   );
+  if (summary.interrupted) return printInterrupted(summary, io, 'Run the same command again to resume at the next page.');
   if (!summary.complete) {
     io.out('Stopped before the end of the list; run the same command again to resume at the next page.');
     return EXIT.failed;

@@ -24,9 +24,33 @@ function urlOf(scheme: string, address: AddressInfo | string | null): string {
   return `${scheme}://${host}:${address.port}`;
 }
 
+/**
+ * Why a port could not be opened, as a sentence that says what to do; other
+ * errors are returned as they are (issue #13, point 9: no stack trace for
+ * what the operator must fix).
+ */
+export function listenError(e: unknown, host: string, port: number, flag: string): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(`Port ${port} on ${host} is in use by another program: stop that program, or choose another port with ${flag} PORT (0 picks a free one).`);
+  }
+  if (code === 'EACCES') {
+    return new UsageError(`Not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges): choose a port from 1024 up with ${flag} PORT.`);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new UsageError(`Cannot listen on ${host}: it is not an address of this machine. Use --host 127.0.0.1 (this machine only), --host 0.0.0.0 (every address) or one of its own addresses.`);
+  }
+  return e;
+}
+
 export async function startServer(config: Config, store: Store, logging = true): Promise<RunningServer> {
   const app = await buildServer(config, store, { logging });
-  await app.listen({ host: config.server.host, port: config.server.port });
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (e) {
+    await app.close();
+    throw listenError(e, config.server.host, config.server.port, '--port');
+  }
   let https: HttpsServer | undefined;
   if (config.server.tlsCert) {
     let cert: Buffer, key: Buffer;
@@ -41,9 +65,14 @@ export async function startServer(config: Config, store: Store, logging = true):
     const parts = nodeServerPartsOf(app);
     https = createHttpsServer({ cert, key, ...parts.options }, requestListenerOf(app));
     parts.attach(https);
-    await new Promise<void>((resolve, reject) => {
-      https!.once('error', reject).listen(config.server.httpsPort, config.server.host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        https!.once('error', reject).listen(config.server.httpsPort, config.server.host, () => resolve());
+      });
+    } catch (e) {
+      await app.close();
+      throw listenError(e, config.server.host, config.server.httpsPort, '--https-port');
+    }
   }
   return {
     app,

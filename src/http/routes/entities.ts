@@ -9,8 +9,9 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { entitiesToJson } from '../../formats/entities.js';
 import { parseQuery, QuerySyntaxError } from '../../query/parse.js';
-import { FACETS, SearchRequestError, type EntitySearch, type EntitySort, type FacetName } from '../../search/entitySearch.js';
+import { FACETS, type EntitySearch, type EntitySort, type FacetName } from '../../search/entitySearch.js';
 import { normaliseFacetValue, normaliseQuery } from '../../search/personFields.js';
+import { createSearchRunner } from '../../search/searchPool.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
 import { entitiesSchema, ENTITY_LIMITS } from '../schemas.js';
@@ -103,16 +104,18 @@ export interface EntityRouteDeps {
 }
 
 export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): void {
+  // Searches run off the event loop, within a time budget (issue #13; src/search/searchPool.ts).
+  const searches = createSearchRunner(deps.store, deps.config.search);
+  // A listening server starts its workers at once; inject() in tests starts them with the first search.
+  app.addHook('onListen', (done) => {
+    searches.start();
+    done();
+  });
+  app.addHook('onClose', async () => searches.close());
   app.get('/entities', { onRequest: deps.onRequest, schema: entitiesSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
     const rep = jsonOnly(request, deps.config.http.requireAccept);
     const { search, randomSeed } = toEntitySearch(request.query as Query);
-    let result;
-    try {
-      result = deps.store.searchPersons(search);
-    } catch (e) {
-      if (e instanceof SearchRequestError) throw ApiError.of('invalidSearch', e.message);
-      throw e;
-    }
+    const result = await searches.run(search);
     return reply.header('Content-Type', rep.contentType).send(entitiesToJson(result, randomSeed));
   });
 }

@@ -28,7 +28,8 @@ import { readOaiError, readOaiHeader } from './oaiEnvelope.js';
 import { OpenRdf } from './openRdf.js';
 import { appendText, elementFromTag, type XmlElement } from '../../formats/xmlTree.js';
 import { SourceText, type LineColumn } from './sourceText.js';
-import { noEdm, notXml, saxesReason, unboundPrefix, undeclaredPrefix, withLostWork } from './streamMessages.js';
+import { noEdm, notXml, saxesReason, tooDeep, unboundPrefix, undeclaredPrefix, withLostWork } from './streamMessages.js';
+import { MAX_NESTING_DEPTH } from '../../formats/recordLimits.js';
 import type { StreamUnit } from './streamUnits.js';
 import type { OaiHeader } from './types.js';
 
@@ -52,6 +53,9 @@ interface OpenOaiRecord {
 }
 
 const NO_SCOPE: ReadonlyMap<string, string> = new Map();
+
+/** Thrown out of saxes to stop it at once (saxes has no abort, and reading on costs time). */
+const STOP = Symbol('stop reading');
 
 export class EdmStream {
   private readonly parser = new SaxesParser({ xmlns: true, position: true });
@@ -112,7 +116,11 @@ export class EdmStream {
   write(text: string): void {
     if (this.stopped) return;
     this.source.append(text);
-    this.parser.write(text);
+    try {
+      this.parser.write(text);
+    } catch (e) {
+      if (e !== STOP) throw e;
+    }
     if (!this.stopped) this.release();
   }
 
@@ -134,8 +142,13 @@ export class EdmStream {
   /** Stops reading (for a failure found outside the XML, such as bad UTF-8). */
   stopWith(reason: string, line: number, column: number): void {
     if (this.stopped) return;
-    const open = this.rdf === null ? null : this.rdf.unit;
-    this.units.push({ kind: 'error', reason: this.root === null ? reason : withLostWork(reason, open), line, column: Math.max(1, column) });
+    const at = { line, column: Math.max(1, column) };
+    if (this.rdf !== null) {
+      // The records of this rdf:RDF completed before the break are the assembler's to hand out.
+      this.units.push({ kind: 'break', reason, ...at, rdf: this.rdf.unit, open: this.rdf.current, oai: this.oaiRecord?.header ?? null });
+    } else {
+      this.units.push({ kind: 'error', reason: this.root === null ? reason : withLostWork(reason, null), ...at });
+    }
     this.halt();
   }
 
@@ -208,6 +221,11 @@ export class EdmStream {
     if (this.stopped) return;
     const p = this.parser;
     this.lastMarkupEnd = p.position;
+    if (this.frames.length >= MAX_NESTING_DEPTH) {
+      // saxes resolves each namespace prefix through every open element: stop before that gets slow.
+      this.stopWith(tooDeep(MAX_NESTING_DEPTH), p.line, p.column);
+      throw STOP;
+    }
     const parent = this.frames[this.frames.length - 1];
     const scope = this.scopeFor(tag, parent?.scope ?? NO_SCOPE);
     const start = this.tagStart;

@@ -23,6 +23,7 @@
 // Every result has a position: `record N, line L, column C` for a record (with its OAI
 // identifier when it has one), `line L, column C` for a problem of the file itself.
 
+import { DEFAULT_LIMITS } from '../../formats/recordLimits.js';
 import { decodeChunks, NotUtf8Error } from './decodeChunks.js';
 import { EdmStream } from './edmStream.js';
 import { RecordAssembler } from './recordAssembler.js';
@@ -30,16 +31,16 @@ import type { EdmReadResult } from './types.js';
 
 export { EDM_HEAD_BYTES, looksLikeEdm } from './looksLikeEdm.js';
 
-/** Far above any real record seen (the largest in fixtures/items/edm/ is 43 kB), small enough to bound memory. */
-export const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/** ingest.maxRecordBytes's default (src/formats/recordLimits.ts). */
+export { DEFAULT_MAX_RECORD_BYTES } from '../../formats/recordLimits.js';
 
 export interface ReadEdmOptions {
-  /** A record whose source text is larger (UTF-8 bytes) is rejected; default 16 MB. */
+  /** A record whose source text is larger (UTF-8 bytes) is rejected; default 16 MB (ingest.maxRecordBytes). */
   maxRecordBytes?: number;
 }
 
 export async function* readEdmRecords(input: AsyncIterable<Buffer | string>, options: ReadEdmOptions = {}): AsyncGenerator<EdmReadResult> {
-  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_LIMITS.maxRecordBytes;
   if (!Number.isSafeInteger(maxRecordBytes) || maxRecordBytes <= 0) {
     throw new RangeError(`maxRecordBytes must be a positive whole number of bytes, not ${String(options.maxRecordBytes)}`);
   }

@@ -20,6 +20,7 @@
 import { groupDescriptions } from './groupDescriptions.js';
 import type { RdfDescription, RdfUnit, StreamUnit } from './streamUnits.js';
 import { normaliseEdm } from './normaliseEdm.js';
+import { withLostWork } from './streamMessages.js';
 import type { EdmReadResult, OaiHeader } from './types.js';
 
 const KIND_NAMES: Readonly<Record<RdfDescription['kind'], string>> = {
@@ -77,8 +78,31 @@ export class RecordAssembler {
         }, unit.oai);
         return;
       case 'rdf':
-        yield* this.fromRdf(unit.rdf, unit.oai);
+        yield* this.fromRdf(unit.rdf, unit.oai, false);
+        return;
+      case 'break':
+        yield* this.fromBreak(unit);
     }
+  }
+
+  /**
+   * An rdf:RDF cut off by a break (docs/cli.md): its records complete before the break
+   * are kept. Records in one rdf:RDF follow one another, each starting with (or
+   * around) its edm:ProvidedCHO, so the record being read at the break is the one of
+   * the ProvidedCHO open there, or else of the last ProvidedCHO begun: it may go on
+   * past the break and is lost with the rest of the file; the descriptions before its
+   * start form the complete records.
+   */
+  private *fromBreak(unit: Extract<StreamUnit, { kind: 'break' }>): Generator<EdmReadResult> {
+    const descriptions = unit.rdf.content.filter((c): c is RdfDescription => typeof c !== 'string');
+    const lastCho = unit.open?.kind === 'cho' ? unit.open : descriptions.filter((d) => d.kind === 'cho').at(-1);
+    const lost: RdfDescription | RdfUnit = lastCho ?? unit.open ?? unit.rdf;
+    const complete = lastCho === undefined ? [] : descriptions.filter((d) => d.start < lastCho.start);
+    if (complete.some((d) => d.kind === 'cho')) {
+      yield* this.fromRdf({ ...unit.rdf, content: complete, closeTag: `</${unit.rdf.shell.name}>` }, unit.oai, true);
+    }
+    const reason = withLostWork(unit.reason, lost);
+    yield withOai({ kind: 'error', reason, position: this.next(unit.oai).at(unit.line, unit.column) }, unit.oai);
   }
 
   /** Takes the next record number. */
@@ -88,7 +112,8 @@ export class RecordAssembler {
     return { label, at: (line, column) => `${label}, line ${line}, column ${column}` };
   }
 
-  private *fromRdf(unit: RdfUnit, oai: OaiHeader | null): Generator<EdmReadResult> {
+  /** @param partial the rdf:RDF was cut off: the complete records only, each standing alone */
+  private *fromRdf(unit: RdfUnit, oai: OaiHeader | null, partial: boolean): Generator<EdmReadResult> {
     const descriptions = unit.content.filter((c): c is RdfDescription => typeof c !== 'string');
     const { groups, unplaced } = groupDescriptions(descriptions);
     if (groups.length === 0) {
@@ -103,7 +128,8 @@ export class RecordAssembler {
     const pending: Pending[] = [];
     for (const group of groups) {
       const { cho, members } = group;
-      pending.push({ start: cho.start, make: (place) => this.fromGroup(unit, cho, members, groups.length === 1 && unplaced.length === 0, place, oai) });
+      const whole = !partial && groups.length === 1 && unplaced.length === 0;
+      pending.push({ start: cho.start, make: (place) => this.fromGroup(unit, cho, members, whole, place, oai) });
     }
     // Proxies and aggregations without their CHO: one rejected record per object they name.
     for (const { uri, members } of unplaced) {

@@ -21,10 +21,17 @@ export function notXml(reason: string): string {
   return `the input is empty or not XML (${reason}): expected EDM RDF/XML or an OAI-PMH response`;
 }
 
-/** A fatal problem: everything after it is lost, and so is the rdf:RDF open at that point. */
-export function withLostWork(reason: string, openRdf: LineColumn | null): string {
-  const open = openRdf === null ? '' : `, nor the records of the rdf:RDF element open at this point (it starts at line ${openRdf.line}, column ${openRdf.column})`;
+/**
+ * A fatal problem: everything after it is lost, and so is the record being read at that
+ * point (the records of its rdf:RDF completed before it are kept: recordAssembler.ts).
+ */
+export function withLostWork(reason: string, lostRecord: LineColumn | null): string {
+  const open = lostRecord === null ? '' : `, nor the record being read at this point (it starts at line ${lostRecord.line}, column ${lostRecord.column})`;
   return `${reason}; records after this point in the file were not read${open}. Fix the file here and load it again`;
+}
+
+export function tooDeep(limit: number): string {
+  return `elements nested deeper than ${limit} levels; no EDM record nests that deep: check how the file was made`;
 }
 
 export function noEdm(root: { name: string; namespace: string } | null, note: string | null): string {

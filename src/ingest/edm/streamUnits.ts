@@ -42,4 +42,9 @@ export type StreamUnit =
   | { kind: 'rdf'; rdf: RdfUnit; oai: OaiHeader | null }
   | { kind: 'deleted'; oai: OaiHeader; line: number; column: number }
   | { kind: 'oaiRecordWithoutRdf'; oai: OaiHeader | null; line: number; column: number }
-  | { kind: 'error'; reason: string; line: number; column: number };
+  | { kind: 'error'; reason: string; line: number; column: number }
+  /**
+   * Reading stopped (broken XML, not UTF-8, nested too deep) inside an rdf:RDF: its
+   * descriptions read completely before the break, and the one open at it, if any.
+   */
+  | { kind: 'break'; reason: string; line: number; column: number; rdf: RdfUnit; open: RdfDescription | null; oai: OaiHeader | null };

@@ -9,7 +9,7 @@ import { buildPackage, type BuildOptions } from '../edm/buildPackage.js';
 import type { EdmReadResult, OaiHeader } from '../edm/types.js';
 import type { ItemChange } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
-import { readItemRecords } from './readItemRecords.js';
+import { BUILT_PACKAGE_DEPTH, readItemRecords } from './readItemRecords.js';
 import { RecordError } from './prepareItem.js';
 
 /**
@@ -37,7 +37,8 @@ export function edmChange(result: EdmReadResult, options: EdmItemOptions): ReadR
     }
     throw e;
   }
-  const [read] = readItemRecords(xml);
+  // The record was held to ingest.maxRecordBytes as read; the package built from it is ours.
+  const [read] = readItemRecords(xml, { maxRecordBytes: Number.MAX_SAFE_INTEGER }, BUILT_PACKAGE_DEPTH);
   if (read?.kind !== 'item') {
     // The builder wrote something the package reader refuses: a bug of ours, reported with the record.
     const reason = read?.kind === 'error' ? read.reason : 'no package';
@@ -47,5 +48,9 @@ export function edmChange(result: EdmReadResult, options: EdmItemOptions): ReadR
     .update(`${PACKAGE_BUILDER_VERSION}\n${options.providersFingerprint}\n`)
     .update(result.record.sourceXml)
     .digest('base64url');
-  return { kind: 'record', record: { kind: 'upsert', item: { ...read.item, sourceId: result.oai?.identifier ?? null, sourceDigest } } };
+  return {
+    kind: 'record',
+    record: { kind: 'upsert', item: { ...read.item, sourceId: result.oai?.identifier ?? null, sourceDigest } },
+    position: where(result.position, result.oai),
+  };
 }

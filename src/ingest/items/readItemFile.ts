@@ -6,26 +6,27 @@
  * looks at its head and says so.
  */
 import { EDM_HEAD_BYTES, looksLikeEdm, readEdmRecords } from '../edm/readEdmRecords.js';
+import type { RecordLimits } from '../../formats/recordLimits.js';
 import type { ItemChange } from '../../store/Store.js';
 import type { ParserPool } from '../parserPool.js';
 import type { InputFile } from '../readInputs.js';
 import type { ReadResult } from '../runIngest.js';
 import { edmChange, type EdmItemOptions } from './edmItems.js';
 
-export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>): AsyncIterable<ReadResult<ItemChange>> {
-  if (file.path === undefined) return readStreamed(file, edm, packages);
+export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>, limits: RecordLimits): AsyncIterable<ReadResult<ItemChange>> {
+  if (file.path === undefined) return readStreamed(file, edm, packages, limits);
   const parsed = packages.parse({ path: file.path });
   return (async function* () {
     for await (const result of parsed) {
       // The reader decodes the bytes itself, strictly, and says where a file stops being UTF-8.
-      if (result.kind === 'edm') for await (const record of readEdmRecords(file.stream())) yield edmChange(record, edm);
+      if (result.kind === 'edm') for await (const record of readEdmRecords(file.stream(), limits)) yield edmChange(record, edm);
       else yield result;
     }
   })();
 }
 
 /** Standard input: read once, so its head is looked at here. */
-async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>): AsyncGenerator<ReadResult<ItemChange>> {
+async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>, limits: RecordLimits): AsyncGenerator<ReadResult<ItemChange>> {
   const chunks = file.stream()[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -47,7 +48,7 @@ async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: Par
   }
 
   if (looksLikeEdm(Buffer.concat(head).toString('utf8'))) {
-    for await (const result of readEdmRecords(all())) yield edmChange(result, edm);
+    for await (const result of readEdmRecords(all(), limits)) yield edmChange(result, edm);
     return;
   }
   const whole: Buffer[] = [];

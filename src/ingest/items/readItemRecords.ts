@@ -9,8 +9,9 @@
  */
 import { cortexToJson } from '../../formats/cortexToJson.js';
 import { jsonToCortex } from '../../formats/jsonToCortex.js';
-import { JsonSyntaxError, parsePackageJson } from '../../formats/packageJson.js';
-import { parseXml, XmlSyntaxError, type XmlElement } from '../../formats/xmlTree.js';
+import { JsonLimitError, JsonSyntaxError, parsePackageJsonRecords } from '../../formats/packageJson.js';
+import { DEFAULT_LIMITS, MAX_NESTING_DEPTH, tooLargeReason, type RecordLimits } from '../../formats/recordLimits.js';
+import { parseXml, XmlSyntaxError, XmlTooDeepError, type XmlElement } from '../../formats/xmlTree.js';
 import type { ItemChange, PreparedItem } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
 import { prepareItem, RecordError } from './prepareItem.js';
@@ -41,30 +42,44 @@ function fromPackageJson(pkg: unknown): PreparedItem {
 function describe(e: unknown): string {
   if (e instanceof XmlSyntaxError) return `not well-formed XML: ${e.reason}`;
   if (e instanceof JsonSyntaxError) return `not valid JSON: ${e.reason}`;
-  if (e instanceof RecordError) return e.message;
+  if (e instanceof RecordError || e instanceof XmlTooDeepError || e instanceof JsonLimitError) return e.message;
   throw e;
 }
 
-export function readItemRecords(text: string): ItemReadResult[] {
+/**
+ * Packages built from EDM (src/ingest/items/edmItems.ts) nest a few levels deeper
+ * than the record they come from (cortex > edm > rdf:RDF), which the EDM reader
+ * held to MAX_NESTING_DEPTH already.
+ */
+export const BUILT_PACKAGE_DEPTH = MAX_NESTING_DEPTH + 8;
+
+/** The packages of one document; a record over the limits is an error, the others are read. */
+export function readItemRecords(text: string, limits: RecordLimits = DEFAULT_LIMITS, maxDepth = MAX_NESTING_DEPTH): ItemReadResult[] {
   const start = text.search(/\S/);
   const first = start < 0 ? '' : text[start];
   if (first === '<') {
+    // A cortex document is one record. (A file on disk was measured before it was read: parsers.ts.)
+    const bytes = text.length * 3 > limits.maxRecordBytes ? Buffer.byteLength(text, 'utf8') : 0;
+    if (bytes > limits.maxRecordBytes) return [{ kind: 'error', reason: tooLargeReason(bytes, limits.maxRecordBytes), position: 'document' }];
     try {
-      return [{ kind: 'item', item: fromXml(text, parseXml(text)), position: 'document' }];
+      return [{ kind: 'item', item: fromXml(text, parseXml(text, maxDepth)), position: 'document' }];
     } catch (e) {
       return [{ kind: 'error', reason: describe(e), position: e instanceof XmlSyntaxError ? `line ${e.line}, column ${e.column}` : 'document' }];
     }
   }
   if (first === '{' || first === '[') {
     let parsed: unknown;
+    let refused: Map<number, string>;
     try {
-      parsed = parsePackageJson(text);
+      ({ value: parsed, refused } = parsePackageJsonRecords(text, limits));
     } catch (e) {
       return [{ kind: 'error', reason: describe(e), position: e instanceof JsonSyntaxError ? `line ${e.line}, column ${e.column}` : 'document' }];
     }
     const packages = Array.isArray(parsed) ? parsed : [parsed];
     return packages.map((pkg, i) => {
       const position = Array.isArray(parsed) ? `record ${i + 1}` : 'document';
+      const tooBig = refused.get(i);
+      if (tooBig !== undefined) return { kind: 'error', reason: tooBig, position };
       try {
         return { kind: 'item', item: fromPackageJson(pkg), position };
       } catch (e) {
@@ -76,6 +91,6 @@ export function readItemRecords(text: string): ItemReadResult[] {
 }
 
 /** The packages of one document as item changes for a load. */
-export function readPackageChanges(text: string): ReadResult<ItemChange>[] {
-  return readItemRecords(text).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item } } : r));
+export function readPackageChanges(text: string, limits: RecordLimits = DEFAULT_LIMITS): ReadResult<ItemChange>[] {
+  return readItemRecords(text, limits).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item }, position: r.position } : r));
 }

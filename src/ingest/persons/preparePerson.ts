@@ -9,6 +9,7 @@ import type { PreparedPerson } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
 import type { Person } from './person.js';
 import { readPersons } from './readPersons.js';
+import { DEFAULT_LIMITS, type RecordLimits } from '../../formats/recordLimits.js';
 
 export function preparePerson(person: Person): PreparedPerson {
   const { birth, death } = years(person);
@@ -27,9 +28,9 @@ export function preparePerson(person: Person): PreparedPerson {
 }
 
 /** The persons of one document, prepared, with the records that are not persons and the bad ones. */
-export function* readPreparedPersons(text: string): Generator<ReadResult<PreparedPerson>> {
-  for (const r of readPersons(text)) {
-    if (r.kind === 'person') yield { kind: 'record', record: preparePerson(r.person) };
+export function* readPreparedPersons(text: string, limits: RecordLimits = DEFAULT_LIMITS): Generator<ReadResult<PreparedPerson>> {
+  for (const r of readPersons(text, limits)) {
+    if (r.kind === 'person') yield { kind: 'record', record: preparePerson(r.person), position: r.position };
     else if (r.kind === 'skipped') yield { kind: 'other', type: r.entityType };
     else yield r;
   }

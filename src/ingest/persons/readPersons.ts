@@ -3,6 +3,7 @@
  * The format is detected from the content, not the file name, because GND dumps and
  * API responses are saved under arbitrary names. Pure: text in, results out.
  */
+import { blankSpans, DEFAULT_LIMITS, scanJsonRecords, type RecordLimits, type RefusedSpan } from '../../formats/recordLimits.js';
 import { describe, isObject, type RecordResult } from './fields.js';
 import { ACCEPTED_RECORDS, mapRecord, recordKind } from './mappers.js';
 import type { Person } from './person.js';
@@ -30,8 +31,7 @@ type Parsed =
 
 type Line = { n: number; value: unknown } | { n: number; syntaxError: string };
 
-function parse(input: string): Parsed {
-  const text = input.replace(/^\uFEFF/, '');
+function parse(text: string): Parsed {
   const trimmed = text.trim();
   if (trimmed === '') return { shape: 'empty' };
   if (trimmed[0] !== '{' && trimmed[0] !== '[') return { shape: 'other', start: trimmed.slice(0, 20) };
@@ -121,7 +121,7 @@ function detect(parsed: Parsed): PersonFormat {
 
 /** Which of the accepted formats the text is in, from its content. */
 export function detectPersonFormat(text: string): PersonFormat {
-  return detect(parse(text));
+  return detect(parse(text.replace(/^\uFEFF/, '')));
 }
 
 function at(r: RecordResult, position: string): PersonReadResult {
@@ -132,11 +132,17 @@ function at(r: RecordResult, position: string): PersonReadResult {
  * Lines of any line-based format. Bulk action lines are dropped and the record lines read
  * on their own, so a broken action line costs one error, not the record after it too.
  */
-function readLines(lines: Line[]): PersonReadResult[] {
+function readLines(lines: Line[], refused: ReadonlyMap<number, string>): PersonReadResult[] {
   const out: PersonReadResult[] = [];
   let skipPartialDoc = false;
   for (const line of lines) {
     const position = `line ${line.n}`;
+    const tooBig = refused.get(line.n);
+    if (tooBig !== undefined) {
+      skipPartialDoc = false;
+      out.push({ kind: 'error', position, reason: tooBig });
+      continue;
+    }
     if ('syntaxError' in line) {
       skipPartialDoc = false;
       out.push({ kind: 'error', position, reason: `JSON syntax error (${line.syntaxError}); expected one JSON object on this line` });
@@ -156,9 +162,36 @@ function readLines(lines: Line[]): PersonReadResult[] {
   return out;
 }
 
-/** Reads all records of `text`, whatever the format; never throws on bad input. */
-export function readPersons(text: string): PersonReadResult[] {
-  const parsed = parse(text);
+/** The line each span starts on, in one pass (the spans are in text order). */
+function linesOf(text: string, spans: readonly RefusedSpan[]): Map<number, string> {
+  const out = new Map<number, string>();
+  let line = 1;
+  let at = 0;
+  for (const span of spans) {
+    for (let nl = text.indexOf('\n', at); nl !== -1 && nl < span.start; nl = text.indexOf('\n', nl + 1)) {
+      line += 1;
+      at = nl + 1;
+    }
+    out.set(line, span.reason);
+  }
+  return out;
+}
+
+/**
+ * Reads all records of `text`, whatever the format; never throws on bad input.
+ * Records that nest too deep or are larger than the limits
+ * (src/formats/recordLimits.ts) are errors, found before anything is parsed;
+ * a document that is one record (a lobid-gnd record or search page) is refused whole.
+ */
+export function readPersons(input: string, limits: RecordLimits = DEFAULT_LIMITS): PersonReadResult[] {
+  const text = input.replace(/^\uFEFF/, '');
+  const scan = scanJsonRecords(text, limits);
+  const parsed = parse(blankSpans(text, scan.refused));
+  if (scan.refused.length > 0 && !scan.arrayRoot && parsed.shape !== 'lines') {
+    return [{ kind: 'error', position: 'document', reason: scan.refused[0]!.reason }];
+  }
+  const refusedRecords = new Map(scan.arrayRoot ? scan.refused.map((r) => [r.index, r.reason]) : []);
+  const refusedLines = scan.arrayRoot ? new Map<number, string>() : linesOf(text, scan.refused);
   const format = detect(parsed);
   switch (parsed.shape) {
     case 'empty':
@@ -166,7 +199,7 @@ export function readPersons(text: string): PersonReadResult[] {
     case 'broken':
       return [{ kind: 'error', position: 'document', reason: parsed.reason }];
     case 'lines':
-      if (format !== 'unknown') return readLines(parsed.lines);
+      if (format !== 'unknown') return readLines(parsed.lines, refusedLines);
       return [{ kind: 'error', position: 'document', reason: `unknown format: no line holds ${ACCEPTED_RECORDS}; expected ${ACCEPTED_FORMATS}` }];
     case 'other':
       return [{ kind: 'error', position: 'document', reason: `unknown format: the text is not JSON (it starts with ${JSON.stringify(parsed.start)}); expected ${ACCEPTED_FORMATS}` }];
@@ -177,7 +210,10 @@ export function readPersons(text: string): PersonReadResult[] {
       const doc = parsed.doc;
       const records = format === 'lobid-search' && isObject(doc) ? (doc['member'] as unknown[])
         : Array.isArray(doc) ? doc : [doc];
-      return records.map((r, i) => at(mapRecord(r), `record ${i + 1}`));
+      return records.map((r, i) => {
+        const tooBig = doc === records ? refusedRecords.get(i) : undefined;
+        return tooBig === undefined ? at(mapRecord(r), `record ${i + 1}`) : { kind: 'error', position: `record ${i + 1}`, reason: tooBig };
+      });
     }
   }
 }

@@ -19,9 +19,12 @@
  *     array of strings, and per document a mask of its non-empty text fields.
  */
 import { fold, tokens } from '../fold.js';
+import { Analyzer, IdBuffer } from './analyzer.js';
 import { Dictionary } from './dictionary.js';
 import { Growable, U32List } from './growable.js';
 import { ListPool } from './listPool.js';
+import { PostingsCache } from './postingsCache.js';
+import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
@@ -33,6 +36,11 @@ export interface SearchIndexOptions {
   wildcard?: WildcardMatcher;
   /** The clock deadlines are on (default Date.now); tests pass their own. */
   now?: () => number;
+  /**
+   * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
+   * 128 MiB) of lists with at least `minPostings` postings (default 2048).
+   */
+  postingsCache?: { bytes?: number; minPostings?: number };
 }
 
 export class FacetColumn {
@@ -57,6 +65,48 @@ export function hashString2(s: string): number {
   return h >>> 0;
 }
 
+/** Reusable arrays for indexing one document's text. */
+class TextScratch {
+  readonly tok = new IdBuffer();
+  readonly distinct = new IdBuffer();
+  slot = new Int32Array(1024);
+  field = new Uint8Array(1024);
+  pos = new Int32Array(1024);
+  private begin = new Int32Array(1024);
+  private order = new Int32Array(1024);
+  private fill = new Int32Array(1024);
+
+  reserve(n: number): void {
+    if (n <= this.slot.length) return;
+    let size = this.slot.length;
+    while (size < n) size *= 2;
+    const slot = new Int32Array(size);
+    slot.set(this.slot);
+    const field = new Uint8Array(size);
+    field.set(this.field);
+    const pos = new Int32Array(size);
+    pos.set(this.pos);
+    this.slot = slot;
+    this.field = field;
+    this.pos = pos;
+  }
+
+  begins(n: number): Int32Array {
+    if (this.begin.length < n) this.begin = new Int32Array(n * 2);
+    return this.begin;
+  }
+
+  orderOf(n: number): Int32Array {
+    if (this.order.length < n) this.order = new Int32Array(n * 2);
+    return this.order;
+  }
+
+  fills(n: number): Int32Array {
+    if (this.fill.length < n) this.fill = new Int32Array(n * 2);
+    return this.fill;
+  }
+}
+
 export class SearchIndex {
   readonly textField: ReadonlyMap<string, number>;
   readonly facetField: ReadonlyMap<string, number>;
@@ -65,6 +115,7 @@ export class SearchIndex {
   readonly weights: Float64Array;
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
+  readonly postingsCache: PostingsCache;
 
   /** Ordinal -> id (undefined once deleted). */
   readonly ids: Array<string | undefined> = [];
@@ -81,7 +132,15 @@ export class SearchIndex {
   readonly numbers: Array<Growable<Float64Array>>;
   readonly sortNumbers: Array<Growable<Float64Array> | undefined>;
   readonly sortStrings: Array<Array<string | undefined> | undefined>;
+  /** Ranks of the string sort keys and of the ids (ranks.ts). */
+  readonly sortRanks: Array<RankedStrings | undefined>;
+  readonly idRanks = new RankedStrings((d) => this.ids[d]);
   private liveCount = 0;
+  private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
+  private readonly scratch = new TextScratch();
+  /** Per term id: the ordinal + 1 that last saw it, and its slot in that document. */
+  private readonly seen = new Growable(Int32Array);
+  private readonly slotOf = new Growable(Int32Array);
   /** Moves on every change; caches keyed by it (the live set) stay valid until then. */
   version = 0;
   private allCache: { version: number; docs: Uint32Array } | undefined;
@@ -100,8 +159,10 @@ export class SearchIndex {
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
     this.sortNumbers = schema.sortKeys.map((k) => (k.type === 'number' ? new Growable(Float64Array, 1024, NaN) : undefined));
     this.sortStrings = schema.sortKeys.map((k) => (k.type === 'string' ? [] : undefined));
+    this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings((d) => strings[d]) : undefined));
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
+    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 128 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
   /** Live documents. */
@@ -126,6 +187,7 @@ export class SearchIndex {
     this.ids.push(doc.id);
     this.byId.set(doc.id, ord);
     this.idHash.set(ord, hashString(doc.id));
+    this.idRanks.set(ord, doc.id);
     this.live.set(ord, 1);
     this.liveCount++;
     this.version++;
@@ -138,7 +200,10 @@ export class SearchIndex {
     this.schema.sortKeys.forEach((k, i) => {
       const v = doc.sort[k.name];
       if (k.type === 'number') this.sortNumbers[i]!.set(ord, typeof v === 'number' && Number.isFinite(v) ? v : NaN);
-      else this.sortStrings[i]![ord] = typeof v === 'string' ? v : undefined;
+      else {
+        this.sortStrings[i]![ord] = typeof v === 'string' ? v : undefined;
+        this.sortRanks[i]!.set(ord, typeof v === 'string' ? v : undefined);
+      }
     });
   }
 
@@ -159,47 +224,83 @@ export class SearchIndex {
     return true;
   }
 
+  /**
+   * Postings of one document, written term by term. Occurrences are gathered in reusable
+   * typed arrays (no Map or array per document) and grouped by term with a counting sort
+   * that keeps them in field order, positions ascending.
+   */
   private indexText(ord: number, doc: SearchDocument): void {
-    // term -> [field, position, field, position, ...] in field order, positions ascending
-    const occurrences = new Map<string, number[]>();
+    const sc = this.scratch;
+    const tok = sc.tok;
+    const distinct = sc.distinct;
+    distinct.n = 0;
+    let n = 0;
     let mask = 0;
-    this.schema.text.forEach((f, fi) => {
-      const values = doc.text[f.name] ?? [];
+    let key = '';
+    const schemaText = this.schema.text;
+    for (let fi = 0; fi < schemaText.length; fi++) {
+      const values = doc.text[schemaText[fi]!.name] ?? [];
       let pos = 0;
-      for (const value of values) {
-        const toks = tokens(value);
-        if (toks.length > 0) mask |= 1 << fi;
-        for (const t of toks) {
-          let list = occurrences.get(t);
-          if (!list) occurrences.set(t, (list = []));
-          list.push(fi, pos++);
+      for (let vi = 0; vi < values.length; vi++) {
+        tok.n = 0;
+        this.analyzer.analyze(values[vi]!, tok);
+        if (tok.n > 0) mask |= 1 << fi;
+        if (fi === 0 && vi === 0 && tok.n > 0) {
+          const words: string[] = [];
+          for (let k = 0; k < tok.n; k++) words.push(this.terms.string(tok.ids[k]!));
+          key = words.sort().join(' ');
+        }
+        sc.reserve(n + tok.n);
+        const seenNow = this.seen.ensure(this.terms.size + 1);
+        const slotOf = this.slotOf.ensure(this.terms.size + 1);
+        for (let k = 0; k < tok.n; k++) {
+          const id = tok.ids[k]!;
+          if (seenNow[id] !== ord + 1) {
+            seenNow[id] = ord + 1;
+            slotOf[id] = distinct.n;
+            distinct.push(id);
+          }
+          sc.slot[n] = slotOf[id]!;
+          sc.field[n] = fi;
+          sc.pos[n++] = pos++;
         }
         pos++; // the gap between two values
       }
-    });
+    }
     this.fieldMask.set(ord, mask >>> 0);
-    const first = doc.text[this.schema.text[0]!.name]?.[0];
-    const key = first === undefined ? '' : nameKey(first);
     this.exactA.set(ord, key === '' ? 0 : hashString(key));
     this.exactB.set(ord, key === '' ? 0 : hashString2(key));
-    for (const [term, occ] of occurrences) {
-      const id = this.terms.intern(term);
-      if (id === this.text.count) this.text.create();
+    // counting sort of the occurrences by slot (stable)
+    const nd = distinct.n;
+    const begin = sc.begins(nd + 1);
+    begin.fill(0, 0, nd + 1);
+    for (let k = 0; k < n; k++) begin[sc.slot[k]! + 1]!++;
+    for (let s = 0; s < nd; s++) begin[s + 1]! += begin[s]!;
+    const order = sc.orderOf(n);
+    const fill = sc.fills(nd);
+    fill.set(begin.subarray(0, nd));
+    for (let k = 0; k < n; k++) order[fill[sc.slot[k]!]!++] = k;
+    const text = this.text;
+    for (let s = 0; s < nd; s++) {
+      const id = distinct.ids[s]!;
+      const lo = begin[s]!;
+      const hi = begin[s + 1]!;
       let fields = 0;
-      for (let k = 0; k < occ.length; k += 2) if (k === 0 || occ[k] !== occ[k - 2]) fields++;
-      this.text.pushDelta(id, ord);
-      this.text.push(id, fields);
-      for (let k = 0; k < occ.length; ) {
-        const field = occ[k]!;
-        let end = k;
-        while (end < occ.length && occ[end] === field) end += 2;
-        this.text.push(id, ((end - k) / 2) * 32 + field);
+      for (let k = lo; k < hi; k++) if (k === lo || sc.field[order[k]!] !== sc.field[order[k - 1]!]) fields++;
+      text.pushDelta(id, ord);
+      text.push(id, fields);
+      for (let k = lo; k < hi; ) {
+        const field = sc.field[order[k]!]!;
+        let e = k;
+        while (e < hi && sc.field[order[e]!] === field) e++;
+        text.push(id, (e - k) * 32 + field);
         let prev = 0;
-        for (let m = k; m < end; m += 2) {
-          this.text.push(id, occ[m + 1]! - prev);
-          prev = occ[m + 1]!;
+        for (let m = k; m < e; m++) {
+          const p = sc.pos[order[m]!]!;
+          text.push(id, p - prev);
+          prev = p;
         }
-        k = end;
+        k = e;
       }
     }
   }
@@ -218,6 +319,16 @@ export class SearchIndex {
       }
       col.start.set(ord + 1, col.ids.length);
     });
+  }
+
+  /**
+   * Brings the ranks of sort keys and ids up to date (ranks.ts) where more than `minStale`
+   * ordinals are newer than them; by default more than an eighth of the ordinals, at least
+   * 4096, which a search checks. A feed that has caught up passes 1024 (feed.ts), so that
+   * searches rarely pay for it.
+   */
+  refreshOrders(minStale = Math.max(4096, this.ordinals >>> 3)): void {
+    for (const r of [this.idRanks, ...this.sortRanks]) if (r && r.stale > minStale) r.refresh(this.ordinals);
   }
 
   /** Live ordinals, ascending (cached until the next change). */

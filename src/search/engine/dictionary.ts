@@ -3,9 +3,10 @@
  * for prefix and wildcard queries.
  *
  * Prefix lookup needs the strings in order, while loads keep adding new ones. A sorted
- * array plus a small unsorted tail of recent additions gives both: a lookup binary-searches
- * the sorted part and scans the tail; the tail is merged in once it exceeds
- * max(1024, sqrt of the size), so a merge (a sort) is rare and a scan stays short.
+ * array plus an unsorted tail of recent additions gives both: a lookup binary-searches
+ * the sorted part and scans the tail. The tail is merged in by a lookup that finds it
+ * longer than max(1024, sqrt of the size), never by `intern`: merging on every 1024th new
+ * string made a load quadratic in the vocabulary (a third of the build at 1 M items).
  */
 import { compareCodePoints } from './order.js';
 
@@ -31,7 +32,6 @@ export class Dictionary {
       this.ids.set(s, id);
       this.strings.push(s);
       this.recent.push(s);
-      if (this.recent.length > Math.max(1024, Math.sqrt(this.sorted.length))) this.merge();
     }
     return id;
   }
@@ -60,6 +60,7 @@ export class Dictionary {
    * strings; throws `tooMany()` past `limit` accepted strings.
    */
   withPrefix(prefix: string, accept: (s: string) => boolean, limit: number, tooMany: () => Error): number[] {
+    if (this.recent.length > Math.max(1024, Math.sqrt(this.sorted.length))) this.merge();
     const out: string[] = [];
     const a = this.sorted;
     let lo = 0;

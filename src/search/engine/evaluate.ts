@@ -26,42 +26,16 @@ import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
 import { compareCodePoints } from './order.js';
 import { literalPrefix } from './wildcard.js';
-
-export interface Hits {
-  docs: Uint32Array;
-  /** Parallel to docs; null when the sort needs no scores. */
-  scores: Float64Array | null;
-}
+import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
+import { idf, Postings } from './postings.js';
+export { idf } from './postings.js';
 
 /** More words than this from one wildcard is a query to narrow, not to run. */
 export const MAX_WILDCARD_TERMS = 1000;
-const TF_CAP = 3;
-const EMPTY_DOCS: Uint32Array = new Uint32Array(0);
+
+export type { Hits } from './hits.js';
 
 type Leaf = Extract<QueryNode<string>, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>;
-
-export function idf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/** Growable scratch lists, reused within one search. */
-class Scratch {
-  docs = new Uint32Array(1024);
-  vals = new Float64Array(1024);
-  n = 0;
-  push(doc: number, v: number): void {
-    if (this.n === this.docs.length) {
-      const d = new Uint32Array(this.n * 2);
-      d.set(this.docs);
-      this.docs = d;
-      const s = new Float64Array(this.n * 2);
-      s.set(this.vals);
-      this.vals = s;
-    }
-    this.docs[this.n] = doc;
-    this.vals[this.n++] = v;
-  }
-}
 
 export class Evaluator {
   /** Positive leaves (outside NOT) with what they matched, for matchedTerms. */
@@ -74,10 +48,47 @@ export class Evaluator {
     private readonly deadline: Deadline,
   ) {
     this.allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
+    this.postings = new Postings(ix, deadline);
   }
 
+  private readonly postings: Postings;
+
   private hits(docs: Uint32Array, scores?: Float64Array): Hits {
-    return { docs, scores: this.scoring ? (scores ?? new Float64Array(docs.length)) : null };
+    return { docs, scores: this.scoring ? (scores ?? zeros(docs.length)) : null };
+  }
+
+  /**
+   * The hits with a value of facet `f` among `ids` (a filter). Reads the values of each hit
+   * unless there are many more hits than postings to decode, else intersects with them;
+   * every live document (`*:*`) is simply the postings.
+   */
+  filter(a: Hits, f: number, ids: readonly number[]): Hits {
+    const col = this.ix.facets[f]!;
+    if (ids.length === 0 || a.docs.length === 0) return this.hits(EMPTY_DOCS);
+    let postings = 0;
+    for (const v of ids) postings += col.live.array[v]!;
+    if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
+    // reading a hit's values costs about a quarter of decoding, uniting and intersecting one posting
+    if (a.docs.length > 4 * postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
+    const mark = new Uint8Array(col.values.size);
+    for (const v of ids) mark[v] = 1;
+    const start = col.start.array;
+    const vals = col.ids.array;
+    const docs = new Uint32Array(a.docs.length);
+    const scores = a.scores ? new Float64Array(a.docs.length) : null;
+    let k = 0;
+    for (let i = 0; i < a.docs.length; i++) {
+      const d = a.docs[i]!;
+      for (let j = start[d]!, end = start[d + 1]!; j < end; j++) {
+        if (mark[vals[j]!] === 1) {
+          if (scores) scores[k] = a.scores![i]!;
+          docs[k++] = d;
+          break;
+        }
+      }
+    }
+    this.deadline.tick(a.docs.length);
+    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
   }
 
   evaluate(node: QueryNode<string>, negated = false): Hits {
@@ -114,73 +125,31 @@ export class Evaluator {
     }
   }
 
-  // ---- set algebra over sorted ordinals, scores added ----
+  // ---- set algebra over sorted ordinals, scores added (hits.ts) ----
 
   intersect(a: Hits, b: Hits): Hits {
-    const n = Math.min(a.docs.length, b.docs.length);
-    const docs = new Uint32Array(n);
-    const scores = this.scoring ? new Float64Array(n) : null;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < a.docs.length && j < b.docs.length) {
-      const x = a.docs[i]!;
-      const y = b.docs[j]!;
-      if (x < y) i++;
-      else if (y < x) j++;
-      else {
-        if (scores) scores[k] = a.scores![i]! + b.scores![j]!;
-        docs[k++] = x;
-        i++;
-        j++;
-      }
-    }
     this.deadline.tick(a.docs.length + b.docs.length);
-    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+    return intersectHits(a, b, this.scoring);
   }
 
   union(a: Hits, b: Hits): Hits {
-    const docs = new Uint32Array(a.docs.length + b.docs.length);
-    const scores = this.scoring ? new Float64Array(docs.length) : null;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < a.docs.length || j < b.docs.length) {
-      const x = i < a.docs.length ? a.docs[i]! : Infinity;
-      const y = j < b.docs.length ? b.docs[j]! : Infinity;
-      if (x < y) {
-        if (scores) scores[k] = a.scores![i]!;
-        docs[k++] = x;
-        i++;
-      } else if (y < x) {
-        if (scores) scores[k] = b.scores![j]!;
-        docs[k++] = y;
-        j++;
-      } else {
-        if (scores) scores[k] = a.scores![i]! + b.scores![j]!;
-        docs[k++] = x;
-        i++;
-        j++;
-      }
-    }
-    this.deadline.tick(docs.length);
-    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+    this.deadline.tick(a.docs.length + b.docs.length);
+    return unionHits(a, b, this.scoring);
   }
 
   difference(a: Hits, b: Hits): Hits {
-    const docs = new Uint32Array(a.docs.length);
-    const scores = this.scoring ? new Float64Array(a.docs.length) : null;
-    let j = 0;
-    let k = 0;
-    for (let i = 0; i < a.docs.length; i++) {
-      const x = a.docs[i]!;
-      while (j < b.docs.length && b.docs[j]! < x) j++;
-      if (j < b.docs.length && b.docs[j] === x) continue;
-      if (scores) scores[k] = a.scores![i]!;
-      docs[k++] = x;
-    }
     this.deadline.tick(a.docs.length + b.docs.length);
-    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+    return differenceHits(a, b, this.scoring);
+  }
+
+  /** Live documents with any of the value ids of facet `f`, ascending. */
+  facetDocs(f: number, ids: readonly number[]): Uint32Array {
+    return this.postings.facetDocs(f, ids);
+  }
+
+  private phrase(words: readonly string[], mask: number): Hits {
+    const p = this.postings.phrase(words, mask);
+    return this.hits(p.docs, p.scores);
   }
 
   // ---- leaves ----
@@ -259,47 +228,13 @@ export class Evaluator {
     const id = this.ix.terms.get(word);
     if (id === undefined) return this.hits(EMPTY_DOCS);
     const out = new Scratch();
-    const df = this.readPostings(id, mask, out, false);
-    const docs = out.docs.slice(0, out.n);
+    const df = this.postings.readPostings(id, mask, out, false);
+    const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);
     const w = idf(this.ix.size, df);
-    const scores = out.vals.slice(0, out.n);
+    const scores = out.vals.subarray(0, out.n);
     for (let i = 0; i < scores.length; i++) scores[i] = w * scores[i]!;
     return this.hits(docs, scores);
-  }
-
-  /**
-   * Live documents with term `id` in a field of `mask`, pushed with Σ weight × min(tf, 3)
-   * (or, with `best`, the best field weight); returns the live df over all fields.
-   */
-  private readPostings(id: number, mask: number, out: Scratch, best: boolean): number {
-    const ix = this.ix;
-    const r = ix.text.reader(id);
-    const live = ix.live.array;
-    const weights = ix.weights;
-    let df = 0;
-    let work = 0;
-    while (!r.done) {
-      const doc = r.readDelta();
-      const nf = r.read();
-      let w = 0;
-      for (let f = 0; f < nf; f++) {
-        const x = r.read();
-        const field = x & 31;
-        const np = (x - field) / 32;
-        for (let p = 0; p < np; p++) r.read();
-        if ((mask >>> field) & 1) w = best ? Math.max(w, weights[field]!) : w + weights[field]! * Math.min(np, TF_CAP);
-      }
-      if (live[doc] === 1) {
-        df++;
-        if (w > 0) out.push(doc, w);
-      }
-      if (++work === 1024) {
-        this.deadline.tick(work);
-        work = 0;
-      }
-    }
-    return df;
   }
 
   /** Documents with any of the terms (prefix, wildcard); score = best field weight matched. */
@@ -307,14 +242,14 @@ export class Evaluator {
     if (ids.length === 0) return this.hits(EMPTY_DOCS);
     const out = new Scratch();
     if (ids.length === 1) {
-      this.readPostings(ids[0]!, mask, out, true);
+      this.postings.readPostings(ids[0]!, mask, out, true);
       return this.hits(out.docs.slice(0, out.n), out.vals.slice(0, out.n));
     }
     const dense = new Float64Array(this.ix.ordinals);
     const touched = new Scratch();
     for (const id of ids) {
       out.n = 0;
-      this.readPostings(id, mask, out, true);
+      this.postings.readPostings(id, mask, out, true);
       for (let i = 0; i < out.n; i++) {
         const d = out.docs[i]!;
         if (dense[d] === 0) touched.push(d, 0);
@@ -326,106 +261,6 @@ export class Evaluator {
     const scores = new Float64Array(docs.length);
     for (let i = 0; i < docs.length; i++) scores[i] = dense[docs[i]!]!;
     return this.hits(docs, scores);
-  }
-
-  /** Consecutive words in one value of a field of `mask`. */
-  private phrase(words: readonly string[], mask: number): Hits {
-    const ix = this.ix;
-    const lists: PositionList[] = [];
-    for (const w of words) {
-      const id = ix.terms.get(w);
-      if (id === undefined) return this.hits(EMPTY_DOCS);
-      lists.push(this.readPositions(id, mask));
-    }
-    let idfSum = 0;
-    for (const l of lists) idfSum += idf(ix.size, l.df);
-    const out = new Scratch();
-    const first = lists[0]!;
-    const ptr = new Int32Array(lists.length);
-    let lastDoc = -1;
-    let acc = 0;
-    const flush = () => {
-      if (lastDoc >= 0 && acc > 0) out.push(lastDoc, acc);
-    };
-    for (let e = 0; e < first.n; e++) {
-      const doc = first.doc[e]!;
-      const field = first.field[e]!;
-      let ok = true;
-      for (let i = 1; i < lists.length && ok; i++) {
-        const l = lists[i]!;
-        let p = ptr[i]!;
-        while (p < l.n && (l.doc[p]! < doc || (l.doc[p] === doc && l.field[p]! < field))) p++;
-        ptr[i] = p;
-        ok = p < l.n && l.doc[p] === doc && l.field[p] === field;
-      }
-      if (!ok) continue;
-      let tf = 0;
-      for (let q = first.start[e]!; q < first.start[e + 1]!; q++) {
-        const at = first.pos[q]!;
-        let all = true;
-        for (let i = 1; i < lists.length && all; i++) {
-          const l = lists[i]!;
-          all = containsSorted(l.pos, l.start[ptr[i]!]!, l.start[ptr[i]! + 1]!, at + i);
-        }
-        if (all) tf++;
-      }
-      if (tf === 0) continue;
-      if (doc !== lastDoc) {
-        flush();
-        lastDoc = doc;
-        acc = 0;
-      }
-      acc += ix.weights[field]! * Math.min(tf, TF_CAP);
-      this.deadline.tick();
-    }
-    flush();
-    const docs = out.docs.slice(0, out.n);
-    const scores = out.vals.slice(0, out.n);
-    for (let i = 0; i < scores.length; i++) scores[i] = idfSum * scores[i]!;
-    return this.hits(docs, scores);
-  }
-
-  /** (doc, field) entries of a term in live documents and fields of `mask`, with positions. */
-  private readPositions(id: number, mask: number): PositionList {
-    const ix = this.ix;
-    const r = ix.text.reader(id);
-    const live = ix.live.array;
-    const docs: number[] = [];
-    const fields: number[] = [];
-    const start: number[] = [0];
-    const pos: number[] = [];
-    let df = 0;
-    while (!r.done) {
-      const doc = r.readDelta();
-      const nf = r.read();
-      const alive = live[doc] === 1;
-      if (alive) df++;
-      for (let f = 0; f < nf; f++) {
-        const x = r.read();
-        const field = x & 31;
-        const np = (x - field) / 32;
-        const keep = alive && ((mask >>> field) & 1) === 1;
-        let at = 0;
-        for (let p = 0; p < np; p++) {
-          at += r.read();
-          if (keep) pos.push(at);
-        }
-        if (keep) {
-          docs.push(doc);
-          fields.push(field);
-          start.push(pos.length);
-        }
-      }
-      this.deadline.tick();
-    }
-    return {
-      n: docs.length,
-      doc: Uint32Array.from(docs),
-      field: Uint8Array.from(fields),
-      start: Uint32Array.from(start),
-      pos: Uint32Array.from(pos),
-      df,
-    };
   }
 
   private facetLeaf(f: number, node: Leaf): Uint32Array {
@@ -441,24 +276,6 @@ export class Evaluator {
       ids = col.values.withPrefix(literalPrefix(node.pattern), accept, Infinity, () => new Error('unreachable'));
     }
     return this.facetDocs(f, ids);
-  }
-
-  /** Live documents with any of the value ids of facet `f`, ascending. */
-  facetDocs(f: number, ids: readonly number[]): Uint32Array {
-    const col = this.ix.facets[f]!;
-    const live = this.ix.live.array;
-    let acc: Uint32Array = EMPTY_DOCS;
-    for (const v of ids) {
-      const r = col.postings.reader(v);
-      const out = new Scratch();
-      while (!r.done) {
-        const d = r.readDelta();
-        if (live[d] === 1) out.push(d, 0);
-        this.deadline.tick();
-      }
-      acc = acc.length === 0 ? out.docs.slice(0, out.n) : unionDocs(acc, out.docs.subarray(0, out.n));
-    }
-    return acc;
   }
 
   /** Live documents passing `test`, ascending (a pass over every live document). */
@@ -539,48 +356,10 @@ export class Evaluator {
   }
 }
 
-interface PositionList {
-  n: number;
-  doc: Uint32Array;
-  field: Uint8Array;
-  start: Uint32Array;
-  pos: Uint32Array;
-  df: number;
-}
-
 function parseNumber(spec: { parse?: (t: string) => number | null }, text: string): number | null {
   if (spec.parse) return spec.parse(text);
   const t = text.trim();
   if (t === '') return null;
   const v = Number(t);
   return Number.isFinite(v) ? v : null;
-}
-
-function unionDocs(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    out[k++] = x <= y ? x : y;
-    if (x <= y) i++;
-    if (y <= x) j++;
-  }
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out.slice(0, k);
-}
-
-function containsSorted(a: Uint32Array, lo: number, hi: number, x: number): boolean {
-  hi--;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid]!;
-    if (v === x) return true;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }

@@ -49,7 +49,10 @@ export function catchUp(
     for (const c of batch.changes) applyChange(index, c);
     applied += batch.changes.length;
     position = batch.position;
-    if (batch.done) return { position, done: true, applied };
+    if (batch.done) {
+      index.refreshOrders(1024);
+      return { position, done: true, applied };
+    }
     if (now() >= stop) return { position, done: false, applied };
   }
 }

@@ -94,6 +94,21 @@ export class ListPool {
   /** Appends an unsigned integer (< 2^32). */
   push(list: number, value: number): void {
     let v = value >>> 0;
+    const tail = this.tail.array;
+    const at = tail[list]!;
+    if (this.end.array[list]! - at >= 5) {
+      // fast path: the whole varint fits in the current block
+      const c = this.chunks[at >>> CHUNK_BITS]!;
+      const o0 = at & (CHUNK - 1);
+      let o = o0;
+      while (v >= 0x80) {
+        c[o++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      c[o++] = v;
+      tail[list] = at + (o - o0);
+      return;
+    }
     while (v >= 0x80) {
       this.writeByte(list, (v & 0x7f) | 0x80);
       v >>>= 7;
@@ -144,10 +159,17 @@ export class ListReader {
   private acc = 0;
   private buf: Uint8Array = new Uint8Array(0);
   private base = 0;
+  private list = 0;
 
   constructor(private readonly pool: ListPool) {}
 
+  /** Lets a reader that is done go on with what was appended to its list since (append-only). */
+  resume(): void {
+    this.stop = this.pool.tailOf(this.list);
+  }
+
   reset(list: number): void {
+    this.list = list;
     this.pos = this.pool.headOf(list);
     this.stop = this.pool.tailOf(list);
     this.level = 0;

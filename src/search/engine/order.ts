@@ -131,7 +131,9 @@ export function decodeCursor(cursor: string, fingerprint: string, length: number
 
 /**
  * The k smallest hits under `order` among `n` hits, in order, skipping those not after the
- * cursor: a bounded max-heap, O(n log k) comparisons and no allocation per hit.
+ * cursor: a bounded max-heap, O(n log k) comparisons and no allocation per hit. With `keys`
+ * (a coarse key per hit, monotone in the order: sortPlan.ts) and the cursor's `afterKey`,
+ * most comparisons are one of two numbers; equal keys fall back to `order`.
  */
 export function smallestHits(
   n: number,
@@ -139,15 +141,27 @@ export function smallestHits(
   k: number,
   after: readonly CursorValue[] | undefined,
   tick: () => void,
+  keys?: Float64Array,
+  afterKey = -Infinity,
 ): number[] {
   if (k <= 0 || n === 0) return [];
   const heap = new Int32Array(Math.min(k, n));
   const cap = heap.length;
   let size = 0;
-  const greater = (a: number, b: number) => compareHits(order, a, b) > 0;
+  const greater = keys
+    ? (a: number, b: number) => {
+        const x = keys[a]!;
+        const y = keys[b]!;
+        return x !== y ? x > y : compareHits(order, a, b) > 0;
+      }
+    : (a: number, b: number) => compareHits(order, a, b) > 0;
   for (let h = 0; h < n; h++) {
     if ((h & 1023) === 0) tick();
-    if (after && compareToCursor(order, h, after) <= 0) continue;
+    if (keys) {
+      const x = keys[h]!;
+      if (after && (x < afterKey || (x === afterKey && compareToCursor(order, h, after) <= 0))) continue;
+      if (size === cap && x > keys[heap[0]!]!) continue;
+    } else if (after && compareToCursor(order, h, after) <= 0) continue;
     if (size < cap) {
       let i = size++;
       while (i > 0) {
@@ -179,5 +193,5 @@ export function smallestHits(
       heap[i] = h;
     }
   }
-  return Array.from(heap.subarray(0, size)).sort((a, b) => compareHits(order, a, b));
+  return Array.from(heap.subarray(0, size)).sort((a, b) => (greater(a, b) ? 1 : greater(b, a) ? -1 : 0));
 }

@@ -134,9 +134,16 @@ export const personSchema: Schema = {
 };
 
 /**
- * The facets of an item's indexing profile (fixtures/items/cortex/*.xml, issue #14 point 1),
- * the `_normdata` forms with them, and `has_media_fct` ("true"/"false": whether the item has
- * media; ours, the profile has none).
+ * The facets of an item: every `*_fct` an indexing profile carries (the real packages
+ * fixtures/items/cortex/*, old and new generation, and the packages we build from EDM),
+ * with their `_normdata` forms (authority URIs), but not the `_autocomplete` copies of the
+ * newer generation (the same values again, for suggestions). Values as the profile writes
+ * them: `time_fct` holds codes of the DDB time vocabulary (`time_61900` = 19th century),
+ * `type_fct` media types (`mediatype_002`), `sector_fct` sectors (`sec_06`). Ours, derived
+ * by itemDocument.ts: `affiliate_fct_involved` and `affiliate_fct_subject` (the names of
+ * `affiliate_fct_role` with that role: `Pecht, August Friedrich_1_affiliate_fct_involved`
+ * gives `Pecht, August Friedrich`; the real /search takes both as parameters, OpenAPI
+ * 6.8) and `has_media_fct` ("true"/"false": whether the package lists binaries).
  */
 export const ITEM_FACETS = [
   'time_fct',
@@ -146,21 +153,34 @@ export const ITEM_FACETS = [
   'affiliate_fct_normdata',
   'affiliate_fct_role',
   'affiliate_fct_role_normdata',
+  'affiliate_fct_involved',
+  'affiliate_fct_subject',
   'keywords_fct',
   'keywords_fct_normdata',
+  'topic_fct',
+  'objecttype_fct',
+  'objecttype_fct_normdata',
+  'apd_keywords_fct',
   'language_fct',
   'type_fct',
   'sector_fct',
   'provider_fct',
+  'provider_fct_normdata',
+  'dataprovider_fct',
+  'dataprovider_fct_normdata',
   'has_media_fct',
 ] as const;
 
 /**
- * Items: the text of the package's preview (title, subtitle), its view fields marked
- * `usage="index"` (title, description, the "ranking" words) and the profile's facets as
- * words (keywords, places, affiliates, provider). Weights: title over subtitle over
- * keywords and people over description over the rest (issue #14 point 7).
- * `begin_time` / `end_time` are day numbers (src/ingest/edm/timeVocabulary.ts).
+ * Items (the mapping from a package: itemDocument.ts; the field list: docs/search-engine.md
+ * "Item fields"): the title of the view's index fields (else the preview's), the
+ * preview's subtitle, the index fields `description` and `ranking`, and the profile's
+ * facets as words (keywords, places, affiliates, providers). Text field names are the
+ * query fields of the real /search (OpenAPI 6.8: `title`, `description`, `keywords`,
+ * `place`, `affiliate`, `provider`, `ranking`). Weights: title over subtitle over keywords
+ * and people over description over the rest (issue #14 point 7).
+ * `begin_time` / `end_time` are the view's day numbers (days from 0001-01-01, Julian
+ * calendar before 1582-10-15: 680449 = 1864-01-01; src/ingest/edm/timeVocabulary.ts).
  */
 export const itemSchema: Schema = {
   kind: 'item',
@@ -169,9 +189,9 @@ export const itemSchema: Schema = {
     { name: 'title', weight: 8 },
     { name: 'subtitle', weight: 4 },
     { name: 'keywords', weight: 3 },
-    { name: 'affiliates', weight: 3 },
+    { name: 'affiliate', weight: 3 },
     { name: 'description', weight: 2 },
-    { name: 'places', weight: 2 },
+    { name: 'place', weight: 2 },
     { name: 'ranking', weight: 1 },
     { name: 'provider', weight: 1 },
   ],

@@ -3,23 +3,21 @@
  * matched terms (types.ts states the request and the orders). Synchronous; the deadline is
  * checked cooperatively all along (errors.ts).
  */
-import type { QueryNode } from '../../query/ast.js';
-import { tokens } from '../fold.js';
 import { Deadline, SearchRequestError } from './errors.js';
-import { Evaluator, type Hits } from './evaluate.js';
+import { Evaluator } from './evaluate.js';
 import {
   compareCodePoints,
   decodeCursor,
   encodeCursor,
   hashString,
-  mix32,
   numberComponent,
   smallestHits,
   stringComponent,
   type Component,
 } from './order.js';
+import { sortPlan } from './sortPlan.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
-import type { FacetCounts, FacetRequest, SearchRequest, SearchResult, SearchSort } from './types.js';
+import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
 
 export const MAX_ROWS = 100_000;
 
@@ -34,15 +32,16 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number)
     const f = facetIndex(ix, facet);
     const col = ix.facets[f]!;
     const ids = values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined);
-    const allowed = ev.facetDocs(f, ids);
-    hits = ev.intersect(hits, { docs: allowed, scores: scoring ? new Float64Array(allowed.length) : null });
+    hits = ev.filter(hits, f, ids);
   }
   const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock));
-  const order = components(ix, req.sort, req.query, hits);
+  const plan = sortPlan(ix, req.sort, req.query, hits);
+  const order = plan.order;
   const fingerprint = fingerprintOf(req);
   const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
   const skip = req.cursor === undefined ? req.offset : 0;
-  const page = smallestHits(hits.docs.length, order, skip + req.rows, after, () => clock.tick(1024)).slice(skip);
+  const tick = () => clock.tick(1024);
+  const page = smallestHits(hits.docs.length, order, skip + req.rows, after, tick, plan.keys, after ? plan.afterKey(after) : -Infinity).slice(skip);
   const matchedTerms: string[] = [];
   for (const m of ev.matched) {
     if (!matchedTerms.includes(m.text) && overlaps(m.docs, hits.docs)) matchedTerms.push(m.text);
@@ -80,68 +79,6 @@ export function fingerprintOf(req: SearchRequest): string {
     .sort((a, b) => compareCodePoints(a[0], b[0]));
   const text = JSON.stringify([req.query, filters, req.sort]);
   return `${hashString(text).toString(36)}.${hashString2(text).toString(36)}`;
-}
-
-/** The sort as components, each ending in the id ascending (types.ts SearchSort). */
-function components(ix: SearchIndex, sort: SearchSort, query: QueryNode<string>, hits: Hits): Component[] {
-  const docs = hits.docs;
-  const ids = ix.ids;
-  const byId = (descending: boolean) => stringComponent((h) => ids[docs[h]!], descending);
-  const keyComponent = (key: string, descending: boolean): Component => {
-    const k = ix.sortKey.get(key);
-    if (k === undefined) {
-      throw new SearchRequestError(`Cannot sort by '${key}'; sort keys are ${ix.schema.sortKeys.map((s) => s.name).join(', ')}.`);
-    }
-    const nums = ix.sortNumbers[k];
-    if (nums) {
-      const a = nums.array;
-      return numberComponent((h) => a[docs[h]!]!, descending);
-    }
-    const strings = ix.sortStrings[k]!;
-    return stringComponent((h) => strings[docs[h]!], descending);
-  };
-  switch (sort.kind) {
-    case 'id':
-      return [byId(sort.descending)];
-    case 'key':
-      return [keyComponent(sort.key, sort.descending), byId(false)];
-    case 'random': {
-      const seed = hashString(sort.seed);
-      const hash = ix.idHash.array;
-      return [numberComponent((h) => mix32(hash[docs[h]!]! ^ seed), false), byId(false)];
-    }
-    case 'relevance': {
-      const out: Component[] = [];
-      const key = exactKey(ix, query);
-      if (key !== null) {
-        const a = hashString(key);
-        const b = hashString2(key);
-        const ea = ix.exactA.array;
-        const eb = ix.exactB.array;
-        out.push(numberComponent((h) => (ea[docs[h]!] === a && eb[docs[h]!] === b ? 0 : 1), false));
-      }
-      const scores = hits.scores!;
-      out.push(numberComponent((h) => scores[h]!, true));
-      for (const t of ix.schema.relevanceTiebreak) out.push(keyComponent(t.key, t.descending));
-      out.push(byId(false));
-      return out;
-    }
-  }
-}
-
-/**
- * The words an exact first-field match must have: those of the positive terms and phrases
- * on no field or on the first text field, order-insensitive (nameKey); null = none.
- */
-function exactKey(ix: SearchIndex, query: QueryNode<string>): string | null {
-  const first = ix.schema.text[0]!.name;
-  const words: string[] = [];
-  const walk = (n: QueryNode<string>): void => {
-    if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
-    else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === first)) words.push(...tokens(n.text));
-  };
-  walk(query);
-  return words.length === 0 ? null : words.sort().join(' ');
 }
 
 function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock: Deadline): FacetCounts {

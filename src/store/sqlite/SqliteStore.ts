@@ -1,10 +1,13 @@
 /**
  * The embedded SQLite store (better-sqlite3), the default backend.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Store } from '../Store.js';
+import type { Store, StoreSpec } from '../Store.js';
+import { UsageError } from '../../errors.js';
+import { StoreNotFoundError } from '../storeErrors.js';
+import { operatorError } from './operatorError.js';
 import { migrate } from './schema.js';
 import { SqliteChildren } from './children.js';
 import { SqliteItems } from './items.js';
@@ -19,21 +22,71 @@ export interface SqliteOptions {
   readonly?: boolean;
   /** SQLite page cache of this connection (PRAGMA cache_size); SQLite's own default is 2 MB. */
   cacheMegabytes?: number;
+  /**
+   * How long one reading of PRAGMA data_version is reused (COMMIT_CHECK_MS by
+   * default). A search worker's connection reads it every time (0): the
+   * server's own writes are another connection's commits to it, and must be
+   * seen by the next search.
+   */
+  commitCheckMs?: number;
+  /** Create the file when it is not there (default); otherwise a missing file is a StoreNotFoundError. */
+  create?: boolean;
+  /** How long a write waits for another process's write lock before it fails (PRAGMA busy_timeout). */
+  busyTimeoutSeconds?: number;
 }
 
+/** The settings of a StoreSpec of this backend. */
+interface SqliteSpec {
+  path: string;
+  cacheMegabytes: number;
+}
+
+/** Another connection to the store of `spec` (from openStore.ts), for a search worker. */
+export function reopenSqliteStore(spec: StoreSpec): Store {
+  const { path, cacheMegabytes } = spec.settings as SqliteSpec;
+  return openSqliteStore({ path, cacheMegabytes, commitCheckMs: 0, create: false });
+}
+
+/** A writer waits this long for another one by default: a batch of 100,000 persons holds the lock ~5 s. */
+const BUSY_TIMEOUT_SECONDS = 30;
+
 export function openSqliteStore(options: SqliteOptions): Store {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-  const db = new Database(options.path, { readonly: options.readonly ?? false });
-  // WAL lets the server keep reading while `heritage-api ingest` writes from another process.
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // A writer waits this long for another one: a batch of 100,000 persons holds the lock ~5 s.
-  db.pragma('busy_timeout = 30000');
-  // The default 2 MB cache is far smaller than the indexes of a million persons: loads then
-  // re-read the same B-tree pages over and over (measured: 4,300 persons/s at 1 M with it).
-  db.pragma(`cache_size = ${-Math.round((options.cacheMegabytes ?? 64) * 1024)}`);
-  migrate(db);
-  const otherCommits = commitCounter(db);
+  const create = options.create ?? true;
+  const busySeconds = options.busyTimeoutSeconds ?? BUSY_TIMEOUT_SECONDS;
+  const inFile = options.path !== ':memory:';
+  if (inFile && !create && !existsSync(options.path)) throw new StoreNotFoundError(options.path);
+  // What the operator must fix (a lock held too long, a full disk, a file that is no store) becomes a sentence, not a stack trace.
+  const translated = <A extends unknown[], R>(run: (...args: A) => R) => (...args: A): R => {
+    try {
+      return run(...args);
+    } catch (e) {
+      throw operatorError(e, options.path, busySeconds);
+    }
+  };
+  if (inFile && create) {
+    try {
+      mkdirSync(dirname(options.path), { recursive: true });
+    } catch (e) {
+      throw new UsageError(`Cannot create the directory of the store ${options.path}: ${(e as Error).message}.`);
+    }
+  }
+  const db = translated(() => new Database(options.path, { readonly: options.readonly ?? false, fileMustExist: !create }))();
+  try {
+    translated(() => {
+      // WAL lets the server keep reading while `heritage-api ingest` writes from another process.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma(`busy_timeout = ${Math.round(busySeconds * 1000)}`);
+      // The default 2 MB cache is far smaller than the indexes of a million persons: loads then
+      // re-read the same B-tree pages over and over (measured: 4,300 persons/s at 1 M with it).
+      db.pragma(`cache_size = ${-Math.round((options.cacheMegabytes ?? 64) * 1024)}`);
+      migrate(db);
+    })();
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const otherCommits = commitCounter(db, options.commitCheckMs ?? COMMIT_CHECK_MS);
   const search = new SqlitePersonSearch(db, otherCommits);
   // data_version counts other connections' commits; our own writes are counted here.
   let ownWrites = 0;
@@ -51,23 +104,26 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const keys = new SqliteKeys(db, () => invalidate(false));
   // Explicit delegation keeps the Store surface visible in one place.
   return {
-    upsertItems: (x) => items.upsertItems(x),
-    applyItemChanges: (changes, harvest) => items.applyItemChanges(changes, harvest),
+    // Writes may meet another process's lock or a full disk; reads on WAL do not wait for writers.
+    upsertItems: translated((x) => items.upsertItems(x)),
+    applyItemChanges: translated((changes, harvest) => items.applyItemChanges(changes, harvest)),
     getHarvestState: (source) => items.getHarvestState(source),
     getItemDocument: (id, f) => items.getItemDocument(id, f),
     getItemHead: (id) => items.getItemHead(id),
     getAncestry: (id) => items.getAncestry(id),
     getChildren: (id, offset, rows) => children.getChildren(id, offset, rows),
     findCycles: (ids) => items.findCycles(ids),
-    blockItem: (id, reason) => items.blockItem(id, reason),
-    unblockItem: (id) => items.unblockItem(id),
+    blockItem: translated((id, reason) => items.blockItem(id, reason)),
+    unblockItem: translated((id) => items.unblockItem(id)),
     countItems: () => items.countItems(),
-    upsertPersons: (x) => persons.upsertPersons(x),
+    listItemIds: (options) => items.listItemIds(options),
+    upsertPersons: translated((x) => persons.upsertPersons(x)),
     countPersons: () => persons.countPersons(),
-    searchPersons: (req) => search.search(req),
-    createKey: (name, hash) => keys.createKey(name, hash),
+    searchPersons: (req, searchOptions) => search.search(req, searchOptions),
+    refreshSearch: () => search.refresh(),
+    createKey: translated((name, hash) => keys.createKey(name, hash)),
     listKeys: () => keys.listKeys(),
-    revokeKey: (name) => keys.revokeKey(name),
+    revokeKey: translated((name) => keys.revokeKey(name)),
     findActiveKey: (hash) => keys.findActiveKey(hash),
     markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
     recordLoad: (run) => status.recordLoad(run),
@@ -83,6 +139,11 @@ export function openSqliteStore(options: SqliteOptions): Store {
       }
       return version;
     },
+    reopenSpec: () => {
+      if (options.path === ':memory:' || options.path === '') return undefined;
+      const settings: SqliteSpec = { path: options.path, cacheMegabytes: options.cacheMegabytes ?? 64 };
+      return { backend: 'sqlite', settings };
+    },
     close: () => db.close(),
   };
 }
@@ -96,13 +157,13 @@ export function openSqliteStore(options: SqliteOptions): Store {
  */
 export const COMMIT_CHECK_MS = 1;
 
-function commitCounter(db: Database.Database): () => number {
+function commitCounter(db: Database.Database, reuseMs: number): () => number {
   const read = db.prepare<[], number>('PRAGMA data_version').pluck();
   let value = 0;
   let readAt = -Infinity;
   return () => {
     const now = performance.now();
-    if (now - readAt >= COMMIT_CHECK_MS) {
+    if (now - readAt >= reuseMs) {
       value = read.get()!;
       readAt = now;
     }

@@ -81,6 +81,7 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
   private readonly block: Statement;
   private readonly unblock: Statement;
   private readonly count: Statement<[], { n: number }>;
+  private readonly idsAfter: Statement<[string, number], string>;
   private readonly applyMany: (changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }) => ChangeResult;
 
   constructor(
@@ -136,6 +137,8 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
     );
     this.unblock = db.prepare('DELETE FROM blocked_items WHERE id = ?');
     this.count = db.prepare('SELECT count(*) AS n FROM items');
+    // '' sorts before every id (ids are never empty); the primary key gives the order.
+    this.idsAfter = db.prepare<[string, number], string>('SELECT id FROM items WHERE id > ? ORDER BY id LIMIT ?').pluck();
     this.applyMany = db.transaction((changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }) => {
       const result: ChangeResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
       const now = Date.now();
@@ -277,6 +280,10 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren'> {
 
   countItems(): number {
     return this.count.get()!.n;
+  }
+
+  listItemIds({ after, limit }: { after?: string | undefined; limit: number }): string[] {
+    return this.idsAfter.all(after ?? '', limit);
   }
 
   /**

@@ -15,6 +15,8 @@ import { decodeCursor, encodeCursor } from '../../search/cursor.js';
 import { FACETS, SearchRequestError, type EntitySearch, type EntitySearchResult, type FacetResult } from '../../search/entitySearch.js';
 import { fold, tokens, yearOf } from '../../search/fold.js';
 import { FIELD_BIT, isTextField, TEXT_FIELDS, VALUE_GAP, withCount, nameKey, type TextField } from '../../search/personFields.js';
+import { compileGlob } from '../../search/glob.js';
+import { Deadline, DEFAULT_LIMITS, SearchLimitError, type SearchLimits, type SearchOptions } from '../../search/searchLimits.js';
 import { difference, EMPTY, intersect, union, type RowSet } from '../../search/sets.js';
 import { smallestK } from '../../search/topK.js';
 import { LruCache } from '../../lruCache.js';
@@ -25,8 +27,6 @@ import { readPersonsVersion } from './persons.js';
 const COUNT_CEILING = 2 ** 24;
 const ID_SPAN = 2 ** 29;
 
-/** More terms than this from one wildcard is a query to narrow, not to run. */
-const MAX_WILDCARD_TERMS = 1000;
 const TIER = 2 ** 32;
 
 const phrase = (toks: readonly string[]) => `"${toks.join(' ')}"`;
@@ -41,9 +41,36 @@ const columns = (fields: readonly TextField[]) => `{${fields.join(' ')}}`;
  */
 const LEAF_CACHE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Words each wildcard stood for, by pattern, until the data changes: a
+ * leading wildcard reads the whole vocabulary, and the same pattern repeated
+ * (`*qx* OR *qx* OR …`, issue #13) then reads it once.
+ */
+const EXPANSION_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** Vocabulary words read between two looks at the deadline. */
+const CHECK_EVERY = 256;
+
+interface Expansion {
+  words: string[];
+  /** More words than the limit matched; `words` holds the first limit + 1. */
+  overflow: boolean;
+}
+
+/** What one evaluation carries along. */
+interface Evaluation {
+  index: PersonIndex;
+  matched: Array<{ text: string; rows: RowSet }>;
+  limits: SearchLimits;
+  deadline: Deadline;
+  /** Words all wildcards of the query stood for so far. */
+  expansions: number;
+}
+
 export class SqlitePersonSearch {
   private current: PersonIndex | undefined;
   private leaves = new LruCache<RowSet>(LEAF_CACHE_BYTES, (rows) => rows.byteLength + 64);
+  private expansions = new LruCache<Expansion>(EXPANSION_CACHE_BYTES, (e) => e.words.reduce((n, w) => n + 2 * w.length + 32, 64));
   /** The other connections' commit count last seen, and the persons version the index was built from. */
   private seenCommits = -1;
   private builtFrom = -1;
@@ -75,6 +102,12 @@ export class SqlitePersonSearch {
   invalidate(): void {
     this.current = undefined;
     this.leaves.clear();
+    this.expansions.clear();
+  }
+
+  /** The in-memory columns, built or rebuilt when the data changed. */
+  refresh(): void {
+    this.index();
   }
 
   private index(): PersonIndex {
@@ -89,14 +122,18 @@ export class SqlitePersonSearch {
       this.indexBuilds++;
       this.builtFrom = persons;
       this.leaves.clear();
+      this.expansions.clear();
     }
     return this.current;
   }
 
-  search(req: EntitySearch): EntitySearchResult {
+  search(req: EntitySearch, options: SearchOptions = {}): EntitySearchResult {
     const index = this.index();
+    const deadline = options.deadline ?? Deadline.NONE;
     const matched: Array<{ text: string; rows: RowSet }> = [];
-    let hits = this.evaluate(req.query, index, matched, false);
+    const ev: Evaluation = { index, matched, limits: options.limits ?? DEFAULT_LIMITS, deadline, expansions: 0 };
+    let hits = this.evaluate(req.query, ev, false);
+    deadline.check();
     for (const [facet, values] of req.filters) {
       const f = FACETS.indexOf(facet);
       let allowed = EMPTY;
@@ -111,7 +148,9 @@ export class SqlitePersonSearch {
       after = index.live[c.row] === 1 ? key(c.row) : c.key;
     }
     const skip = req.cursorMark === undefined ? req.offset : 0;
+    deadline.check();
     const page = smallestK(hits, key, skip + req.rows, after).slice(skip);
+    deadline.check();
     const docs = page.map((row) => {
       const d = this.doc.get(row)!;
       return withCount(d.doc, d.item_count);
@@ -122,11 +161,12 @@ export class SqlitePersonSearch {
       nextCursorMark = last === undefined ? req.cursorMark : encodeCursor(req.fingerprint, last, key(last));
     }
     const highlightedTerms = [...new Set(matched.filter((m) => intersect(m.rows, hits).length > 0).map((m) => m.text))];
-    return { total: hits.length, docs, facets: this.countFacets(req, hits, index), highlightedTerms, nextCursorMark };
+    return { total: hits.length, docs, facets: this.countFacets(req, hits, index, deadline), highlightedTerms, nextCursorMark };
   }
 
-  private countFacets(req: EntitySearch, hits: RowSet, index: PersonIndex): FacetResult[] {
+  private countFacets(req: EntitySearch, hits: RowSet, index: PersonIndex, deadline: Deadline): FacetResult[] {
     return req.facets.map((facet) => {
+      deadline.check();
       const column = index.facets[FACETS.indexOf(facet)]!;
       const counts = new Uint32Array(column.values.size);
       const seen: number[] = [];
@@ -172,27 +212,29 @@ export class SqlitePersonSearch {
     return (row) => (has(exact, row) ? 0 : has(inName, row) ? TIER : 2 * TIER) + index.staticRank[row]!;
   }
 
-  private evaluate(node: QueryNode, index: PersonIndex, matched: Array<{ text: string; rows: RowSet }>, negated: boolean): RowSet {
+  private evaluate(node: QueryNode, ev: Evaluation, negated: boolean): RowSet {
+    ev.deadline.check();
+    const { index, matched } = ev;
     switch (node.kind) {
       case 'all':
         return index.all;
       case 'and': {
         const positive = node.children.filter((c) => c.kind !== 'not');
         const negative = node.children.filter((c): c is Extract<QueryNode, { kind: 'not' }> => c.kind === 'not');
-        let rows = positive.length === 0 ? index.all : positive.map((c) => this.evaluate(c, index, matched, negated)).reduce(intersect);
-        for (const n of negative) rows = difference(rows, this.evaluate(n.child, index, matched, !negated));
+        let rows = positive.length === 0 ? index.all : positive.map((c) => this.evaluate(c, ev, negated)).reduce(intersect);
+        for (const n of negative) rows = difference(rows, this.evaluate(n.child, ev, !negated));
         return rows;
       }
       case 'or':
-        return node.children.map((c) => this.evaluate(c, index, matched, negated)).reduce(union, EMPTY);
+        return node.children.map((c) => this.evaluate(c, ev, negated)).reduce(union, EMPTY);
       case 'not':
-        return difference(index.all, this.evaluate(node.child, index, matched, !negated));
+        return difference(index.all, this.evaluate(node.child, ev, !negated));
       case 'exists':
         return this.exists(node.field, index);
       case 'range':
         return this.range(node, index);
       default: {
-        const rows = this.leaf(node, index);
+        const rows = this.leaf(node, ev);
         if (!negated) {
           const text = node.kind === 'prefix' ? `${node.text}*` : node.kind === 'wildcard' ? node.pattern : node.text;
           matched.push({ text, rows });
@@ -202,7 +244,8 @@ export class SqlitePersonSearch {
     }
   }
 
-  private leaf(node: Extract<QueryNode, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>, index: PersonIndex): RowSet {
+  private leaf(node: Extract<QueryNode, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>, ev: Evaluation): RowSet {
+    const { index } = ev;
     const field = node.field;
     const text = node.kind === 'wildcard' ? node.pattern : node.text;
     if (field === 'id') return this.idRows(node.kind, text);
@@ -213,7 +256,7 @@ export class SqlitePersonSearch {
       return index.all.filter((row) => index.count[row] === n);
     }
     const fields: readonly TextField[] = field === null ? TEXT_FIELDS : [field as TextField];
-    if (node.kind === 'wildcard') return this.wildcard(node.pattern, fields);
+    if (node.kind === 'wildcard') return this.wildcard(node.pattern, fields, ev);
     const toks = tokens(text);
     if (toks.length === 0) return node.kind === 'prefix' ? this.existsAny(fields, index) : EMPTY;
     return this.ftsRows(`${columns(fields)} : ${phrase(toks)}${node.kind === 'prefix' ? ' *' : ''}`);
@@ -228,19 +271,48 @@ export class SqlitePersonSearch {
     throw new SearchRequestError('id: takes a whole identifier, e.g. id:"http://d-nb.info/gnd/118540238"; wildcards are not supported on id.');
   }
 
-  private wildcard(pattern: string, fields: readonly TextField[]): RowSet {
+  private wildcard(pattern: string, fields: readonly TextField[], ev: Evaluation): RowSet {
     const folded = fold(pattern.replace(/\\(.)/g, '$1'));
     if (/[^\p{L}\p{N}*?]/u.test(folded)) {
       throw new SearchRequestError(`The wildcard '${pattern}' spans several words; a wildcard matches within one word.`);
     }
+    const max = ev.limits.maxExpansionsPerTerm;
+    const { words, overflow } = this.expand(folded, max, ev.deadline);
+    if (overflow) throw new SearchLimitError({ key: 'wildcardTooBroad', pattern, max });
+    ev.expansions += words.length;
+    if (ev.expansions > ev.limits.maxExpansionsPerQuery) throw new SearchLimitError({ key: 'queryTooBroad', max: ev.limits.maxExpansionsPerQuery });
+    if (words.length === 0) return EMPTY;
+    ev.deadline.check();
+    return this.ftsRows(`${columns(fields)} : (${words.map((t) => `"${t}"`).join(' OR ')})`);
+  }
+
+  /**
+   * The vocabulary's words that a folded pattern matches, at most max + 1:
+   * the words from the pattern's literal start on, through a matcher that
+   * does not backtrack (src/search/glob.ts), looking at the deadline as it
+   * reads. Kept by pattern until the data changes.
+   */
+  private expand(folded: string, max: number, deadline: Deadline): Expansion {
+    const key = `${max}\u0000${folded}`;
+    const cached = this.expansions.get(key);
+    if (cached !== undefined) return cached;
     const literal = /^[^*?]*/.exec(folded)![0];
-    const re = new RegExp(`^${folded.replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'u');
-    const terms = this.vocab.all(literal, `${literal}\uffff`).filter((t) => re.test(t) && !t.includes(VALUE_GAP));
-    if (terms.length === 0) return EMPTY;
-    if (terms.length > MAX_WILDCARD_TERMS) {
-      throw new SearchRequestError(`The wildcard '${pattern}' matches more than ${MAX_WILDCARD_TERMS} different words; put more letters before the first * or ?.`);
+    const glob = compileGlob(folded);
+    const words: string[] = [];
+    let read = 0;
+    let overflow = false;
+    for (const word of this.vocab.iterate(literal, `${literal}\uffff`)) {
+      if (++read % CHECK_EVERY === 0) deadline.check();
+      if (!glob.matches(word) || word.includes(VALUE_GAP)) continue;
+      words.push(word);
+      if (words.length > max) {
+        overflow = true;
+        break; // ends the statement: iterate() closes it on break
+      }
     }
-    return this.ftsRows(`${columns(fields)} : (${terms.map((t) => `"${t}"`).join(' OR ')})`);
+    const expansion = { words, overflow };
+    this.expansions.set(key, expansion);
+    return expansion;
   }
 
   private exists(field: QueryField, index: PersonIndex): RowSet {

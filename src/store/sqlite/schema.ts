@@ -3,6 +3,7 @@
  * version reached is kept in PRAGMA user_version.
  */
 import type { Database } from 'better-sqlite3';
+import { UsageError } from '../../errors.js';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: items, their hierarchy fields, blocking, API keys
@@ -162,12 +163,18 @@ export const MIGRATIONS: readonly string[] = [
 export function migrate(db: Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(`The database was written by a newer heritage-api (schema ${current}, this version knows ${MIGRATIONS.length}).`);
+    throw new UsageError(
+      `The database was written by a newer heritage-api (schema ${current}, this version knows ${MIGRATIONS.length}): run that version, or upgrade this one.`,
+    );
   }
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
+  if (current === MIGRATIONS.length) return;
+  // Another process may be migrating the same new store (an ingest and a serve started together):
+  // the version is read again under the write lock, so each step is applied once.
+  db.transaction(() => {
+    const locked = db.pragma('user_version', { simple: true }) as number;
+    for (let v = locked; v < MIGRATIONS.length; v++) {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
+    }
+  }).immediate();
 }

@@ -1,0 +1,288 @@
+/**
+ * An item package as (a) a document of `itemSchema` (schema.ts) for the search engine and
+ * (b) the item's doc in a search result (issue #14 point 1).
+ *
+ * The package already carries the DDB's own search document, and this reads only that:
+ * - `indexing-profile`: the facets (`<facet name="place_fct"><value>Leipzig</value>…`);
+ * - `view/item/fields[@usage="index"]`: title, description, ranking, begin_time, end_time;
+ * - `preview`: title, subtitle, thumbnail, @type, @media;
+ * - `view/item`: label, category, latitude, longitude;
+ * - `binaries`: whether there are any (`has_media_fct`);
+ * - `properties`: item-id, cortex-type.
+ * The `edm` and `metadata-record` parts are not read: what they hold for search the DDB
+ * (or buildPackage.ts, for EDM) has already put into the profile and the view.
+ *
+ * Input is the package's JSON form (cortexToJson.ts; the store keeps it beside the XML),
+ * which both generations of real packages reach: attributes are `@name` in the older
+ * (4XUD…, goethe.json) and plain child elements `name` in the newer (bare_id.json), a
+ * value is text or `{content, resource, …}` (newer view fields), a repeated element is an
+ * array and a single one is not. Robust by construction: a missing part, or a part of an
+ * unexpected shape, contributes nothing, and the mapping never throws; the caller may pass
+ * the id it stored the package under, used when the package names none.
+ *
+ * Field list and semantics: docs/search-engine.md ("Item fields").
+ */
+import { cortexToJson } from '../../formats/cortexToJson.js';
+import { parseXml } from '../../formats/xmlTree.js';
+import { fold } from '../fold.js';
+import { ITEM_FACETS } from './schema.js';
+import type { SearchDocument } from './types.js';
+
+/**
+ * One doc of `results[0].docs` of v1 `GET /search` (issue #14 point 1): what a result list
+ * shows of an item, from its `preview` and `view`. Strings throughout, "" for what the
+ * package does not have, as the package's own view writes empty latitude/longitude.
+ */
+export interface ItemResultDoc {
+  id: string;
+  /** preview/title, else view/item/title. */
+  title: string;
+  /** preview/subtitle, else view/item/subtitle. */
+  subtitle: string;
+  /** view/item/label, else the title. */
+  label: string;
+  /** preview/thumbnail/@href: a /binary path (older packages) or a binary ref (newer). */
+  thumbnail: string;
+  /** preview/@media, else view/item/media ("image", "text", …). */
+  media: string;
+  /** view/item/category, else properties/cortex-type ("Kultur"). */
+  category: string;
+  /** preview/@type, else properties/cortex-type ("Kultur"). */
+  type: string;
+  /** view/item/latitude and longitude as written (WGS84 decimal degrees, or ""). */
+  latitude: string;
+  longitude: string;
+}
+
+export interface ItemDocuments {
+  search: SearchDocument;
+  result: ItemResultDoc;
+}
+
+type Obj = Record<string, unknown>;
+
+const NO_VALUES: readonly unknown[] = [];
+const FACETS: ReadonlySet<string> = new Set(ITEM_FACETS);
+/** Index fields (view/item/fields[@usage="index"]/field/@id) that become text fields. */
+const TEXT_FIELDS = new Set(['title', 'description', 'ranking']);
+/** The role suffix of affiliate_fct_role values: `<name>_<level>_affiliate_fct_<role>`. */
+const ROLE_MARK = '_affiliate_fct_';
+const ROLE_FACETS: Readonly<Record<string, string>> = { involved: 'affiliate_fct_involved', subject: 'affiliate_fct_subject' };
+
+function objectOf(value: unknown): Obj | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : undefined;
+}
+
+/** A repeated element is an array, a single one is not, an absent one undefined (or null when nil). */
+function listOf(value: unknown): readonly unknown[] {
+  if (value === undefined || value === null) return NO_VALUES;
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The text of a value: a string, a number or boolean (newer JSON), `{$}` (text beside attributes), `{content}` (newer view values). */
+function textOf(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'boolean':
+      return String(value);
+    case 'object': {
+      const o = objectOf(value);
+      if (o === undefined) return undefined;
+      const text = o['$'] ?? o['content'];
+      return typeof text === 'string' ? text : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** An attribute (`@name`, older packages) or the same-named child element (`name`, newer ones). */
+function attributeOf(o: Obj | undefined, name: string): string | undefined {
+  if (o === undefined) return undefined;
+  const attribute = o[`@${name}`];
+  return typeof attribute === 'string' ? attribute : textOf(o[name]);
+}
+
+/** The non-empty texts of a repeated value, in order. */
+function textsOf(value: unknown): string[] {
+  const out: string[] = [];
+  for (const v of listOf(value)) {
+    const t = textOf(v);
+    if (t !== undefined && t.trim() !== '') out.push(t);
+  }
+  return out;
+}
+
+function firstText(...candidates: unknown[]): string {
+  for (const c of candidates) {
+    const t = textOf(c);
+    if (t !== undefined && t !== '') return t;
+  }
+  return '';
+}
+
+/** An integer day number as the view writes it ("680449"); anything else is no value. */
+function dayNumberOf(texts: readonly string[] | undefined): number | null {
+  const text = texts?.[0]?.trim();
+  if (text === undefined || !/^-?\d{1,9}$/.test(text)) return null;
+  return Number(text);
+}
+
+function addAll(target: Map<string, string[]>, name: string, values: readonly string[]): void {
+  if (values.length === 0) return;
+  const list = target.get(name);
+  if (list === undefined) target.set(name, values.slice());
+  else for (const v of values) list.push(v);
+}
+
+/** Values in first-occurrence order without repeats (keywords_fct repeats "Druckgraphik" in 4XUD…). */
+function unique(values: readonly string[]): string[] {
+  return values.length < 2 ? values.slice() : [...new Set(values)];
+}
+
+/** `Pecht, August Friedrich_1_affiliate_fct_involved` -> [affiliate_fct_involved, Pecht, August Friedrich]. */
+function roleOf(value: string): [facet: string, name: string] | undefined {
+  const mark = value.lastIndexOf(ROLE_MARK);
+  if (mark < 0) return undefined;
+  const facet = ROLE_FACETS[value.slice(mark + ROLE_MARK.length)];
+  const level = value.lastIndexOf('_', mark - 1);
+  if (facet === undefined || level <= 0) return undefined;
+  for (let i = level + 1; i < mark; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+  }
+  return level + 1 < mark ? [facet, value.slice(0, level)] : undefined;
+}
+
+/**
+ * A `_normdata` value may hold several URIs separated by spaces (multi_uri.json: place_fct_normdata
+ * "http://d-nb.info/gnd/4044283-4 https://www.geonames.org/2855745"); each is a value of its own,
+ * so that a filter on one authority URI finds the item. A URI has no spaces (RFC 3986).
+ */
+function urisOf(value: string): string[] {
+  return value.split(/\s+/).filter((uri) => uri !== '');
+}
+
+/** The profile's facets by name (only those of itemSchema), plus the affiliate roles. */
+function profileFacets(profile: Obj | undefined): Map<string, string[]> {
+  const facets = new Map<string, string[]>();
+  if (profile === undefined) return facets;
+  for (const f of listOf(profile['facet'])) {
+    const facet = objectOf(f);
+    const name = attributeOf(facet, 'name');
+    if (facet === undefined || name === undefined || !FACETS.has(name)) continue;
+    const values = name.endsWith('_normdata') ? textsOf(facet['value']).flatMap(urisOf) : textsOf(facet['value']);
+    addAll(facets, name, values);
+    if (name === 'affiliate_fct_role') {
+      for (const v of values) {
+        const role = roleOf(v);
+        if (role !== undefined) addAll(facets, role[0], [role[1]]);
+      }
+    }
+  }
+  for (const [name, values] of facets) facets.set(name, unique(values));
+  return facets;
+}
+
+/** view/item/fields[@usage="index"]: values by field id (the newer generation names its description field `description` under another id). */
+function indexFields(item: Obj | undefined): Map<string, string[]> {
+  const fields = new Map<string, string[]>();
+  if (item === undefined) return fields;
+  for (const group of listOf(item['fields'])) {
+    const g = objectOf(group);
+    if (attributeOf(g, 'usage') !== 'index') continue;
+    for (const f of listOf(g!['field'])) {
+      const field = objectOf(f);
+      if (field === undefined) continue;
+      const id = attributeOf(field, 'id');
+      const key = id === 'begin_time' || id === 'end_time' || (id !== undefined && TEXT_FIELDS.has(id)) ? id
+        : textOf(field['name']) === 'description' ? 'description' : undefined;
+      if (key !== undefined) addAll(fields, key, textsOf(field['value']));
+    }
+  }
+  return fields;
+}
+
+function hasBinaries(binaries: Obj | undefined): boolean {
+  return binaries !== undefined && listOf(binaries['binary']).some((b) => objectOf(b) !== undefined);
+}
+
+/**
+ * The search document and the result doc of a package in JSON form (see the header).
+ * `storedId`: the id the package is stored under, when the package itself names none.
+ */
+export function itemDocuments(pkg: unknown, storedId = ''): ItemDocuments {
+  const root = objectOf(pkg);
+  const properties = objectOf(root?.['properties']);
+  const profile = objectOf(root?.['indexing-profile']);
+  const preview = objectOf(root?.['preview']);
+  const item = objectOf(objectOf(root?.['view'])?.['item']);
+
+  const id = firstText(properties?.['item-id'], profile?.['item-id']) || storedId;
+  const facets = profileFacets(profile);
+  facets.set('has_media_fct', [hasBinaries(objectOf(root?.['binaries'])) ? 'true' : 'false']);
+  const fields = indexFields(item);
+
+  const title = firstText(preview?.['title'], item?.['title']);
+  const subtitle = firstText(preview?.['subtitle'], item?.['subtitle']);
+  const titles = fields.get('title') ?? (title === '' ? [] : [title]);
+  const cortexType = firstText(properties?.['cortex-type']);
+
+  const search: SearchDocument = {
+    id,
+    text: {
+      title: titles,
+      subtitle: subtitle === '' ? [] : [subtitle],
+      keywords: facets.get('keywords_fct') ?? [],
+      affiliate: facets.get('affiliate_fct') ?? [],
+      description: fields.get('description') ?? [],
+      place: facets.get('place_fct') ?? [],
+      ranking: fields.get('ranking') ?? [],
+      provider: facets.get('provider_fct') ?? [],
+    },
+    facets: Object.fromEntries(facets),
+    numbers: { begin_time: dayNumberOf(fields.get('begin_time')), end_time: dayNumberOf(fields.get('end_time')) },
+    sort: { title: titles.length > 0 ? fold(titles[0]!) : null, begin_time: dayNumberOf(fields.get('begin_time')) },
+  };
+  const result: ItemResultDoc = {
+    id,
+    title,
+    subtitle,
+    label: firstText(item?.['label']) || title,
+    thumbnail: attributeOf(objectOf(preview?.['thumbnail']), 'href') ?? '',
+    media: attributeOf(preview, 'media') || firstText(item?.['media']),
+    category: firstText(item?.['category']) || cortexType,
+    type: attributeOf(preview, 'type') || cortexType,
+    latitude: firstText(item?.['latitude']),
+    longitude: firstText(item?.['longitude']),
+  };
+  return { search, result };
+}
+
+/**
+ * The same from the stored JSON text (derived from the XML by cortexToJson, so it has no
+ * repeated keys and plain JSON.parse reads it whole). Text that is not JSON gives the
+ * documents of an empty package under `storedId`.
+ */
+export function itemDocumentsFromJson(json: string, storedId = ''): ItemDocuments {
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(json);
+  } catch {
+    pkg = undefined;
+  }
+  return itemDocuments(pkg, storedId);
+}
+
+/** The same from the cortex XML (parseXml, cortexToJson); XML that is not well-formed gives an empty package's. */
+export function itemDocumentsFromXml(xml: string, storedId = ''): ItemDocuments {
+  let pkg: unknown;
+  try {
+    pkg = cortexToJson(parseXml(xml));
+  } catch {
+    pkg = undefined;
+  }
+  return itemDocuments(pkg, storedId);
+}

@@ -1,0 +1,227 @@
+/**
+ * Reading postings for one search (evaluate.ts): the text postings of a term with their
+ * weights, with positions for phrases, and the ordinals of facet values; long lists are
+ * kept decoded between searches (postingsCache.ts). Scores as evaluate.ts states them.
+ */
+import type { Deadline } from './errors.js';
+import { EMPTY_DOCS, Scratch, unionDocs } from './hits.js';
+import { PostingsCache } from './postingsCache.js';
+import type { SearchIndex } from './SearchIndex.js';
+
+export const TF_CAP = 3;
+
+export function idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+export class Postings {
+  constructor(
+    private readonly ix: SearchIndex,
+    private readonly deadline: Deadline,
+  ) {}
+
+  /**
+   * Live documents with term `id` in a field of `mask`, pushed with Σ weight × min(tf, 3)
+   * (or, with `best`, the best field weight); returns the live df over all fields.
+   */
+  readPostings(id: number, mask: number, out: Scratch, best: boolean): number {
+    const ix = this.ix;
+    const key = `t${id}:${mask}:${best ? 1 : 0}`;
+    const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: new Float64Array(64), n: 0, reader: ix.text.reader(id) };
+    const r = e.reader;
+    r.resume();
+    const weights = ix.weights;
+    let work = 0;
+    while (!r.done) {
+      const doc = r.readDelta();
+      const nf = r.read();
+      let w = 0;
+      for (let f = 0; f < nf; f++) {
+        const x = r.read();
+        const field = x & 31;
+        const np = (x - field) / 32;
+        for (let p = 0; p < np; p++) r.read();
+        if ((mask >>> field) & 1) w = best ? Math.max(w, weights[field]!) : w + weights[field]! * Math.min(np, TF_CAP);
+      }
+      PostingsCache.grow(e);
+      e.docs[e.n] = doc;
+      e.values![e.n++] = w;
+      if (++work === 1024) {
+        this.deadline.tick(work);
+        work = 0;
+      }
+    }
+    ix.postingsCache.put(key, e);
+    const live = ix.live.array;
+    const docs = e.docs;
+    const values = e.values!;
+    out.reserve(e.n);
+    const od = out.docs;
+    const ov = out.vals;
+    let k = out.n;
+    let df = 0;
+    for (let i = 0; i < e.n; i++) {
+      const d = docs[i]!;
+      if (live[d] === 1) {
+        df++;
+        if (values[i]! > 0) {
+          od[k] = d;
+          ov[k++] = values[i]!;
+        }
+      }
+    }
+    out.n = k;
+    this.deadline.tick(e.n);
+    return df;
+  }
+
+  /** Consecutive words in one value of a field of `mask`. */
+  phrase(words: readonly string[], mask: number): { docs: Uint32Array; scores: Float64Array } {
+    const ix = this.ix;
+    const lists: PositionList[] = [];
+    for (const w of words) {
+      const id = ix.terms.get(w);
+      if (id === undefined) return { docs: EMPTY_DOCS, scores: new Float64Array(0) };
+      lists.push(this.readPositions(id, mask));
+    }
+    let idfSum = 0;
+    for (const l of lists) idfSum += idf(ix.size, l.df);
+    const out = new Scratch();
+    const first = lists[0]!;
+    const ptr = new Int32Array(lists.length);
+    let lastDoc = -1;
+    let acc = 0;
+    const flush = () => {
+      if (lastDoc >= 0 && acc > 0) out.push(lastDoc, acc);
+    };
+    for (let e = 0; e < first.n; e++) {
+      const doc = first.doc[e]!;
+      const field = first.field[e]!;
+      let ok = true;
+      for (let i = 1; i < lists.length && ok; i++) {
+        const l = lists[i]!;
+        let p = ptr[i]!;
+        while (p < l.n && (l.doc[p]! < doc || (l.doc[p] === doc && l.field[p]! < field))) p++;
+        ptr[i] = p;
+        ok = p < l.n && l.doc[p] === doc && l.field[p] === field;
+      }
+      if (!ok) continue;
+      let tf = 0;
+      for (let q = first.start[e]!; q < first.start[e + 1]!; q++) {
+        const at = first.pos[q]!;
+        let all = true;
+        for (let i = 1; i < lists.length && all; i++) {
+          const l = lists[i]!;
+          all = containsSorted(l.pos, l.start[ptr[i]!]!, l.start[ptr[i]! + 1]!, at + i);
+        }
+        if (all) tf++;
+      }
+      if (tf === 0) continue;
+      if (doc !== lastDoc) {
+        flush();
+        lastDoc = doc;
+        acc = 0;
+      }
+      acc += ix.weights[field]! * Math.min(tf, TF_CAP);
+      this.deadline.tick();
+    }
+    flush();
+    const docs = out.docs.slice(0, out.n);
+    const scores = out.vals.slice(0, out.n);
+    for (let i = 0; i < scores.length; i++) scores[i] = idfSum * scores[i]!;
+    return { docs, scores };
+  }
+
+  /** (doc, field) entries of a term in live documents and fields of `mask`, with positions. */
+  readPositions(id: number, mask: number): PositionList {
+    const ix = this.ix;
+    const r = ix.text.reader(id);
+    const live = ix.live.array;
+    const docs: number[] = [];
+    const fields: number[] = [];
+    const start: number[] = [0];
+    const pos: number[] = [];
+    let df = 0;
+    while (!r.done) {
+      const doc = r.readDelta();
+      const nf = r.read();
+      const alive = live[doc] === 1;
+      if (alive) df++;
+      for (let f = 0; f < nf; f++) {
+        const x = r.read();
+        const field = x & 31;
+        const np = (x - field) / 32;
+        const keep = alive && ((mask >>> field) & 1) === 1;
+        let at = 0;
+        for (let p = 0; p < np; p++) {
+          at += r.read();
+          if (keep) pos.push(at);
+        }
+        if (keep) {
+          docs.push(doc);
+          fields.push(field);
+          start.push(pos.length);
+        }
+      }
+      this.deadline.tick();
+    }
+    return {
+      n: docs.length,
+      doc: Uint32Array.from(docs),
+      field: Uint8Array.from(fields),
+      start: Uint32Array.from(start),
+      pos: Uint32Array.from(pos),
+      df,
+    };
+  }
+
+  /** Live documents with any of the value ids of facet `f`, ascending. */
+  facetDocs(f: number, ids: readonly number[]): Uint32Array {
+    const ix = this.ix;
+    const col = ix.facets[f]!;
+    const live = ix.live.array;
+    let acc: Uint32Array = EMPTY_DOCS;
+    for (const v of ids) {
+      const key = `f${f}:${v}`;
+      const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: null, n: 0, reader: col.postings.reader(v) };
+      const r = e.reader;
+      r.resume();
+      while (!r.done) {
+        PostingsCache.grow(e);
+        e.docs[e.n++] = r.readDelta();
+        if ((e.n & 1023) === 0) this.deadline.tick(1024);
+      }
+      ix.postingsCache.put(key, e);
+      const out = new Uint32Array(Math.min(e.n, col.live.array[v]!));
+      let k = 0;
+      for (let i = 0; i < e.n; i++) {
+        const d = e.docs[i]!;
+        if (live[d] === 1) out[k++] = d;
+      }
+      this.deadline.tick(e.n);
+      acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k));
+    }
+    return acc;
+  }
+}
+
+export interface PositionList {
+  n: number;
+  doc: Uint32Array;
+  field: Uint8Array;
+  start: Uint32Array;
+  pos: Uint32Array;
+  df: number;
+}
+
+function containsSorted(a: Uint32Array, lo: number, hi: number, x: number): boolean {
+  hi--;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = a[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}

@@ -1,0 +1,207 @@
+/**
+ * How a search orders its hits (types.ts SearchSort): the exact order as components
+ * (order.ts), plus a coarse key per hit that makes the common comparison one of two numbers.
+ *
+ * The coarse key is a monotone image of the order: a hit before another never has a greater
+ * key; equal keys say nothing, and the exact components decide. Selecting the top k of a
+ * million hits then reads one Float64Array instead of calling comparators and comparing
+ * strings (issue #14 point 8). Keys: the first component that tells hits apart, as a
+ * number ascending (negated when descending, a missing value +Infinity); strings by their
+ * rank (ranks.ts); relevance as −score, the exact-match tier folded in as a constant offset
+ * larger than any score; a relevance sort whose scores are all equal (`*:*`) by its
+ * tiebreak's first key.
+ */
+import type { QueryNode } from '../../query/ast.js';
+import { tokens } from '../fold.js';
+import { SearchRequestError } from './errors.js';
+import type { Hits } from './evaluate.js';
+import { hashString, mix32, numberComponent, stringComponent, type Component, type CursorValue } from './order.js';
+import type { RankedStrings } from './ranks.js';
+import { hashString2, type SearchIndex } from './SearchIndex.js';
+import type { SearchSort } from './types.js';
+
+export interface SortPlan {
+  order: Component[];
+  /** Coarse key per hit (valid until the next search: a shared buffer). */
+  keys: Float64Array;
+  /** The coarse key of a cursor's values. */
+  afterKey(values: readonly CursorValue[]): number;
+}
+
+let buffer = new Float64Array(1024);
+
+function keyBuffer(n: number): Float64Array {
+  if (buffer.length < n) buffer = new Float64Array(Math.max(n, buffer.length * 2));
+  return buffer.subarray(0, n);
+}
+
+/** Coarse key of one component: per hit, and of a cursor value. */
+interface Coarse {
+  fill(keys: Float64Array): void;
+  of(v: CursorValue): number;
+}
+
+export function sortPlan(ix: SearchIndex, sort: SearchSort, query: QueryNode<string>, hits: Hits): SortPlan {
+  ix.refreshOrders();
+  const docs = hits.docs;
+  const n = docs.length;
+  const ids = ix.ids;
+  const ranked = (r: RankedStrings, descending: boolean): Coarse => {
+    const rank = r.rank.array;
+    const sign = descending ? -1 : 1;
+    return {
+      fill: (keys) => {
+        for (let h = 0; h < n; h++) {
+          const x = rank[docs[h]!]!;
+          keys[h] = x === x ? sign * x : Infinity;
+        }
+      },
+      of: (v) => (v === null ? Infinity : sign * r.rankOf(String(v))),
+    };
+  };
+  const numeric = (a: Float64Array, descending: boolean): Coarse => {
+    const sign = descending ? -1 : 1;
+    return {
+      fill: (keys) => {
+        for (let h = 0; h < n; h++) {
+          const x = a[docs[h]!]!;
+          keys[h] = x === x ? sign * x : Infinity;
+        }
+      },
+      of: (v) => (v === null ? Infinity : sign * Number(v)),
+    };
+  };
+  const byId = (descending: boolean) => stringComponent((h) => ids[docs[h]!], descending);
+  const key = (name: string, descending: boolean): { component: Component; coarse: Coarse } => {
+    const k = ix.sortKey.get(name);
+    if (k === undefined) {
+      throw new SearchRequestError(`Cannot sort by '${name}'; sort keys are ${ix.schema.sortKeys.map((s) => s.name).join(', ')}.`);
+    }
+    const nums = ix.sortNumbers[k];
+    if (nums) {
+      const a = nums.array;
+      return { component: numberComponent((h) => a[docs[h]!]!, descending), coarse: numeric(a, descending) };
+    }
+    const strings = ix.sortStrings[k]!;
+    return { component: stringComponent((h) => strings[docs[h]!], descending), coarse: ranked(ix.sortRanks[k]!, descending) };
+  };
+  const plan = (order: Component[], coarse: Coarse): SortPlan => {
+    const keys = keyBuffer(n);
+    coarse.fill(keys);
+    return { order, keys, afterKey: (values) => coarse.of(values[0]!) };
+  };
+  switch (sort.kind) {
+    case 'id':
+      return plan([byId(sort.descending)], ranked(ix.idRanks, sort.descending));
+    case 'key': {
+      const k = key(sort.key, sort.descending);
+      return plan([k.component, byId(false)], k.coarse);
+    }
+    case 'random': {
+      const seed = hashString(sort.seed);
+      const hash = ix.idHash.array;
+      const rnd = (h: number) => mix32(hash[docs[h]!]! ^ seed);
+      const coarse: Coarse = {
+        fill: (keys) => {
+          for (let h = 0; h < n; h++) keys[h] = rnd(h);
+        },
+        of: (v) => (v === null ? Infinity : Number(v)),
+      };
+      return plan([numberComponent(rnd, false), byId(false)], coarse);
+    }
+    case 'relevance':
+      return relevancePlan(ix, query, hits, key, byId, plan);
+  }
+}
+
+function relevancePlan(
+  ix: SearchIndex,
+  query: QueryNode<string>,
+  hits: Hits,
+  key: (name: string, descending: boolean) => { component: Component; coarse: Coarse },
+  byId: (descending: boolean) => Component,
+  plan: (order: Component[], coarse: Coarse) => SortPlan,
+): SortPlan {
+  const docs = hits.docs;
+  const n = docs.length;
+  const scores = hits.scores!;
+  const order: Component[] = [];
+  const exact = exactKey(ix, query);
+  const words = exact === null ? null : { a: hashString(exact), b: hashString2(exact) };
+  let tier: ((h: number) => number) | undefined;
+  if (words !== null) {
+    const { a, b } = words;
+    const ea = ix.exactA.array;
+    const eb = ix.exactB.array;
+    tier = (h) => (ea[docs[h]!] === a && eb[docs[h]!] === b ? 0 : 1);
+    order.push(numberComponent(tier, false));
+  }
+  order.push(numberComponent((h) => scores[h]!, true));
+  const tiebreak = ix.schema.relevanceTiebreak.map((t) => key(t.key, t.descending));
+  for (const t of tiebreak) order.push(t.component);
+  order.push(byId(false));
+  let min = Infinity;
+  let max = -Infinity;
+  for (let h = 0; h < n; h++) {
+    const s = scores[h]!;
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  const at = tier ? 1 : 0; // where the score is in a cursor's values
+  if (!tier && min === max && tiebreak.length > 0) {
+    // every hit has the same score: the tiebreak orders them
+    const t = tiebreak[0]!.coarse;
+    return {
+      ...plan(order, t),
+      afterKey: (values) => {
+        const s = Number(values[0]);
+        if (s > max) return -Infinity; // the cursor is before every hit
+        if (s < max) return Infinity; // after every hit (keys of +Infinity still compare exactly)
+        return t.of(values[1]!);
+      },
+    };
+  }
+  const offsetOf = (maxScore: number) => 2 * Math.max(0, maxScore) + 2;
+  const coarse: Coarse = {
+    fill: (keys) => {
+      const big = offsetOf(max);
+      if (!tier) for (let h = 0; h < n; h++) keys[h] = -scores[h]!;
+      else {
+        const { a, b } = words!;
+        const ea = ix.exactA.array;
+        const eb = ix.exactB.array;
+        for (let h = 0; h < n; h++) {
+          const d = docs[h]!;
+          keys[h] = (ea[d] === a && eb[d] === b ? 0 : big) - scores[h]!;
+        }
+      }
+    },
+    of: () => 0,
+  };
+  const p = plan(order, coarse);
+  return {
+    ...p,
+    afterKey: (values) => {
+      const s = values[at] === null ? 0 : Number(values[at]);
+      if (!tier) return -s;
+      // a score above every hit's: before every hit of its tier, after every hit of tier 0
+      if (s > max) return values[0] === 1 ? 1 : -Infinity;
+      return (values[0] === 1 ? offsetOf(max) : 0) - s;
+    },
+  };
+}
+
+/**
+ * The words an exact first-field match must have: those of the positive terms and phrases
+ * on no field or on the first text field, order-insensitive (nameKey); null = none.
+ */
+function exactKey(ix: SearchIndex, query: QueryNode<string>): string | null {
+  const first = ix.schema.text[0]!.name;
+  const words: string[] = [];
+  const walk = (n: QueryNode<string>): void => {
+    if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
+    else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === first)) words.push(...tokens(n.text));
+  };
+  walk(query);
+  return words.length === 0 ? null : words.sort().join(' ');
+}

@@ -1,0 +1,98 @@
+/**
+ * The search pool (src/search/searchPool.ts) on a real store: answers as the
+ * store does, sees the server's own writes at once, refuses what waits too
+ * long, and survives a worker stuck where no cooperative deadline reaches
+ * (issue #13, point 1).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig, type ConfigOverrides } from '../../src/config.js';
+import { ApiError } from '../../src/errors.js';
+import { toEntitySearch } from '../../src/http/routes/entities.js';
+import { ingestEntities } from '../../src/ingest/ingestEntities.js';
+import type { Person } from '../../src/ingest/persons/person.js';
+import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
+import { createSearchRunner, SearchPool, type PoolOptions } from '../../src/search/searchPool.js';
+import { BACKENDS, type TestBackend } from '../helpers/backends.js';
+import { FIXTURES } from '../helpers/paths.js';
+
+const EF = `${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`;
+const STUCK_WORKER = new URL('./stuckSearchWorker.ts', import.meta.url);
+const search = (query: string) => toEntitySearch({ query, facet: 'person_occupation_fct' }).search;
+
+async function withPool(backend: TestBackend, search: ConfigOverrides['search'], options: PoolOptions, body: (pool: SearchPool, store: ReturnType<TestBackend['open']>['store']) => Promise<void>) {
+  const opened = backend.open();
+  await ingestEntities(opened.store, [EF], { batchSize: 500 });
+  const config = loadConfig({ flags: { search } });
+  const pool = createSearchRunner(opened.store, config.search, options);
+  try {
+    assert.ok(pool instanceof SearchPool, 'a store in a file is searched on workers');
+    await body(pool, opened.store);
+  } finally {
+    await pool.close();
+    opened.dispose();
+  }
+}
+
+/** The ApiError a promise is rejected with. */
+async function refusal(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof ApiError, String(e));
+    return e;
+  }
+  assert.fail('expected the search to be refused');
+}
+
+for (const backend of BACKENDS) {
+  const b = `[${backend.name}]`;
+
+  test(`${b} a worker answers exactly as the store does, and sees a write through the server's connection at once`, async () => {
+    await withPool(backend, { workers: 2 }, {}, async (pool, store) => {
+      for (const q of ['Wien', 'w*n', 'dateOfBirth:[1800 TO 1850]', '*:*']) {
+        assert.deepEqual(await pool.run(search(q)), store.searchPersons(search(q)), q);
+      }
+      const probe = { id: 'http://d-nb.info/gnd/999991', type: 'person', preferredName: 'Probe Eins', professionOrOccupation: ['Glasbläser'] } as unknown as Person;
+      assert.equal((await pool.run(search('Glasbläser'))).total, 0);
+      store.upsertPersons([preparePerson(probe)]);
+      // No wait: the worker's connection reads the commit count on every search.
+      assert.equal((await pool.run(search('Glasbläser'))).total, 1);
+      assert.equal((await pool.run(search('Glasbläser'))).total, 1, 'both workers');
+    });
+  });
+
+  test(`${b} a worker stuck past budget and grace is terminated and replaced; the stuck search gets the 503 and the next one its answer`, async () => {
+    await withPool(backend, { workers: 1, timeBudgetMs: 300 }, { graceMs: 50, workerUrl: STUCK_WORKER }, async (pool, store) => {
+      const stuck = pool.run(search('stuck'));
+      // Waits for the only worker, then runs on its replacement.
+      const queued = pool.run(search('Wien'));
+      const error = await refusal(stuck);
+      assert.deepEqual(
+        [error.status, error.errorName, error.message, error.headers],
+        [
+          503,
+          'SearchTimeoutException',
+          'The search was stopped after 300 ms, its time budget. Narrow the query: fewer wildcards, more letters before each * or ?, fewer OR alternatives; or retry after 1 seconds (see the Retry-After header).',
+          { 'Retry-After': '1' },
+        ],
+      );
+      assert.deepEqual(await queued, store.searchPersons(search('Wien')));
+      assert.equal(pool.terminated, 1);
+      assert.deepEqual(await pool.run(search('w*n')), store.searchPersons(search('w*n')));
+      assert.equal(pool.terminated, 1);
+    });
+  });
+
+  test(`${b} with every worker busy and the queue full, a search is refused at once with a 503 to retry`, async () => {
+    await withPool(backend, { workers: 1, queueLength: 0, timeBudgetMs: 200 }, { graceMs: 20, workerUrl: STUCK_WORKER }, async (pool) => {
+      const stuck = pool.run(search('stuck'));
+      const error = await refusal(pool.run(search('Wien')));
+      assert.deepEqual(
+        [error.status, error.errorName, error.message, error.headers],
+        [503, 'SearchBusyException', 'Too many searches are running or waiting. Retry after 1 seconds (see the Retry-After header).', { 'Retry-After': '1' }],
+      );
+      assert.equal((await refusal(stuck)).errorName, 'SearchTimeoutException');
+    });
+  });
+}
