@@ -127,6 +127,16 @@ export const DEFAULTS = {
     /** Ask /metrics for an API key, as the data routes do (off: it holds no key, query or URL). */
     requireKey: false,
   },
+  auth: {
+    /**
+     * Answer every read without an API key, as the newer generation of the real
+     * API does (issue #15 point 8). Requests without a key then count per client
+     * address in the rate limit (http.rateLimitMax); a key still works and counts
+     * under its own name; an unknown or revoked key is still a 403. Off: spec
+     * section 5 asks for a key.
+     */
+    anonymousRead: false,
+  },
 } as const;
 
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : { -readonly [K in keyof T]: Widen<T[K]> };

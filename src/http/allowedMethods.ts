@@ -5,7 +5,7 @@
  * `Allow` (RFC 9110 section 9.3.7) instead of @fastify/cors's text/plain
  * 400. Issue #13, point 5.
  */
-import type { onRequestHookHandler } from 'fastify';
+import type { onRequestHookHandler, RouteOptions } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { CorsHeaders } from './corsHeaders.js';
 import type { SendError } from './errorHandler.js';
@@ -14,11 +14,39 @@ import { redactUrl } from './redact.js';
 /** Every operation is read-only (spec section 4). */
 export const ALLOW = 'GET, HEAD, OPTIONS';
 
-/** The routes of ./routes, as patterns of a concrete path; `*` is OPTIONS for the whole server. */
-const KNOWN_PATHS = [/^\/entities$/, /^\/institutions(?:\/sectors|\/map)?$/, /^\/items\/[^/]+(?:\/aip|\/parents)?$/, /^\/openapi\.json$/, /^\*$/];
+/**
+ * The paths the routes answer, learnt from the routes themselves (an onRoute
+ * hook), so that every route, and every route added later, has its 405.
+ * `*` is OPTIONS for the whole server.
+ */
+export interface KnownPaths {
+  /** onRoute hook: records the route's URL pattern. */
+  onRoute(route: RouteOptions): void;
+  /** Whether a concrete path (no query string, /2 prefix already removed) is one of the routes'. */
+  isKnown(path: string): boolean;
+}
 
-export function isKnownPath(path: string): boolean {
-  return KNOWN_PATHS.some((p) => p.test(path));
+/** A route pattern as a regular expression: `:id` one segment, `*` the rest. */
+function patternOf(url: string): RegExp {
+  const parts = url.split(/(:[A-Za-z0-9_]+|\*)/).map((part) =>
+    part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+  );
+  return new RegExp(`^${parts.join('')}$`);
+}
+
+export function createKnownPaths(): KnownPaths {
+  const patterns: RegExp[] = [/^\*$/];
+  const seen = new Set<string>();
+  return {
+    onRoute(route) {
+      // Only the GET routes: @fastify/cors's OPTIONS route for '*' would make every path known.
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (!methods.includes('GET') || seen.has(route.url)) return;
+      seen.add(route.url);
+      patterns.push(patternOf(route.url));
+    },
+    isKnown: (path) => patterns.some((p) => p.test(path)),
+  };
 }
 
 /** The path of a request target, without its query string. */
@@ -32,13 +60,13 @@ export function pathOf(url: string): string {
  * OPTIONS without `Origin` and `Access-Control-Request-Method`: 204 with
  * `Allow` on a known path, our 404 elsewhere. Preflights go on to the plugin.
  */
-export function plainOptionsHook(cors: CorsHeaders, send: SendError): onRequestHookHandler {
+export function plainOptionsHook(cors: CorsHeaders, send: SendError, isKnownPath: (path: string) => boolean): onRequestHookHandler {
   return (request, reply, done) => {
     if (request.method !== 'OPTIONS' || (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined)) {
       return done();
     }
     const path = pathOf(request.url);
-    if (!isKnownPath(path)) return send(request, reply, ApiError.of('routeNotFound', 'OPTIONS', redactUrl(path)));
+    if (!isKnownPath(path)) return send(request, reply, ApiError.of('routeNotFound', 'OPTIONS', redactUrl(pathOf(request.originalUrl))));
     cors.addTo(reply, request.headers.origin);
     reply.code(204).header('Allow', ALLOW).header('Content-Length', '0').send();
   };

@@ -2,7 +2,9 @@
  * API-key check for every operation (spec section 5, decisions.md
  * "Requests"): the key comes from `Authorization: OAuth ...` or from the
  * query parameter oauth_consumer_key. Missing: 401 with WWW-Authenticate.
- * Unknown or revoked: 403, as on the real service.
+ * Unknown or revoked: 403, as on the real service. With auth.anonymousRead
+ * (issue #15 point 8) a request without a key is let through; one with a key
+ * is checked as always.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { hashApiKey, sameHash } from '../apiKeys.js';
@@ -23,8 +25,11 @@ export interface KeyedRequest {
   socket?: object;
 }
 
-/** The key, and whether it came from the Authorization header (which then decides alone). */
-function keyFromRequest(request: KeyedRequest): { key: string; fromHeader: boolean } {
+/**
+ * The key, and whether it came from the Authorization header (which then decides alone);
+ * undefined when none was sent and anonymous reads are allowed.
+ */
+function keyFromRequest(request: KeyedRequest, anonymousRead: boolean): { key: string; fromHeader: boolean } | undefined {
   const query = request.query as Record<string, unknown> | undefined;
   const fromQuery = query?.oauth_consumer_key;
   const header = request.headers.authorization;
@@ -38,14 +43,23 @@ function keyFromRequest(request: KeyedRequest): { key: string; fromHeader: boole
   }
   if (typeof fromQuery === 'string' && fromQuery !== '') return { key: fromQuery, fromHeader: false };
   if (Array.isArray(fromQuery)) throw ApiError.of('badRequest', 'oauth_consumer_key is given more than once; send it once.');
+  if (anonymousRead) return undefined;
   throw ApiError.of('missingApiKey').withHeaders({ 'WWW-Authenticate': `OAuth realm="${AUTH_REALM}"` });
 }
 
 /** Distinct keys whose lookup is remembered; beyond it (someone trying random keys) lookups are not kept. */
 const MAX_REMEMBERED_KEYS = 10_000;
 
+export interface AuthOptions {
+  /** auth.anonymousRead: a request without a key is let through as anonymous (issue #15 point 8). */
+  anonymousRead: boolean;
+}
+
 /**
- * Returns the name of the key's owner, or throws the matching ApiError.
+ * Returns the name of the key's owner, or undefined for a request without a
+ * key when anonymous reads are allowed, or throws the matching ApiError. A
+ * key that is sent is always checked: an unknown or revoked one is a 403
+ * even when no key is needed, so that a client learns its key is wrong.
  * Lookups are remembered until the store's data version moves, so that a key
  * created or revoked by `heritage-api keys` (another process) counts from the
  * next request, while a busy server does not query the store on every
@@ -59,7 +73,10 @@ const MAX_REMEMBERED_KEYS = 10_000;
  * nothing about anyone else's key; the header lives as long as the
  * connection, in memory only.
  */
-export function createAuthenticator(keys: KeyStore & { dataVersion(): string }): (request: KeyedRequest) => string {
+export function createAuthenticator(
+  keys: KeyStore & { dataVersion(): string },
+  options: AuthOptions = { anonymousRead: false },
+): (request: KeyedRequest) => string | undefined {
   const lastWritten = new Map<string, number>();
   // The stored hash is kept as bytes too, so that each request decodes only its own.
   const remembered = new Map<string, { name: string; hashBytes: Buffer } | null>();
@@ -79,8 +96,10 @@ export function createAuthenticator(keys: KeyStore & { dataVersion(): string }):
     }
     return found;
   };
-  const check = (request: KeyedRequest): { name: string; fromHeader: boolean } => {
-    const { key, fromHeader } = keyFromRequest(request);
+  const check = (request: KeyedRequest): { name: string; fromHeader: boolean } | undefined => {
+    const sent = keyFromRequest(request, options.anonymousRead);
+    if (sent === undefined) return undefined;
+    const { key, fromHeader } = sent;
     const hash = hashApiKey(key);
     const found = lookUp(hash);
     // The index finds the row; the final comparison is constant-time (decisions.md "Requests").
@@ -96,6 +115,7 @@ export function createAuthenticator(keys: KeyStore & { dataVersion(): string }):
       name = memo.name;
     } else {
       const checked = check(request);
+      if (checked === undefined) return undefined;
       name = checked.name;
       // Only a key from the header: a header without one leaves the query string to decide.
       // rememberedAt is the version the key was checked at.

@@ -6,7 +6,8 @@
  * itself), so that an OAuth 1.0 client that sends a new nonce with every
  * request, and the query and header forms of one key, share one bucket.
  * A request without a valid key (none, malformed, unknown, revoked) counts
- * under its client address, so that guessing keys is limited too. For that
+ * under its client address, so that guessing keys is limited too; so does
+ * a request without a key that auth.anonymousRead lets through. For that
  * the key check must run before the limiter but answer after it: with rate
  * limiting on, the onRequest hook only records the outcome, the limiter
  * (@fastify/rate-limit appends its hook after the route's own onRequest)
@@ -16,7 +17,8 @@
 import type { FastifyRequest, onRequestHookHandler, preParsingHookHandler } from 'fastify';
 import type { KeyedRequest } from './auth.js';
 
-type Outcome = { name: string; error?: undefined } | { name?: undefined; error: Error };
+/** name undefined and no error: a request without a key, let through by auth.anonymousRead. */
+type Outcome = { name: string | undefined; error?: undefined } | { name?: undefined; error: Error };
 
 export interface AuthHooks {
   /** The route-level key check. */
@@ -27,7 +29,7 @@ export interface AuthHooks {
   limitKey(request: FastifyRequest): string;
 }
 
-export function createAuthHooks(authenticate: (request: KeyedRequest) => string, deferErrors: boolean): AuthHooks {
+export function createAuthHooks(authenticate: (request: KeyedRequest) => string | undefined, deferErrors: boolean): AuthHooks {
   const outcomes = new WeakMap<FastifyRequest, Outcome>();
   return {
     onRequest(request, _reply, done) {

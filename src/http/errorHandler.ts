@@ -8,7 +8,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { errorToJson, errorToXml, type ErrorBody } from '../formats/errorBody.js';
-import { ALLOW, isKnownPath, pathOf } from './allowedMethods.js';
+import { ALLOW, pathOf } from './allowedMethods.js';
 import type { CorsHeaders } from './corsHeaders.js';
 import { errorRepresentation } from './formatChoice.js';
 import { redactUrl } from './redact.js';
@@ -55,7 +55,7 @@ export function frameworkErrorOf(error: FastifyError): ApiError {
   return fromFastify(error) ?? ApiError.of('badRequest', 'the request could not be routed. See docs/api.md for the form of requests.');
 }
 
-export function installErrorHandling(app: FastifyInstance, send: SendError): void {
+export function installErrorHandling(app: FastifyInstance, send: SendError, isKnownPath: (path: string) => boolean): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return send(request, reply, error);
     const client = fromFastify(error);
@@ -64,8 +64,9 @@ export function installErrorHandling(app: FastifyInstance, send: SendError): voi
     return send(request, reply, ApiError.of('internal', String(request.id)), String(request.id));
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = pathOf(request.url);
-    if (!isKnownPath(path)) return send(request, reply, ApiError.of('routeNotFound', request.method, redactUrl(path)));
-    return send(request, reply, ApiError.of('methodNotAllowed', request.method, redactUrl(path)).withHeaders({ Allow: ALLOW }));
+    // Known: the path the routes see (without /2); shown: the path as sent.
+    const shownPath = redactUrl(pathOf(request.originalUrl));
+    if (!isKnownPath(pathOf(request.url))) return send(request, reply, ApiError.of('routeNotFound', request.method, shownPath));
+    return send(request, reply, ApiError.of('methodNotAllowed', request.method, shownPath).withHeaders({ Allow: ALLOW }));
   });
 }

@@ -11,7 +11,8 @@
  *
  * It answers only requests it can answer exactly as the route does, with the
  * same status, headers and body (test/http/fastPath.test.ts compares the two):
- * a GET of /items/{id}/parents, /items/{id}/aip or /items/{id} with no query
+ * a GET of /items/{id}/parents, /items/{id}/aip or /items/{id} (or the same
+ * under /2) with no query
  * string and no percent-encoding, a Host, an Accept the route accepts, a valid
  * key in the Authorization header; for `parents` no Accept-Encoding
  * (@fastify/compress decides those) and no If-None-Match; for packages no 304. Everything else,
@@ -30,6 +31,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { KeyedRequest } from './auth.js';
 import { ITEM_VARY, itemRepresentation } from './formatChoice.js';
+import { withoutGenerationPrefix } from './generation.js';
 import type { HierarchyAnswers } from './hierarchyAnswers.js';
 import type { PackageAnswer, PackageAnswers } from './packageAnswers.js';
 import type { AnswerLog } from './requestLog.js';
@@ -44,7 +46,8 @@ export interface FastPathDeps {
   log: AnswerLog | undefined;
   /** The headers @fastify/cors adds to every answer, when they do not depend on the request. */
   cors: { allowOrigin: string; exposeHeaders: string } | undefined;
-  authenticate: (request: KeyedRequest) => string;
+  /** Throws when the request may not be answered; undefined for an anonymous read (auth.anonymousRead). */
+  authenticate: (request: KeyedRequest) => string | undefined;
   hierarchies: HierarchyAnswers;
   packages: PackageAnswers;
   /**
@@ -123,8 +126,10 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
 
   return (req, res) => {
     const started = log === undefined ? 0 : performance.now();
-    const url = req.url;
-    if (req.method !== 'GET' || url === undefined || url.length > config.http.maxUrlLength || !url.startsWith(PREFIX)) return false;
+    if (req.method !== 'GET' || req.url === undefined || req.url.length > config.http.maxUrlLength) return false;
+    // /2/items/… is the same request as /items/… (./generation.ts).
+    const url = withoutGenerationPrefix(req.url);
+    if (!url.startsWith(PREFIX)) return false;
     if (!req.headers.host) return false;
     if (proxied && req.headers['x-forwarded-for'] !== undefined) return false;
     const slash = url.indexOf('/', PREFIX.length);

@@ -21,12 +21,14 @@ import { redactUrl } from './redact.js';
 export interface LoggedRequest {
   method: string;
   url: string;
+  /** Fastify's: the URL as sent, before the /2 prefix was removed for routing (./generation.ts). */
+  originalUrl?: string;
   ip: string | undefined;
 }
 
 /** The serializers of the server's logger (pino applies them to the fields of those names). */
 export const logSerializers = {
-  req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+  req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.originalUrl ?? req.url), remoteAddress: req.ip }),
 };
 
 /** The id of a request, in its log lines and in the body of a 500 (Fastify's genReqId). */

@@ -31,6 +31,16 @@ export const commonErrors = {
   500: errorResponse('Internal failure, with a request id that is also in the log.'),
 } as const;
 
+/**
+ * What any request may get before it reaches an operation (issue #13);
+ * added to every operation of /openapi.json by ./routes/openapi.ts.
+ */
+export const requestErrors = {
+  405: errorResponse('The method is not GET, HEAD or OPTIONS: every operation is read-only. Allow names the methods.'),
+  414: errorResponse('The request URL is longer than http.maxUrlLength.'),
+  431: errorResponse('The request line and headers together are too large.'),
+} as const;
+
 export const keyQuery = {
   oauth_consumer_key: { type: 'string', description: 'API key, instead of the Authorization header (spec section 5).' },
 } as const;

@@ -14,7 +14,7 @@ import type { Duplex } from 'node:stream';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Store } from '../store/Store.js';
-import { plainOptionsHook } from './allowedMethods.js';
+import { createKnownPaths, plainOptionsHook } from './allowedMethods.js';
 import { createAuthenticator } from './auth.js';
 import { createAuthHooks } from './authHooks.js';
 import { createClientErrorHandler, createConnectHandler } from './clientErrors.js';
@@ -25,6 +25,7 @@ import { createMetrics, UNMATCHED } from './metrics.js';
 import { createIndexAge } from './indexAge.js';
 import { countingStoreErrors } from './storeErrorCount.js';
 import type { SearchRunner } from '../search/searchPool.js';
+import { withoutGenerationPrefix } from './generation.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { addQueryChecks } from './queryChecks.js';
@@ -40,8 +41,9 @@ import { registerMetricsRoute } from './routes/metrics.js';
 import { registerIiifRoutes } from './routes/iiif.js';
 import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
-import { openapiRoute, OPENAPI_INFO } from './routes/openapi.js';
+import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
+import { registerRootRoute } from './routes/root.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -134,6 +136,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     bodyLimit: 1024,
     // Long ids must reach our own checks (414 / a clear 400) instead of failing in the router.
     routerOptions: { maxParamLength: Number.MAX_SAFE_INTEGER },
+    // Every path under /2 too, for clients of the newer API generation (./generation.ts);
+    // request.originalUrl keeps what the client sent.
+    rewriteUrl: (req) => withoutGenerationPrefix(req.url ?? '/'),
     // Errors raised before routing (a malformed URL) get our error body too.
     // Never error.message: it quotes the URL, key and all (issue #13).
     frameworkErrors: (error, request, reply) => sendError(request, reply, frameworkErrorOf(error)),
@@ -161,7 +166,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   });
   if (logSink) app.addHook('onClose', (_app, done) => (logSink.close(), done()));
 
-  installErrorHandling(app, sendError);
+  // The paths of the routes, for 405 and OPTIONS (./allowedMethods.ts).
+  const known = createKnownPaths();
+  installErrorHandling(app, sendError, known.isKnown);
   app.addHook('onRoute', addQueryChecks);
   // Each route counts its answers on its own tally, found once here, not per request (./metrics.ts).
   app.addHook('onRoute', (route) => {
@@ -177,22 +184,24 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     if (request.is404) unmatched.record(reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+  app.addHook('onRoute', known.onRoute);
 
   // Hooks on the request path are callback-style: an async hook costs a promise and a
   // microtask per request, measurable on small cached answers (issue #5).
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.url.length > config.http.maxUrlLength) return done(ApiError.of('uriTooLong', request.url.length, config.http.maxUrlLength));
+    const url = request.originalUrl;
+    if (url.length > config.http.maxUrlLength) return done(ApiError.of('uriTooLong', url.length, config.http.maxUrlLength));
     if (!request.headers.host) return done(ApiError.of('missingHost'));
     done();
   });
-  app.addHook('onRequest', plainOptionsHook(corsHeaders, sendError));
+  app.addHook('onRequest', plainOptionsHook(corsHeaders, sendError, known.isKnown));
 
   const anyOrigin = config.http.corsOrigin === '*';
   await app.register(cors, { origin: anyOrigin ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()), ...CORS });
   // Before compression: digests are of the body as made (./validators.ts).
   addDigestValidators(app, `public, max-age=${config.http.cacheMaxAgeSeconds}`);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  const authenticate = createAuthenticator(store);
+  const authenticate = createAuthenticator(store, { anonymousRead: config.auth.anonymousRead });
   const auth = createAuthHooks(authenticate, config.http.rateLimitMax > 0);
   if (config.http.rateLimitMax > 0) {
     app.addHook('preParsing', auth.preParsing);
@@ -207,7 +216,10 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
       },
     });
   }
-  await app.register(swagger, { openapi: OPENAPI_INFO });
+  await app.register(swagger, openapiOptions(config));
+  if (config.auth.anonymousRead && config.http.rateLimitMax === 0) {
+    app.log.warn('auth.anonymousRead is on and http.rateLimitMax is 0: anyone may read without a key and without a limit. Set http.rateLimitMax to limit each address.');
+  }
 
   const onRequest = auth.onRequest;
   const hierarchies = createHierarchyAnswers(store);
@@ -223,7 +235,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
+  registerRootRoute(app, { config });
   await app.register(openapiRoute);
+  await app.register(registerDocsRoutes);
   fastPath = createFastPath({
     config,
     // The fast path writes the request log lines Fastify would (./requestLog.ts).

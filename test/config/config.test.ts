@@ -50,7 +50,7 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ env: { HERITAGE_API_SERVER_PORT: 'eighty' } }, "HERITAGE_API_SERVER_PORT: expected a number, got 'eighty'."],
     [{ env: { HERITAGE_API_HTTP_REQUIRE_ACCEPT: 'maybe' } }, "HERITAGE_API_HTTP_REQUIRE_ACCEPT: expected true or false, got 'maybe'."],
     [{ flags: { server: { port: 70000 } } }, 'server.port must be an integer from 0 to 65535, got 70000.'],
-    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest, harvest, media, search, metrics.'],
+    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth.'],
     [{ env: { HERITAGE_API_MEDIA_BASE_URL: 'ftp://media.example.org/b' } }, "media.baseUrl must be an http:// or https:// URL without query or fragment, got 'ftp://media.example.org/b'."],
     [{ flags: { media: { baseUrl: 'https://media.example.org/b?x=1' } } }, 'media.baseUrl must be an http:// or https:// URL'],
     [{ flags: { harvest: { timeoutSeconds: 0 } } }, 'harvest.timeoutSeconds must be an integer ≥ 1, got 0.'],
@@ -115,5 +115,5 @@ test('an unknown setting or section in the config file names the nearest setting
     message({ server: { requireAccept: false } }),
     "config file FILE: unknown setting 'server.requireAccept'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel. Did you mean 'http.requireAccept'?",
   );
-  assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics. Did you mean 'http'?");
+  assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth. Did you mean 'http'?");
 });

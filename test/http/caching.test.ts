@@ -170,10 +170,13 @@ for (const backend of BACKENDS) {
       const doc = res.json();
       assert.equal(doc.openapi, '3.1.0');
       assert.deepEqual(Object.keys(doc.paths).sort(), [
-        '/binary/{*}', '/entities', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
+        '/', '/binary/{*}', '/entities', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
         '/items/{id}/iiif', '/items/{id}/indexing-profile', '/items/{id}/parents', '/items/{id}/source', '/items/{id}/source/description',
-        '/items/{id}/source/record', '/items/{id}/view', '/status', '/version',
+        '/items/{id}/source/record', '/items/{id}/view', '/openapi.json', '/status', '/version',
       ]);
+      // The same operations under /2 (issue #15 point 7): a second server.
+      assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), ['/', '/2']);
+      assert.deepEqual(doc.security, [{ oauthHeader: [] }, { oauthQuery: [] }]);
       // /version is public (ddb-openapi-6.8 getVersion has no security); everything else needs the key.
       assert.deepEqual(doc.paths['/version'].get.security, []);
       assert.equal(doc.paths['/status'].get.security, undefined);
@@ -184,7 +187,11 @@ for (const backend of BACKENDS) {
       // The key parameter is described once, as the security schemes of spec section 5.
       assert.deepEqual(doc.components.securitySchemes.oauthQuery, { type: 'apiKey', in: 'query', name: 'oauth_consumer_key' });
       assert.equal(doc.components.securitySchemes.oauthHeader.name, 'Authorization');
-      assert.deepEqual(Object.keys(op.responses).sort(), ['200', '304', '400', '401', '403', '404', '406', '429', '500']);
+      assert.deepEqual(Object.keys(op.responses).sort(), ['200', '304', '400', '401', '403', '404', '405', '406', '414', '429', '431', '500']);
+      // Every operation has the answers any request may get before it reaches one (issue #13).
+      for (const [path, methods] of Object.entries(doc.paths as Record<string, { get: { responses: object } }>)) {
+        for (const status of ['405', '414', '431']) assert.ok(status in methods.get.responses, `${path} ${status}`);
+      }
       assert.deepEqual(Object.keys(op.responses['200'].content).sort(), ['application/json', 'application/xml']);
     } finally {
       await t.close();

@@ -74,18 +74,22 @@ for (const backend of BACKENDS) {
     try {
       const { port, reachedFastify } = await listening(t);
       const accepts = ['application/json', 'application/xml', 'text/xml', 'application/xml;q=0.9, application/json;q=0.5', '*/*', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'];
+      // Under /2 too: the newer API generation's paths (issue #15 point 7).
       for (const id of ['CHAPITEM', 'VOLITEM', 'ROOTITEM']) {
         for (const accept of accepts) {
-          const headers = { accept, authorization: t.json.authorization! };
-          const fast = await get(port, `/items/${id}/parents`, { ...headers, host: 'localhost' });
-          const route = await injected(t, `/items/${id}/parents`, headers);
-          assert.equal(fast.status, 200, `${id} ${accept}`);
-          assert.deepEqual(fast, route, `${id} ${accept}`);
+          for (const prefix of ['', '/2']) {
+            const headers = { accept, authorization: t.json.authorization! };
+            const fast = await get(port, `${prefix}/items/${id}/parents`, { ...headers, host: 'localhost' });
+            const route = await injected(t, `${prefix}/items/${id}/parents`, headers);
+            assert.equal(fast.status, 200, `${prefix} ${id} ${accept}`);
+            assert.deepEqual(fast, route, `${prefix} ${id} ${accept}`);
+            assert.deepEqual(route, await injected(t, `/items/${id}/parents`, headers), `${prefix} ${id} ${accept}`);
+          }
         }
       }
       // Packages: both paths, every Accept, and each encoding (the route compresses and caches them itself).
       const encodings = [undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0, gzip', 'identity'];
-      for (const path of ['/items/VOLITEM/aip', '/items/VOLITEM']) {
+      for (const path of ['/items/VOLITEM/aip', '/items/VOLITEM', '/2/items/VOLITEM/aip', '/2/items/VOLITEM']) {
         for (const accept of accepts) {
           for (const encoding of encodings) {
             const headers: Record<string, string> = { accept, authorization: t.json.authorization! };
@@ -144,6 +148,9 @@ for (const backend of BACKENDS) {
         { what: 'package, unknown item', path: '/items/NOSUCHITEM/aip', headers: t.json },
         { what: 'package, no key', path: '/items/VOLITEM/aip', headers: { accept: 'application/json' } },
         { what: 'another path under the item', path: '/items/VOLITEM/binaries', headers: t.json },
+        { what: 'no key, under /2', path: '/2/items/VOLITEM/parents', headers: { accept: 'application/json' } },
+        { what: 'a prefix that is not /2', path: '/20/items/VOLITEM/parents', headers: t.json },
+        { what: 'the prefix twice', path: '/2/2/items/VOLITEM/aip', headers: t.json },
       ];
       for (const [n, c] of cases.entries()) {
         const fast = await get(port, c.path, { ...c.headers, host: 'localhost' }, c.method);

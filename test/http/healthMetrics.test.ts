@@ -202,7 +202,7 @@ for (const backend of BACKENDS) {
         status: 404,
         name: 'NotFoundException',
         message:
-          'There is no GET /metrics. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /version and GET /status. See /openapi.json.',
+          'There is no GET /metrics. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.',
       });
     } finally {
       await off.close();

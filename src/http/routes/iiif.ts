@@ -105,7 +105,8 @@ export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): v
     }
 
     const serviceUrl = `${request.protocol}://${host}`;
-    const path = request.url.split('?')[0] ?? '';
+    // The path as sent: a manifest fetched under /2 names itself under /2 (../generation.ts).
+    const path = request.originalUrl.split('?')[0] ?? '';
     const prefix = path.slice(0, path.indexOf('/items/'));
     const body = JSON.stringify(
       buildManifest({ itemId: id, pkg, manifestUrl: `${serviceUrl}${prefix}/items/${encodeURIComponent(id)}/iiif`, serviceUrl, media: found }),

@@ -1,0 +1,164 @@
+/**
+ * The check of issue #15: the `ddb` command of
+ * @maschinenlesbar.org/deutsche-digitale-bibliothek-cli, a client of the
+ * newer generation of the DDB API, pointed at our real server in public mode
+ * (auth.anonymousRead) with `--base-url http://127.0.0.1:PORT/2`, unchanged.
+ *
+ * The client is run as its own process, as a user runs it; it sends no key
+ * and `Accept: application/json, application/xml;q=0.9, text/plain;q=0.8,
+ * *∕*;q=0.5` for item parts (dist/src/client/client.js). Each answer it
+ * writes (-o, which keeps the bytes) must be exactly our server's body for
+ * the same request: JSON as the client re-serialises it (--compact), XML as
+ * it came, each with the newline the client adds.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BACKENDS } from '../helpers/backends.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { writePackages } from '../helpers/packages.js';
+import { CHAPTER_ID, CORTEX_DIR, GOETHE_ID, OTHER_CORTEX_ID } from '../helpers/paths.js';
+import { VERSION } from '../../src/version.js';
+
+const PACKAGE = '@maschinenlesbar.org/deutsche-digitale-bibliothek-cli';
+/** The package's `ddb` bin (its package.json "bin"; "exports" does not expose package.json). */
+const DDB = (() => {
+  const manifest = fileURLToPath(new URL(`../../node_modules/${PACKAGE}/package.json`, import.meta.url));
+  const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: { ddb: string } }).bin.ddb;
+  return join(dirname(manifest), bin);
+})();
+
+/** What the client sends for item parts (client.js, DdbClient.item). */
+const ITEM_ACCEPT = 'application/json, application/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
+
+/** The path under the base URL of each --part (client.js PART_SUFFIX). */
+const PARTS: Record<string, string> = {
+  view: '/view',
+  aip: '',
+  edm: '/edm',
+  binaries: '/binaries',
+  children: '/children',
+  parents: '/parents',
+  source: '/source',
+  'source-record': '/source/record',
+  iiif: '/iiif',
+};
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function ddb(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [DDB, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A small hierarchy (the fixtures' items are leaves), with ids of the 32 characters the client insists on. */
+const ROOT_ID = 'ROOTROOTROOTROOTROOTROOTROOTROOT';
+const VOLUMES = ['VOLAVOLAVOLAVOLAVOLAVOLAVOLAVOLA', 'VOLBVOLBVOLBVOLBVOLBVOLBVOLBVOLB'];
+const TREE = [
+  { id: ROOT_ID, title: 'Zeitschrift & Co', htype: 'htype_021', aggregationEntity: true },
+  { id: VOLUMES[1]!, title: 'Band 2', htype: 'htype_007', position: '2', parent: ROOT_ID },
+  { id: VOLUMES[0]!, title: 'Band 1', htype: 'htype_007', position: '1', parent: ROOT_ID },
+];
+
+async function withServer(run: (t: TestApp, base: string, out: string) => Promise<void>) {
+  const tree = writePackages(TREE);
+  const t = await startTestApp(BACKENDS[0]!, { load: [CORTEX_DIR, tree], flags: { auth: { anonymousRead: true } } });
+  const out = mkdtempSync(join(tmpdir(), 'heritage-api-ddb-'));
+  try {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as { port: number };
+    await run(t, `http://127.0.0.1:${port}/2`, out);
+  } finally {
+    await t.close();
+    rmSync(out, { recursive: true, force: true });
+    rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+/** Our server's answer to the request the client makes (the Host too: the IIIF manifest's ids are built from it). */
+async function ours(t: TestApp, path: string, accept: string) {
+  const { port } = t.app.server.address() as { port: number };
+  const res = await t.app.inject({ url: path, headers: { accept, host: `127.0.0.1:${port}` } });
+  return { status: res.statusCode, type: String(res.headers['content-type']), body: res.body };
+}
+
+test('ddb item ID --part …: every part, through /2 without a key, is our answer byte for byte', { timeout: 300_000 }, () =>
+  withServer(async (t, base, out) => {
+    let n = 0;
+    for (const id of [CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID]) {
+      for (const [part, suffix] of Object.entries(PARTS)) {
+        const expected = await ours(t, `/2/items/${id}${suffix}`, ITEM_ACCEPT);
+        assert.equal(expected.status, 200, `${id} ${part}: ${expected.body.slice(0, 200)}`);
+        const file = join(out, `${n++}.out`);
+        const run = await ddb(['--base-url', base, '--compact', '-o', file, 'item', id, '--part', part]);
+        assert.equal(run.code, 0, `${id} ${part}: ${run.stderr}`);
+        const written = readFileSync(file, 'utf8');
+        // The client parses JSON answers and writes them again, compactly; text as it came.
+        if (/\bjson\b/i.test(expected.type)) {
+          // Our JSON is already compact: the client's copy is our body itself.
+          assert.equal(written, `${expected.body}\n`, `${id} ${part}`);
+        } else {
+          assert.match(expected.type, /^application\/xml/, `${id} ${part}`);
+          assert.equal(written, expected.body.endsWith('\n') ? expected.body : `${expected.body}\n`, `${id} ${part}`);
+        }
+      }
+    }
+  }));
+
+test('ddb item --part children, parents, and paging: the hierarchy as we answer it', () =>
+  withServer(async (t, base) => {
+    const cases: Array<[string[], string]> = [
+      [['item', ROOT_ID, '--part', 'children'], `/2/items/${ROOT_ID}/children`],
+      [['item', ROOT_ID, '--part', 'children', '--rows', '1', '--offset', '1'], `/2/items/${ROOT_ID}/children?rows=1&offset=1`],
+      [['item', VOLUMES[1]!, '--part', 'parents'], `/2/items/${VOLUMES[1]}/parents`],
+    ];
+    for (const [args, path] of cases) {
+      const expected = await ours(t, path, ITEM_ACCEPT);
+      assert.equal(expected.status, 200, path);
+      const run = await ddb(['--base-url', base, '--compact', ...args]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, `${expected.body}\n`, path);
+    }
+    // The page asked for is the second volume: the client's paging reached us.
+    const page = JSON.parse((await ours(t, cases[1]![1], ITEM_ACCEPT)).body);
+    assert.deepEqual([page.numberOfResults, page.hierarchy.map((n: { id: string }) => n.id)], [2, [VOLUMES[1]]]);
+  }));
+
+test('ddb item: a part the package lacks, and an unknown item, are the client\'s 404 with our message', () =>
+  withServer(async (t, base) => {
+    for (const [id, part, suffix] of [[ROOT_ID, 'iiif', '/iiif'], [ROOT_ID, 'binaries', '/binaries'], ['NOSUCHITEMNOSUCHITEMNOSUCHITEM12', 'view', '/view']] as const) {
+      const expected = await ours(t, `/2/items/${id}${suffix}`, ITEM_ACCEPT);
+      assert.equal(expected.status, 404, `${id} ${part}`);
+      const run = await ddb(['--base-url', base, 'item', id, '--part', part]);
+      assert.equal(run.code, 4, run.stderr);
+      assert.ok(run.stderr.includes(JSON.parse(expected.body).message), run.stderr);
+    }
+  }));
+
+test('ddb version: our version, through /2 without a key', () =>
+  withServer(async (t, base, out) => {
+    const run = await ddb(['--base-url', base, 'version']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `${VERSION}\n`);
+    const file = join(out, 'version.out');
+    assert.equal((await ddb(['--base-url', base, '-o', file, 'version'])).code, 0);
+    assert.equal(readFileSync(file, 'utf8'), `${(await ours(t, '/2/version', '*/*')).body}\n`);
+  }));
+
+test('ddb search: not served yet (its own issue): a clear 404 naming the operations', () =>
+  withServer(async (_t, base) => {
+    const run = await ddb(['--base-url', base, 'search', 'Goethe']);
+    assert.equal(run.code, 4, run.stderr);
+    assert.match(run.stderr, /There is no GET \/2\/search\/index\/search\/select\. The operations are GET \/entities;/);
+  }));
