@@ -282,6 +282,48 @@ export interface PersonStore {
   refreshSearch(): void;
 }
 
+/** What the search engine indexes (issue #14 point 6; src/search/engine/storeFeed.ts). */
+export type SearchKind = 'item' | 'person';
+
+/** One id whose search document may have changed, with what is stored for it now. */
+export interface SearchChange {
+  id: string;
+  /**
+   * item: the stored package JSON text; person: the stored entity document with its
+   * `count` (as GET /entities returns it). null: the row is gone, or the item is blocked.
+   */
+  body: string | null;
+}
+
+export interface SearchChangeBatch {
+  changes: SearchChange[];
+  /** Opaque: pass it back to read on from here. */
+  position: string;
+  /** True when nothing after `position` is stored yet. */
+  done: boolean;
+}
+
+/**
+ * The reader's position points before changes the store has pruned (or into another
+ * store): start again with a full scan (`after = null`) into a fresh index.
+ */
+export interface SearchRescan {
+  rescan: true;
+}
+
+export interface SearchFeedStore {
+  /**
+   * A change feed for the search engine, knowing nothing of its schemas.
+   * `after === null`: every current row (blocked items left out), in a stable order, in
+   * pages; the position after the last page is that of the change log when the scan
+   * began, so a commit made during the scan is read afterwards. Otherwise: the ids
+   * changed after `after` in commit order, each with its current body; changes of one id
+   * within a batch come once. At most `limit` changes per call; reading again from an
+   * older position is harmless (every change is a whole document or a delete).
+   */
+  readSearchChanges(kind: SearchKind, after: string | null, limit: number): SearchChangeBatch | SearchRescan;
+}
+
 /**
  * How to open another connection to the same store, from another thread
  * (src/search/searchPool.ts): structured-clonable, and read only by
@@ -292,7 +334,7 @@ export interface StoreSpec {
   readonly settings: unknown;
 }
 
-export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore {
+export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore, SearchFeedStore {
   /**
    * Changes whenever the stored data may have changed, through this process or
    * another (a running `ingest`). Caches of derived answers compare it.

@@ -8,10 +8,15 @@ import { join } from 'node:path';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import type { Store } from '../../src/store/Store.js';
 
+export interface TestStoreOptions {
+  /** The smallest search change log kept per kind (src/store/sqlite/searchChanges.ts), to test pruning. */
+  searchChangesKept?: number;
+}
+
 export interface TestBackend {
   name: string;
   /** A fresh, empty store; `dispose` closes and removes it. */
-  open(): { store: Store; path: string; dispose(): void };
+  open(options?: TestStoreOptions): { store: Store; path: string; dispose(): void };
   /** A second connection to the store at `path`, as another process would have. */
   connect(path: string): Store;
 }
@@ -19,10 +24,10 @@ export interface TestBackend {
 export const BACKENDS: TestBackend[] = [
   {
     name: 'sqlite',
-    open() {
+    open(options = {}) {
       const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
       const path = join(dir, 'test.db');
-      const store = openSqliteStore({ path });
+      const store = openSqliteStore({ path, ...options });
       return {
         store,
         path,

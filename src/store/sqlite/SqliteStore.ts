@@ -15,6 +15,7 @@ import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
 import { SqlitePersonSearch } from './personSearch.js';
 import { SqliteProviders } from './providers.js';
+import { SqliteSearchChanges } from './searchChanges.js';
 import { SqliteStatus } from './status.js';
 
 export interface SqliteOptions {
@@ -34,6 +35,8 @@ export interface SqliteOptions {
   create?: boolean;
   /** How long a write waits for another process's write lock before it fails (PRAGMA busy_timeout). */
   busyTimeoutSeconds?: number;
+  /** The smallest search change log kept per kind (searchChanges.ts; SEARCH_CHANGES_KEPT by default). */
+  searchChangesKept?: number;
 }
 
 /** The settings of a StoreSpec of this backend. */
@@ -94,8 +97,11 @@ export function openSqliteStore(options: SqliteOptions): Store {
   let version = '';
   let versionCommits = -1;
   let versionWrites = -1;
+  const searchChanges = new SqliteSearchChanges(db, options.searchChangesKept);
+  // Called inside each write transaction (a block's single statement aside), so pruning commits with it.
   const invalidate = (personsChanged = true) => {
     ownWrites++;
+    if (!options.readonly) searchChanges.prune();
     if (personsChanged) search.invalidate();
   };
   const providers = new SqliteProviders(db);
@@ -132,6 +138,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     recordLoad: (run) => status.recordLoad(run),
     listLoads: () => status.listLoads(),
     listHarvests: () => status.listHarvests(),
+    readSearchChanges: (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
     dataVersion: () => {
       // One string while nothing changes: callers compare it on every request (issue #5).
       const commits = otherCommits();

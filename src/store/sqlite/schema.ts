@@ -184,6 +184,51 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM item_providers WHERE item_id = old.id;
   END;
   `,
+  // 8: change logs of what the search engine indexes (issue #14 point 6; searchChanges.ts).
+  // One table per kind, filled by triggers, so that every writer (this process, an ingest,
+  // a later tool) feeds them without knowing of them. A row names an id whose search
+  // document may have changed; the reader takes the current row. INTEGER PRIMARY KEY (no
+  // AUTOINCREMENT): pruning always keeps the newest row, so a number is never reused.
+  `
+  CREATE TABLE search_item_changes (seq INTEGER PRIMARY KEY, id TEXT NOT NULL) STRICT;
+  CREATE TABLE search_person_changes (seq INTEGER PRIMARY KEY, id TEXT NOT NULL) STRICT;
+  -- the highest seq pruned per kind: a reader positioned before it has missed changes
+  CREATE TABLE search_changes_pruned (kind TEXT PRIMARY KEY, through INTEGER NOT NULL) STRICT;
+  INSERT INTO search_changes_pruned (kind, through) VALUES ('item', 0), ('person', 0);
+
+  -- an item's search document is its JSON body (written after the items row, in the same
+  -- transaction); a delete of the row deletes the bodies (migration 5)
+  CREATE TRIGGER item_json_insert_search AFTER INSERT ON item_json BEGIN
+    INSERT INTO search_item_changes (id) SELECT id FROM items WHERE num = new.item;
+  END;
+  CREATE TRIGGER item_json_update_search AFTER UPDATE OF body ON item_json BEGIN
+    INSERT INTO search_item_changes (id) SELECT id FROM items WHERE num = new.item;
+  END;
+  CREATE TRIGGER items_delete_search AFTER DELETE ON items BEGIN
+    INSERT INTO search_item_changes (id) VALUES (old.id);
+  END;
+  -- a blocked item leaves the search, an unblocked one comes back
+  CREATE TRIGGER blocked_items_insert_search AFTER INSERT ON blocked_items BEGIN
+    INSERT INTO search_item_changes (id) VALUES (new.id);
+  END;
+  CREATE TRIGGER blocked_items_delete_search AFTER DELETE ON blocked_items BEGIN
+    INSERT INTO search_item_changes (id) VALUES (old.id);
+  END;
+
+  -- a person's document is its doc and its item count (which moves when items load)
+  CREATE TRIGGER persons_insert_search AFTER INSERT ON persons BEGIN
+    INSERT INTO search_person_changes (id) VALUES (new.id);
+  END;
+  CREATE TRIGGER persons_update_search AFTER UPDATE OF id, doc, item_count ON persons BEGIN
+    INSERT INTO search_person_changes (id) VALUES (new.id);
+  END;
+  CREATE TRIGGER persons_update_id_search AFTER UPDATE OF id ON persons WHEN old.id <> new.id BEGIN
+    INSERT INTO search_person_changes (id) VALUES (old.id);
+  END;
+  CREATE TRIGGER persons_delete_search AFTER DELETE ON persons BEGIN
+    INSERT INTO search_person_changes (id) VALUES (old.id);
+  END;
+  `,
 ];
 
 export function migrate(db: Database): void {

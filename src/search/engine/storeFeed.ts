@@ -1,0 +1,56 @@
+/**
+ * The store's search change feed (Store.readSearchChanges, issue #14 point 6) as the
+ * engine's ChangeFeed (feed.ts): stored bodies become SearchDocuments of the kind's schema.
+ * The store knows no schema and the engine no backend; this is where the two meet.
+ *
+ * A position the store can no longer serve (its log was pruned past it) throws
+ * FeedRescanError: the caller builds a new index from a full scan (position null) and
+ * swaps it in. Replaying a full scan into the old index would leave behind the documents
+ * deleted meanwhile, since a scan names only the rows that exist.
+ */
+import type { Person } from '../../ingest/persons/person.js';
+import type { SearchChange, SearchFeedStore, SearchKind } from '../../store/Store.js';
+import type { ChangeBatch, ChangeFeed } from './feed.js';
+import { itemDocumentsFromJson } from './itemDocument.js';
+import { personDocument } from './personDocument.js';
+import type { Change } from './types.js';
+
+/** The store cannot continue from the given position: rebuild from a full scan. */
+export class FeedRescanError extends Error {
+  override readonly name = 'FeedRescanError';
+  constructor(
+    readonly kind: SearchKind,
+    readonly position: string | null,
+  ) {
+    super(`The ${kind} change feed cannot continue from ${JSON.stringify(position)}: rebuild the index from a full scan.`);
+  }
+}
+
+/**
+ * An item's document is keyed by the id it is stored under (what GET /items/{id} serves
+ * and what a delete names), even where the package names another one.
+ */
+function itemChange(c: SearchChange): Change {
+  if (c.body === null) return { op: 'delete', id: c.id };
+  const { search } = itemDocumentsFromJson(c.body, c.id);
+  return { op: 'upsert', doc: search.id === c.id ? search : { ...search, id: c.id } };
+}
+
+/** A person's body is its entity document with `count` (src/search/personFields.ts withCount). */
+function personChange(c: SearchChange): Change {
+  if (c.body === null) return { op: 'delete', id: c.id };
+  const { count, ...person } = JSON.parse(c.body) as Person & { count: number };
+  return { op: 'upsert', doc: personDocument({ ...person, id: c.id }, count) };
+}
+
+/** The engine's feed of one kind from a store (in a search worker: its own connection). */
+export function storeFeed(store: SearchFeedStore, kind: SearchKind): ChangeFeed {
+  const toChange = kind === 'item' ? itemChange : personChange;
+  return {
+    changesAfter(position: string | null, limit: number): ChangeBatch {
+      const batch = store.readSearchChanges(kind, position, limit);
+      if ('rescan' in batch) throw new FeedRescanError(kind, position);
+      return { changes: batch.changes.map(toChange), position: batch.position, done: batch.done };
+    },
+  };
+}
