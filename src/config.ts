@@ -113,7 +113,7 @@ export const DEFAULTS = {
     /** Longest a search may run, in ms; past it the answer is a 503 that says to narrow the query. */
     timeBudgetMs: 3000,
     /** Searches waiting for a free worker; more are refused with a 503 to retry later. */
-    queueLength: 32,
+    queueLength: 256,
     /** Terms, phrases, wildcards and ranges in one query (as Lucene's maxClauseCount). */
     maxClauses: 128,
     /** Different words one wildcard may stand for. */

@@ -1,10 +1,12 @@
 /**
- * The request log: the lines Fastify writes for every request at log level
- * info (fastify/lib/log-controller.js: "incoming request", then "request
- * completed"), and the same lines for the requests the fast path answers
- * before Fastify (./fastPath.ts), so that the log does not depend on which of
- * the two answered (issue #13, point 11; test/http/requestLog.test.ts compares
- * them field by field).
+ * The request log: one line per request at log level info, written by this
+ * code for the requests the fast path answers (./fastPath.ts) and for those
+ * Fastify answers (an onResponse hook; Fastify's own two lines per request,
+ * "incoming request" and "request completed", are switched off), so that the
+ * log does not depend on which of the two answered (issue #13, point 11;
+ * test/http/requestLog.test.ts compares them field by field). One line, as
+ * pino-http and most access logs write: a third less log than Fastify's two
+ * lines, with the same fields.
  *
  * API keys travel in the query string and in the Authorization header: a
  * logged request is its method, its URL with the key redacted (./redact.ts)
@@ -34,8 +36,11 @@ export const logSerializers = {
 /** The id of a request, in its log lines and in the body of a 500 (Fastify's genReqId). */
 export const requestId = (): string => randomUUID();
 
-/** Writes the request log lines of a request the fast path answered, after it wrote the answer. */
+/** Writes the request log line of a request the fast path answered, after it wrote the answer. */
 export type AnswerLog = (req: IncomingMessage, statusCode: number, started: number) => void;
+
+/** Writes the request log line of a request Fastify answered (its onResponse hook). */
+export type RouteLog = (request: LoggedRequest, reqId: string, statusCode: number, responseTimeMs: number) => void;
 
 /** pino's number for the level info. */
 const INFO = 30;
@@ -44,25 +49,27 @@ const INFO = 30;
 const REQUEST_LOG_LEVELS = ['info', 'debug', 'trace'];
 
 /**
- * The request log of the fast path, written to the logger's own sink; undefined
+ * The request log of both paths, written to the logger's own sink; undefined
  * when the logger writes no request lines at its level.
  *
- * The lines are built here rather than by pino: two pino calls cost about
- * four times as much, as much as the rest of a cached answer (issue #13). They
- * are pino's lines as the server's logger writes them: level, time, pino's
- * default base (pid, hostname), Fastify's request id binding, the fields, msg.
+ * The line is built here rather than by pino: a pino call costs several times
+ * as much, about as much as the rest of a cached answer (issue #13). It is a
+ * pino line as the server's logger writes one: level, time, pino's default
+ * base (pid, hostname), Fastify's request id binding, the fields, msg.
  */
-export function createAnswerLog(logger: FastifyBaseLogger, sink: LogSink): AnswerLog | undefined {
+export function createRequestLog(logger: FastifyBaseLogger, sink: LogSink): { answer: AnswerLog; route: RouteLog } | undefined {
   if (!REQUEST_LOG_LEVELS.includes(logger.level)) return undefined;
   const base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":"`;
-  return (req, statusCode, started) => {
+  const line = (request: LoggedRequest, reqId: string, statusCode: number, responseTimeMs: number) =>
+    sink.write(
+      `{"level":${INFO},"time":${Date.now()}${base}${reqId}","req":${JSON.stringify(logSerializers.req(request))},` +
+        `"res":{"statusCode":${statusCode}},"responseTime":${responseTimeMs},"msg":"request completed"}\n`,
+    );
+  return {
     // As Fastify's request.ip without trustProxy; the fast path leaves requests with X-Forwarded-For
     // to Fastify when trustProxy is on.
-    const logged = logSerializers.req({ method: req.method!, url: req.url!, ip: req.socket.remoteAddress });
-    const head = `{"level":${INFO},"time":${Date.now()}${base}${requestId()}",`;
-    sink.write(
-      `${head}"req":${JSON.stringify(logged)},"msg":"incoming request"}\n` +
-        `${head}"res":{"statusCode":${statusCode}},"responseTime":${performance.now() - started},"msg":"request completed"}\n`,
-    );
+    answer: (req, statusCode, started) =>
+      line({ method: req.method!, url: req.url!, ip: req.socket.remoteAddress }, requestId(), statusCode, performance.now() - started),
+    route: line,
   };
 }

@@ -34,7 +34,7 @@ import { MediaDirectory } from '../media/mediaDirectory.js';
 import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerChildrenRoutes } from './routes/children.js';
 import { createLogSink, type LogSink } from './logSink.js';
-import { createAnswerLog, logSerializers, requestId } from './requestLog.js';
+import { createRequestLog, logSerializers, requestId } from './requestLog.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMetricsRoute } from './routes/metrics.js';
@@ -131,6 +131,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
         }
       : false,
     genReqId: requestId,
+    // One line per request, the same for both paths, written below (./requestLog.ts).
+    disableRequestLogging: true,
     trustProxy: config.server.trustProxy,
     // GET-only API: no request bodies.
     bodyLimit: 1024,
@@ -165,6 +167,14 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     attach: (server) => server.on('clientError', clientError as (err: Error, socket: Duplex) => void).on('connect', connect).on('checkExpectation', listener),
   });
   if (logSink) app.addHook('onClose', (_app, done) => (logSink.close(), done()));
+  const requestLog = logSink ? createRequestLog(app.log, logSink) : undefined;
+  if (requestLog) {
+    const route = requestLog.route;
+    app.addHook('onResponse', (request, reply, done) => {
+      route(request, request.id, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  }
 
   // The paths of the routes, for 405 and OPTIONS (./allowedMethods.ts).
   const known = createKnownPaths();
@@ -240,8 +250,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({
     config,
-    // The fast path writes the request log lines Fastify would (./requestLog.ts).
-    log: logSink ? createAnswerLog(app.log, logSink) : undefined,
+    // The fast path writes the same request log line as the routes (./requestLog.ts).
+    log: requestLog?.answer,
     // What @fastify/cors adds to every answer when any origin may read it.
     cors: anyOrigin ? { allowOrigin: '*', exposeHeaders: CORS.exposedHeaders.join(', ') } : undefined,
     authenticate,
