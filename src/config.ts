@@ -37,7 +37,12 @@ export const DEFAULTS = {
     tlsKey: '',
     /** Trust X-Forwarded-* from a reverse proxy. */
     trustProxy: false,
-    logLevel: 'info',
+    /**
+     * warn: errors and warnings, no line per request. A request line costs about a
+     * quarter of a cached `parents` answer (docs/configuration.md "The request log",
+     * issue #13 point 11); `info` turns the one-line-per-request log on.
+     */
+    logLevel: 'warn',
   },
   http: {
     /**

@@ -190,7 +190,7 @@ for (const backend of BACKENDS) {
     const stream = new PassThrough();
     let log = '';
     stream.on('data', (d) => (log += d.toString()));
-    const t = await startTestApp(backend, { load: [CORTEX_DIR], server: { logging: true, logStream: stream } });
+    const t = await startTestApp(backend, { load: [CORTEX_DIR], flags: { server: { logLevel: 'info' } }, server: { logging: true, logStream: stream } });
     try {
       await t.app.inject({ url: `${url}?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } });
       await t.app.inject({ url, headers: t.json });
