@@ -4,7 +4,7 @@
  * as arguments (config, store).
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest, type onResponseHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type onResponseHookHandler, LogController } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -132,7 +132,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
       : false,
     genReqId: requestId,
     // One line per request, the same for both paths, written below (./requestLog.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.server.trustProxy,
     // GET-only API: no request bodies.
     bodyLimit: 1024,
