@@ -48,9 +48,12 @@ for (const backend of BACKENDS) {
         `OAuth oauth_nonce="x",oauth_consumer_key="${encodeURIComponent(t.key)}"`,
         `oauth   oauth_consumer_key = "${t.key}"`,
       ];
-      for (const authorization of headers) {
-        const res = await t.app.inject({ url, headers: { accept: 'application/json', authorization } });
-        assert.equal(res.statusCode, 200, authorization);
+      // What a 2014 v1 client reads with such a header (issue #15 "How we will check"): parents, aip, entities.
+      for (const path of [url, `/items/${CHAPTER_ID}/aip`, `/entities?query=${encodeURIComponent('id:"http://d-nb.info/gnd/118540238"')}`]) {
+        for (const authorization of headers) {
+          const res = await t.app.inject({ url: path, headers: { accept: 'application/json', authorization } });
+          assert.equal(res.statusCode, 200, `${path} ${authorization}`);
+        }
       }
     } finally {
       await t.close();
