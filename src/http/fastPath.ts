@@ -18,9 +18,9 @@
  * (@fastify/compress decides those) and no If-None-Match; for packages no 304. Everything else,
  * and every error, is left to Fastify, which answers it as before.
  *
- * At log level info or lower it writes the request's log lines as Fastify
- * would (./requestLog.ts), so that request logging, on by default, does not
- * switch it off (issue #13, point 11). With trustProxy on, a request with
+ * At log level info or lower it writes the request's log line with the code
+ * the routes use (./requestLog.ts), so that request logging does not switch
+ * it off (issue #13, point 11). With trustProxy on, a request with
  * X-Forwarded-For is left to Fastify, whose rules give the logged address.
  *
  * It is off whenever Fastify would do more for a request than answer it:

@@ -2,7 +2,7 @@
  * Where the server's log lines go: by default standard output, one write per
  * turn of the event loop instead of one per line (issue #13, point 11).
  *
- * Why: at log level info every request writes two lines. Written one by one
+ * Why: at log level info every request writes a line. Written one by one
  * (pino's default destination, a write(2) each) they cost more CPU than the
  * rest of a cached `parents` answer; pino's asynchronous destination measured
  * worse still here (a thread-pool write per batch, and it re-measures its
