@@ -322,6 +322,11 @@ export interface SearchFeedStore {
    * older position is harmless (every change is a whole document or a delete).
    */
   readSearchChanges(kind: SearchKind, after: string | null, limit: number): SearchChangeBatch | SearchRescan;
+  /**
+   * The current body of each id, as readSearchChanges would hand it over (null: gone or
+   * blocked): what a search answer shows of its hits.
+   */
+  readSearchBodies(kind: SearchKind, ids: readonly string[]): Array<string | null>;
 }
 
 /**

@@ -139,6 +139,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     listLoads: () => status.listLoads(),
     listHarvests: () => status.listHarvests(),
     readSearchChanges: (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
+    readSearchBodies: (kind, ids) => searchChanges.readSearchBodies(kind, ids),
     dataVersion: () => {
       // One string while nothing changes: callers compare it on every request (issue #5).
       const commits = otherCommits();

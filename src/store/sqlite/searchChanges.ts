@@ -89,6 +89,12 @@ export class SqliteSearchChanges {
     return this.read(kind, after, limit);
   }
 
+  readSearchBodies(kind: SearchKind, ids: readonly string[]): Array<string | null> {
+    if (kind !== 'item' && kind !== 'person') throw new RangeError(`unknown search kind ${String(kind)}`);
+    const k = this.kinds[kind];
+    return ids.map((id) => k.body(id));
+  }
+
   /** Drops what a full scan would replace; called inside each write transaction. */
   prune(): void {
     for (const k of Object.values(this.kinds)) {

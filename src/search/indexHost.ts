@@ -1,0 +1,97 @@
+/**
+ * The search engine's indexes of one store, one per kind (issue #14 point 5), kept up to
+ * date from the store's change feed (point 6) and asked by the search service: in a
+ * search worker (src/search/searchWorker.ts) or, with no workers, on the main thread.
+ *
+ * The host knows the store only through SearchFeedStore, the narrow interface every
+ * backend implements: changes to index, and the current bodies of the hits to show.
+ */
+import type { SearchFeedStore, SearchKind } from '../store/Store.js';
+import { catchUp } from './engine/feed.js';
+import { itemDocumentsFromJson } from './engine/itemDocument.js';
+import { itemSchema, personSchema } from './engine/schema.js';
+import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
+import { FeedRescanError, storeFeed } from './engine/storeFeed.js';
+import type { SearchRequest, SearchResult } from './engine/types.js';
+
+/** One search of the engine, as the service is asked it. */
+export interface EngineSearch {
+  kind: SearchKind;
+  request: SearchRequest;
+}
+
+/**
+ * A search's result with what to show of each hit, as JSON text in page order:
+ * items: their ItemResultDoc (src/search/engine/itemDocument.ts); persons: the entity
+ * document with its count, as GET /entities serves it (spec 2.1).
+ */
+export interface EngineAnswer extends SearchResult {
+  docs: string[];
+}
+
+interface Hosted {
+  index: SearchIndex;
+  position: string | null;
+  /** The feed has been drained at least once: the index holds every document. */
+  built: boolean;
+}
+
+const SCHEMAS = { item: itemSchema, person: personSchema } as const;
+
+export class IndexHost {
+  private readonly hosted: Record<SearchKind, Hosted>;
+
+  constructor(
+    private readonly store: SearchFeedStore,
+    private readonly options: SearchIndexOptions = {},
+  ) {
+    this.hosted = { item: this.fresh('item'), person: this.fresh('person') };
+  }
+
+  /**
+   * Applies the store's changes of `kind` for at most `budgetMs`; true when it has caught
+   * up. A position the store can no longer serve starts a fresh index from a full scan,
+   * swapped in only once it has caught up, so searches keep the old one meanwhile.
+   */
+  refresh(kind: SearchKind, budgetMs: number): boolean {
+    const h = this.hosted[kind];
+    try {
+      const r = catchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs);
+      h.position = r.position;
+      if (r.done) h.built = true;
+      return r.done;
+    } catch (e) {
+      if (!(e instanceof FeedRescanError)) throw e;
+      const next = this.fresh(kind);
+      while (!catchUp(next.index, storeFeed(this.store, kind), next.position, budgetMs).done);
+      next.built = true;
+      this.hosted[kind] = next;
+      return true;
+    }
+  }
+
+  /** Whether `kind`'s index has caught up with the store at least once. */
+  built(kind: SearchKind): boolean {
+    return this.hosted[kind].built;
+  }
+
+  index(kind: SearchKind): SearchIndex {
+    return this.hosted[kind].index;
+  }
+
+  /** Searches `kind`'s index as it stands (refresh first to see the latest commits). */
+  search({ kind, request }: EngineSearch, deadline: number): EngineAnswer {
+    const result = this.hosted[kind].index.search(request, deadline);
+    const bodies = this.store.readSearchBodies(kind, result.ids);
+    const docs = bodies.map((body, i) => {
+      // A hit deleted since the index last caught up still shows, as it was found: its id.
+      if (body === null) return JSON.stringify({ id: result.ids[i] });
+      return kind === 'item' ? JSON.stringify(itemDocumentsFromJson(body, result.ids[i]).result) : body;
+    });
+    return { ...result, docs };
+  }
+
+  private fresh(kind: SearchKind): Hosted {
+    return { index: new SearchIndex(SCHEMAS[kind], this.options), position: null, built: false };
+  }
+}

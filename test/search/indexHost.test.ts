@@ -1,0 +1,52 @@
+/**
+ * The index host (src/search/indexHost.ts): the engine's indexes of a real store, caught up
+ * in slices from its change feed, answering with what to show of each hit; a pruned
+ * position rebuilds the index without the documents deleted meanwhile.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseQuery } from '../../src/query/parse.js';
+import { itemDocumentsFromJson } from '../../src/search/engine/itemDocument.js';
+import { itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import type { SearchRequest } from '../../src/search/engine/types.js';
+import { IndexHost } from '../../src/search/indexHost.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { cortexPackages } from './itemFixtures.js';
+
+const FAR = () => Date.now() + 60_000;
+
+function byId(q: string): SearchRequest {
+  return { query: parseQuery(q, { fields: queryFields(itemSchema) }), sort: { kind: 'id', descending: false }, offset: 0, rows: 100 };
+}
+
+for (const backend of BACKENDS) {
+  test(`[${backend.name}] the host catches up in slices, follows a delete and shows each hit's result doc`, () => {
+    const { store, dispose } = backend.open({ searchChangesKept: 1 });
+    try {
+      const packages = cortexPackages().map((p) => p.item);
+      store.upsertItems(packages);
+      const host = new IndexHost(store);
+      assert.equal(host.built('item'), false);
+      while (!host.refresh('item', 1));
+      assert.equal(host.built('item'), true);
+      assert.equal(host.built('person'), false);
+
+      const all = host.search({ kind: 'item', request: byId('*:*') }, FAR());
+      const ids = packages.map((p) => p.id).sort();
+      assert.deepEqual(all.ids, ids);
+      assert.deepEqual(
+        all.docs,
+        ids.map((id) => JSON.stringify(itemDocumentsFromJson(packages.find((p) => p.id === id)!.json, id).result)),
+      );
+
+      // A block is a delete in the index; the updates after it move the host on.
+      store.blockItem(ids[0]!, 'test');
+      store.upsertItems([{ ...packages[1]!, etag: 'changed' }]);
+      store.upsertItems([{ ...packages[2]!, etag: 'changed again' }]);
+      assert.equal(host.refresh('item', 1000), true);
+      assert.deepEqual(host.search({ kind: 'item', request: byId('*:*') }, FAR()).ids, ids.slice(1));
+    } finally {
+      dispose();
+    }
+  });
+}
