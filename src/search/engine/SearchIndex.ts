@@ -28,6 +28,7 @@ import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
+import type { ExpansionLimits } from './evaluate.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
 import { globMatcher, type WildcardMatcher } from './wildcard.js';
 
@@ -377,7 +378,8 @@ export class SearchIndex {
     return n;
   }
 
-  search(request: SearchRequest, deadline: number): SearchResult {
-    return runSearch(this, request, deadline);
+  /** `limits`: the service's bounds on wildcards (evaluate.ts ExpansionLimits); without, at most MAX_WILDCARD_TERMS words per wildcard. */
+  search(request: SearchRequest, deadline: number, limits?: ExpansionLimits): SearchResult {
+    return runSearch(this, request, deadline, limits);
   }
 }
