@@ -351,7 +351,7 @@ export class Evaluator {
       const bound = (b: string | null): number | null => {
         if (b === null) return null;
         const v = parseNumber(spec, b);
-        if (v === null) throw new SearchRequestError(`${node.field}:[… TO …] compares numbers; '${b}' is not one. Example: ${spec.example}.`);
+        if (v === null) throw new SearchRequestError(`${node.field}:[… TO …] compares ${spec.values ?? 'numbers'}; '${b}' is not one. Example: ${spec.example}.`);
         return v;
       };
       const lo = bound(node.lower);
@@ -379,7 +379,9 @@ export class Evaluator {
       });
     }
     const ranged = [...ix.schema.numbers.map((f) => f.name), ...ix.schema.sortKeys.filter((k) => k.queryable).map((k) => k.name)];
-    throw new SearchRequestError(`Ranges work on ${[...new Set(ranged)].join(', ')}, not on ${node.field}.`);
+    const names = [...new Set(ranged)];
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+    throw new SearchRequestError(`Ranges work on ${list}, not on ${node.field}.`);
   }
 }
 
