@@ -56,6 +56,8 @@ export class Evaluator {
 
   /** Words all wildcards of the query stood for so far (ExpansionLimits). */
   private expanded = 0;
+  /** Each pattern's words, read once per search (`*qx* OR *qx* OR …` reads the vocabulary once). */
+  private readonly expansions = new Map<string, number[]>();
 
   constructor(
     private readonly ix: SearchIndex,
@@ -244,7 +246,11 @@ export class Evaluator {
     const limits = this.limits;
     if (limits === undefined) return this.ix.terms.withPrefix(literalPrefix(folded), accept, MAX_WILDCARD_TERMS, () => this.tooMany(pattern));
     const max = limits.maxExpansionsPerTerm;
-    const ids = this.ix.terms.withPrefix(literalPrefix(folded), accept, max, () => new SearchLimitError({ key: 'wildcardTooBroad', pattern, max }));
+    let ids = this.expansions.get(folded);
+    if (ids === undefined) {
+      ids = this.ix.terms.withPrefix(literalPrefix(folded), accept, max, () => new SearchLimitError({ key: 'wildcardTooBroad', pattern, max }));
+      this.expansions.set(folded, ids);
+    }
     this.expanded += ids.length;
     if (this.expanded > limits.maxExpansionsPerQuery) throw new SearchLimitError({ key: 'queryTooBroad', max: limits.maxExpansionsPerQuery });
     return ids;
