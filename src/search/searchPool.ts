@@ -185,6 +185,7 @@ class MainThreadSearch extends Runner {
   private timeouts = 0;
   private busy = 0;
   private closed = false;
+  private syncing = false;
   private syncTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -214,7 +215,8 @@ class MainThreadSearch extends Runner {
 
   /** Builds the indexes in the background once the server listens, so that /health/ready turns ready. */
   start(): void {
-    if (this.closed || this.syncTimer !== undefined) return;
+    if (this.closed || this.syncing) return;
+    this.syncing = true;
     this.hosted.start();
     this.sync();
   }
@@ -228,7 +230,6 @@ class MainThreadSearch extends Runner {
       version = undefined; // A failing store: /health/ready reports it; the age then counts from here.
     }
     const at = Date.now();
-    this.syncTimer = setTimeout(() => {}, 0).unref(); // marks the cycle as running until the pass answers
     this.hosted.sync(() => {
       this.index = { version, at };
       if (!this.closed) this.syncTimer = setTimeout(() => this.sync(), this.settings.indexPollMs).unref();
