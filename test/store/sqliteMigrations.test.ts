@@ -59,3 +59,48 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('[sqlite] migration 9 drops the old person search tables and keeps each person, its count and its gender for the engine', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'old.db');
+  try {
+    const old = new Database(path);
+    for (let v = 0; v < 8; v++) old.exec(MIGRATIONS[v]!);
+    old.pragma('user_version = 8');
+    const doc = (id: string, name: string) => JSON.stringify({ id, type: 'person', preferredName: name, variantName: [] });
+    const insert = old.prepare(`INSERT INTO persons (rowid, id, doc, digest, sort_key, name_key, fields_mask, birth_year, death_year, item_count)
+      VALUES (?, ?, ?, 'd', '', '', 0, NULL, NULL, ?)`);
+    insert.run(1, 'http://d-nb.info/gnd/1', doc('http://d-nb.info/gnd/1', 'Eins'), 3);
+    insert.run(2, 'http://d-nb.info/gnd/2', doc('http://d-nb.info/gnd/2', 'Zwei'), 0);
+    // The gender facet (2) and another facet (1), as the old writer kept them.
+    const facet = old.prepare('INSERT INTO person_facets (facet, value, person) VALUES (?, ?, ?)');
+    facet.run(2, 'Frau', 1);
+    facet.run(1, 'Berlin', 1);
+    old.close();
+
+    const store = openSqliteStore({ path });
+    try {
+      const batch = store.readSearchChanges('person', null, 10);
+      assert.ok(!('rescan' in batch));
+      assert.deepEqual(batch.changes, [
+        { id: 'http://d-nb.info/gnd/1', body: `${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"gender":["Frau"],"count":3}` },
+        { id: 'http://d-nb.info/gnd/2', body: `${doc('http://d-nb.info/gnd/2', 'Zwei').slice(0, -1)},"count":0}` },
+      ]);
+      // What a search shows has no gender (spec 2.1).
+      assert.deepEqual(store.readSearchBodies('person', ['http://d-nb.info/gnd/1']), [`${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`]);
+    } finally {
+      store.close();
+    }
+    const after = new Database(path, { readonly: true });
+    try {
+      const tables = after.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'person%' ORDER BY name").pluck().all();
+      assert.deepEqual(tables, ['persons', 'persons_delete_search', 'persons_insert_search', 'persons_update_id_search', 'persons_update_search']);
+      const columns = after.prepare("SELECT name FROM pragma_table_info('persons') ORDER BY cid").pluck().all();
+      assert.deepEqual(columns, ['rowid', 'id', 'doc', 'digest', 'item_count', 'gender']);
+    } finally {
+      after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
