@@ -44,7 +44,7 @@ export const ERRORS = {
   invalidApiKey: define('NotAuthorizedException', 403, [], () =>
     'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.'),
   routeNotFound: define('NotFoundException', 404, ['method', 'path'], (method: string, path: string) =>
-    `There is no ${method} ${shown(path)}. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`),
+    `There is no ${method} ${shown(path)}. The operations are GET /search, /search/facets, /search/sortcriteria, /search/suggest, /search/index/{search|person}/select; GET /entities and /search/person (with facets, sortcriteria, suggest); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`),
   uriTooLong: define('UriTooLongException', 414, ['length', 'max'], (length: number, max: number) =>
     `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`),
   notAcceptable: define('NotAcceptableException', 406, ['offered'], (offered: string) =>

@@ -44,6 +44,8 @@ import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
 import { registerRootRoute } from './routes/root.js';
+import { registerSearchRoutes } from './routes/search.js';
+import { registerSolrRoutes } from './routes/searchSelect.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -236,6 +238,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   searches = registerEntityRoutes(app, { store, config, onRequest });
+  // The item search family (issue #14), on the same runner as /entities.
+  registerSearchRoutes(app, { config, onRequest, search: searches });
+  registerSolrRoutes(app, { config, onRequest, search: searches });
   registerHealthRoutes(app, { store, searches });
   registerMetricsRoute(app, { config, metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });

@@ -8,7 +8,8 @@
  *                                                SHOULD too (unless it is MUST_NOT)
  *   - introduced by AND                       -> MUST, and the clause before it becomes
  *                                                MUST too (unless it is MUST_NOT)
- *   - otherwise (implicit operator)           -> MUST
+ *   - otherwise (implicit operator)           -> MUST, or SHOULD with default operator OR
+ *                                                (Solr's q.op=OR: `a b` = `a OR b`)
  * and the sequence matches like a Lucene BooleanQuery: all MUST clauses, none of the
  * MUST_NOT ones, and at least one SHOULD clause when there is no MUST clause. When MUST
  * clauses are present, SHOULD clauses only add to the score in Lucene, so they do not
@@ -41,6 +42,7 @@ export class Compiler {
     private readonly origin: number[],
     private readonly userLength: number,
     private readonly fields: readonly string[],
+    private readonly defaultOperator: 'AND' | 'OR' = 'AND',
   ) {}
 
   compile(root: LuceneNode): QueryNode<string> {
@@ -65,7 +67,8 @@ export class Compiler {
       // glued one would mean the same
       const c = item.clause;
       const not = item.not || (isTerm(c) && (c.prefix === '-' || c.prefix === '!'));
-      occurs.push(not ? 'MUST_NOT' : item.conj === 'OR' ? 'SHOULD' : 'MUST');
+      const conj = item.conj ?? this.defaultOperator;
+      occurs.push(not ? 'MUST_NOT' : conj === 'OR' ? 'SHOULD' : 'MUST');
       nodes.push(this.clause(item.clause, field));
     }
     const pick = (o: Occur): QueryNode<string>[] => nodes.filter((_, k) => occurs[k] === o);

@@ -80,6 +80,12 @@ export const INTERNAL_FAILURE = 'a query the parser can handle (this is a bug in
 export interface ParseOptions {
   /** Longest accepted query in characters (UTF-16 code units); default 1000. */
   maxLength?: number;
+  /**
+   * What two clauses without an operator between them mean (Solr's q.op, v1 /search's
+   * defaultOperator): AND (the default) makes each such clause required, OR optional
+   * (compile.ts).
+   */
+  defaultOperator?: 'AND' | 'OR';
 }
 
 export interface FieldParseOptions extends ParseOptions {
@@ -104,7 +110,7 @@ export function parseQuery(text: string, options: ParseOptions & { fields?: read
   try {
     const prepared = prepare(text);
     const tree = parseLucene(prepared, text);
-    return new Compiler(prepared.origin, text.length, fields).compile(tree);
+    return new Compiler(prepared.origin, text.length, fields, options.defaultOperator ?? 'AND').compile(tree);
   } catch (e) {
     if (e instanceof QuerySyntaxError) throw e;
     // The contract is "only QuerySyntaxError"; a bug must still not become a 500 here.

@@ -62,14 +62,6 @@ export function entityOp(search: EntitySearch): SearchOp {
 
 export { entityResult };
 
-/**
- * Suggestions of `kind`'s index: IndexHost.suggest of branch s2-search-routes.
- * Wired by the lead at the merge: this line becomes `return host.suggest(kind, prefix, limit);`.
- */
-function suggestions(host: IndexHost, kind: SearchKind, prefix: string, limit: number): string[] {
-  const hosted = host as IndexHost & { suggest?: (k: SearchKind, p: string, l: number) => string[] };
-  return hosted.suggest ? hosted.suggest(kind, prefix, limit) : [];
-}
 
 export class HostedIndexes {
   readonly host: IndexHost;
@@ -124,7 +116,7 @@ export class HostedIndexes {
 
   /** Runs an op (its kind built) within `budgetMs`; throws what failureOf() reads. */
   execute(op: SearchOp, budgetMs = Number.POSITIVE_INFINITY): OpResult {
-    if (op.op === 'suggest') return suggestions(this.host, op.kind, op.prefix, op.limit);
+    if (op.op === 'suggest') return this.host.suggest(op.kind, op.prefix, op.limit);
     return this.host.search(op.search, Date.now() + budgetMs);
   }
 

@@ -105,7 +105,7 @@ for (const backend of BACKENDS) {
         ['/items/a..b/aip', 400, invalid('a..b')],
         [`/items/${'A'.repeat(10_000)}/aip`, 400, invalid(`${'A'.repeat(80)}… (10000 characters)`)],
         // A raw '/' splits the path: no such operation.
-        ['/items/a/b/aip', 404, JSON.stringify({ status: 404, name: 'NotFoundException', message: "There is no GET /items/a/b/aip. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them." })],
+        ['/items/a/b/aip', 404, JSON.stringify({ status: 404, name: 'NotFoundException', message: "There is no GET /items/a/b/aip. The operations are GET /search, /search/facets, /search/sortcriteria, /search/suggest, /search/index/{search|person}/select; GET /entities and /search/person (with facets, sortcriteria, suggest); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them." })],
       ];
       for (const [url, status, body] of cases) {
         const res = await t.app.inject({ url, headers: t.json });

@@ -139,7 +139,8 @@ export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps
     done();
   });
   app.addHook('onClose', async () => searches.close());
-  app.get('/entities', { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+  // /search/person is the canonical path of the same search since API 6.8, which deprecates /entities (issue #14 point 3).
+  for (const path of ['/entities', '/search/person']) app.get(path, { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const rep = jsonOnly(request, deps.config.http.requireAccept);
     const { search, randomSeed } = toEntitySearch(request.query as Query);
     const result = await searches.run(search);

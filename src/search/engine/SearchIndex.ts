@@ -29,6 +29,7 @@ import { hashString } from './order.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
 import type { ExpansionLimits } from './evaluate.js';
+import { Suggester } from './suggest.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
 import { globMatcher, type WildcardMatcher } from './wildcard.js';
 
@@ -139,6 +140,13 @@ export class SearchIndex {
   /** Ranks of the string sort keys and of the ids (ranks.ts). */
   readonly sortRanks: Array<RankedStrings | undefined>;
   readonly idRanks = new RankedStrings((d) => this.ids[d]);
+  /**
+   * Ordinal -> the first value of the first text field as written (undefined once deleted):
+   * what suggest.ts shows for a folded sort key. One string per document, the same order of
+   * memory as the sort key itself.
+   */
+  readonly displays: Array<string | undefined> = [];
+  private suggester: Suggester | undefined;
   private liveCount = 0;
   private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
   private readonly scratch = new TextScratch();
@@ -196,6 +204,8 @@ export class SearchIndex {
     this.live.set(ord, 1);
     this.liveCount++;
     this.version++;
+    const display = doc.text[this.schema.text[0]!.name]?.[0];
+    this.displays[ord] = typeof display === 'string' ? display : undefined;
     this.indexText(ord, doc);
     this.indexFacets(ord, doc);
     this.schema.numbers.forEach((f, i) => {
@@ -221,6 +231,7 @@ export class SearchIndex {
     this.liveCount--;
     this.version++;
     this.ids[ord] = undefined;
+    this.displays[ord] = undefined;
     for (const s of this.sortStrings) if (s) s[ord] = undefined;
     for (const f of this.facets) {
       const ids = f.ids.array;
@@ -373,6 +384,20 @@ export class SearchIndex {
   termsWithPrefix(prefix: string): string[] {
     const ids = this.terms.withPrefix(prefix, () => true, Infinity, () => new Error('unreachable'));
     return ids.map((id) => this.terms.string(id));
+  }
+
+  /**
+   * Up to `limit` completions of `prefix` (folded) among the first values of the first text
+   * field, shown as written (suggest.ts). Needs a string sort key of that field's name
+   * (title, preferredName); without one there is nothing to complete.
+   */
+  suggest(prefix: string, limit: number): string[] {
+    if (this.suggester === undefined) {
+      const key = this.sortKey.get(this.schema.text[0]!.name);
+      if (key === undefined || this.sortStrings[key] === undefined) return [];
+      this.suggester = new Suggester(this, key);
+    }
+    return this.suggester.suggest(prefix, limit);
   }
 
   /** Bytes in typed arrays and pools (JS strings and maps not counted). */
