@@ -52,7 +52,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number)
   if (req.spellcheck) {
     // only a query that finds too little pays for it (issue #18)
     const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock), query, req.filters).docs.length;
-    result.correctedQuery = result.total < req.spellcheck.minHits ? correctQuery(ix, req.query, req.spellcheck, result.total, count, clock) : '';
+    result.correctedQuery = result.total < req.spellcheck.minHits ? correctQuery(ix, req.query, req.spellcheck, result.total, count, Object.keys(req.filters ?? {}).length > 0, clock) : '';
   }
   if (req.cursor !== undefined) {
     const last = page[page.length - 1];

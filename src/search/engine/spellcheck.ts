@@ -47,8 +47,8 @@ const DIGIT = /\p{N}/u;
 
 /**
  * The corrected query text, or "" when there is none. `count` runs a query tree with the
- * request's filters and says how many documents it finds; `sentTotal` is what the query as
- * sent found.
+ * request's filters (`filtered`: it has some) and says how many documents it finds;
+ * `sentTotal` is what the query as sent found.
  */
 export function correctQuery(
   ix: SearchIndex,
@@ -56,6 +56,7 @@ export function correctQuery(
   spell: SpellcheckRequest,
   sentTotal: number,
   count: (query: QueryNode<string>) => number,
+  filtered: boolean,
   clock: Deadline,
 ): string {
   const text = spell.text;
@@ -97,7 +98,11 @@ export function correctQuery(
   }
   if (edits.length === 0) return '';
   const corrected = rewrite(sent, rewritten, false);
-  if (corrected === sent || count(corrected) <= sentTotal) return '';
+  if (corrected === sent) return '';
+  // a query of one word without filters finds the documents of that word, known already
+  const oneWord = corrected.kind === 'term' && !filtered ? tokens(corrected.text) : [];
+  const found = oneWord.length === 1 ? corrector.df(oneWord[0]!, corrector.maskOf((corrected as { field: string | null }).field)) : count(corrected);
+  if (found <= sentTotal) return '';
   let result = '';
   let at = 0;
   for (const e of edits) {
@@ -213,15 +218,19 @@ class WordCorrector {
   }
 
   /** Live documents with the folded term in a field of `mask`. */
-  private df(term: string, mask: number): number {
+  df(term: string, mask: number): number {
     const key = `${mask}\0${term}`;
     let df = this.dfs.get(key);
     if (df === undefined) {
       const id = this.ix.terms.get(term);
       if (id === undefined) df = 0;
-      else {
+      else if (mask === this.allText && this.ix.ordinals === this.ix.size) {
+        // no document was ever deleted or replaced: every document indexed with it is live
+        df = this.ix.termDocs.array[id]!;
+      } else {
+        // as a term query reads it (evaluate.ts), so the decoded list is cached for both
         this.scratch.n = 0;
-        this.postings.readPostings(id, mask, this.scratch, true);
+        this.postings.readPostings(id, mask, this.scratch, false);
         df = this.scratch.n;
       }
       this.dfs.set(key, df);
