@@ -132,6 +132,12 @@ export class SearchIndex {
   readonly exactA = new Growable(Uint32Array);
   readonly exactB = new Growable(Uint32Array);
   readonly terms = new Dictionary();
+  /**
+   * Per term id, the documents ever indexed with it, live or not: a cheap upper bound of its
+   * document frequency, so the spellchecker (spellcheck.ts) reads postings only of the
+   * candidates that can win.
+   */
+  readonly termDocs = new Growable(Uint32Array);
   readonly text = new ListPool();
   readonly facets: FacetColumn[];
   readonly numbers: Array<Growable<Float64Array>>;
@@ -297,6 +303,7 @@ export class SearchIndex {
     fill.set(begin.subarray(0, nd));
     for (let k = 0; k < n; k++) order[fill[sc.slot[k]!]!++] = k;
     const text = this.text;
+    const termDocs = this.termDocs.ensure(this.terms.size);
     for (let s = 0; s < nd; s++) {
       const id = distinct.ids[s]!;
       const lo = begin[s]!;
@@ -305,6 +312,7 @@ export class SearchIndex {
       for (let k = lo; k < hi; k++) if (k === lo || sc.field[order[k]!] !== sc.field[order[k - 1]!]) fields++;
       text.pushDelta(id, ord);
       text.push(id, fields);
+      termDocs[id]!++;
       for (let k = lo; k < hi; ) {
         const field = sc.field[order[k]!]!;
         let e = k;

@@ -63,6 +63,20 @@ export interface SearchRequest {
   rows: number;
   /** `*` to start deep paging, or a `nextCursor` of the same search; undefined = offset paging. */
   cursor?: string;
+  /**
+   * "Did you mean" (issue #18, spellcheck.ts): when the query finds fewer than `minHits`
+   * documents, its rare or absent terms are corrected from the index's vocabulary and the
+   * corrected query is answered in `correctedQuery` if it finds more. `text` is the query as
+   * sent (the text `query` was parsed from), so the correction keeps it as written.
+   */
+  spellcheck?: SpellcheckRequest;
+}
+
+export interface SpellcheckRequest {
+  /** Correct when the query finds fewer documents than this (Solr's spellcheck.minHits; the API's default is 1). */
+  minHits: number;
+  /** The query as sent. */
+  text: string;
 }
 
 export interface FacetCounts {
@@ -81,6 +95,11 @@ export interface SearchResult {
   matchedTerms: string[];
   /** With a cursor: where the next page starts (the same cursor when this page is empty). */
   nextCursor?: string;
+  /**
+   * With `spellcheck`: the query as sent with its misspelt terms corrected, when that finds
+   * more documents; "" when no correction was made (absent without `spellcheck`).
+   */
+  correctedQuery?: string;
 }
 
 /**
