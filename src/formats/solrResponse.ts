@@ -21,6 +21,12 @@ export interface SolrSuccess {
   nextCursorMark?: string;
   /** Present when faceting was asked (facet=true); in the order of facet.field. */
   facetFields?: readonly FacetCounts[];
+  /**
+   * Present with spellcheck=true: whether the query needed no correction, and the corrected
+   * query ("" for none). Written as Solr's block with json.nl=flat: suggestions (per word:
+   * not given here), correctlySpelled, collations ["collation", text].
+   */
+  spellcheck?: { correctlySpelled: boolean; collation: string };
 }
 
 export function solrResponseToJson(r: SolrSuccess): string {
@@ -33,6 +39,10 @@ export function solrResponseToJson(r: SolrSuccess): string {
     const fields: Record<string, Array<string | number>> = {};
     for (const f of r.facetFields) fields[f.field] = f.values.flatMap((v) => [v.value, v.count]);
     body.facet_counts = { facet_queries: {}, facet_fields: fields, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {} };
+  }
+  if (r.spellcheck !== undefined) {
+    const { correctlySpelled, collation } = r.spellcheck;
+    body.spellcheck = { suggestions: [], correctlySpelled, collations: collation === '' ? [] : ['collation', collation] };
   }
   return JSON.stringify(body);
 }

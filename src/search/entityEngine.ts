@@ -88,6 +88,8 @@ export function entityEngineSearch(search: EntitySearch): EngineSearch {
     offset: search.offset,
     rows: search.rows,
     ...(mark === undefined ? {} : { cursor: mark === '*' ? '*' : unwrapCursor(mark, search.fingerprint) }),
+    // Did you mean (issue #18): the API's default minHits is 1.
+    ...(search.queryText === undefined || search.queryText.trim() === '' ? {} : { spellcheck: { minHits: 1, text: search.queryText } }),
   };
   return { kind: 'person', request };
 }
@@ -104,6 +106,7 @@ export function entityResult(search: EntitySearch, answer: EngineAnswer): Entity
     docs: answer.docs,
     facets: answer.facets as FacetResult[],
     highlightedTerms: answer.matchedTerms,
+    correctedQuery: answer.correctedQuery ?? '',
     nextCursorMark,
   };
 }

@@ -117,6 +117,7 @@ export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: st
       offset,
       rows: num('rows', ENTITY_LIMITS.defaultRows),
       cursorMark,
+      ...(one(q, 'query') === undefined ? {} : { queryText: one(q, 'query')! }),
       fingerprint,
     },
     randomSeed: seed,

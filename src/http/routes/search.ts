@@ -113,6 +113,8 @@ export function toItemSearch(q: Query): ItemSearch {
   const facets: FacetRequest[] = facetNames.map((field) => ({ field, limit, mincount, sort: 'count' }));
   const request: SearchRequest = { query, filters: facetFilters(q), facets, sort, offset, rows: num('rows', SEARCH_LIMITS.defaultRows) };
   if (cursor !== undefined) request.cursor = cursor;
+  // Did you mean (issue #18): the API's default minHits is 1.
+  if (text !== undefined && text.trim() !== '') request.spellcheck = { minHits: 1, text };
   const names = entityQuery(main);
   const persons: SearchRequest | undefined = names && { query: names, sort: { kind: 'relevance' }, offset: 0, rows: SEARCH_LIMITS.entities };
   return { request, persons, randomSeed: seed };
@@ -157,8 +159,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
       docs: items.docs,
       facets: items.facets,
       entities: persons?.docs ?? [],
-      // The spellchecker (issue #18) adds correctedQuery to the engine's result.
-      correctedQuery: (items as { correctedQuery?: string }).correctedQuery ?? '',
+      correctedQuery: items.correctedQuery ?? '',
       highlightedTerms: items.matchedTerms,
       randomSeed: s.randomSeed,
       ...(items.nextCursor !== undefined ? { nextCursorMark: items.nextCursor } : {}),

@@ -95,6 +95,8 @@ export interface SolrSearch {
   request: SearchRequest;
   fl: { fields: readonly string[] | '*'; score: boolean };
   facets: boolean;
+  /** spellcheck=true: the answer has Solr's spellcheck block. */
+  spellcheck: boolean;
 }
 
 export function toSolrSearch(index: string, q: Query): SolrSearch {
@@ -137,7 +139,15 @@ export function toSolrSearch(index: string, q: Query): SolrSearch {
     rows: Number(one(q, 'rows') ?? SEARCH_LIMITS.solrDefaultRows),
   };
   if (cursor !== undefined) request.cursor = cursor;
-  return { kind, request, fl: parseFieldList(one(q, 'fl'), STORED_FIELDS[kind]), facets };
+  // Solr's spellcheck component (issue #18): spellcheck=true, spellcheck.minHits (default 1).
+  const spell = one(q, 'spellcheck');
+  const spellcheck = spell === 'true' || spell === 'on';
+  if (spellcheck && text !== undefined && text.trim() !== '') {
+    const minHits = Number(one(q, 'spellcheck.minHits') ?? 1);
+    if (!Number.isSafeInteger(minHits) || minHits < 0) throw bad(`spellcheck.minHits must be a whole number ≥ 0, not '${String(one(q, 'spellcheck.minHits')).slice(0, 20)}'.`);
+    request.spellcheck = { minHits, text };
+  }
+  return { kind, request, spellcheck, fl: parseFieldList(one(q, 'fl'), STORED_FIELDS[kind]), facets };
 }
 
 /**
@@ -196,6 +206,7 @@ export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): v
         docs: stored.map((doc, i) => picked(doc, s.fl.fields, s.fl.score ? answer.scores[i] : undefined)),
         ...(answer.nextCursor !== undefined ? { nextCursorMark: answer.nextCursor } : {}),
         ...(s.facets ? { facetFields: answer.facets } : {}),
+        ...(s.spellcheck ? { spellcheck: { correctlySpelled: answer.correctedQuery === undefined || answer.correctedQuery === '', collation: answer.correctedQuery ?? '' } } : {}),
       });
       return reply.header('Content-Type', type).send(body);
     },
