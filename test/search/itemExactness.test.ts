@@ -210,6 +210,9 @@ const keyword = ref.facetValues('keywords_fct')[2]!.value;
 const begins = ref.beginTimes();
 const [b1, b2] = [begins[Math.floor(begins.length * 0.3)]!, begins[Math.floor(begins.length * 0.6)]!];
 const someId = ref.liveIds()[Math.floor(ITEMS / 2)]!;
+// The most frequent first title of two or more words: its words as a query put the items
+// with exactly that title first (the exact-title tier), the others after them.
+const tierTitle = ref.titleWordFrequencies().find((t) => t.words.includes(' '))!;
 // A phrase of two words from a description, as in the packages ("Vgl. dazu die Akten über …").
 const phrase = 'Akten über';
 
@@ -235,6 +238,7 @@ const CASES: Case[] = [
   { name: `${veryCommon.word} AND ${medium.word}`, query: `${veryCommon.word} AND ${medium.word}` },
   { name: `${common.word} NOT ${veryCommon.word}`, query: `${common.word} NOT ${veryCommon.word}`, facets: [fc('type_fct')] },
   { name: `-${veryCommon.word} (only a negation)`, query: `-${veryCommon.word}`, facets: [fc('sector_fct')] },
+  { name: `the words of a title, '${tierTitle.words}' (${tierTitle.items} items with just these): the exact-title tier`, query: tierTitle.words, facets: [fc('keywords_fct', 5)], hits: [tierTitle.items + 1, ITEMS] },
   { name: `place_fct:"${places[0]}"`, query: `place_fct:"${places[0]}"`, facets: [fc('place_fct', 3)] },
   { name: `affiliate_fct:"${affiliate}"`, query: `affiliate_fct:"${affiliate}"`, hits: [1, ITEMS - 1], facets: [fc('affiliate_fct', 3)] },
   { name: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`, query: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`, facets: [fc('type_fct')] },
@@ -261,13 +265,15 @@ test('the words and values picked are what the cases say', () => {
   assert.ok(veryCommon.items > ITEMS * 0.15, `the very common word is on > 15 % of the items (${veryCommon.items})`);
   assert.ok(rare.items < 100, 'the rare word is on < 100 items');
   assert.ok(begins.length > 20, 'begin_time has many values');
+  assert.ok(tierTitle.items > 10, 'many items have the title of the exact-title tier');
   assert.ok(places.length === 3 && types.length === 2 && sectors.length === 3 && times.length === 3);
 });
 
 for (const c of CASES) test(c.name, () => void check(c));
 
 // Every page by cursor under every order: everything, a common word, a filtered query.
-const walked = [CASES[0]!, CASES.find((c) => c.name.startsWith('common word'))!, CASES.find((c) => c.name.startsWith('filter place_fct'))!];
+// *:*, a word, a tier, a prefix (scores: few distinct), a facet value (scores all equal), a filter.
+const walked = ['*:* with', 'common word', 'the words of a title', 'prefix', 'place_fct:', 'filter place_fct'].map((start) => CASES.find((c) => c.name.startsWith(start))!);
 for (const c of walked) {
   test(`cursor walks under every order: ${c.name}`, () => void check(c, true));
 }

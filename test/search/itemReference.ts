@@ -162,6 +162,13 @@ export class ItemReference {
       .all(facet) as Array<{ value: string; items: number }>;
   }
 
+  /** The words of first titles (sorted, as the exact-title tier compares them) by the number of live items having them, most first. */
+  titleWordFrequencies(): Array<{ words: string; items: number }> {
+    return this.db
+      .prepare('SELECT title_words AS words, count(*) AS items FROM item WHERE live AND title_words IS NOT NULL GROUP BY title_words ORDER BY items DESC, title_words')
+      .all() as Array<{ words: string; items: number }>;
+  }
+
   /** Distinct begin_time values, ascending. */
   beginTimes(): number[] {
     return this.db.prepare('SELECT DISTINCT begin_time FROM item WHERE live AND begin_time IS NOT NULL ORDER BY 1').pluck().all() as number[];
