@@ -27,7 +27,7 @@ import type { FacetRequest, SearchRequest, SearchResult, SearchSort } from '../.
 import { IndexHost } from '../../src/search/indexHost.js';
 import type { PreparedItem } from '../../src/store/Store.js';
 import { BACKENDS } from '../helpers/backends.js';
-import { generatedItems } from './itemExactnessData.js';
+import { generatedItems, loadGeneratedItems } from './itemExactnessData.js';
 import { ItemReference, type RefSort } from './itemReference.js';
 
 /** 100,000; a smaller number in ITEM_EXACTNESS_ITEMS runs the same cases faster while working on them. */
@@ -48,12 +48,10 @@ const opened = BACKENDS[0]!.open();
 const store = opened.store;
 const ref = new ItemReference();
 const docOf = (item: PreparedItem) => itemDocumentsFromJson(item.json, item.id).search;
-for (let i = 0; i < ITEMS; i += BATCH) {
-  const batch: PreparedItem[] = [];
-  for (let k = i; k < Math.min(ITEMS, i + BATCH); k++) batch.push(gen.item(k));
+await loadGeneratedItems(ITEMS + EXTRA, SEED, ITEMS, BATCH, (batch) => {
   store.upsertItems(batch);
   ref.add(batch.map(docOf));
-}
+});
 ref.finish();
 const host = new IndexHost(store);
 while (!host.refresh('item', 1_000));

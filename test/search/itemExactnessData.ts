@@ -21,6 +21,7 @@ import { PersonGenerator } from '../../bench/synth/persons.js';
 import { loadVocab } from '../../bench/synth/vocab.js';
 import { cortexToJson } from '../../src/formats/cortexToJson.js';
 import { parseXml } from '../../src/formats/xmlTree.js';
+import { Worker } from 'node:worker_threads';
 import type { PreparedItem } from '../../src/store/Store.js';
 
 export interface GeneratedItems {
@@ -77,4 +78,50 @@ export function generatedItems(total: number, seed: number, persons = 10_000): G
       };
     },
   };
+}
+
+/**
+ * Items [0, count) of the data set of `total`, handed to `take` in batches of `batch`, in
+ * order, made in a worker thread two batches ahead (making a package costs more than
+ * storing it: with two cores the two overlap).
+ */
+export async function loadGeneratedItems(total: number, seed: number, count: number, batch: number, take: (items: PreparedItem[]) => void): Promise<void> {
+  const here = import.meta.url;
+  const script = new URL('./itemExactnessWorker' + (here.endsWith('.ts') ? '.ts' : '.js'), here);
+  // Under tsx the worker must register tsx itself before it can load a .ts file (as bench/data.ts does).
+  const worker = here.endsWith('.ts')
+    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`, {
+        eval: true,
+        workerData: { total, seed },
+      })
+    : new Worker(script, { workerData: { total, seed } });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let asked = 0;
+      let received = 0;
+      const ask = () => {
+        if (asked < count) {
+          worker.postMessage({ from: asked, to: Math.min(count, asked + batch) });
+          asked = Math.min(count, asked + batch);
+        }
+      };
+      worker.on('error', reject);
+      worker.on('exit', (code) => (received < count ? reject(new Error(`the item worker stopped with code ${code}`)) : resolve()));
+      worker.on('message', (items: PreparedItem[]) => {
+        ask();
+        try {
+          take(items);
+        } catch (e) {
+          reject(e);
+          return;
+        }
+        received += items.length;
+        if (received >= count) resolve();
+      });
+      ask();
+      ask();
+    });
+  } finally {
+    await worker.terminate();
+  }
 }
