@@ -12,7 +12,7 @@ import { QuerySyntaxError } from '../../query/errors.js';
 import { parseQuery } from '../../query/parse.js';
 import { SearchDeadlineError, SearchRequestError } from '../../search/engine/errors.js';
 import { itemSchema, personSchema, queryFields } from '../../search/engine/schema.js';
-import { exportHits, type ExportProgress } from '../../search/exportHits.js';
+import { exportHits, type ExportProgress, type ExportRequest } from '../../search/exportHits.js';
 import { IndexHost } from '../../search/indexHost.js';
 import type { SearchKind, Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -112,7 +112,7 @@ export async function exportCommand(
 ): Promise<number> {
   const kind = KINDS[what];
   let afterId: string | undefined;
-  let request;
+  let request: ExportRequest;
   try {
     if (kind === undefined) throw new ExportUsage(`export takes items or persons, not '${what}'.`);
     const schema = SCHEMAS[kind];
