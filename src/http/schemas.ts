@@ -180,6 +180,7 @@ export const entitiesSchema = {
       'facet.limit': { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxFacetLimit, default: ENTITY_LIMITS.defaultFacetLimit },
       minDocs: { type: 'integer', minimum: 0, default: 0, description: 'List a facet value only when its count exceeds this.' },
       cursorMark: { type: 'string', description: "Deep paging: '*' to start, then the nextCursorMark of the previous response." },
+      afterId: { type: 'string', description: 'With Accept: application/x-ndjson (every hit as JSON Lines, in id order): resume after this id, the last line you have.' },
       person_name_fct: facetFilter('person_name_fct'),
       person_place_fct: facetFilter('person_place_fct'),
       person_gender_fct: facetFilter('person_gender_fct'),

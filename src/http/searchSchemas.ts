@@ -87,6 +87,7 @@ export const searchSchema = {
       rows: { type: 'integer', minimum: 0, maximum: SEARCH_LIMITS.maxRows, default: SEARCH_LIMITS.defaultRows },
       sort: { type: 'string', description: 'RELEVANCE (default), ALPHA_ASC, ALPHA_DESC (by title) or RANDOM_<seed>; case-insensitive.' },
       cursorMark: { type: 'string', description: "Deep paging: '*' to start, then the nextCursorMark of the previous answer." },
+      afterId: { type: 'string', description: 'With Accept: application/x-ndjson (every hit as JSON Lines, in id order): resume after this id, the last line you have.' },
       ...Object.fromEntries(ITEM_FACETS.map((f) => [f, stringList(`Keep items with this ${f} value; values of one facet are OR-ed, facets AND-ed.`)])),
       ...Object.fromEntries(ITEM_FIELD_PARAMETERS.map((f) => [f, stringList(`Keep items whose ${f} holds this text as a phrase (as query=${f}:"<text>"); repeat to require several.`)])),
       ...keyQuery,

@@ -7,6 +7,8 @@
  * the fields, facets and sorts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { exportHits } from '../../search/exportHits.js';
+import { afterIdOf, sendNdjson, wantsNdjson } from '../ndjson.js';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { searchResultToJson } from '../../formats/searchResult.js';
@@ -148,8 +150,12 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
   const cached = { onRequest, config: { digestValidators: true } };
 
   app.get('/search', { ...cached, schema: searchSchema, config: { ...cached.config, parameterHints: SEARCH_PARAMETER_HINTS } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const type = json(request);
     const s = toItemSearch(request.query as Query);
+    if (wantsNdjson(request)) {
+      const { query, filters } = s.request;
+      return sendNdjson(reply, exportHits((e) => search.engine(e), { kind: 'item', query, ...(filters ? { filters } : {}), afterId: afterIdOf(request.query as Query) }));
+    }
+    const type = json(request);
     const [items, persons] = await Promise.all([
       search.engine({ kind: 'item', request: s.request }),
       s.persons ? search.engine({ kind: 'person', request: s.persons }) : undefined,
