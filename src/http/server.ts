@@ -43,6 +43,8 @@ import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
+import { registerPageRoutes } from './routes/pages.js';
+import { mainThreadEngine } from '../web/engine.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerServiceRoutes } from './routes/service.js';
 
@@ -246,6 +248,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
   registerRootRoute(app, { config });
+  // Pages for people (issue #17, docs/pages.md). The engine is a stand-in on this thread: the
+  // lead replaces it with the search runner's `engine` method at merge.
+  if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: mainThreadEngine(store, config.search.timeBudgetMs) });
   await app.register(openapiRoute);
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({
