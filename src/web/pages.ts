@@ -297,8 +297,9 @@ export function createPages(deps: PageDeps): Pages {
       const ancestry = store.getAncestry(id);
       if (ancestry === undefined) return problem(f, 404, f.t.notFound, format(f.t.itemNotFound, { id }));
       // Root first; the chain is cut at TREE_LEVELS (a deeper one still opens from its items' own trees).
-      const path = [...ancestry.nodes].reverse().slice(-TREE_LEVELS);
-      const onPath = new Set(path.map((n) => n.id));
+      // A root's ancestry is empty (it has no parents): the tree starts at the item itself.
+      const path: Array<{ id: string; label: string }> =
+        ancestry.nodes.length > 0 ? [...ancestry.nodes].reverse().slice(-TREE_LEVELS) : [{ id, label: titleOf(id) }];
       interface TreeNode {
         id: string;
         label: string;
@@ -346,9 +347,8 @@ export function createPages(deps: PageDeps): Pages {
         if (level + 1 < path.length && !page.nodes.some((c) => c.id === path[level + 1]!.id)) node.children.push(build(level + 1));
         return node;
       };
-      void onPath;
       const root = build(0);
-      return { status: 200, html: render('tree', { ...f, root, itemHref: f.link(itemPath(id)), itemLabel: ancestry.nodes[0]?.label || id }) };
+      return { status: 200, html: render('tree', { ...f, root, itemHref: f.link(itemPath(id)), itemLabel: path[path.length - 1]!.label || id }) };
     },
 
     person: async (gnd, req) => {
@@ -381,6 +381,11 @@ export function createPages(deps: PageDeps): Pages {
       });
     },
   };
+
+  function titleOf(id: string): string {
+    const doc = store.getItemDocument(id, 'json');
+    return doc === undefined || doc.blockedReason !== null ? id : itemView(id, JSON.parse(doc.body.toString('utf8'))).title;
+  }
 
   /** The item itself first, up to the root: reversed into a breadcrumb, root first, without the item. */
   function breadcrumb(id: string) {

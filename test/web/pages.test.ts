@@ -4,6 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Response as LightMyRequestResponse } from 'light-my-request';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { FIXTURES } from '../helpers/paths.js';
@@ -27,7 +28,7 @@ const textOf = (html: string) => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' 
 for (const backend of BACKENDS) {
   describe(`pages (${backend.name})`, () => {
     let t: TestApp;
-    let get: (url: string, headers?: Record<string, string>) => ReturnType<TestApp['app']['inject']>;
+    let get: (url: string, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
     before(async () => {
       t = await startTestApp(backend, { load: [writePagePackages(hostileArchive())], loadEntities: [`${FIXTURES}persons`] });
       get = (url, headers = {}) => t.app.inject({ url, headers: { ...BROWSER, ...headers } });
