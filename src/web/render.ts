@@ -1,18 +1,16 @@
 /**
  * The pages' template engine: Eta (maintained, typed, small), with escaping of every
- * interpolation on (`<%= %>` escapes & < > " '; the templates never use the raw `<%~ %>`
- * but for the layout's body, itself rendered with escaping). Templates are files in
- * src/web/templates, read from the source tree from both src/web and dist/web (both are two
- * levels below the package root), compiled once and cached.
+ * interpolation on (`<%= %>` escapes & < > " '; the raw `<%~ %>` only writes the output of
+ * other templates, the layout's body and includes, themselves rendered with escaping).
+ * Templates (./templates.ts) are compiled once, on first use, and cached.
  */
-import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
-
-export const TEMPLATES = fileURLToPath(new URL('../../src/web/templates/', import.meta.url));
+import { TEMPLATES } from './templates.js';
 
 export type Renderer = (template: string, data: object) => string;
 
 export function createRenderer(): Renderer {
-  const eta = new Eta({ views: TEMPLATES, autoEscape: true, cache: true, autoTrim: [false, 'nl'] });
-  return (template, data) => eta.render(`./${template}`, data);
+  const eta = new Eta({ autoEscape: true, cache: true, autoTrim: [false, 'nl'] });
+  for (const [name, text] of Object.entries(TEMPLATES)) eta.loadTemplate(`@${name}`, text);
+  return (template, data) => eta.render(`@${template}`, data);
 }

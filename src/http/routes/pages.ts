@@ -12,8 +12,6 @@
  * what it was. No key (the pages show what the operator loaded); their own rate limit per
  * client address (`web.rateLimitMax`), apart from the API's.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { ConstraintStrategy, Handler, HTTPVersion, Req } from 'find-my-way';
@@ -22,6 +20,7 @@ import { ApiError } from '../../errors.js';
 import type { Engine } from '../../web/engine.js';
 import { createPages, type PageAnswer, type PageDeps, type PageRequest, type Pages } from '../../web/pages.js';
 import { createRenderer } from '../../web/render.js';
+import { STYLESHEET } from '../../web/stylesheet.js';
 import type { Query } from '../../web/searchState.js';
 import { byHeaderValue, negotiate } from '../negotiate.js';
 import { bodyTag, weakEtag } from '../validators.js';
@@ -37,7 +36,6 @@ export const PAGE_CONSTRAINT = 'page';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const CSS_TYPE = 'text/css; charset=utf-8';
-const STYLESHEET = fileURLToPath(new URL('../../../src/web/assets/pages.css', import.meta.url));
 
 /** 'html' when the Accept prefers text/html to JSON (a browser's does), as ./root.ts decides. */
 const prefersHtml = byHeaderValue((accept: string) => negotiate(accept, ['application/json', 'text/html']) === 'text/html');
@@ -129,7 +127,7 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
     scope.get('/item/:id', options(false), pageHandler((req, request) => pages.item(param(request, 'id'), req), headers));
     scope.get('/item/:id/tree', options(false), pageHandler((req, request) => pages.tree(param(request, 'id'), req), headers));
     scope.get('/person/:gnd', options(false), pageHandler((req, request) => pages.person(param(request, 'gnd'), req), headers));
-    const css = readFileSync(STYLESHEET);
+    const css = Buffer.from(STYLESHEET);
     const cssTag = weakEtag(bodyTag(css));
     scope.get('/assets/pages.css', { ...options(false), config: { rateLimit: false, ignoresQuery: true } }, (request, reply) => {
       reply.header('Content-Type', CSS_TYPE).header('Cache-Control', cacheControl).header('ETag', cssTag).header('X-Content-Type-Options', 'nosniff');
