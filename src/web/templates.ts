@@ -113,7 +113,7 @@ const item = `<% layout('@layout') %>
 <section aria-labelledby="media">
   <h2 id="media"><%= it.t.media %></h2>
   <ul class="media">
-<% if (it.item.media.length === 0) { %>
+<% if (it.item.thumbnail && !it.item.media.some(function (m) { return m.image; })) { %>
     <li><img src="<%= it.item.thumbnail %>" alt="<%= it.t.image %>: <%= it.item.title %>"></li>
 <% } %>
 <% it.item.media.forEach(function (m, i) { %>

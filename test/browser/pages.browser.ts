@@ -12,7 +12,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { buildServer } from '../../src/http/server.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { jpegImage } from '../helpers/images.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { hostileArchive, writePagePackages } from '../web/pagePackages.js';
 
@@ -46,11 +47,19 @@ before(async () => {
   dispose = opened.dispose;
   await ingestItems(opened.store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`, writePagePackages(hostileArchive())], { batchSize: 500 });
   await ingestEntities(opened.store, [`${FIXTURES}persons`], { batchSize: 500 });
-  const config = loadConfig({ flags: { store: { path: opened.path }, server: { port: 0 } } });
+  // A media directory with an image at each thumbnail path, so that /binary/… answers (grey JPEGs).
+  const media = join(profile, 'media');
+  const image = jpegImage(120, 90);
+  for (const id of opened.store.listItemIds({ limit: 100_000 })) {
+    mkdirSync(join(media, id, 'list'), { recursive: true });
+    // The packages built from EDM name their file 1.bin; a browser draws an image by its bytes.
+    for (const name of ['1.jpg', '1.bin']) writeFileSync(join(media, id, 'list', name), image);
+  }
+  const config = loadConfig({ flags: { store: { path: opened.path }, server: { port: 0 }, media: { path: media } } });
   app = await buildServer(config, opened.store, { logging: false });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
   // launchPersistentContext: a fresh profile directory of our own (--user-data-dir).
-  context = await chromium.launchPersistentContext(profile, {
+  context = await chromium.launchPersistentContext(join(profile, 'chromium'), {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -86,6 +95,10 @@ async function visit(page: Page, name: string): Promise<void> {
   await checkAccessibility(page, name);
   if (SCREENSHOTS === undefined) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // Every image loaded before the picture, the lazy ones below the fold too.
+  await page.evaluate(() => document.querySelectorAll('img').forEach((img) => void (img.loading = 'eager')));
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => [...document.images].every((img) => img.complete));
   for (const [width, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: width === 'phone' ? false : true });
