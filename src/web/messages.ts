@@ -102,6 +102,11 @@ const de = {
   has_media_fct: 'Mit Medien',
   loadedAt: '{records} Datensätze, {date}',
   footer: 'Diese Seiten zeigen die Daten, die der Betreiber geladen hat.',
+  queryTooLong: 'Die Suchwörter sind länger als {max} Zeichen; gesucht wurde mit den ersten {max}. Kürzen Sie sie.',
+  unknownFilter: 'Den Filter „{filter}“ kennen diese Seiten nicht: schreiben Sie f=<Facette>:<Wert>, die Facette eine von {facets}.',
+  tooManyFilters: 'Höchstens {max} Filter werden verwendet; die übrigen wurden weggelassen.',
+  unknownSort: 'Die Sortierung „{sort}“ gibt es nicht: schreiben Sie sort= und eine von {sorts}.',
+  badPage: 'Die Seite „{page}“ gibt es nicht, nur 1 bis {max}; engen Sie die Suche ein, um weiter zu sehen.',
 };
 
 export type Messages = typeof de;
@@ -202,6 +207,11 @@ const en: Messages = {
   has_media_fct: 'With media',
   loadedAt: '{records} records, {date}',
   footer: 'These pages show the data the operator loaded.',
+  queryTooLong: 'The search words are longer than {max} characters; the first {max} were searched for. Shorten them.',
+  unknownFilter: 'The filter “{filter}” is not one these pages know: write f=<facet>:<value>, the facet one of {facets}.',
+  tooManyFilters: 'At most {max} filters are used; the others were left out.',
+  unknownSort: 'The order “{sort}” is not known: write sort= and one of {sorts}.',
+  badPage: 'The page “{page}” is not one of 1 to {max}; narrow the search to see further.',
 };
 
 export const MESSAGES: Readonly<Record<Lang, Messages>> = { de, en };

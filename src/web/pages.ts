@@ -228,7 +228,7 @@ export function createPages(deps: PageDeps): Pages {
           html: render('search', {
             ...f,
             state,
-            problems,
+            problems: problems.map((p) => format(f.t[p.key], p.values)),
             total: items.total,
             from: items.total === 0 ? 0 : (state.page - 1) * ROWS + 1,
             to: (state.page - 1) * ROWS + docs.length,

@@ -51,17 +51,22 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Why a part of the URL was not used: a message of ./messages.ts and its values; each says what to write instead. */
+export interface StateProblem {
+  key: 'queryTooLong' | 'unknownFilter' | 'tooManyFilters' | 'unknownSort' | 'badPage';
+  values: Record<string, string | number>;
+}
+
 export interface ReadState {
   state: SearchState;
-  /** Why a part of the URL was not used; each says what to write instead. */
-  problems: string[];
+  problems: StateProblem[];
 }
 
 export function readSearchState(query: Query): ReadState {
-  const problems: string[] = [];
+  const problems: StateProblem[] = [];
   let q = (first(query.q) ?? '').trim();
   if (q.length > MAX_QUERY_LENGTH) {
-    problems.push(`The search words are longer than ${MAX_QUERY_LENGTH} characters; shorten them.`);
+    problems.push({ key: 'queryTooLong', values: { max: MAX_QUERY_LENGTH } });
     q = q.slice(0, MAX_QUERY_LENGTH);
   }
   const filters: Filter[] = [];
@@ -70,11 +75,11 @@ export function readSearchState(query: Query): ReadState {
     const field = colon < 0 ? '' : f.slice(0, colon);
     const value = colon < 0 ? '' : f.slice(colon + 1);
     if (!FACETS.has(field) || value === '') {
-      problems.push(`The filter '${f.slice(0, 80)}' is not one the pages know: write f=<facet>:<value>, the facet one of ${ITEM_FACETS.join(', ')}.`);
+      problems.push({ key: 'unknownFilter', values: { filter: f.slice(0, 80), facets: ITEM_FACETS.join(', ') } });
       continue;
     }
     if (filters.length >= MAX_FILTERS) {
-      problems.push(`At most ${MAX_FILTERS} filters are used; the others were left out.`);
+      problems.push({ key: 'tooManyFilters', values: { max: MAX_FILTERS } });
       break;
     }
     if (!filters.some((x) => x.field === field && x.value === value)) filters.push({ field, value });
@@ -83,13 +88,13 @@ export function readSearchState(query: Query): ReadState {
   let sort: SortName = 'relevance';
   if (sortParam !== undefined && sortParam !== '') {
     if ((SORTS as readonly string[]).includes(sortParam)) sort = sortParam as SortName;
-    else problems.push(`The order '${sortParam.slice(0, 40)}' is not known: write sort= one of ${SORTS.join(', ')}.`);
+    else problems.push({ key: 'unknownSort', values: { sort: sortParam.slice(0, 40), sorts: SORTS.join(', ') } });
   }
   const pageParam = first(query.page);
   let page = 1;
   if (pageParam !== undefined && pageParam !== '') {
     if (/^[0-9]{1,6}$/.test(pageParam) && Number(pageParam) >= 1 && Number(pageParam) <= MAX_PAGE) page = Number(pageParam);
-    else problems.push(`The page '${pageParam.slice(0, 20)}' is not one of 1 to ${MAX_PAGE}; narrow the search to see further.`);
+    else problems.push({ key: 'badPage', values: { page: pageParam.slice(0, 20), max: MAX_PAGE } });
   }
   const langParam = first(query.lang);
   const lang = langParam === 'de' || langParam === 'en' ? langParam : undefined;

@@ -118,9 +118,12 @@ for (const backend of BACKENDS) {
     test('search: what cannot be used is said, in the page; a query the parser refuses is a 400 page', async () => {
       const odd = await get('/search?f=nope:x&sort=sideways&page=0');
       assert.equal(odd.statusCode, 200);
-      assert.ok(odd.body.includes('<p class="problem">The order &#39;sideways&#39; is not known: write sort= one of relevance, title, -title, date, -date.</p>'));
-      assert.ok(odd.body.includes('<p class="problem">The page &#39;0&#39; is not one of 1 to 500; narrow the search to see further.</p>'));
-      assert.match(odd.body, /<p class="problem">The filter &#39;nope:x&#39; is not one the pages know/);
+      assert.ok(odd.body.includes('<p class="problem">Die Sortierung „sideways“ gibt es nicht: schreiben Sie sort= und eine von relevance, title, -title, date, -date.</p>'));
+      assert.ok(odd.body.includes('<p class="problem">Die Seite „0“ gibt es nicht, nur 1 bis 500; engen Sie die Suche ein, um weiter zu sehen.</p>'));
+      assert.ok(odd.body.includes('<p class="problem">Den Filter „nope:x“ kennen diese Seiten nicht: schreiben Sie f=&lt;Facette&gt;:&lt;Wert&gt;, die Facette eine von time_fct, place_fct,'));
+      assert.ok(odd.body.includes('<p class="total" role="status">1–20 von 27</p>'), 'the rest is answered');
+      const english = await get('/search?sort=sideways&lang=en');
+      assert.ok(english.body.includes('<p class="problem">The order “sideways” is not known: write sort= and one of relevance, title, -title, date, -date.</p>'));
       const bad = await get('/search?q=title%3A%28');
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.headers['content-type'], HTML_TYPE);
@@ -279,6 +282,28 @@ describe('the pages\' rate limit', () => {
       assert.equal((await t.app.inject({ url: '/item/FILE01', headers: BROWSER, remoteAddress: '10.0.0.2' })).statusCode, 200);
       const api = await t.app.inject({ url: '/items/FILE01/parents', headers: t.json, remoteAddress: '10.0.0.1' });
       assert.equal(api.statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the item page reads both generations of real packages', () => {
+  test('a newer package (bare_id.json): display fields of {content} values, binaries by ref, rights as text, license by resource', async () => {
+    const t = await startTestApp(BACKENDS[0]!, { load: [`${FIXTURES}items/cortex`] });
+    try {
+      const res = await t.app.inject({ url: '/item/222NZKK63TNRLC2VETRV722VKBDSUVGL', headers: BROWSER });
+      assert.equal(res.statusCode, 200);
+      const html = res.body;
+      assert.ok(html.includes('<dt>Original Titel</dt>\n    <dd>Bilder von meinem Urlaub 1942. Stätten der Kindheit</dd>'));
+      assert.ok(html.includes('<dt>Objektbeschreibung</dt>\n    <dd>Fotoalbum des Malers Willy Irmscher. Halbband; 8,5 x 12 x 2,2 cm (1942). Dresden: SLUB/DF 2018.A.67</dd>\n    <dd>Motiv: Abb. Vorsatz.'));
+      assert.match(html, /<img src="\/binary\/0ac6ad6e-a985-4251-91ca-f4b918326ead" alt="Bild 1: [^"]+" loading="lazy">/);
+      assert.ok(html.includes('<dt>Rechte</dt>\n    <dd>Bitte beachten Sie die Nutzungsbedingungen der Deutschen Fotothek.</dd>'));
+      assert.ok(html.includes('<a href="http://rightsstatements.org/vocab/InC/1.0/" rel="license external noopener">http://rightsstatements.org/vocab/InC/1.0/</a>'));
+      // An older one (NF42…): attributes and {$} values.
+      const old = (await t.app.inject({ url: '/item/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR?lang=en', headers: BROWSER })).body;
+      assert.ok(old.includes('<dt>Dokumenttyp</dt>\n    <dd>Kapitel</dd>'));
+      assert.ok(old.includes('rel="license external noopener">Weltweit frei von bekannten urheberrechtlichen Einschränkungen</a>'));
     } finally {
       await t.close();
     }
