@@ -116,6 +116,8 @@ export interface Pages {
   item(id: string, req: PageRequest): Promise<PageAnswer>;
   tree(id: string, req: PageRequest): Promise<PageAnswer>;
   person(gnd: string, req: PageRequest): Promise<PageAnswer>;
+  /** A page for an error the server answers on a page's path (a 429 of the rate limit): its status and message. */
+  error(status: number, message: string, req: PageRequest): PageAnswer;
 }
 
 export function createPages(deps: PageDeps): Pages {
@@ -150,6 +152,11 @@ export function createPages(deps: PageDeps): Pages {
   }
 
   return {
+    error: (status, message, req) => {
+      const f = frame('/', req, (t) => (status === 429 || status >= 500 ? t.unavailable : t.badRequest));
+      return problem(f, status, f.title, status === 429 ? `${message} ${f.t.tryAgain}` : message);
+    },
+
     home: async (req) => {
       const f = frame('/', req, (t) => t.siteName);
       return guarded(f, async () => {

@@ -278,6 +278,8 @@ describe('the pages\' rate limit', () => {
       const limited = await page('/');
       assert.equal(limited.statusCode, 429);
       assert.match(String(limited.headers['retry-after']), /^\d+$/);
+      assert.equal(limited.headers['content-type'], HTML_TYPE);
+      assert.match(limited.body, /<h1>Gerade nicht möglich<\/h1>\n<p class="problem">Too many requests[^<]*Bitte versuchen Sie es gleich noch einmal/);
       // Another address has its own count; the API is not counted with the pages.
       assert.equal((await t.app.inject({ url: '/item/FILE01', headers: BROWSER, remoteAddress: '10.0.0.2' })).statusCode, 200);
       const api = await t.app.inject({ url: '/items/FILE01/parents', headers: t.json, remoteAddress: '10.0.0.1' });

@@ -114,6 +114,13 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
             },
           })
         : undefined;
+    // What the server refuses on a page's path (the rate limit's 429, a bad path) is a page
+    // too, with the error's status, headers and message; anything else goes to the app's handler.
+    scope.setErrorHandler((error, request, reply) => {
+      if (!(error instanceof ApiError)) throw error;
+      const page = pages.error(error.status, error.message, requestOf(request));
+      return reply.code(page.status).headers(headers).headers(error.headers).header('Content-Type', HTML_TYPE).send(page.html);
+    });
     const options = (constrained: boolean): RouteShorthandOptions => ({
       schema: { hide: true },
       // The API's limit (per key, ../authHooks.ts) does not count pages: theirs is `limit`.
