@@ -288,12 +288,13 @@ export function createPages(deps: PageDeps): Pages {
           treeHref: f.link(`${itemPath(id)}/tree`),
           inHierarchy: crumbs.length > 0 || children.total > 0,
           providerSearch: view.provider === undefined ? undefined : f.link(searchUrl({ ...state, filters: [{ field: 'provider_fct', value: view.provider.name }] })),
+          // The API answers JSON or XML by Accept (a browser's gets XML): the labels name the resource.
           api: [
-            { label: 'JSON', href: `/items/${enc}`, type: 'application/json' },
-            { label: 'XML', href: `/items/${enc}/aip`, type: 'application/xml' },
+            { label: f.t.apiPackage, href: `/items/${enc}`, type: 'application/json' },
+            { label: f.t.apiAip, href: `/items/${enc}/aip`, type: 'application/xml' },
             { label: 'EDM', href: `/items/${enc}/edm`, type: 'application/xml' },
-            { label: 'IIIF', href: `/items/${enc}/iiif`, type: 'application/ld+json' },
-            { label: 'parents', href: `/items/${enc}/parents`, type: 'application/json' },
+            { label: f.t.apiIiif, href: `/items/${enc}/iiif`, type: 'application/ld+json' },
+            { label: f.t.apiParents, href: `/items/${enc}/parents`, type: 'application/json' },
           ],
         }),
       };

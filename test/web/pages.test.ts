@@ -148,8 +148,14 @@ for (const backend of BACKENDS) {
       assert.ok(html.includes(`<img src="/binary/FILE01/list/1.jpg" alt="Bild: File 01 ${ESCAPED}">`));
       assert.ok(html.includes('<a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a>'));
       assert.ok(html.includes('<dd><a href="/search?f=provider_fct%3AArchiv+%3Ci%3ETest%3C%2Fi%3E+%5D%5D%3E">Archiv &lt;i&gt;Test&lt;/i&gt; ]]&gt;</a> · <a href="http://example.org/archive" rel="external noopener">'));
-      for (const [label, path] of [['JSON', ''], ['XML', '/aip'], ['EDM', '/edm'], ['IIIF', '/iiif']]) {
-        assert.match(html, new RegExp(`<li><a href="/items/FILE01${path}" type="[a-z+/]+">${label}</a></li>`));
+      for (const [label, path, type] of [
+        ['Paket (JSON, XML)', '', 'application/json'],
+        ['Archivpaket (AIP, XML, JSON)', '/aip', 'application/xml'],
+        ['EDM', '/edm', 'application/xml'],
+        ['IIIF-Manifest', '/iiif', 'application/ld+json'],
+        ['Hierarchie (parents)', '/parents', 'application/json'],
+      ]) {
+        assert.ok(html.includes(`<li><a href="/items/FILE01${path}" type="${type}">${label}</a></li>`), label);
       }
       assert.ok(html.includes('<a href="/item/FILE01/tree">Hierarchie durchblättern</a>'));
     });
