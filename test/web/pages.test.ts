@@ -317,3 +317,23 @@ describe('the item page reads both generations of real packages', () => {
     }
   });
 });
+
+describe('a blocked item', () => {
+  test('is not shown: its page is a 404, and searches no longer find it', async () => {
+    const t = await startTestApp(BACKENDS[0]!, { load: [writePagePackages(hostileArchive())] });
+    try {
+      const get = (url: string) => t.app.inject({ url, headers: BROWSER });
+      assert.ok((await get('/search?q=File')).body.includes('1–20 von 25'));
+      assert.equal(t.store.blockItem('FILE25', 'a test'), true);
+      const page = await get('/item/FILE25');
+      assert.equal(page.statusCode, 404);
+      assert.ok(page.body.includes('<p class="problem">Dieses Objekt ist gesperrt.</p>'));
+      assert.ok(!page.body.includes('File 25'));
+      const search = (await get('/search?q=File&page=2')).body;
+      assert.ok(search.includes('21–24 von 24'));
+      assert.ok(!search.includes('/item/FILE25'));
+    } finally {
+      await t.close();
+    }
+  });
+});
