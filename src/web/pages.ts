@@ -14,6 +14,7 @@ import type { Store } from '../store/Store.js';
 import { VERSION } from '../version.js';
 import type { Engine } from './engine.js';
 import { itemView } from './itemView.js';
+import { treeOf } from './treeView.js';
 import { chooseLang, facetLabel, facetValueLabel, format, MESSAGES, type Lang, type Messages } from './messages.js';
 import type { Renderer } from './render.js';
 import { engineFilters, ENGINE_SORT, readSearchState, ROWS, searchUrl, SORTS, type Query, type SearchState } from './searchState.js';
@@ -308,55 +309,8 @@ export function createPages(deps: PageDeps): Pages {
       // A root's ancestry is empty (it has no parents): the tree starts at the item itself.
       const path: Array<{ id: string; label: string }> =
         ancestry.nodes.length > 0 ? [...ancestry.nodes].reverse().slice(-TREE_LEVELS) : [{ id, label: titleOf(id) }];
-      interface TreeNode {
-        id: string;
-        label: string;
-        href: string;
-        treeHref: string;
-        childCount: number;
-        current: boolean;
-        open: boolean;
-        children: TreeNode[];
-        more: number;
-      }
-      const build = (level: number): TreeNode => {
-        const n = path[level]!;
-        const node: TreeNode = {
-          id: n.id,
-          label: n.label || n.id,
-          href: f.link(itemPath(n.id)),
-          treeHref: f.link(`${itemPath(n.id)}/tree`),
-          childCount: 0,
-          current: n.id === id,
-          open: true,
-          children: [],
-          more: 0,
-        };
-        const page = store.getChildren(n.id, 0, TREE_ROWS) ?? { total: 0, nodes: [] };
-        node.childCount = page.total;
-        node.more = Math.max(0, page.total - page.nodes.length);
-        for (const c of page.nodes) {
-          if (level + 1 < path.length && c.id === path[level + 1]!.id) node.children.push(build(level + 1));
-          else {
-            node.children.push({
-              id: c.id,
-              label: c.label || c.id,
-              href: f.link(itemPath(c.id)),
-              treeHref: f.link(`${itemPath(c.id)}/tree`),
-              childCount: c.childCount,
-              current: false,
-              open: false,
-              children: [],
-              more: 0,
-            });
-          }
-        }
-        // The next level down the path is beyond the first page of children: shown after them.
-        if (level + 1 < path.length && !page.nodes.some((c) => c.id === path[level + 1]!.id)) node.children.push(build(level + 1));
-        return node;
-      };
-      const root = build(0);
-      return { status: 200, html: render('tree', { ...f, root, itemHref: f.link(itemPath(id)), itemLabel: path[path.length - 1]!.label || id }) };
+      const root = treeOf(store, path, TREE_ROWS);
+      return { status: 200, html: render('tree', { ...f, root, itemPath, itemHref: f.link(itemPath(id)), itemLabel: path[path.length - 1]!.label || id }) };
     },
 
     person: async (gnd, req) => {

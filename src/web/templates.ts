@@ -35,14 +35,14 @@ const hit = `<li class="hit">
 `;
 
 const node = `<li<% if (it.node.current) { %> class="current"<% } %>>
-  <a href="<%= it.node.href %>"<% if (it.node.current) { %> aria-current="page"<% } %>><%= it.node.label %></a><% if (it.node.childCount > 0 && !it.node.open) { %> <a class="open" href="<%= it.node.treeHref %>"><span aria-hidden="true">▸</span> <%= it.node.childCount.toLocaleString(it.lang) %><span class="visually-hidden"> <%= it.t.parts %>: <%= it.t.open %></span></a><% } else if (it.node.childCount > 0) { %> <span class="count">(<%= it.node.childCount.toLocaleString(it.lang) %>)</span><% } %>
+  <a href="<%= it.link(it.itemPath(it.node.id)) %>"<% if (it.node.current) { %> aria-current="page"<% } %>><%= it.node.label %></a><% if (it.node.childCount > 0 && !it.node.open) { %> <a class="open" href="<%= it.link(it.itemPath(it.node.id) + '/tree') %>"><span aria-hidden="true">▸</span> <%= it.node.childCount.toLocaleString(it.lang) %><span class="visually-hidden"> <%= it.t.parts %>: <%= it.t.open %></span></a><% } else if (it.node.childCount > 0) { %> <span class="count">(<%= it.node.childCount.toLocaleString(it.lang) %>)</span><% } %>
 <% if (it.node.open && it.node.children.length > 0) { %>
   <ul>
 <% it.node.children.forEach(function (c) { %>
-<%~ include('@node', { node: c, lang: it.lang, t: it.t }) %>
+<%~ include('@node', { node: c, lang: it.lang, t: it.t, link: it.link, itemPath: it.itemPath }) %>
 <% }) %>
 <% if (it.node.more > 0) { %>
-    <li class="more"><a href="<%= it.node.href %>">+ <%= it.node.more.toLocaleString(it.lang) %></a></li>
+    <li class="more"><a href="<%= it.link(it.itemPath(it.node.id)) %>">+ <%= it.node.more.toLocaleString(it.lang) %></a></li>
 <% } %>
   </ul>
 <% } %>
@@ -373,7 +373,7 @@ const tree = `<% layout('@layout') %>
 <p><a href="<%= it.itemHref %>"><%= it.itemLabel %></a></p>
 <nav class="tree" aria-label="<%= it.t.tree %>">
   <ul>
-<%~ include('@node', { node: it.root, lang: it.lang, t: it.t }) %>
+<%~ include('@node', { node: it.root, lang: it.lang, t: it.t, link: it.link, itemPath: it.itemPath }) %>
   </ul>
 </nav>
 `;
