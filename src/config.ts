@@ -150,6 +150,13 @@ export const DEFAULTS = {
      */
     anonymousRead: false,
   },
+  web: {
+    /** Serve the pages for people: /, /search, /item/{id}, /person/{gnd} (docs/pages.md, issue #17). */
+    enabled: true,
+    /** Page requests per client address per window (pages need no key); 0 switches their limit off. */
+    rateLimitMax: 600,
+    rateLimitWindowSeconds: 60,
+  },
 } as const;
 
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : { -readonly [K in keyof T]: Widen<T[K]> };
@@ -302,6 +309,8 @@ function validate(c: Config): void {
   positive('search.maxExpansionsPerQuery', c.search.maxExpansionsPerQuery);
   positive('search.indexSliceMs', c.search.indexSliceMs);
   positive('search.indexPollMs', c.search.indexPollMs);
+  positive('web.rateLimitMax', c.web.rateLimitMax, 0);
+  positive('web.rateLimitWindowSeconds', c.web.rateLimitWindowSeconds);
   positive('harvest.retries', c.harvest.retries, 0);
   positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);

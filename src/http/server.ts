@@ -43,6 +43,7 @@ import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
+import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerSolrRoutes } from './routes/searchSelect.js';
@@ -251,6 +252,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
   registerRootRoute(app, { config });
+  // Pages for people (issue #17, docs/pages.md), on the same search runner as the API.
+  const runner = searches;
+  if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s) });
   await app.register(openapiRoute);
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({

@@ -14,8 +14,8 @@ import { VERSION } from '../../src/version.js';
 
 type Doc = { paths: Record<string, { get: { summary: string } }> };
 
-async function withApp(run: (t: TestApp) => Promise<void>) {
-  const t = await startTestApp(BACKENDS[0]!);
+async function withApp(run: (t: TestApp) => Promise<void>, flags: Parameters<typeof startTestApp>[1] = {}) {
+  const t = await startTestApp(BACKENDS[0]!, flags);
   try {
     await run(t);
   } finally {
@@ -56,7 +56,7 @@ test('/ answers an API client with JSON: links to the description, the page and 
     assert.deepEqual((doc.paths['/'] as unknown as { get: { security: unknown } }).get.security, []);
   }));
 
-test('/ answers a browser with a page of the same links, every text escaped', () =>
+test('/ answers a browser with a page of the same links, every text escaped (pages for people switched off)', () =>
   withApp(async (t) => {
     const doc = await openapi(t);
     const res = await t.app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
@@ -71,7 +71,7 @@ test('/ answers a browser with a page of the same links, every text escaped', ()
       assert.ok(html.includes(`<li><code>GET ${escape(path)}</code>: ${escape(doc.paths[path]!.get.summary)}</li>`), path);
     }
     assert.equal((html.match(/<li><code>/g) ?? []).length, OPERATIONS.length);
-  }));
+  }, { flags: { web: { enabled: false } } }));
 
 test('/ refuses an Accept it cannot answer, and a missing one as the other operations do', () =>
   withApp(async (t) => {
