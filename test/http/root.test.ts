@@ -27,7 +27,9 @@ const openapi = async (t: TestApp): Promise<Doc> => (await t.app.inject({ url: '
 
 /** The operations `/` lists: every path of the description but `/` and the description itself. */
 const OPERATIONS = [
-  '/items/{id}/aip', '/items/{id}', '/items/{id}/parents', '/entities', '/items/{id}/children', '/items/{id}/view', '/items/{id}/edm',
+  '/items/{id}/aip', '/items/{id}', '/items/{id}/parents', '/entities', '/search/person', '/search', '/search/facets',
+  '/search/sortcriteria', '/search/suggest', '/search/person/facets', '/search/person/sortcriteria', '/search/person/suggest',
+  '/search/index/{index}/{handler}', '/items/{id}/children', '/items/{id}/view', '/items/{id}/edm',
   '/items/{id}/indexing-profile', '/items/{id}/binaries', '/items/{id}/source', '/items/{id}/source/description',
   '/items/{id}/source/record', '/version', '/status', '/institutions', '/institutions/sectors', '/institutions/map',
   '/binary/{*}', '/items/{id}/iiif',
