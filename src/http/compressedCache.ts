@@ -22,6 +22,12 @@ export class CompressedCache {
     return this.cache.get(`${key}\u0000${encoding}`);
   }
 
+  /** Keeps `compressed`, already of `encoding`, under `key` and returns it. */
+  keep(key: string, encoding: Exclude<Encoding, 'identity'>, compressed: Buffer): Buffer {
+    this.cache.set(`${key}\u0000${encoding}`, compressed);
+    return compressed;
+  }
+
   /** Compresses `body`, keeps it under `key` and returns it. */
   put(key: string, encoding: Exclude<Encoding, 'identity'>, body: Buffer): Buffer {
     const compressed = compress(body, encoding);
@@ -32,7 +38,9 @@ export class CompressedCache {
 
 function compress(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer {
   if (encoding === 'gzip') return gzipSync(body, { level: 6 });
-  // Quality 5 is within a few per cent of 11 on XML/JSON at a fraction of the time.
+  // Quality 5 is within a few per cent of 11 on XML/JSON at a fraction of the time. A store that
+  // keeps bodies as brotli (ItemDocument.brotli) uses these very parameters, so that a `br` answer
+  // has the same bytes whether it was compressed here or read from the store.
   return brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
   });
