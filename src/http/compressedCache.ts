@@ -38,9 +38,7 @@ export class CompressedCache {
 
 function compress(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Buffer {
   if (encoding === 'gzip') return gzipSync(body, { level: 6 });
-  // Quality 5 is within a few per cent of 11 on XML/JSON at a fraction of the time. A store that
-  // keeps bodies as brotli (ItemDocument.brotli) uses these very parameters, so that a `br` answer
-  // has the same bytes whether it was compressed here or read from the store.
+  // Quality 5 is within a few per cent of 11 on XML/JSON at a fraction of the time.
   return brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
   });

@@ -1,17 +1,19 @@
 /**
  * How package bodies are kept on disk (issue #16 point 6): brotli, as the
- * bodies' `br` form is served. A package's JSON and XML are 48 KB together
- * for the bench's packages and 6–7 KB compressed (docs/benchmarks.md
- * "Stored package bodies").
+ * bodies' `br` form is served, so that a `br` answer can be the stored bytes
+ * (ItemDocument.brotli). A package's JSON and XML are 48 KB together for the
+ * bench's packages, and 6.9 KB compressed: 9.5 KB a package on disk with its
+ * row and indexes (docs/benchmarks.md "Stored package bodies").
  *
- * The parameters are those of the HTTP layer's own brotli form
- * (src/http/compressedCache.ts: quality 5, text mode, default window), so
- * the stored bytes are byte for byte what it would send: a `br` answer can
- * be the stored bytes, and is the same whether it was read from the store or
- * compressed from the body. Quality 5 is within 10 % of 11's size at 1/200 of
- * its time (measured on the bench's packages).
+ * Quality 3: every package loaded is compressed once, and a load of the
+ * bench's packages takes about 1.5 ms of CPU each. Measured on them (CPU per
+ * package, both bodies; compressed size; size on disk in 4 KB pages):
+ * q1 0.20 ms, 7.6 KB, 9.0 KB; q3 0.26 ms, 6.9 KB, 8.6 KB; q5 (the HTTP
+ * layer's own, src/http/compressedCache.ts) 0.52 ms, 6.3 KB, 8.0 KB;
+ * q11 90 ms, 5.8 KB. Decoding takes 40-60 us for a 20 KB body at any quality.
  *
- * Nothing here knows SQLite: another backend may keep its bodies the same way.
+ * A backend that keeps bodies so must use these parameters: one ETag is then
+ * one `br` body, whichever node or store answers. Nothing here knows SQLite.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { LruCache } from '../../lruCache.js';
@@ -20,7 +22,7 @@ import { LruCache } from '../../lruCache.js';
 export const BODY_ENCODING = 'br';
 
 const PARAMS = {
-  params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+  params: { [constants.BROTLI_PARAM_QUALITY]: 3, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
 };
 
 /** The stored form of a body. */
