@@ -38,8 +38,16 @@ interface Hosted {
 
 const SCHEMAS = { item: itemSchema, person: personSchema } as const;
 
+/**
+ * Changes read per batch: a slice of refresh() ends after the batch that passes its budget,
+ * so a batch must stay short (items: 10-60 KB of package JSON each, ~0.2 ms to map).
+ */
+const BATCH: Record<SearchKind, number> = { item: 50, person: 500 };
+
 export class IndexHost {
   private readonly hosted: Record<SearchKind, Hosted>;
+  /** An index being built from a full scan, to replace the hosted one once caught up. */
+  private readonly pending: Partial<Record<SearchKind, Hosted>> = {};
 
   constructor(
     private readonly store: SearchFeedStore,
@@ -49,24 +57,34 @@ export class IndexHost {
   }
 
   /**
-   * Applies the store's changes of `kind` for at most `budgetMs`; true when it has caught
-   * up. A position the store can no longer serve starts a fresh index from a full scan,
-   * swapped in only once it has caught up, so searches keep the old one meanwhile.
+   * Applies the store's changes of `kind` for about `budgetMs` (one batch at least: BATCH
+   * keeps one short); true when it has caught up. A position the store can no longer serve
+   * starts a fresh index from a full scan, built by the following calls in the same slices
+   * and swapped in once it has caught up, so searches keep the old one meanwhile.
    */
   refresh(kind: SearchKind, budgetMs: number): boolean {
-    const h = this.hosted[kind];
+    const stop = Date.now() + budgetMs;
+    const next = this.pending[kind];
     try {
-      const r = catchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs);
+      if (next !== undefined) {
+        const r = catchUp(next.index, storeFeed(this.store, kind), next.position, budgetMs, BATCH[kind]);
+        next.position = r.position;
+        if (!r.done) return false;
+        next.built = true;
+        this.hosted[kind] = next;
+        delete this.pending[kind];
+        return true;
+      }
+      const h = this.hosted[kind];
+      const r = catchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs, BATCH[kind]);
       h.position = r.position;
       if (r.done) h.built = true;
       return r.done;
     } catch (e) {
       if (!(e instanceof FeedRescanError)) throw e;
-      const next = this.fresh(kind);
-      while (!catchUp(next.index, storeFeed(this.store, kind), next.position, budgetMs).done);
-      next.built = true;
-      this.hosted[kind] = next;
-      return true;
+      // A full scan (position null) is never refused: this recurses once.
+      this.pending[kind] = this.fresh(kind);
+      return this.refresh(kind, Math.max(0, stop - Date.now()));
     }
   }
 

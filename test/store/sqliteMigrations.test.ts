@@ -2,7 +2,7 @@
  * Schema migrations keep what a store already holds. Migration 5 (issue #5)
  * moves package bodies out of the items row: a store written before it serves
  * the same packages and hierarchies after it, and deleting an item deletes
- * its bodies. Migration 9 (issue #16 point 6) compresses the bodies, all or
+ * its bodies. Migration 10 (issue #16 point 6) compresses the bodies, all or
  * none.
  */
 import { test } from 'node:test';
@@ -67,12 +67,56 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
   }
 });
 
+test('[sqlite] migration 9 drops the old person search tables and keeps each person, its count and its gender for the engine', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'old.db');
+  try {
+    const old = new Database(path);
+    migrate(old, 8);
+    const doc = (id: string, name: string) => JSON.stringify({ id, type: 'person', preferredName: name, variantName: [] });
+    const insert = old.prepare(`INSERT INTO persons (rowid, id, doc, digest, sort_key, name_key, fields_mask, birth_year, death_year, item_count)
+      VALUES (?, ?, ?, 'd', '', '', 0, NULL, NULL, ?)`);
+    insert.run(1, 'http://d-nb.info/gnd/1', doc('http://d-nb.info/gnd/1', 'Eins'), 3);
+    insert.run(2, 'http://d-nb.info/gnd/2', doc('http://d-nb.info/gnd/2', 'Zwei'), 0);
+    // The gender facet (2) and another facet (1), as the old writer kept them.
+    const facet = old.prepare('INSERT INTO person_facets (facet, value, person) VALUES (?, ?, ?)');
+    facet.run(2, 'Frau', 1);
+    facet.run(1, 'Berlin', 1);
+    old.close();
+
+    const store = openSqliteStore({ path });
+    try {
+      const batch = store.readSearchChanges('person', null, 10);
+      assert.ok(!('rescan' in batch));
+      assert.deepEqual(batch.changes, [
+        { id: 'http://d-nb.info/gnd/1', body: `${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"gender":["Frau"],"count":3}` },
+        { id: 'http://d-nb.info/gnd/2', body: `${doc('http://d-nb.info/gnd/2', 'Zwei').slice(0, -1)},"count":0}` },
+      ]);
+      // What a search shows has no gender (spec 2.1).
+      assert.deepEqual(store.readSearchBodies('person', ['http://d-nb.info/gnd/1']), [`${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`]);
+    } finally {
+      store.close();
+    }
+    const after = new Database(path, { readonly: true });
+    try {
+      const tables = after.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'person%' ORDER BY name").pluck().all();
+      assert.deepEqual(tables, ['persons', 'persons_delete_search', 'persons_insert_search', 'persons_update_id_search', 'persons_update_search']);
+      const columns = after.prepare("SELECT name FROM pragma_table_info('persons') ORDER BY cid").pluck().all();
+      assert.deepEqual(columns, ['rowid', 'id', 'doc', 'digest', 'item_count', 'gender']);
+    } finally {
+      after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /**
- * Migration 9 (issue #16 point 6): a store as schema 8 wrote it, bodies uncompressed, made
+ * Migration 10 (issue #16 point 6): a store as schema 9 wrote it, bodies uncompressed, made
  * here by applying the migrations up to 8 and writing rows as that version did: the real
  * cortex fixtures, and enough small packages to take more than one conversion batch.
  */
-function storeAtSchema8(path: string): { items: PreparedItem[]; blocked: string } {
+function storeAtSchema9(path: string): { items: PreparedItem[]; blocked: string } {
   const items: PreparedItem[] = [];
   for (const name of readdirSync(CORTEX_DIR).sort()) {
     for (const r of readItemRecords(readFileSync(join(CORTEX_DIR, name), 'utf8'))) if (r.kind === 'item') items.push(r.item);
@@ -85,7 +129,7 @@ function storeAtSchema8(path: string): { items: PreparedItem[]; blocked: string 
   }
   const old = new Database(path);
   try {
-    migrate(old, 8);
+    migrate(old, 9);
     const insert = old.prepare(`INSERT INTO items (id, cho_uri, parent_ref, previous_ref, label, hierarchy_type, position, aggregation_entity, etag, updated_at)
       VALUES (@id, @choUri, @parentRef, @previousRef, @label, @hierarchyType, @position, @aggregationEntity, @etag, 1700000000000) RETURNING num`);
     const json = old.prepare('INSERT INTO item_json (item, body) VALUES (?, ?)');
@@ -108,11 +152,11 @@ const rawBody = (db: Database.Database, table: string, id: string) =>
   db.prepare<[string], Buffer>(`SELECT b.body FROM ${table} b JOIN items i ON i.num = b.item WHERE i.id = ?`).pluck().get(id)!;
 const changeCount = (db: Database.Database) => db.prepare<[], number>('SELECT count(*) FROM search_item_changes').pluck().get()!;
 
-test('[sqlite] migration 9 compresses the bodies of a store at schema 8; they read back byte for byte', () => {
+test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they read back byte for byte', () => {
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
   const path = join(dir, 'old.db');
   try {
-    const { items, blocked } = storeAtSchema8(path);
+    const { items, blocked } = storeAtSchema9(path);
     const before = new Database(path, { readonly: true });
     const loggedBefore = changeCount(before);
     before.close();
@@ -162,11 +206,11 @@ test('[sqlite] migration 9 compresses the bodies of a store at schema 8; they re
   }
 });
 
-test('[sqlite] migration 9 stopped halfway leaves the store as it was, and runs again to the end', () => {
+test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs again to the end', () => {
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
   const path = join(dir, 'old.db');
   try {
-    const { items } = storeAtSchema8(path);
+    const { items } = storeAtSchema9(path);
     const last = items[items.length - 1]!;
     // A failure deep into the conversion, after the JSON table and most of the XML (a full disk, a kill).
     const setup = new Database(path);
@@ -177,7 +221,7 @@ test('[sqlite] migration 9 stopped halfway leaves the store as it was, and runs 
 
     const halfway = new Database(path);
     try {
-      assert.equal(halfway.pragma('user_version', { simple: true }), 8);
+      assert.equal(halfway.pragma('user_version', { simple: true }), 9);
       assert.equal(halfway.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'store_format'").pluck().get(), 0);
       for (const item of [items[0]!, items[600]!, last]) {
         assert.equal(rawBody(halfway, 'item_json', item.id).toString('utf8'), item.json, `${item.id} json untouched`);

@@ -28,6 +28,7 @@ import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
+import type { ExpansionLimits } from './evaluate.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
 import { globMatcher, type WildcardMatcher } from './wildcard.js';
 
@@ -41,6 +42,8 @@ export interface SearchIndexOptions {
    * 128 MiB) of lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
+  /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
+  limits?: ExpansionLimits;
 }
 
 export class FacetColumn {
@@ -116,6 +119,7 @@ export class SearchIndex {
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
   readonly postingsCache: PostingsCache;
+  readonly limits: ExpansionLimits | undefined;
 
   /** Ordinal -> id (undefined once deleted). */
   readonly ids: Array<string | undefined> = [];
@@ -162,6 +166,7 @@ export class SearchIndex {
     this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings((d) => strings[d]) : undefined));
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
+    this.limits = options.limits;
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 128 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
@@ -377,7 +382,8 @@ export class SearchIndex {
     return n;
   }
 
-  search(request: SearchRequest, deadline: number): SearchResult {
-    return runSearch(this, request, deadline);
+  /** `limits`: the service's bounds on wildcards (evaluate.ts ExpansionLimits); without, at most MAX_WILDCARD_TERMS words per wildcard. */
+  search(request: SearchRequest, deadline: number, limits: ExpansionLimits | undefined = this.limits): SearchResult {
+    return runSearch(this, request, deadline, limits);
   }
 }

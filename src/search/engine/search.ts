@@ -4,7 +4,7 @@
  * checked cooperatively all along (errors.ts).
  */
 import { Deadline, SearchRequestError } from './errors.js';
-import { Evaluator } from './evaluate.js';
+import { Evaluator, type ExpansionLimits } from './evaluate.js';
 import {
   compareCodePoints,
   decodeCursor,
@@ -21,12 +21,12 @@ import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './t
 
 export const MAX_ROWS = 100_000;
 
-export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number): SearchResult {
+export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number, limits?: ExpansionLimits): SearchResult {
   const clock = new Deadline(deadline, ix.now);
   clock.check();
   checkPaging(req);
   const scoring = req.sort.kind === 'relevance';
-  const ev = new Evaluator(ix, scoring, clock);
+  const ev = new Evaluator(ix, scoring, clock, limits);
   let hits = ev.evaluate(req.query);
   for (const [facet, values] of Object.entries(req.filters ?? {})) {
     const f = facetIndex(ix, facet);
@@ -35,7 +35,9 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number)
     hits = ev.filter(hits, f, ids);
   }
   const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock));
-  const plan = sortPlan(ix, req.sort, req.query, hits);
+  // Tier queries match apart from the query: their leaves are no matched terms.
+  const tierDocs = (q: SearchRequest['query']) => new Evaluator(ix, false, clock, limits).evaluate(q).docs;
+  const plan = sortPlan(ix, req.sort, req.query, hits, tierDocs);
   const order = plan.order;
   const fingerprint = fingerprintOf(req);
   const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;

@@ -23,13 +23,24 @@ export interface SearchDocument {
  *              `relevanceTiebreak`, then id;
  *   key:       the sort key's value (documents without one last, in either direction), then id;
  *   random:    a hash of (seed, id), then id: the same seed gives the same order on any backend;
- *   id:        the id (code point order).
+ *   id:        the id (code point order);
+ *   tiers:     with `exact`, the exact first-field matches of relevance first; then the
+ *              documents matching `tiers[0]`, then `tiers[1]`, …, then the rest; within a
+ *              tier by `keys` (each missing value last), then id. No scores: the entity
+ *              search's relevance (docs/api.md "Relevance": exact name, all words in the
+ *              name, the rest; then count, name) and orders of several keys (`keys` alone).
  */
 export type SearchSort =
   | { kind: 'relevance' }
   | { kind: 'key'; key: string; descending: boolean }
   | { kind: 'random'; seed: string }
-  | { kind: 'id'; descending: boolean };
+  | { kind: 'id'; descending: boolean }
+  | {
+      kind: 'tiers';
+      exact: boolean;
+      tiers: ReadonlyArray<QueryNode<string>>;
+      keys: ReadonlyArray<{ key: string; descending: boolean }>;
+    };
 
 export interface FacetRequest {
   field: string;

@@ -18,7 +18,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { LruCache } from '../../lruCache.js';
 
-/** The name of the encoding, as recorded in the store (schema migration 9) and as HTTP names it. */
+/** The name of the encoding, as recorded in the store (schema migration 10) and as HTTP names it. */
 export const BODY_ENCODING = 'br';
 
 const PARAMS = {

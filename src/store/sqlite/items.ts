@@ -188,7 +188,7 @@ export class SqliteItems implements Omit<ItemStore, 'getChildren' | 'listProvide
       aggregationEntity: item.aggregationEntity ? 1 : 0,
       updatedAt: now,
     }) as { num: number };
-    // Bodies are kept compressed (bodyCodec.ts, schema migration 9).
+    // Bodies are kept compressed (bodyCodec.ts, schema migration 10).
     this.putBody.json.run(num, encodeBody(item.json));
     this.putBody.xml.run(num, encodeBody(item.xml));
     this.refs.replace(item.id, item.refs, affected);
