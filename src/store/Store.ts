@@ -124,6 +124,11 @@ export interface ItemHead {
 
 export interface ItemDocument extends ItemHead {
   body: Buffer;
+  /**
+   * Brotli of exactly `body`, when the backend keeps it so (issue #16 point
+   * 6): a client that accepts br can be sent it without compressing anew.
+   */
+  brotli?: Buffer;
 }
 
 /** One node of GET /items/{id}/parents (spec 2.3). */

@@ -15,6 +15,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../Store.js';
 import { withCount, withGenderAndCount } from '../../search/personFields.js';
+import { decodeBody } from './bodyCodec.js';
 
 /** The smallest log kept per kind: an idle reader may fall this many changes behind. */
 export const SEARCH_CHANGES_KEPT = 100_000;
@@ -52,14 +53,19 @@ export class SqliteSearchChanges {
       setPruned: db.prepare<[number]>(`UPDATE search_changes_pruned SET through = max(through, ?) WHERE kind = '${kind}'`),
     });
     // A blocked item is not searchable (GET /items/{id} serves it as blocked, not its body).
-    const itemBody = db
-      .prepare<[string], string>(
-        `SELECT CAST(j.body AS TEXT) FROM items i JOIN item_json j ON j.item = i.num
+    // Bodies are stored compressed (bodyCodec.ts).
+    const itemBodyStored = db
+      .prepare<[string], Buffer>(
+        `SELECT j.body FROM items i JOIN item_json j ON j.item = i.num
          WHERE i.id = ? AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)`,
       )
       .pluck();
-    const itemScan = db.prepare<[number, number], { row: number; id: string; body: string }>(
-      `SELECT i.num AS row, i.id, CAST(j.body AS TEXT) AS body FROM items i JOIN item_json j ON j.item = i.num
+    const itemBody = (id: string): string | null => {
+      const stored = itemBodyStored.get(id);
+      return stored === undefined ? null : decodeBody(stored).toString('utf8');
+    };
+    const itemScan = db.prepare<[number, number], { row: number; id: string; body: Buffer }>(
+      `SELECT i.num AS row, i.id, j.body FROM items i JOIN item_json j ON j.item = i.num
        WHERE i.num > ? AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)
        ORDER BY i.num LIMIT ?`,
     );
@@ -70,9 +76,9 @@ export class SqliteSearchChanges {
     this.kinds = {
       item: {
         ...common('search_item_changes', 'item', 'items', 'num'),
-        body: (id) => itemBody.get(id) ?? null,
-        shown: (id) => itemBody.get(id) ?? null,
-        scan: (afterRow, limit) => itemScan.all(afterRow, limit),
+        body: itemBody,
+        shown: itemBody,
+        scan: (afterRow, limit) => itemScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: decodeBody(r.body).toString('utf8') })),
       },
       person: {
         ...common('search_person_changes', 'person', 'persons', 'rowid'),
