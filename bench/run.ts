@@ -326,7 +326,11 @@ async function parentsWhileLoading(base: string, path: string, headers: Record<s
   const ingest = spawn(process.execPath, [CLI, '--db', db, 'ingest', 'items', join(extra, 'items')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => ingest.once('exit', resolve));
   const runs: LoadResult[] = [];
-  while (ingest.exitCode === null) runs.push(drive(base, [path], headers, 1, 2));
+  // drive() blocks this process's event loop; the turn between runs lets the ingest's exit be seen.
+  while (ingest.exitCode === null) {
+    runs.push(drive(base, [path], headers, 1, 2));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const code = await exited;
   if (code !== 0) throw new Error(`ingest of the extra items exited with ${code}`);
   const loaded = performance.now();

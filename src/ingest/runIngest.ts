@@ -9,6 +9,7 @@ import type { RecordLimits } from '../formats/recordLimits.js';
 import { BatchWriter } from './batchWriter.js';
 import { type Progress, silentProgress } from './progress.js';
 import { countInputFiles, expandInputs, type InputFile } from './readInputs.js';
+import { untilAborted } from './untilAborted.js';
 
 export interface Problem {
   file: string;
@@ -169,26 +170,6 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
-}
-
-/**
- * `next` of an async iterator that gives up, as if the iterator had ended,
- * as soon as the signal aborts, also while it waits for input (a quiet
- * standard input). The abandoned `next` may still fail later: that is ignored.
- */
-function untilAborted(signal: AbortSignal | undefined): <X>(it: AsyncIterator<X>) => Promise<IteratorResult<X>> {
-  if (!signal) return (it) => it.next();
-  const aborted = new Promise<IteratorResult<never>>((resolve) => {
-    if (signal.aborted) resolve({ done: true, value: undefined });
-    else signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), { once: true });
-  });
-  return (it) => {
-    if (signal.aborted) return aborted;
-    const step = it.next();
-    step.catch(() => {});
-    // `aborted` first: once the signal has fired it wins even over a step already settled.
-    return Promise.race([aborted, step]);
-  };
 }
 
 /** Files whose reading is started before their turn (their results are bounded by the parser pool's credits). */
