@@ -54,7 +54,6 @@ interface Manifest {
   shallowItemId: string;
   itemIdsSample: string[];
   knownPersons: Array<{ id: string; items: number }>;
-  idsByDepth: Record<string, string[]>;
   [k: string]: unknown;
 }
 
@@ -497,9 +496,12 @@ async function main() {
     itemPaging = { hits: walk.hits, seconds: walk.seconds, exact: walk.exact };
     const personTerm = manifest.commonTerm;
     const visitor = [...manifest.knownPersons].sort((a, b) => b.items - a.items)[0];
+    // The root of the deep leaf's collection: a page with many children.
+    const chain = JSON.parse((await sample(`${base}/items/${manifest.deepLeafId}/parents`, json)).body.toString()) as { hierarchy: Array<{ id: string }> };
+    const rootOfDeepLeaf = chain.hierarchy.at(-1)?.id ?? manifest.deepLeafId;
     const pages = pageCases({
       deepItem: manifest.deepLeafId,
-      rootItem: manifest.idsByDepth['0']?.[0] ?? manifest.deepLeafId,
+      rootItem: rootOfDeepLeaf,
       gnd: (visitor?.id ?? manifest.knownPersonIds[0]!).replace(/^.*\//, ''),
       terms,
     });
