@@ -12,7 +12,9 @@ import { createPool } from '../../src/store/postgres/db.js';
 import { openPostgresStore } from '../../src/store/postgres/PostgresStore.js';
 import { migratePostgres } from '../../src/store/postgres/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
-import type { AsyncStore } from '../../src/store/Store.js';
+import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
+import type { AsyncStore, PreparedItem } from '../../src/store/Store.js';
+import { cortexXml, type TestPackage } from './packages.js';
 import { createTestDatabase } from './postgres.js';
 
 export interface AsyncTestStoreOptions {
@@ -83,3 +85,16 @@ export const POSTGRES: AsyncTestBackend = {
 };
 
 export const ASYNC_BACKENDS: AsyncTestBackend[] = [SQLITE, POSTGRES];
+
+/** Test packages (test/helpers/packages.ts) as a load prepares them, upserted in batches of `batchSize` in the order given. */
+export async function loadPackages(store: AsyncStore, packages: readonly TestPackage[], batchSize = 3): Promise<void> {
+  const items = packages.map((p) => preparedItem(cortexXml(p)));
+  for (let i = 0; i < items.length; i += batchSize) await store.upsertItems(items.slice(i, i + batchSize));
+}
+
+/** One package document as a load prepares it. */
+export function preparedItem(xml: string): PreparedItem {
+  const [r] = readItemRecords(xml);
+  if (r?.kind !== 'item') throw new Error(`not one item: ${JSON.stringify(r)}`);
+  return r.item;
+}

@@ -53,7 +53,7 @@ for (const backend of ASYNC_BACKENDS) {
         assert.deepEqual(await other.getHarvestState('src'), running);
         assert.equal(await other.countItems(), 1);
       } finally {
-        await await other.close();
+        await other.close();
       }
     } finally {
       await dispose();

@@ -151,7 +151,7 @@ for (const backend of ASYNC_BACKENDS) {
         await other.upsertItems([prepared({ id: 'X', title: 'X' }, { refs: [gnd(7)] })]);
         await other.upsertPersons([preparePerson(person(7, 'Sieben'))]);
       } finally {
-        await await other.close();
+        await other.close();
       }
       assert.deepEqual((await changesAfter(store, 'item', position)).changes, { X: await jsonOf(store, 'X') });
       const persons = (await drain(store, 'person', null, 10)).state;
