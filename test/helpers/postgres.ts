@@ -2,7 +2,7 @@
  * A real PostgreSQL for the tests (issue #16 point 9).
  *
  * `npm test` starts one cluster for the whole run (test/helpers/withPostgres.ts) and
- * passes its address down in HERITAGE_API_TEST_POSTGRES; a test file run alone starts
+ * passes its address down in TEST_POSTGRES_ADMIN_URL; a test file run alone starts
  * its own cluster on first use and stops it when the file's tests are done. Every test
  * gets a database of its own (createTestDatabase), dropped at the end.
  */

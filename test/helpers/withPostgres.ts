@@ -1,6 +1,6 @@
 /**
  * Runs a command with one PostgreSQL cluster for all of it (`npm test`): starts the
- * cluster, passes its address in HERITAGE_API_TEST_POSTGRES (test/helpers/postgres.ts),
+ * cluster, passes its address in TEST_POSTGRES_ADMIN_URL (test/helpers/postgres.ts),
  * runs the command, stops the cluster and exits with the command's status.
  *
  *   node --import tsx test/helpers/withPostgres.ts node --test …
