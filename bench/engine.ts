@@ -8,7 +8,10 @@
  * the same conditions; CPU times (the build's, and the mean per query) are printed beside
  * wall times for that reason.
  *
- *   node --import tsx --expose-gc --max-old-space-size=4096 bench/engine.ts [N=1000000] [--persons]
+ *   node --import tsx --expose-gc --max-old-space-size=4096 bench/engine.ts [N=1000000] [--persons] [--only=<text>]
+ *
+ * `--only=spell` runs only the query rows whose name contains the text (here: the
+ * spellcheck rows, issue #18).
  */
 import { Rng } from './synth/rng.js';
 import { SearchIndex } from '../src/search/engine/SearchIndex.js';
@@ -17,6 +20,7 @@ import type { SearchDocument, SearchRequest } from '../src/search/engine/types.j
 
 const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 1_000_000);
 const PERSONS = process.argv.includes('--persons');
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const VOCAB = 300_000;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzäöüß';
 
@@ -138,6 +142,7 @@ function build(schema: typeof itemSchema, make: (i: number) => SearchDocument, l
 }
 
 function measure(name: string, make: (k: number) => SearchRequest, ix: SearchIndex, runs = 200): void {
+  if (ONLY !== undefined && !name.includes(ONLY)) return;
   for (let k = 0; k < 20; k++) ix.search(make(k), Date.now() + 60_000);
   const times: number[] = [];
   let total = 0;
@@ -210,6 +215,52 @@ if (persons) {
   measure('persons: common name term', (k) => ({ query: term(word(k % 50)), facets: [facet('person_occupation_fct')], sort: { kind: 'relevance' }, offset: 0, rows }), persons, 100);
   measure('persons: *:* + 2 facets', () => ({ query: { kind: 'all' }, facets: [facet('person_gender_fct'), facet('person_place_fct')], sort: { kind: 'relevance' }, offset: 0, rows }), persons, 100);
 }
+
+// "Did you mean" (issue #18): a common term misspelt (one edit, or two, the first letter
+// kept, none of them a term of the index), so the query finds nothing and the spellchecker
+// runs: the whole row is what it adds to a search that finds nothing.
+function misspellings(ix: SearchIndex, from: number, count: number, edits: number): string[] {
+  const out: string[] = [];
+  for (let k = 0; out.length < count; k++) {
+    let w = word(from + (k % 400));
+    for (let e = 0; e < edits; e++) {
+      const at = 1 + ((k * 7 + e * 3) % Math.max(1, w.length - 1));
+      const kind = (k + e) % 3;
+      if (kind === 0 && w.length > 4) w = w.slice(0, at) + w.slice(at + 1); // a letter dropped
+      else if (kind === 1 && at + 1 < w.length) w = w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2); // two swapped
+      else w = w.slice(0, at) + (w[at] === 'e' ? 'a' : 'e') + w.slice(at + 1); // one replaced
+    }
+    if (w.length >= 4 && ix.documentFrequency(w) === 0) out.push(w);
+  }
+  return out;
+}
+const spell = (words: string[]) => (k: number): SearchRequest => {
+  const text = words[k % words.length]!;
+  return { query: term(text), sort: { kind: 'relevance' }, offset: 0, rows, spellcheck: { minHits: 1, text } };
+};
+if (ONLY === undefined || 'spellcheck'.includes(ONLY) || ONLY.includes('spell')) {
+  // the vocabulary's sorted array (dictionary.ts) is what the candidate walk reads; a prefix
+  // query would sort it as well
+  let bytes = 0;
+  for (const ix of persons ? [items, persons] : [items]) {
+    ix.terms.view();
+    bytes += ix.termDocs.array.byteLength + 8 * ix.terms.size;
+  }
+  row('spellcheck memory (per-term document counts + sorted term array)', `${mb(bytes)}${persons ? ' (both indexes)' : ''}; terms: ${items.terms.size.toLocaleString('en')} items${persons ? `, ${persons.terms.size.toLocaleString('en')} persons` : ''}`);
+}
+function measureSpell(name: string, ix: SearchIndex, words: string[]): void {
+  if (ONLY !== undefined && !name.includes(ONLY)) return;
+  const make = spell(words);
+  let offered = 0;
+  for (let k = 0; k < words.length; k++) if (ix.search(make(k), Date.now() + 60_000).correctedQuery) offered++;
+  measure(`${name} (corrections offered: ${offered} of ${words.length})`, make, ix, words.length);
+}
+const items1 = misspellings(items, 5, 300, 1);
+measureSpell('spellcheck: misspelt common term (1 edit), items', items, items1);
+measureSpell('spellcheck: misspelt common term (2 edits), items', items, misspellings(items, 5, 300, 2));
+measure('spellcheck: the 1-edit misspellings without spellcheck, items', (k) => ({ ...spell(items1)(k), spellcheck: undefined }), items, 300);
+if (persons) measureSpell('spellcheck: misspelt common name (1 edit), persons', persons, misspellings(persons, 0, 300, 1));
+
 const final = process.memoryUsage();
 row('RSS after the queries', mb(final.rss));
 

@@ -127,6 +127,14 @@ export const DEFAULTS = {
     maxExpansionsPerTerm: 1000,
     /** Different words all wildcards of one query may stand for together. */
     maxExpansionsPerQuery: 2000,
+    /**
+     * Longest stretch of index work (applying the store's changes to the search
+     * indexes) between two turns of the event loop, in ms (issue #14 point 6); a
+     * search's own refresh before its budget starts is bounded by it too.
+     */
+    indexSliceMs: 20,
+    /** How often a caught-up search index looks for new commits, in ms: a record is searchable about this long after its commit. */
+    indexPollMs: 100,
   },
   metrics: {
     /** Serve GET /metrics (Prometheus' text format; docs/api.md "Health and metrics"). */
@@ -143,6 +151,13 @@ export const DEFAULTS = {
      * section 5 asks for a key.
      */
     anonymousRead: false,
+  },
+  web: {
+    /** Serve the pages for people: /, /search, /item/{id}, /person/{gnd} (docs/pages.md, issue #17). */
+    enabled: true,
+    /** Page requests per client address per window (pages need no key); 0 switches their limit off. */
+    rateLimitMax: 600,
+    rateLimitWindowSeconds: 60,
   },
 } as const;
 
@@ -299,6 +314,10 @@ function validate(c: Config): void {
   positive('search.maxClauses', c.search.maxClauses);
   positive('search.maxExpansionsPerTerm', c.search.maxExpansionsPerTerm);
   positive('search.maxExpansionsPerQuery', c.search.maxExpansionsPerQuery);
+  positive('search.indexSliceMs', c.search.indexSliceMs);
+  positive('search.indexPollMs', c.search.indexPollMs);
+  positive('web.rateLimitMax', c.web.rateLimitMax, 0);
+  positive('web.rateLimitWindowSeconds', c.web.rateLimitWindowSeconds);
   positive('harvest.retries', c.harvest.retries, 0);
   positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);

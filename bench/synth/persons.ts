@@ -208,7 +208,7 @@ function birthYear(rng: Rng): number {
   return rng.between(1930, 1995);
 }
 
-/** The indexed text values of a person (src/search/personFields.ts TEXT_FIELDS). */
+/** The indexed text values of a person (the text fields of src/search/engine/schema.ts personSchema). */
 export function textValues(p: Person): string[] {
   return [
     p.preferredName,

@@ -13,6 +13,7 @@ import { openStore } from '../store/openStore.js';
 import { StoreNotFoundError } from '../store/storeErrors.js';
 import type { Store } from '../store/Store.js';
 import { demoCommand } from './commands/demo.js';
+import { exportCommand, type ExportFlags } from './commands/export.js';
 import { harvestCommand, type HarvestFlags } from './commands/harvest.js';
 import { ingestEntitiesCommand, ingestItemsCommand } from './commands/ingest.js';
 import { blockItem, DEFAULT_LIST_LIMIT, listItems, shellWord, showItem, unblockItem } from './commands/items.js';
@@ -207,6 +208,18 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     const config = loadConfig({ file: global.config, env, flags: overrides(global) });
     return config.store.backend === 'postgres' ? config.store.url : config.store.path;
   };
+
+  program
+    .command('export')
+    .description('Write every hit of a search as JSON Lines (one result doc a line, in id order), to a file or stdout; --resume goes on after the last line (docs/export.md)')
+    .argument('<kind>', 'items or persons')
+    .option('--query <query>', 'what to export, in the query syntax of the search (default *:*, everything)')
+    .option('--fq <field:value>', 'only hits with this facet value (repeatable: values of one facet OR-ed, facets AND-ed)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--out <file>', 'write to this file instead of stdout')
+    .option('--resume', 'continue the --out file after its last complete line')
+    .action((kind: string, flags: ExportFlags) =>
+      withStore({}, (config, store) => interruptible((signal) => exportCommand(config, store, kind, flags, io, { signal, cli: cliPrefix() }))),
+    );
 
   const items = program.command('items').description('Manage items');
   items

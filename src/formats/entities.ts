@@ -10,7 +10,7 @@ export function entitiesToJson(result: EntitySearchResult, randomSeed: string): 
     const values = result.facets.find((f) => f.field === field)?.values ?? [];
     return { field, numberOfFacets: values.length, facetValues: values.map((v) => ({ count: v.count, value: v.value })) };
   });
-  const tail: Record<string, unknown> = { correctedQuery: '', highlightedTerms: result.highlightedTerms, randomSeed };
+  const tail: Record<string, unknown> = { correctedQuery: result.correctedQuery, highlightedTerms: result.highlightedTerms, randomSeed };
   if (result.nextCursorMark !== undefined) tail.nextCursorMark = result.nextCursorMark;
   return (
     `{"numberOfResults":${result.total},"results":[{"name":"single","docs":[${result.docs.join(',')}],"numberOfDocs":${result.total}}],` +

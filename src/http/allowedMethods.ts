@@ -42,6 +42,9 @@ export function createKnownPaths(): KnownPaths {
       // Only the GET routes: @fastify/cors's OPTIONS route for '*' would make every path known.
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (!methods.includes('GET') || seen.has(route.url)) return;
+      // A page that shares its path with the API answers browsers only (./routes/pages.ts):
+      // for the API the path is known only through a route of its own.
+      if (route.constraints?.page !== undefined) return;
       seen.add(route.url);
       patterns.push(patternOf(route.url));
     },

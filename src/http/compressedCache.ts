@@ -22,6 +22,12 @@ export class CompressedCache {
     return this.cache.get(`${key}\u0000${encoding}`);
   }
 
+  /** Keeps `compressed`, already of `encoding`, under `key` and returns it. */
+  keep(key: string, encoding: Exclude<Encoding, 'identity'>, compressed: Buffer): Buffer {
+    this.cache.set(`${key}\u0000${encoding}`, compressed);
+    return compressed;
+  }
+
   /** Compresses `body`, keeps it under `key` and returns it. */
   put(key: string, encoding: Exclude<Encoding, 'identity'>, body: Buffer): Buffer {
     const compressed = compress(body, encoding);

@@ -66,7 +66,8 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
         const fresh = usable(id, store.getItemDocument(id, rep.format));
         item = fresh;
         tag = `${fresh.etag}-${rep.format}`;
-        body = cache.put(tag, compressed, fresh.body);
+        // A store that keeps the body as brotli hands it over: nothing to compress (issue #16 point 6).
+        body = compressed === 'br' && fresh.brotli !== undefined ? cache.keep(tag, compressed, fresh.brotli) : cache.put(tag, compressed, fresh.body);
       }
       return {
         status: 200,

@@ -162,7 +162,7 @@ export const ENTITY_PARAMETER_HINTS: Readonly<Record<string, string>> = {
   suggest_field: 'There is no suggestion here: search with query=<words> or a prefix, e.g. query=Goeth*.',
   wildcard_fulltext: 'Use wildcards in query itself, e.g. query=Goeth* or query=preferredName:Go?the.',
   last_update: 'The date of the last change of a person is not kept; GET /status says when persons were last loaded.',
-  spell_check: 'There is no spell checking here (correctedQuery is always null).',
+  spell_check: 'Spelling corrections come back in correctedQuery (issue #18): the query with its misspelt terms corrected, when that finds more.',
   sort_field: 'Use sort=RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.',
 };
 
@@ -180,6 +180,7 @@ export const entitiesSchema = {
       'facet.limit': { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxFacetLimit, default: ENTITY_LIMITS.defaultFacetLimit },
       minDocs: { type: 'integer', minimum: 0, default: 0, description: 'List a facet value only when its count exceeds this.' },
       cursorMark: { type: 'string', description: "Deep paging: '*' to start, then the nextCursorMark of the previous response." },
+      afterId: { type: 'string', description: 'With Accept: application/x-ndjson (every hit as JSON Lines, in id order): resume after this id, the last line you have.' },
       person_name_fct: facetFilter('person_name_fct'),
       person_place_fct: facetFilter('person_place_fct'),
       person_gender_fct: facetFilter('person_gender_fct'),

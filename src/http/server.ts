@@ -43,7 +43,10 @@ import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerPartRoutes } from './routes/parts.js';
+import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
+import { registerSearchRoutes } from './routes/search.js';
+import { registerSolrRoutes } from './routes/searchSelect.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -236,6 +239,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   searches = registerEntityRoutes(app, { store, config, onRequest });
+  // The item search family (issue #14), on the same runner as /entities.
+  registerSearchRoutes(app, { config, onRequest, search: searches });
+  registerSolrRoutes(app, { config, onRequest, search: searches });
   registerHealthRoutes(app, { store, searches });
   registerMetricsRoute(app, { config, metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
@@ -246,6 +252,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
   registerRootRoute(app, { config });
+  // Pages for people (issue #17, docs/pages.md), on the same search runner as the API.
+  const runner = searches;
+  if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s) });
   await app.register(openapiRoute);
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({

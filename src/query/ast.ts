@@ -55,6 +55,17 @@ export type QueryNode<F extends string = QueryField> =
   | { kind: 'or'; children: QueryNode<F>[] }
   | { kind: 'not'; child: QueryNode<F> };
 
+/**
+ * A plain term node (`{kind: 'term'}`) and the characters [start, end) of the user's query it
+ * was read from, escapes included (`parseQueryWithTerms`): a spelling correction (issue #18)
+ * rewrites exactly these and keeps the rest of the query as written.
+ */
+export interface TermSpan {
+  node: Extract<QueryNode<string>, { kind: 'term' }>;
+  start: number;
+  end: number;
+}
+
 export function isQueryField(name: string): name is QueryField {
   return (QUERY_FIELDS as readonly string[]).includes(name);
 }

@@ -8,7 +8,8 @@
  *                                                SHOULD too (unless it is MUST_NOT)
  *   - introduced by AND                       -> MUST, and the clause before it becomes
  *                                                MUST too (unless it is MUST_NOT)
- *   - otherwise (implicit operator)           -> MUST
+ *   - otherwise (implicit operator)           -> MUST, or SHOULD with default operator OR
+ *                                                (Solr's q.op=OR: `a b` = `a OR b`)
  * and the sequence matches like a Lucene BooleanQuery: all MUST clauses, none of the
  * MUST_NOT ones, and at least one SHOULD clause when there is no MUST clause. When MUST
  * clauses are present, SHOULD clauses only add to the score in Lucene, so they do not
@@ -17,7 +18,7 @@
  * `-a` = and(all, not(a)).
  */
 import { ALL, and, or } from './ast.js';
-import type { QueryNode } from './ast.js';
+import type { QueryNode, TermSpan } from './ast.js';
 import { QuerySyntaxError, quote } from './errors.js';
 import { isRange, isTerm } from './lucene.js';
 import type { Loc, LuceneAny, LuceneNode, LuceneRange, LuceneTerm } from './lucene.js';
@@ -39,8 +40,11 @@ export class Compiler {
    */
   constructor(
     private readonly origin: number[],
-    private readonly userLength: number,
+    private readonly userText: string,
     private readonly fields: readonly string[],
+    private readonly defaultOperator: 'AND' | 'OR' = 'AND',
+    /** When given, every term node made is recorded here with where it stands in the user's query. */
+    private readonly spans?: TermSpan[],
   ) {}
 
   compile(root: LuceneNode): QueryNode<string> {
@@ -49,7 +53,7 @@ export class Compiler {
   }
 
   private pos(loc: Loc | null | undefined): number {
-    return loc ? (this.origin[loc.start.offset] ?? this.userLength) : 0;
+    return loc ? (this.origin[loc.start.offset] ?? this.userText.length) : 0;
   }
 
   /** A chain {left, operator, right} (top level or a parenthesised group). */
@@ -65,7 +69,8 @@ export class Compiler {
       // glued one would mean the same
       const c = item.clause;
       const not = item.not || (isTerm(c) && (c.prefix === '-' || c.prefix === '!'));
-      occurs.push(not ? 'MUST_NOT' : item.conj === 'OR' ? 'SHOULD' : 'MUST');
+      const conj = item.conj ?? this.defaultOperator;
+      occurs.push(not ? 'MUST_NOT' : conj === 'OR' ? 'SHOULD' : 'MUST');
       nodes.push(this.clause(item.clause, field));
     }
     const pick = (o: Occur): QueryNode<string>[] => nodes.filter((_, k) => occurs[k] === o);
@@ -140,9 +145,24 @@ export class Compiler {
       throw this.starField(c.fieldLocation);
     }
     if (onlyStars) return field === null ? ALL : { kind: 'exists', field };
-    if (stars === 0 && marks === 0) return { kind: 'term', field, text };
+    if (stars === 0 && marks === 0) {
+      const node: TermSpan['node'] = { kind: 'term', field, text };
+      this.spans?.push({ node, ...this.span(c) });
+      return node;
+    }
     if (stars === 1 && marks === 0 && endsWithStar) return { kind: 'prefix', field, text };
     return { kind: 'wildcard', field, pattern };
+  }
+
+  /**
+   * Where a term stands in the user's query: lucene's termLocation may take the blank after
+   * the term in, so the end is taken from the term's length in the prepared text (an escape
+   * there, `\:`, stands for two characters of the user's query, a `/` made `\/` for one).
+   */
+  private span(c: LuceneTerm): { start: number; end: number } {
+    const at = c.termLocation.start.offset;
+    const last = this.origin[at + c.term.length - 1] ?? this.userText.length - 1;
+    return { start: this.origin[at] ?? 0, end: last + (this.userText[last] === '\\' ? 2 : 1) };
   }
 
   private range(c: LuceneRange, inherited: FieldCtx): QueryNode<string> {

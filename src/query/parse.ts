@@ -62,7 +62,7 @@
  *     or where the offending character stands (`a~1` -> 1); QuerySyntaxError is the only
  *     error thrown, for any input string (test/query/errors.test.ts feeds random ones).
  */
-import { QUERY_FIELDS, type QueryField, type QueryNode } from './ast.js';
+import { QUERY_FIELDS, type QueryField, type QueryNode, type TermSpan } from './ast.js';
 import { Compiler } from './compile.js';
 import { QuerySyntaxError } from './errors.js';
 import { parseLucene } from './lucene.js';
@@ -70,7 +70,7 @@ import { prepare } from './prepare.js';
 
 export { QuerySyntaxError } from './errors.js';
 export { QUERY_FIELDS, queryToString } from './ast.js';
-export type { QueryField, QueryNode } from './ast.js';
+export type { QueryField, QueryNode, TermSpan } from './ast.js';
 
 export const DEFAULT_MAX_LENGTH = 1000;
 
@@ -80,6 +80,12 @@ export const INTERNAL_FAILURE = 'a query the parser can handle (this is a bug in
 export interface ParseOptions {
   /** Longest accepted query in characters (UTF-16 code units); default 1000. */
   maxLength?: number;
+  /**
+   * What two clauses without an operator between them mean (Solr's q.op, v1 /search's
+   * defaultOperator): AND (the default) makes each such clause required, OR optional
+   * (compile.ts).
+   */
+  defaultOperator?: 'AND' | 'OR';
 }
 
 export interface FieldParseOptions extends ParseOptions {
@@ -91,6 +97,20 @@ export interface FieldParseOptions extends ParseOptions {
 export function parseQuery(text: string, options?: ParseOptions): QueryNode<QueryField>;
 export function parseQuery(text: string, options: FieldParseOptions): QueryNode<string>;
 export function parseQuery(text: string, options: ParseOptions & { fields?: readonly string[] } = {}): QueryNode<string> {
+  return parse(text, options);
+}
+
+/**
+ * Parses a query as parseQuery does, and says where each plain term node of the tree stands
+ * in `text`, in query order. The nodes are those of the tree (by identity); a term the
+ * tree leaves out (an optional clause beside a required one, `a OR b c`) is listed too.
+ */
+export function parseQueryWithTerms(text: string, options: FieldParseOptions): { query: QueryNode<string>; terms: TermSpan[] } {
+  const terms: TermSpan[] = [];
+  return { query: parse(text, options, terms), terms };
+}
+
+function parse(text: string, options: ParseOptions & { fields?: readonly string[] }, spans?: TermSpan[]): QueryNode<string> {
   const fields = options.fields ?? QUERY_FIELDS;
   if (typeof text !== 'string') throw new QuerySyntaxError(0, 'a query string');
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
@@ -104,7 +124,7 @@ export function parseQuery(text: string, options: ParseOptions & { fields?: read
   try {
     const prepared = prepare(text);
     const tree = parseLucene(prepared, text);
-    return new Compiler(prepared.origin, text.length, fields).compile(tree);
+    return new Compiler(prepared.origin, text, fields, options.defaultOperator ?? 'AND', spans).compile(tree);
   } catch (e) {
     if (e instanceof QuerySyntaxError) throw e;
     // The contract is "only QuerySyntaxError"; a bug must still not become a 500 here.

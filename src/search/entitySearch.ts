@@ -28,6 +28,8 @@ export interface EntitySearch {
   rows: number;
   /** `*` to start deep paging, or a nextCursorMark; undefined for offset paging. */
   cursorMark: string | undefined;
+  /** The main query as sent, for "did you mean" (issue #18); absent: no correction. */
+  queryText?: string;
   /** Identifies query, filters and sort, so a cursor is not reused for another search. */
   fingerprint: string;
 }
@@ -44,6 +46,8 @@ export interface EntitySearchResult {
   facets: FacetResult[];
   /** Terms of the query that matched (decisions.md: highlightedTerms). */
   highlightedTerms: string[];
+  /** The query with its misspelt terms corrected, "" when no correction was made (spec 2.1). */
+  correctedQuery: string;
   nextCursorMark: string | undefined;
 }
 

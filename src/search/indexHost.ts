@@ -8,17 +8,22 @@
  */
 import type { SearchFeedStore, SearchKind } from '../store/Store.js';
 import { catchUp } from './engine/feed.js';
-import { itemDocumentsFromJson } from './engine/itemDocument.js';
+import { itemDocumentsFromJson, type ItemResultDoc } from './engine/itemDocument.js';
 import { itemSchema, personSchema } from './engine/schema.js';
 import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
 import { FeedRescanError, storeFeed } from './engine/storeFeed.js';
-import type { SearchRequest, SearchResult } from './engine/types.js';
+import type { SearchDocument, SearchRequest, SearchResult } from './engine/types.js';
 
 /** One search of the engine, as the service is asked it. */
 export interface EngineSearch {
   kind: SearchKind;
   request: SearchRequest;
+  /** Also hand over each hit's stored fields (`EngineAnswer.fields`), for Solr's `fl`. */
+  fields?: boolean;
 }
+
+/** A stored field's value, as Solr's `fl` shows it. */
+export type StoredValue = string | number | string[];
 
 /**
  * A search's result with what to show of each hit, as JSON text in page order:
@@ -27,6 +32,13 @@ export interface EngineSearch {
  */
 export interface EngineAnswer extends SearchResult {
   docs: string[];
+  /**
+   * With `EngineSearch.fields`, per hit in page order (docs/search.md "Stored fields"):
+   * items: the ItemResultDoc's fields, then every facet with values (arrays) and
+   * `begin_time` / `end_time` (day numbers) where the package has them; persons: the
+   * entity document's fields. A hit deleted since the index caught up: its id alone.
+   */
+  fields?: Array<Record<string, StoredValue>>;
 }
 
 interface Hosted {
@@ -38,8 +50,16 @@ interface Hosted {
 
 const SCHEMAS = { item: itemSchema, person: personSchema } as const;
 
+/**
+ * Changes read per batch: a slice of refresh() ends after the batch that passes its budget,
+ * so a batch must stay short (items: 10-60 KB of package JSON each, ~0.2 ms to map).
+ */
+const BATCH: Record<SearchKind, number> = { item: 50, person: 500 };
+
 export class IndexHost {
   private readonly hosted: Record<SearchKind, Hosted>;
+  /** An index being built from a full scan, to replace the hosted one once caught up. */
+  private readonly pending: Partial<Record<SearchKind, Hosted>> = {};
 
   constructor(
     private readonly store: SearchFeedStore,
@@ -49,24 +69,34 @@ export class IndexHost {
   }
 
   /**
-   * Applies the store's changes of `kind` for at most `budgetMs`; true when it has caught
-   * up. A position the store can no longer serve starts a fresh index from a full scan,
-   * swapped in only once it has caught up, so searches keep the old one meanwhile.
+   * Applies the store's changes of `kind` for about `budgetMs` (one batch at least: BATCH
+   * keeps one short); true when it has caught up. A position the store can no longer serve
+   * starts a fresh index from a full scan, built by the following calls in the same slices
+   * and swapped in once it has caught up, so searches keep the old one meanwhile.
    */
   refresh(kind: SearchKind, budgetMs: number): boolean {
-    const h = this.hosted[kind];
+    const stop = Date.now() + budgetMs;
+    const next = this.pending[kind];
     try {
-      const r = catchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs);
+      if (next !== undefined) {
+        const r = catchUp(next.index, storeFeed(this.store, kind), next.position, budgetMs, BATCH[kind]);
+        next.position = r.position;
+        if (!r.done) return false;
+        next.built = true;
+        this.hosted[kind] = next;
+        delete this.pending[kind];
+        return true;
+      }
+      const h = this.hosted[kind];
+      const r = catchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs, BATCH[kind]);
       h.position = r.position;
       if (r.done) h.built = true;
       return r.done;
     } catch (e) {
       if (!(e instanceof FeedRescanError)) throw e;
-      const next = this.fresh(kind);
-      while (!catchUp(next.index, storeFeed(this.store, kind), next.position, budgetMs).done);
-      next.built = true;
-      this.hosted[kind] = next;
-      return true;
+      // A full scan (position null) is never refused: this recurses once.
+      this.pending[kind] = this.fresh(kind);
+      return this.refresh(kind, Math.max(0, stop - Date.now()));
     }
   }
 
@@ -80,18 +110,49 @@ export class IndexHost {
   }
 
   /** Searches `kind`'s index as it stands (refresh first to see the latest commits). */
-  search({ kind, request }: EngineSearch, deadline: number): EngineAnswer {
+  search({ kind, request, fields }: EngineSearch, deadline: number): EngineAnswer {
     const result = this.hosted[kind].index.search(request, deadline);
     const bodies = this.store.readSearchBodies(kind, result.ids);
-    const docs = bodies.map((body, i) => {
+    const docs: string[] = [];
+    const stored: Array<Record<string, StoredValue>> = [];
+    bodies.forEach((body, i) => {
+      const id = result.ids[i]!;
       // A hit deleted since the index last caught up still shows, as it was found: its id.
-      if (body === null) return JSON.stringify({ id: result.ids[i] });
-      return kind === 'item' ? JSON.stringify(itemDocumentsFromJson(body, result.ids[i]).result) : body;
+      if (body === null) {
+        docs.push(JSON.stringify({ id }));
+        if (fields) stored.push({ id });
+      } else if (kind === 'item') {
+        const item = itemDocumentsFromJson(body, id);
+        docs.push(JSON.stringify(item.result));
+        if (fields) stored.push(storedItemFields(item.result, item.search));
+      } else {
+        docs.push(body);
+        if (fields) stored.push(JSON.parse(body) as Record<string, StoredValue>);
+      }
     });
-    return { ...result, docs };
+    return fields ? { ...result, docs, fields: stored } : { ...result, docs };
+  }
+
+  /** Up to `limit` titles (items) or preferred names (persons) starting with `prefix` (engine/suggest.ts). */
+  suggest(kind: SearchKind, prefix: string, limit: number): string[] {
+    return this.hosted[kind].index.suggest(prefix, limit);
   }
 
   private fresh(kind: SearchKind): Hosted {
     return { index: new SearchIndex(SCHEMAS[kind], this.options), position: null, built: false };
   }
+}
+
+/** An item's stored fields: its result doc, its facets with values, its day numbers. */
+function storedItemFields(result: ItemResultDoc, search: SearchDocument): Record<string, StoredValue> {
+  const out: Record<string, StoredValue> = { ...result };
+  for (const name of itemSchema.facets) {
+    const values = search.facets[name];
+    if (values !== undefined && values.length > 0) out[name] = [...new Set(values)];
+  }
+  for (const name of ['begin_time', 'end_time']) {
+    const n = search.numbers[name];
+    if (typeof n === 'number' && Number.isFinite(n)) out[name] = n;
+  }
+  return out;
 }

@@ -1,67 +1,12 @@
 /**
- * How a person is laid out for search: the text fields that plain terms
- * search, which field a query may name, the facet values of a person, and the
- * stored document (spec 2.1). Shared by every backend.
+ * How a person is laid out for search and storage: the facet values of a
+ * person (the engine's document: src/search/engine/personDocument.ts), the
+ * stored document (spec 2.1), and the gender vocabulary. Shared by every backend.
  */
 import type { Person } from '../ingest/persons/person.js';
 import { normaliseGender } from '../domain/personNames.js';
-import { QUERY_FIELDS, type QueryField, type QueryNode } from '../query/ast.js';
+import type { QueryNode } from '../query/ast.js';
 import { FACETS, type FacetName } from './entitySearch.js';
-import { fold, tokens, yearOf } from './fold.js';
-
-/**
- * Full-text fields, in index column order: the query fields (src/query/ast.ts)
- * except id, type and count, which are answered from columns. A plain term
- * searches all of them (decisions.md).
- */
-const NOT_TEXT = ['id', 'type', 'count'] as const;
-export const TEXT_FIELDS = QUERY_FIELDS.filter(
-  (f): f is Exclude<QueryField, (typeof NOT_TEXT)[number]> => !(NOT_TEXT as readonly string[]).includes(f),
-);
-export type TextField = Exclude<QueryField, (typeof NOT_TEXT)[number]>;
-
-export function isTextField(field: string): field is TextField {
-  return (TEXT_FIELDS as readonly string[]).includes(field);
-}
-
-/** Bit of each field in fields_mask (field:* asks for it). */
-export const FIELD_BIT: Record<TextField, number> = Object.fromEntries(TEXT_FIELDS.map((f, i) => [f, 1 << i])) as Record<TextField, number>;
-
-function values(person: Person, field: TextField): string[] {
-  const v = person[field];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
-}
-
-/**
- * Put between two values of one field in the full-text index, so that a phrase
- * cannot run from the end of one value into the next (Lucene/Solr phrases stay
- * within one value of a multi-valued field). It is a token to FTS5's unicode61
- * (a private-use character counts as a token character) but never a query
- * token: `tokens()` (src/search/fold.ts) keeps letters and digits only.
- */
-export const VALUE_GAP = '\uE000';
-
-/** The folded text of each full-text field, array values joined with VALUE_GAP between them. */
-export function indexedText(person: Person): string[] {
-  return TEXT_FIELDS.map((f) => values(person, f).map(fold).join(` ${VALUE_GAP} `));
-}
-
-export function fieldsMask(person: Person): number {
-  return TEXT_FIELDS.reduce((mask, f) => (values(person, f).length > 0 ? mask | FIELD_BIT[f] : mask), 0);
-}
-
-/** Order-insensitive key of a name: "Friedell, Egon" and "Egon Friedell" are the same name. */
-export function nameKey(text: string): string {
-  return tokens(text).sort().join(' ');
-}
-
-export function sortKey(person: Person): string {
-  return fold(person.preferredName);
-}
-
-export function years(person: Person): { birth: number | null; death: number | null } {
-  return { birth: yearOf(person.dateOfBirth), death: yearOf(person.dateOfDeath) };
-}
 
 /** Facet values of a person, as [facet index, value] pairs without repeats (spec 2.2, decisions.md). */
 export function facetValues(person: Person): Array<[number, string]> {
@@ -94,6 +39,14 @@ export function entityDoc(person: Person): string {
 /** Adds the count as the last key (spec 2.1 order) without parsing the stored document again. */
 export function withCount(doc: string, count: number): string {
   return `${doc.slice(0, -1)},"count":${count}}`;
+}
+
+/**
+ * The search feed's body of a person: the stored document, its gender (`genderJson`, a JSON
+ * array; left out when empty) and its count, for src/search/engine/storeFeed.ts.
+ */
+export function withGenderAndCount(doc: string, genderJson: string, count: number): string {
+  return genderJson === '[]' ? withCount(doc, count) : `${doc.slice(0, -1)},"gender":${genderJson},"count":${count}}`;
 }
 
 /**

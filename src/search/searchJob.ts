@@ -1,58 +1,61 @@
 /**
- * What a search worker does with each search (src/search/searchWorker.ts is
- * its entry): its own connection to the store, from the Store's
- * reopenSpec(), and so its own in-memory index; one search at a time, each
- * within its budget.
+ * What a search worker does (src/search/searchWorker.ts is its entry): its own connection
+ * to the store, from the Store's reopenSpec(), and on it the engine's indexes
+ * (./hostedIndexes.ts), kept fresh in the background; one search at a time, each within
+ * its budget.
  *
- * Protocol: `indexed` once the first index is built; for each SearchJob, `started` once the index is fresh (the
- * budget counts from there), then `done` or `failed`.
+ * Protocol (src/search/searchPool.ts): the worker posts `built` once both indexes are
+ * built; for each `job`, `started` once its kind is built and refreshed (the budget counts
+ * from there), then `done` or `failed`; each `sync` is answered `synced` at the end of the
+ * next background pass that caught up with every commit made before it began.
  */
 import { openStoreFrom } from '../store/openStore.js';
 import type { StoreSpec } from '../store/Store.js';
-import { SearchRequestError, type EntitySearch } from './entitySearch.js';
-import { Deadline, SearchLimitError, SearchOverBudgetError, type SearchLimits } from './searchLimits.js';
-import type { WorkerAnswer, WorkerFailure } from './searchPool.js';
+import { failureOf, HostedIndexes, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
 
-export interface SearchWorkerSetup {
+export interface SearchWorkerSetup extends HostedSettings {
   spec: StoreSpec;
-  limits: SearchLimits;
 }
 
 export interface SearchJob {
+  type: 'job';
   id: number;
-  search: EntitySearch;
+  op: SearchOp;
   budgetMs: number;
 }
 
-function failure(e: unknown): WorkerFailure {
-  if (e instanceof SearchLimitError) return { kind: 'limit', limit: e.limit };
-  if (e instanceof SearchOverBudgetError) return { kind: 'budget' };
-  if (e instanceof SearchRequestError) return { kind: 'request', message: e.message };
-  const error = e instanceof Error ? e : new Error(String(e));
-  return { kind: 'internal', message: error.message, stack: error.stack ?? '' };
-}
+export type ToWorker = SearchJob | { type: 'sync'; token: number };
+
+export type WorkerAnswer =
+  | { type: 'built' }
+  | { type: 'synced'; token: number }
+  | { type: 'started'; id: number }
+  | { type: 'done'; id: number; result: OpResult }
+  | { type: 'failed'; id: number; failure: SearchFailure };
 
 /**
- * Opens the store and builds its index at once, so that the first search
- * finds it ready; returns what answers each job.
+ * Opens the store and starts building its indexes at once, so that the first search
+ * finds them ready; returns what handles each message.
  */
-export function searchJobs(setup: SearchWorkerSetup, onIndexed: () => void = () => {}): (job: SearchJob, post: (answer: WorkerAnswer) => void) => void {
-  const { spec, limits } = setup;
-  const store = openStoreFrom(spec);
-  try {
-    store.refreshSearch();
-    onIndexed();
-  } catch {
-    // Not fatal here: the search that follows meets the failure again and reports it.
-  }
-  return (job, post) => {
-    try {
-      store.refreshSearch();
-      post({ type: 'started', id: job.id });
-      const result = store.searchPersons(job.search, { limits, deadline: new Deadline(job.budgetMs) });
-      post({ type: 'done', id: job.id, result });
-    } catch (e) {
-      post({ type: 'failed', id: job.id, failure: failure(e) });
+export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => void): (message: ToWorker) => void {
+  const store = openStoreFrom(setup.spec);
+  const hosted = new HostedIndexes(store, setup, () => post({ type: 'built' }));
+  hosted.start();
+  return (message) => {
+    if (message.type === 'sync') {
+      hosted.sync(() => post({ type: 'synced', token: message.token }));
+      return;
     }
+    const { id, op, budgetMs } = message;
+    hosted.whenBuilt(op.op === 'engine' ? op.search.kind : op.kind, (error) => {
+      try {
+        if (error !== undefined) throw error;
+        hosted.prepare(op);
+        post({ type: 'started', id });
+        post({ type: 'done', id, result: hosted.execute(op, budgetMs) });
+      } catch (e) {
+        post({ type: 'failed', id, failure: failureOf(e) });
+      }
+    });
   };
 }

@@ -71,7 +71,7 @@ export class Deadline {
 }
 
 /** Leaves of the query: what maxClauses counts. `*:*` is not a clause. */
-export function countClauses(node: QueryNode): number {
+export function countClauses(node: QueryNode<string>): number {
   switch (node.kind) {
     case 'all':
       return 0;
@@ -86,7 +86,7 @@ export function countClauses(node: QueryNode): number {
 }
 
 /** Throws SearchLimitError when the query has more leaves than `max`. */
-export function checkClauses(query: QueryNode, max: number): void {
+export function checkClauses(query: QueryNode<string>, max: number): void {
   const clauses = countClauses(query);
   if (clauses > max) throw new SearchLimitError({ key: 'tooManyClauses', clauses, max });
 }

@@ -1,12 +1,14 @@
 /**
- * Runs person searches so that an expensive one cannot delay other requests
- * (issue #13, point 1): on a pool of worker threads, each with its own
- * connection to the store (Store.reopenSpec(), opened by
- * src/store/openStore.ts in the worker) and its own in-memory index.
+ * Runs the searches of the engine (items and persons, issue #14) so that an
+ * expensive one cannot delay other requests (issue #13, point 1): on a pool
+ * of worker threads, each with its own connection to the store
+ * (Store.reopenSpec(), opened by src/store/openStore.ts in the worker) and on
+ * it the engine's indexes (src/search/hostedIndexes.ts), kept fresh in the
+ * background.
  *
  * Every search gets `search.timeBudgetMs`, counted from the moment its
- * worker starts it (after the index is fresh: building it after a change of
- * the data is not the search's doing). The worker looks at the deadline in
+ * worker starts it (once its index is built and has had its short refresh:
+ * building an index is not the search's doing). The worker looks at the deadline in
  * its loops and stops itself; the main thread also answers the 503 at the
  * budget whatever the worker does, and terminates and replaces a worker
  * that is still busy `graceMs` later (stuck in one long statement). At most
@@ -22,31 +24,23 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
-import type { Store } from '../store/Store.js';
+import type { SearchKind, Store } from '../store/Store.js';
 import { SearchRequestError, type EntitySearch, type EntitySearchResult } from './entitySearch.js';
-import { checkClauses, Deadline, SearchLimitError, SearchOverBudgetError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
-import type { SearchJob, SearchWorkerSetup } from './searchJob.js';
+import { entityOp, entityResult, failureOf, HostedIndexes, opKind, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
+import type { EngineAnswer, EngineSearch } from './indexHost.js';
+import { checkClauses, SearchLimitError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
+import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
 
 export type SearchSettings = Config['search'];
 
-/** Why a worker could not answer a search. */
-export type WorkerFailure =
-  | { kind: 'limit'; limit: SearchLimitKind }
-  | { kind: 'budget' }
-  | { kind: 'request'; message: string }
-  | { kind: 'internal'; message: string; stack: string };
-
-export type WorkerAnswer =
-  /** Posted once, when a new worker has built its index. */
-  | { type: 'indexed' }
-  | { type: 'started'; id: number }
-  | { type: 'done'; id: number; result: EntitySearchResult }
-  | { type: 'failed'; id: number; failure: WorkerFailure };
-
 export interface SearchRunner {
-  /** The result, or an ApiError (400 over a limit, 503 over the budget or too busy). */
+  /** GET /entities: the result, or an ApiError (400 over a limit, 503 over the budget or too busy). */
   run(search: EntitySearch): Promise<EntitySearchResult>;
-  /** Starts the workers ahead of the first search (they build their index then). */
+  /** A search of the engine (items or persons), with the same budget, limits and errors as run(). */
+  engine(search: EngineSearch): Promise<EngineAnswer>;
+  /** Up to `limit` completions of `prefix` from `kind`'s index (IndexHost.suggest), with the same budget. */
+  suggest(kind: SearchKind, prefix: string, limit: number): Promise<string[]>;
+  /** Starts the workers (or the main thread's background index work) ahead of the first search. */
   start(): void;
   /** Where the index and the workers stand, for /health/ready and /metrics (issue #16 point 7). */
   state(): SearchState;
@@ -55,7 +49,7 @@ export interface SearchRunner {
 
 /** What operators see of the search (src/http/metrics.ts, src/http/routes/health.ts). */
 export interface SearchState {
-  /** Some worker (or the main thread) has built its index: searches are answered without a build first. */
+  /** Some worker (or the main thread) has built both indexes (items and persons): searches wait for nothing. */
   indexBuilt: boolean;
   /**
    * The freshest index: the store's dataVersion() (of the caller's connection) read before
@@ -92,7 +86,11 @@ const DEFAULT_GRACE_MS = 1000;
 export function createSearchRunner(store: Store, settings: SearchSettings, options: PoolOptions = {}): SearchRunner {
   const spec = settings.workers > 0 ? store.reopenSpec() : undefined;
   if (spec === undefined) return new MainThreadSearch(store, settings);
-  return new SearchPool({ spec, limits: limitsOf(settings) }, settings, { dataVersion: () => store.dataVersion(), ...options });
+  return new SearchPool({ spec, ...hostedSettings(settings) }, settings, { dataVersion: () => store.dataVersion(), ...options });
+}
+
+function hostedSettings(s: SearchSettings): HostedSettings {
+  return { limits: limitsOf(s), indexSliceMs: s.indexSliceMs, indexPollMs: s.indexPollMs };
 }
 
 function limitsOf(s: SearchSettings): SearchLimits {
@@ -122,7 +120,7 @@ function limitError(limit: SearchLimitKind): ApiError {
   }
 }
 
-function toApiError(failure: WorkerFailure, budgetMs: number): Error {
+function toApiError(failure: SearchFailure, budgetMs: number): Error {
   switch (failure.kind) {
     case 'limit':
       return limitError(failure.limit);
@@ -138,79 +136,125 @@ function toApiError(failure: WorkerFailure, budgetMs: number): Error {
   }
 }
 
-class MainThreadSearch implements SearchRunner {
-  private readonly limits: SearchLimits;
-  private index: SearchState['index'];
-  private timeouts = 0;
-  private busy = 0;
-  private starting = false;
 
-  constructor(
-    private readonly store: Store,
-    private readonly settings: SearchSettings,
-  ) {
-    this.limits = limitsOf(settings);
-  }
+/** What both runners share: entity searches as engine searches, the clause limit before anything runs. */
+abstract class Runner implements SearchRunner {
+  constructor(protected readonly settings: SearchSettings) {}
 
   async run(search: EntitySearch): Promise<EntitySearchResult> {
-    const budgetMs = this.settings.timeBudgetMs;
+    let op: SearchOp;
     try {
-      checkClauses(search.query, this.limits.maxClauses);
-      this.refresh();
-      this.busy++;
-      try {
-        return this.store.searchPersons(search, { limits: this.limits, deadline: new Deadline(budgetMs) });
-      } finally {
-        this.busy--;
-      }
+      op = entityOp(search);
     } catch (e) {
-      if (e instanceof SearchLimitError) throw limitError(e.limit);
-      if (e instanceof SearchOverBudgetError) {
-        this.timeouts++;
-        throw overBudget(budgetMs);
-      }
       if (e instanceof SearchRequestError) throw ApiError.of('invalidSearch', e.message);
       throw e;
     }
+    return entityResult(search, (await this.submit(op)) as EngineAnswer);
   }
 
-  private refresh(): void {
-    // Read before the refresh: the index then holds at least this version.
-    const index = { version: this.store.dataVersion(), at: Date.now() };
-    this.store.refreshSearch();
-    this.index = index;
+  async engine(search: EngineSearch): Promise<EngineAnswer> {
+    return (await this.submit({ op: 'engine', search })) as EngineAnswer;
   }
 
-  /** Builds the index once the server listens (as a worker would), so that /health/ready turns ready. */
-  start(): void {
-    if (this.starting) return;
-    this.starting = true;
-    setImmediate(() => {
+  async suggest(kind: SearchKind, prefix: string, limit: number): Promise<string[]> {
+    return (await this.submit({ op: 'suggest', kind, prefix, limit })) as string[];
+  }
+
+  /** Refuses a query with too many clauses at once (src/search/searchLimits.ts), then runs it. */
+  private submit(op: SearchOp): Promise<OpResult> {
+    if (op.op === 'engine') {
       try {
-        if (this.index === undefined) this.refresh();
-      } catch {
-        // The first search meets the failure again and reports it; not ready until then.
+        checkClauses(op.search.request.query, this.settings.maxClauses);
+      } catch (e) {
+        return Promise.reject(e instanceof SearchLimitError ? limitError(e.limit) : e);
       }
+    }
+    return this.execute(op);
+  }
+
+  protected abstract execute(op: SearchOp): Promise<OpResult>;
+  abstract start(): void;
+  abstract state(): SearchState;
+  abstract close(): Promise<void>;
+}
+
+/** No workers: the indexes live on the main thread, built and refreshed in slices between requests. */
+class MainThreadSearch extends Runner {
+  private readonly hosted: HostedIndexes;
+  private index: SearchState['index'];
+  private timeouts = 0;
+  private busy = 0;
+  private closed = false;
+  private syncing = false;
+  private syncTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    settings: SearchSettings,
+  ) {
+    super(settings);
+    this.hosted = new HostedIndexes(store, hostedSettings(settings));
+  }
+
+  protected async execute(op: SearchOp): Promise<OpResult> {
+    this.start();
+    await new Promise<void>((resolve, reject) => this.hosted.whenBuilt(opKind(op), (e) => (e === undefined ? resolve() : reject(e))));
+    const budgetMs = this.settings.timeBudgetMs;
+    this.busy++;
+    try {
+      this.hosted.prepare(op);
+      return this.hosted.execute(op, budgetMs);
+    } catch (e) {
+      const failure = failureOf(e);
+      if (failure.kind === 'budget') this.timeouts++;
+      throw failure.kind === 'internal' ? e : toApiError(failure, budgetMs);
+    } finally {
+      this.busy--;
+    }
+  }
+
+  /** Builds the indexes in the background once the server listens, so that /health/ready turns ready. */
+  start(): void {
+    if (this.closed || this.syncing) return;
+    this.syncing = true;
+    this.hosted.start();
+    this.sync();
+  }
+
+  /** Records, again and again, the version the index has caught up with (SearchState.index). */
+  private sync(): void {
+    let version: string | undefined;
+    try {
+      version = this.store.dataVersion();
+    } catch {
+      version = undefined; // A failing store: /health/ready reports it; the age then counts from here.
+    }
+    const at = Date.now();
+    this.hosted.sync(() => {
+      this.index = { version, at };
+      if (!this.closed) this.syncTimer = setTimeout(() => this.sync(), this.settings.indexPollMs).unref();
     });
   }
 
   state(): SearchState {
-    return { indexBuilt: this.index !== undefined, index: this.index, workers: 0, busy: this.busy, queued: 0, timeouts: this.timeouts, refused: 0, terminated: 0 };
+    return { indexBuilt: this.hosted.built(), index: this.index, workers: 0, busy: this.busy, queued: 0, timeouts: this.timeouts, refused: 0, terminated: 0 };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.syncTimer);
+    this.hosted.close();
+  }
 }
 
 interface Job {
   id: number;
-  search: EntitySearch;
-  resolve(result: EntitySearchResult): void;
+  op: SearchOp;
+  resolve(result: OpResult): void;
   reject(error: Error): void;
   settled: boolean;
   /** Answers the 503 at the budget. */
   budgetTimer: NodeJS.Timeout | undefined;
-  /** The data version before the job was handed to a worker, and when: its refresh catches up at least to it. */
-  sent?: { version: string | undefined; at: number };
 }
 
 interface Slot {
@@ -222,6 +266,9 @@ interface Slot {
   gone: boolean;
   /** The data version when the worker was started; its first index holds at least that. */
   spawned: { version: string | undefined; at: number };
+  /** The sync sent and not yet answered: the data version read before it was sent. */
+  sync: { token: number; version: { version: string | undefined; at: number } } | undefined;
+  syncTimer: NodeJS.Timeout | undefined;
 }
 
 function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
@@ -234,12 +281,13 @@ function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
   });
 }
 
-export class SearchPool implements SearchRunner {
+export class SearchPool extends Runner {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly graceMs: number;
   private readonly workerUrl: URL;
   private nextId = 0;
+  private nextToken = 0;
   private closed = false;
   /** Workers terminated by the watchdog (each replaced by a new one). */
   terminated = 0;
@@ -250,27 +298,23 @@ export class SearchPool implements SearchRunner {
 
   constructor(
     private readonly setup: SearchWorkerSetup,
-    private readonly settings: SearchSettings,
+    settings: SearchSettings,
     private readonly options: PoolOptions = {},
   ) {
+    super(settings);
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     const here = import.meta.url;
     this.workerUrl = options.workerUrl ?? new URL(here.endsWith('.ts') ? './searchWorker.ts' : './searchWorker.js', here);
   }
 
-  run(search: EntitySearch): Promise<EntitySearchResult> {
-    try {
-      checkClauses(search.query, this.setup.limits.maxClauses);
-    } catch (e) {
-      return Promise.reject(e instanceof SearchLimitError ? limitError(e.limit) : e);
-    }
+  protected execute(op: SearchOp): Promise<OpResult> {
     const free = this.slots.some((s) => s.job === undefined) || this.slots.length < this.settings.workers;
     if (this.closed || (!free && this.queue.length >= this.settings.queueLength)) {
       this.refused++;
       return Promise.reject(busy(this.settings.timeBudgetMs));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, search, resolve, reject, settled: false, budgetTimer: undefined });
+      this.queue.push({ id: this.nextId++, op, resolve, reject, settled: false, budgetTimer: undefined });
       this.dispatch();
     });
   }
@@ -322,24 +366,27 @@ export class SearchPool implements SearchRunner {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
+  private post(slot: Slot, message: ToWorker): void {
+    slot.worker.postMessage(message);
+  }
+
   private dispatch(): void {
     while (this.queue.length > 0 && !this.closed) {
       const slot = this.slots.find((s) => s.job === undefined) ?? (this.slots.length < this.settings.workers ? this.spawn() : undefined);
       if (slot === undefined) return;
       const job = this.queue.shift()!;
       slot.job = job;
-      job.sent = this.versionNow();
       // A worker with a search keeps the process alive until it answers.
       slot.worker.ref();
-      const message: SearchJob = { id: job.id, search: job.search, budgetMs: this.settings.timeBudgetMs };
-      slot.worker.postMessage(message);
+      const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs: this.settings.timeBudgetMs };
+      this.post(slot, message);
     }
   }
 
   private spawn(): Slot {
     const spawned = this.versionNow();
     const worker = startWorker(this.workerUrl, this.setup);
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned };
+    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
@@ -349,17 +396,31 @@ export class SearchPool implements SearchRunner {
     return slot;
   }
 
+  /** Asks the worker to say when it has caught up with the data as of now (SearchState.index). */
+  private sendSync(slot: Slot): void {
+    if (slot.gone || this.closed) return;
+    slot.sync = { token: this.nextToken++, version: this.versionNow() };
+    this.post(slot, { type: 'sync', token: slot.sync.token });
+  }
+
   private onAnswer(slot: Slot, m: WorkerAnswer): void {
-    if (m.type === 'indexed') {
-      if (!slot.gone) this.caughtUp(slot.spawned);
+    if (slot.gone) return;
+    if (m.type === 'built') {
+      this.caughtUp(slot.spawned);
+      this.sendSync(slot);
+      return;
+    }
+    if (m.type === 'synced') {
+      if (slot.sync?.token !== m.token) return;
+      this.caughtUp(slot.sync.version);
+      slot.sync = undefined;
+      slot.syncTimer = setTimeout(() => this.sendSync(slot), this.settings.indexPollMs).unref();
       return;
     }
     const job = slot.job;
-    if (job === undefined || job.id !== m.id || slot.gone) return;
+    if (job === undefined || job.id !== m.id) return;
     const budgetMs = this.settings.timeBudgetMs;
     if (m.type === 'started') {
-      // The worker refreshed its index before it said so.
-      if (job.sent !== undefined) this.caughtUp(job.sent);
       job.budgetTimer = setTimeout(() => {
         this.timeouts++;
         this.settle(job, overBudget(budgetMs));
@@ -379,7 +440,7 @@ export class SearchPool implements SearchRunner {
   }
 
   /** Answers a job once: later answers (a worker finishing after the watchdog's 503) are dropped. */
-  private settle(job: Job, error: Error | undefined, result?: EntitySearchResult): void {
+  private settle(job: Job, error: Error | undefined, result?: OpResult): void {
     clearTimeout(job.budgetTimer);
     if (job.settled) return;
     job.settled = true;
@@ -410,6 +471,7 @@ export class SearchPool implements SearchRunner {
     slot.gone = true;
     slot.job = undefined;
     clearTimeout(slot.killTimer);
+    clearTimeout(slot.syncTimer);
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
   }

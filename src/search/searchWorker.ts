@@ -3,9 +3,8 @@
  * in ./searchJob.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { searchJobs, type SearchJob, type SearchWorkerSetup } from './searchJob.js';
-import type { WorkerAnswer } from './searchPool.js';
+import { searchJobs, type SearchWorkerSetup, type ToWorker } from './searchJob.js';
 
 const port = parentPort!;
-const answer = searchJobs(workerData as SearchWorkerSetup, () => port.postMessage({ type: 'indexed' } satisfies WorkerAnswer));
-port.on('message', (job: SearchJob) => answer(job, (m) => port.postMessage(m)));
+const handle = searchJobs(workerData as SearchWorkerSetup, (m) => port.postMessage(m));
+port.on('message', (m: ToWorker) => handle(m));

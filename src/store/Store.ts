@@ -3,9 +3,6 @@
  * interface only; which backend is in use is decided once, in
  * src/store/openStore.ts, from the config.
  */
-import type { EntitySearch, EntitySearchResult } from '../search/entitySearch.js';
-import type { SearchOptions } from '../search/searchLimits.js';
-
 /** An item package prepared by the ingest pipeline, ready to be written. */
 export interface PreparedItem {
   id: string;
@@ -76,8 +73,8 @@ export interface ProviderSummary extends ProviderRecord {
 
 /**
  * A person prepared by the ingest pipeline (src/ingest/persons/preparePerson.ts),
- * ready to be written: the search layout of src/search/personFields.ts,
- * computed off the writing thread (issue #5: loading speed).
+ * ready to be written, computed off the writing thread (issue #5: loading speed).
+ * The search engine makes its document from `doc` (src/search/engine/personDocument.ts).
  */
 export interface PreparedPerson {
   id: string;
@@ -85,15 +82,8 @@ export interface PreparedPerson {
   doc: string;
   /** Digest of the whole record: an unchanged record is left alone. */
   digest: string;
-  sortKey: string;
-  nameKey: string;
-  fieldsMask: number;
-  birth: number | null;
-  death: number | null;
-  /** Folded text of each full-text field, in TEXT_FIELDS order. */
-  text: string[];
-  /** [facet index, value] pairs without repeats. */
-  facets: Array<[number, string]>;
+  /** Gender values (a facet and a query field, not part of the entity document: docs/api.md). */
+  gender: string[];
 }
 
 export interface UpsertResult {
@@ -134,6 +124,11 @@ export interface ItemHead {
 
 export interface ItemDocument extends ItemHead {
   body: Buffer;
+  /**
+   * Brotli of exactly `body`, when the backend keeps it so (issue #16 point
+   * 6): a client that accepts br can be sent it without compressing anew.
+   */
+  brotli?: Buffer;
 }
 
 /** One node of GET /items/{id}/parents (spec 2.3). */
@@ -266,20 +261,6 @@ export interface PersonStore {
   /** Insert or replace persons by id, in one transaction. Unchanged records are left alone. */
   upsertPersons(persons: readonly PreparedPerson[]): UpsertResult;
   countPersons(): number;
-  /**
-   * Throws SearchRequestError for a search it cannot answer as asked,
-   * SearchLimitError for one over `options.limits` (the config's defaults
-   * when none are given) and SearchOverBudgetError once `options.deadline`
-   * has passed (src/search/searchLimits.ts).
-   */
-  searchPersons(search: EntitySearch, options?: SearchOptions): EntitySearchResult;
-  /**
-   * Brings what the search keeps in memory up to date with the stored data
-   * (built on first use; seconds at a million persons). searchPersons does it
-   * too; a search worker calls it first, so that a time budget counts the
-   * search and not the build.
-   */
-  refreshSearch(): void;
 }
 
 /** What the search engine indexes (issue #14 point 6; src/search/engine/storeFeed.ts). */
@@ -290,7 +271,8 @@ export interface SearchChange {
   id: string;
   /**
    * item: the stored package JSON text; person: the stored entity document with its
-   * `count` (as GET /entities returns it). null: the row is gone, or the item is blocked.
+   * `gender` (when it has one) and `count` (GET /entities shows it without the gender).
+   * null: the row is gone, or the item is blocked.
    */
   body: string | null;
 }
@@ -324,7 +306,8 @@ export interface SearchFeedStore {
   readSearchChanges(kind: SearchKind, after: string | null, limit: number): SearchChangeBatch | SearchRescan;
   /**
    * The current body of each id, as readSearchChanges would hand it over (null: gone or
-   * blocked): what a search answer shows of its hits.
+   * blocked) but for a person's gender: what a search answer shows of its hits (persons:
+   * as GET /entities shows them).
    */
   readSearchBodies(kind: SearchKind, ids: readonly string[]): Array<string | null>;
 }
@@ -357,7 +340,6 @@ export type Promised<T> = {
 
 /**
  * The Store as a networked backend (PostgreSQL, src/store/postgres/) offers it: every
- * method returns a promise. The person search of the store is not part of it: the search
- * engine is fed through readSearchChanges and readSearchBodies (issue #14 point 6).
+ * method returns a promise.
  */
-export type AsyncStore = Promised<Omit<Store, 'searchPersons' | 'refreshSearch'>>;
+export type AsyncStore = Promised<Store>;

@@ -36,6 +36,14 @@ test('demo prints curl commands that work as printed', { timeout: 60_000 }, asyn
       child.once('exit', (code) => reject(new Error(`demo exited with ${code}: ${err}`)));
     });
     assert.match(err, /Loaded demo items: \d+ new/);
+    // The home page's URL comes first (issue #17 point 5), and a browser gets the home page there.
+    const lines = out.split('\n').filter((l) => l.trim() !== '');
+    const home = /^Open the collection in a browser: (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(lines[0] ?? '')?.[1];
+    assert.ok(home !== undefined, out);
+    const page = await fetch(home, { headers: { accept: 'text/html' } });
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.match(await page.text(), /<strong>1\.001<\/strong> Objekte/);
     const curls = out.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('curl '));
     assert.equal(curls.length, 4, out);
     const [parents, aip, edmParents, entities] = await Promise.all(curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])));

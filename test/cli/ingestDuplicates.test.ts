@@ -13,6 +13,7 @@ import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { cli } from '../helpers/cli.js';
 import { filesIn, MIMO_DIR, readAll, readText, recordsOf } from '../ingest-edm/helpers.js';
+import { searchPersons } from '../helpers/personSearch.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'heritage-api-dup-'));
 
@@ -78,7 +79,7 @@ test('one person under http:// and https:// in one run: the first wins, the seco
   }
   const store = openSqliteStore({ path: db });
   try {
-    const found = store.searchPersons(toEntitySearch({ query: 'id:"http://d-nb.info/gnd/118540238"' }).search);
+    const found = searchPersons(store, toEntitySearch({ query: 'id:"http://d-nb.info/gnd/118540238"' }).search);
     assert.equal(found.total, 1);
     assert.match(found.docs[0]!, /"preferredName":"Goethe, Johann Wolfgang von"/);
   } finally {

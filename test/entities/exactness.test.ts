@@ -8,8 +8,9 @@
  * 30,000 small items referring to them (skewed) give the persons their
  * `count`. The same persons and references go into the plain SQL model of
  * referenceSearch.ts, which shares no code with the production search
- * (personSearch.ts, personIndex.ts, sets.ts, topK.ts); both sides use the
- * query parser and the folding of src/search/fold.ts.
+ * (the engine, src/search/engine/, as src/search/entityEngine.ts maps the
+ * entity search onto it); both sides use the query parser and the folding of
+ * src/search/fold.ts.
  *
  * Requests are built by the /entities route's own parameter handling
  * (toEntitySearch), so facet.limit, minDocs, filters and cursors are read as
@@ -20,7 +21,7 @@
  * each id once, the same set as the reference, in the documented order.
  * The documented keys (name; tier, count, name) leave ties between persons
  * of the same name; the reference breaks them by id ascending, as the
- * implementation says it does (src/store/sqlite/personIndex.ts).
+ * implementation says it does (src/search/engine/types.ts SearchSort).
  *
  * Words are picked by counting in the reference database, so a change of the
  * generator moves the words, not the meaning of the cases.
@@ -38,6 +39,7 @@ import { fold, tokens } from '../../src/search/fold.js';
 import type { PreparedItem, Store } from '../../src/store/Store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { ReferenceSearch, REF_FACETS, type RefFacet, type RefRequest, type RefSort } from './referenceSearch.js';
+import { searchPersons } from '../helpers/personSearch.js';
 
 const PERSONS = 100_000;
 const ITEMS = 30_000;
@@ -125,7 +127,7 @@ function docsOf(result: EntitySearchResult): { ids: string[]; counts: number[] }
 }
 
 function production(params: Params): Prod {
-  const result = store.searchPersons(toEntitySearch(params).search);
+  const result = searchPersons(store, toEntitySearch(params).search);
   return { total: result.total, facets: result.facets, ...docsOf(result) };
 }
 
@@ -135,7 +137,7 @@ function productionAllPages(params: Params): { ids: string[]; pages: number } {
   let mark = '*';
   let pages = 0;
   for (;;) {
-    const result = store.searchPersons(toEntitySearch({ ...params, rows: String(PAGE), cursorMark: mark }).search);
+    const result = searchPersons(store, toEntitySearch({ ...params, rows: String(PAGE), cursorMark: mark }).search);
     pages++;
     ids.push(...docsOf(result).ids);
     assert.ok(result.nextCursorMark !== undefined, 'a cursor request answers nextCursorMark');

@@ -127,7 +127,7 @@ for (const backend of BACKENDS) {
         const [method, path] = line.split(' ');
         assert.equal(
           res.body,
-          body(404, 'NotFoundException', `There is no ${method} ${path}. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`),
+          body(404, 'NotFoundException', `There is no ${method} ${path}. The operations are GET /search, /search/facets, /search/sortcriteria, /search/suggest; GET /search/person, /search/person/facets, /search/person/sortcriteria, /search/person/suggest and GET /entities; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`),
         );
       }
       // A real preflight is still answered by the CORS plugin.

@@ -172,7 +172,9 @@ for (const backend of BACKENDS) {
       assert.deepEqual(Object.keys(doc.paths).sort(), [
         '/', '/binary/{*}', '/entities', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
         '/items/{id}/iiif', '/items/{id}/indexing-profile', '/items/{id}/parents', '/items/{id}/source', '/items/{id}/source/description',
-        '/items/{id}/source/record', '/items/{id}/view', '/openapi.json', '/status', '/version',
+        '/items/{id}/source/record', '/items/{id}/view', '/openapi.json',
+        '/search', '/search/facets', '/search/index/{index}/{handler}', '/search/person', '/search/person/facets', '/search/person/sortcriteria', '/search/person/suggest', '/search/sortcriteria', '/search/suggest',
+        '/status', '/version',
       ]);
       // The same operations under /2 (issue #15 point 7): a second server.
       assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), ['/', '/2']);

@@ -202,7 +202,7 @@ for (const backend of BACKENDS) {
         status: 404,
         name: 'NotFoundException',
         message:
-          'There is no GET /metrics. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.',
+          'There is no GET /metrics. The operations are GET /search, /search/facets, /search/sortcriteria, /search/suggest; GET /search/person, /search/person/facets, /search/person/sortcriteria, /search/person/suggest and GET /entities; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.',
       });
     } finally {
       await off.close();

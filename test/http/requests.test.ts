@@ -105,7 +105,7 @@ for (const backend of BACKENDS) {
         ['/items/a..b/aip', 400, invalid('a..b')],
         [`/items/${'A'.repeat(10_000)}/aip`, 400, invalid(`${'A'.repeat(80)}… (10000 characters)`)],
         // A raw '/' splits the path: no such operation.
-        ['/items/a/b/aip', 404, JSON.stringify({ status: 404, name: 'NotFoundException', message: "There is no GET /items/a/b/aip. The operations are GET /entities; GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them." })],
+        ['/items/a/b/aip', 404, JSON.stringify({ status: 404, name: 'NotFoundException', message: "There is no GET /items/a/b/aip. The operations are GET /search, /search/facets, /search/sortcriteria, /search/suggest; GET /search/person, /search/person/facets, /search/person/sortcriteria, /search/person/suggest and GET /entities; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them." })],
       ];
       for (const [url, status, body] of cases) {
         const res = await t.app.inject({ url, headers: t.json });

@@ -133,6 +133,10 @@ const SORTS: SearchSort[] = [
   { kind: 'random', seed: 'seed42' },
   { kind: 'id', descending: false },
   { kind: 'id', descending: true },
+  // the entity search's relevance and COUNT_DESC (src/search/entityEngine.ts)
+  { kind: 'tiers', exact: true, tiers: [{ kind: 'term', field: 'title', text: 'alpha' }], keys: [{ key: 'year', descending: true }, { key: 'title', descending: false }] },
+  { kind: 'tiers', exact: false, tiers: [], keys: [{ key: 'title', descending: true }, { key: 'year', descending: false }] },
+  { kind: 'tiers', exact: true, tiers: [{ kind: 'term', field: 'body', text: 'beta' }, { kind: 'term', field: null, text: 'gamma' }], keys: [] },
 ];
 
 function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {

@@ -251,6 +251,17 @@ export class Reference {
       const d = typeof x === 'number' ? (x as number) - (y as number) : compareCodePoints(x, y as string);
       return desc ? -d : d;
     };
+    const words: string[] = [];
+    const walk = (n: QueryNode<string>): void => {
+      if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
+      else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === this.schema.text[0]!.name)) words.push(...tokens(n.text));
+    };
+    walk(query);
+    const want = words.sort().join(' ');
+    const exact = (d: SearchDocument) => {
+      const first = d.text[this.schema.text[0]!.name]?.[0];
+      return want !== '' && first !== undefined && tokens(first).sort().join(' ') === want ? 0 : 1;
+    };
     switch (sort.kind) {
       case 'id':
         return sort.descending ? -byId : byId;
@@ -261,19 +272,18 @@ export class Reference {
         return mix32(hashString(a.doc.id) ^ seed) - mix32(hashString(b.doc.id) ^ seed) || byId;
       }
       case 'relevance': {
-        const words: string[] = [];
-        const walk = (n: QueryNode<string>): void => {
-          if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
-          else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === this.schema.text[0]!.name)) words.push(...tokens(n.text));
-        };
-        walk(query);
-        const want = words.sort().join(' ');
-        const exact = (d: SearchDocument) => {
-          const first = d.text[this.schema.text[0]!.name]?.[0];
-          return want !== '' && first !== undefined && tokens(first).sort().join(' ') === want ? 0 : 1;
-        };
         let d = exact(a.doc) - exact(b.doc) || b.score - a.score;
         for (const t of this.schema.relevanceTiebreak) d = d || key(t.key, t.descending);
+        return d || byId;
+      }
+      case 'tiers': {
+        const tier = (doc: SearchDocument) => {
+          if (sort.exact && exact(doc) === 0) return 0;
+          const i = sort.tiers.findIndex((q) => this.evaluate(doc, q).m);
+          return (sort.exact ? 1 : 0) + (i < 0 ? sort.tiers.length : i);
+        };
+        let d = tier(a.doc) - tier(b.doc);
+        for (const k of sort.keys) d = d || key(k.key, k.descending);
         return d || byId;
       }
     }

@@ -122,7 +122,8 @@ for (const backend of BACKENDS) {
 
       const direct = new SearchIndex(personSchema);
       for (const p of persons) {
-        const person = p.id === renamed.id ? renamed : (JSON.parse(p.doc) as Person);
+        // Gender is not in the entity document (docs/api.md) but is searched: the feed brings it along.
+        const person = p.id === renamed.id ? renamed : ({ ...JSON.parse(p.doc), gender: p.gender } as Person);
         const count = (refs(3).includes(p.id) ? 1 : 0) + (refs(5).includes(p.id) ? 1 : 0);
         direct.upsert(personDocument(person, count));
       }

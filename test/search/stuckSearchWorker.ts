@@ -5,15 +5,16 @@
  * deadline can end. Only the pool's watchdog can (test/search/searchPool.test.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { searchJobs, type SearchJob, type SearchWorkerSetup } from '../../src/search/searchJob.js';
+import { searchJobs, type SearchWorkerSetup, type ToWorker, type WorkerAnswer } from '../../src/search/searchJob.js';
 
 const port = parentPort!;
-const answer = searchJobs(workerData as SearchWorkerSetup);
-port.on('message', (job: SearchJob) => {
-  const q = job.search.query;
-  if (q.kind === 'term' && q.text === 'stuck') {
-    port.postMessage({ type: 'started', id: job.id });
+const post = (m: WorkerAnswer) => port.postMessage(m);
+const handle = searchJobs(workerData as SearchWorkerSetup, post);
+port.on('message', (m: ToWorker) => {
+  const q = m.type === 'job' && m.op.op === 'engine' ? m.op.search.request.query : undefined;
+  if (m.type === 'job' && q?.kind === 'term' && q.text === 'stuck') {
+    post({ type: 'started', id: m.id });
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   }
-  answer(job, (m) => port.postMessage(m));
+  handle(m);
 });

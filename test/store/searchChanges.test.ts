@@ -114,6 +114,12 @@ for (const backend of ASYNC_BACKENDS) {
       await store.upsertPersons([preparePerson(person(2, 'Zweite, geändert'))]);
       const renamed = await changesAfter(store, 'person', deleted.position);
       assert.equal(JSON.parse(renamed.changes[gnd(2)]!).preferredName, 'Zweite, geändert');
+
+      // Gender is in the feed's body (the engine indexes it), not in what a search answer shows.
+      await store.upsertPersons([preparePerson({ ...person(2, 'Zweite, geändert'), gender: ['Frau'] } as Person)]);
+      const gendered = await changesAfter(store, 'person', renamed.position);
+      assert.equal(gendered.changes[gnd(2)], `{"id":"${gnd(2)}","type":"person","preferredName":"Zweite, geändert","variantName":[],"gender":["Frau"],"count":1}`);
+      assert.deepEqual(await store.readSearchBodies('person', [gnd(2)]), [`{"id":"${gnd(2)}","type":"person","preferredName":"Zweite, geändert","variantName":[],"count":1}`]);
       assert.deepEqual((await changesAfter(store, 'item', 'item:log:0')).ids.sort(), ['A', 'B'], 'the item feed is its own');
     } finally {
       await dispose();

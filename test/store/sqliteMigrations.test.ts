@@ -2,16 +2,23 @@
  * Schema migrations keep what a store already holds. Migration 5 (issue #5)
  * moves package bodies out of the items row: a store written before it serves
  * the same packages and hierarchies after it, and deleting an item deletes
- * its bodies.
+ * its bodies. Migration 10 (issue #16 point 6) compresses the bodies, all or
+ * none.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from '../../src/store/sqlite/schema.js';
+import { UsageError } from '../../src/errors.js';
+import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
+import type { PreparedItem } from '../../src/store/Store.js';
+import { MIGRATIONS, migrate } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+import { cortexXml } from '../helpers/packages.js';
+import { CORTEX_DIR } from '../helpers/paths.js';
 
 const uri = (id: string) => `http://www.deutsche-digitale-bibliothek.de/item/${id}`;
 
@@ -20,8 +27,7 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
   const path = join(dir, 'old.db');
   try {
     const old = new Database(path);
-    for (let v = 0; v < 4; v++) old.exec(MIGRATIONS[v]!);
-    old.pragma('user_version = 4');
+    migrate(old, 4);
     const insert = old.prepare(`INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, aggregation_entity,
       xml, json, etag, updated_at, previous_ref, source_id, source_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     insert.run('ROOT', uri('ROOT'), null, 'Fonds', 'htype_001', '1', 1, Buffer.from('<root/>'), Buffer.from('{"root":1}'), 'e-root', 1_700_000_000_000, null, 'oai:root', null);
@@ -32,7 +38,8 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
     const store = openSqliteStore({ path });
     try {
       const doc = store.getItemDocument('SECOND', 'json')!;
-      assert.deepEqual({ ...doc, body: doc.body.toString() }, { body: '{"second":1}', etag: 'e-second', lastModified: new Date(1_700_000_002_000), blockedReason: null });
+      const { brotli: _, ...plain } = doc;
+      assert.deepEqual({ ...plain, body: doc.body.toString() }, { body: '{"second":1}', etag: 'e-second', lastModified: new Date(1_700_000_002_000), blockedReason: null });
       assert.equal(store.getItemDocument('ROOT', 'xml')!.body.toString(), '<root/>');
       assert.deepEqual(store.getItemHead('FIRST'), { etag: 'e-first', lastModified: new Date(1_700_000_001_000), blockedReason: null });
       assert.deepEqual(store.getAncestry('SECOND')!.nodes, [
@@ -55,6 +62,199 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
     } finally {
       after.close();
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('[sqlite] migration 9 drops the old person search tables and keeps each person, its count and its gender for the engine', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'old.db');
+  try {
+    const old = new Database(path);
+    migrate(old, 8);
+    const doc = (id: string, name: string) => JSON.stringify({ id, type: 'person', preferredName: name, variantName: [] });
+    const insert = old.prepare(`INSERT INTO persons (rowid, id, doc, digest, sort_key, name_key, fields_mask, birth_year, death_year, item_count)
+      VALUES (?, ?, ?, 'd', '', '', 0, NULL, NULL, ?)`);
+    insert.run(1, 'http://d-nb.info/gnd/1', doc('http://d-nb.info/gnd/1', 'Eins'), 3);
+    insert.run(2, 'http://d-nb.info/gnd/2', doc('http://d-nb.info/gnd/2', 'Zwei'), 0);
+    // The gender facet (2) and another facet (1), as the old writer kept them.
+    const facet = old.prepare('INSERT INTO person_facets (facet, value, person) VALUES (?, ?, ?)');
+    facet.run(2, 'Frau', 1);
+    facet.run(1, 'Berlin', 1);
+    old.close();
+
+    const store = openSqliteStore({ path });
+    try {
+      const batch = store.readSearchChanges('person', null, 10);
+      assert.ok(!('rescan' in batch));
+      assert.deepEqual(batch.changes, [
+        { id: 'http://d-nb.info/gnd/1', body: `${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"gender":["Frau"],"count":3}` },
+        { id: 'http://d-nb.info/gnd/2', body: `${doc('http://d-nb.info/gnd/2', 'Zwei').slice(0, -1)},"count":0}` },
+      ]);
+      // What a search shows has no gender (spec 2.1).
+      assert.deepEqual(store.readSearchBodies('person', ['http://d-nb.info/gnd/1']), [`${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`]);
+    } finally {
+      store.close();
+    }
+    const after = new Database(path, { readonly: true });
+    try {
+      const tables = after.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'person%' ORDER BY name").pluck().all();
+      assert.deepEqual(tables, ['persons', 'persons_delete_search', 'persons_insert_search', 'persons_update_id_search', 'persons_update_search']);
+      const columns = after.prepare("SELECT name FROM pragma_table_info('persons') ORDER BY cid").pluck().all();
+      assert.deepEqual(columns, ['rowid', 'id', 'doc', 'digest', 'item_count', 'gender']);
+    } finally {
+      after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Migration 10 (issue #16 point 6): a store as schema 9 wrote it, bodies uncompressed, made
+ * here by applying the migrations up to 8 and writing rows as that version did: the real
+ * cortex fixtures, and enough small packages to take more than one conversion batch.
+ */
+function storeAtSchema9(path: string): { items: PreparedItem[]; blocked: string } {
+  const items: PreparedItem[] = [];
+  for (const name of readdirSync(CORTEX_DIR).sort()) {
+    for (const r of readItemRecords(readFileSync(join(CORTEX_DIR, name), 'utf8'))) if (r.kind === 'item') items.push(r.item);
+  }
+  assert.equal(items.length, 5, 'the five cortex fixtures');
+  for (let k = 0; k < 1100; k++) {
+    const [r] = readItemRecords(cortexXml({ id: `OLD${String(k).padStart(4, '0')}`, title: `Akte ${k} – “${'ä'.repeat(k % 7)}”`, parent: k > 0 ? 'OLD0000' : undefined }));
+    assert.equal(r?.kind, 'item');
+    items.push((r as { item: PreparedItem }).item);
+  }
+  const old = new Database(path);
+  try {
+    migrate(old, 9);
+    const insert = old.prepare(`INSERT INTO items (id, cho_uri, parent_ref, previous_ref, label, hierarchy_type, position, aggregation_entity, etag, updated_at)
+      VALUES (@id, @choUri, @parentRef, @previousRef, @label, @hierarchyType, @position, @aggregationEntity, @etag, 1700000000000) RETURNING num`);
+    const json = old.prepare('INSERT INTO item_json (item, body) VALUES (?, ?)');
+    const xml = old.prepare('INSERT INTO item_xml (item, body) VALUES (?, ?)');
+    old.transaction(() => {
+      for (const item of items) {
+        const { num } = insert.get({ ...item, aggregationEntity: item.aggregationEntity ? 1 : 0 }) as { num: number };
+        json.run(num, Buffer.from(item.json, 'utf8'));
+        xml.run(num, Buffer.from(item.xml, 'utf8'));
+      }
+    })();
+    old.prepare('INSERT INTO blocked_items (id, reason, blocked_at) VALUES (?, ?, ?)').run('OLD0007', 'Claim by the holder.', 1_700_000_000_000);
+  } finally {
+    old.close();
+  }
+  return { items, blocked: 'OLD0007' };
+}
+
+const rawBody = (db: Database.Database, table: string, id: string) =>
+  db.prepare<[string], Buffer>(`SELECT b.body FROM ${table} b JOIN items i ON i.num = b.item WHERE i.id = ?`).pluck().get(id)!;
+const changeCount = (db: Database.Database) => db.prepare<[], number>('SELECT count(*) FROM search_item_changes').pluck().get()!;
+
+test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they read back byte for byte', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'old.db');
+  try {
+    const { items, blocked } = storeAtSchema9(path);
+    const before = new Database(path, { readonly: true });
+    const loggedBefore = changeCount(before);
+    before.close();
+
+    const store = openSqliteStore({ path });
+    try {
+      for (const item of items) {
+        for (const format of ['json', 'xml'] as const) {
+          assert.ok(store.getItemDocument(item.id, format)!.body.equals(Buffer.from(item[format], 'utf8')), `${item.id} ${format}`);
+        }
+      }
+      assert.equal(store.getItemDocument(blocked, 'json')!.blockedReason, 'Claim by the holder.');
+      assert.equal(store.readSearchBodies('item', [items[0]!.id])[0], items[0]!.json);
+    } finally {
+      store.close();
+    }
+
+    const after = new Database(path);
+    try {
+      assert.equal(after.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      assert.deepEqual(after.prepare('SELECT name, value FROM store_format ORDER BY name').all(), [
+        { name: 'item_json', value: 'br' },
+        { name: 'item_xml', value: 'br' },
+      ]);
+      let raw = 0;
+      let stored = 0;
+      for (const item of items) {
+        for (const [table, text] of [['item_json', item.json], ['item_xml', item.xml]] as const) {
+          const onDisk = rawBody(after, table, item.id);
+          assert.ok(brotliDecompressSync(onDisk).equals(Buffer.from(text, 'utf8')), `${item.id} ${table} on disk is brotli of its body`);
+          raw += Buffer.byteLength(text);
+          stored += onDisk.length;
+        }
+      }
+      assert.ok(stored < raw / 2, `stored ${stored} bytes for ${raw}`);
+      assert.equal(changeCount(after), loggedBefore, 'converting a body is not a change of its search document');
+      // The change log's update trigger is back: a new body of an item is logged.
+      after.prepare('UPDATE item_json SET body = body WHERE item = (SELECT num FROM items WHERE id = ?)').run('OLD0001');
+      assert.equal(changeCount(after), loggedBefore + 1);
+      const triggers = after.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item_json' ORDER BY name").pluck().all();
+      assert.deepEqual(triggers, ['item_json_insert_search', 'item_json_update_search']);
+    } finally {
+      after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs again to the end', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'old.db');
+  try {
+    const { items } = storeAtSchema9(path);
+    const last = items[items.length - 1]!;
+    // A failure deep into the conversion, after the JSON table and most of the XML (a full disk, a kill).
+    const setup = new Database(path);
+    setup.exec(`CREATE TRIGGER stop_here BEFORE UPDATE ON item_xml WHEN new.item = (SELECT num FROM items WHERE id = '${last.id}')
+      BEGIN SELECT RAISE(ABORT, 'stopped for the test'); END`);
+    setup.close();
+    assert.throws(() => openSqliteStore({ path }), /stopped for the test/);
+
+    const halfway = new Database(path);
+    try {
+      assert.equal(halfway.pragma('user_version', { simple: true }), 9);
+      assert.equal(halfway.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'store_format'").pluck().get(), 0);
+      for (const item of [items[0]!, items[600]!, last]) {
+        assert.equal(rawBody(halfway, 'item_json', item.id).toString('utf8'), item.json, `${item.id} json untouched`);
+        assert.equal(rawBody(halfway, 'item_xml', item.id).toString('utf8'), item.xml, `${item.id} xml untouched`);
+      }
+      halfway.exec('DROP TRIGGER stop_here');
+    } finally {
+      halfway.close();
+    }
+
+    const store = openSqliteStore({ path });
+    try {
+      for (const item of [items[0]!, items[600]!, last]) assert.equal(store.getItemDocument(item.id, 'xml')!.body.toString('utf8'), item.xml);
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('[sqlite] a store that records another body encoding is refused with what to do', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'other.db');
+  try {
+    openSqliteStore({ path }).close();
+    const db = new Database(path);
+    db.prepare("UPDATE store_format SET value = 'zstd' WHERE name = 'item_xml'").run();
+    db.close();
+    assert.throws(
+      () => openSqliteStore({ path }),
+      (e: Error) => e instanceof UsageError && e.message === 'The store records package bodies encoded as item_json=br, item_xml=zstd; this version of heritage-api reads br only: run the version that wrote the store.',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

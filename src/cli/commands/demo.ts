@@ -1,7 +1,7 @@
 /**
  * `heritage-api demo`: the README's quick start. Loads the real records in
  * fixtures/ (items and persons) into the configured store, creates a fresh
- * demo key, starts the server and prints ready curl commands.
+ * demo key, starts the server and prints the home page's URL, then ready curl commands.
  */
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config.js';
@@ -33,7 +33,12 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   const running = await serveCommand(config, store, io.err);
   const base = running.httpUrl;
   io.out('');
-  io.out('Try it:');
+  // The pages for people first (issue #17 point 5): what a visitor opens in a browser.
+  if (config.web.enabled) {
+    io.out(`Open the collection in a browser: ${base}/`);
+    io.out('');
+  }
+  io.out('Try the API:');
   io.out(`  curl -H 'Accept: application/json' -H 'Authorization: OAuth oauth_consumer_key="${key}"' ${base}/items/${DEMO_ITEM}/parents`);
   io.out(`  curl -H 'Accept: application/xml' '${base}/items/${DEMO_ITEM}/aip?oauth_consumer_key=${key}'`);
   io.out(`  curl -H 'Accept: application/json' '${base}/items/${DEMO_EDM_ISSUE}/parents?oauth_consumer_key=${key}'`);

@@ -3,6 +3,9 @@
  * "Entity search"). Turns query parameters into an EntitySearch, checks
  * them with messages that say what to fix, and renders the result.
  */
+import { exportHits } from '../../search/exportHits.js';
+import { entityEngineSearch } from '../../search/entityEngine.js';
+import { afterIdOf, sendNdjson, wantsNdjson } from '../ndjson.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
@@ -117,6 +120,7 @@ export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: st
       offset,
       rows: num('rows', ENTITY_LIMITS.defaultRows),
       cursorMark,
+      ...(one(q, 'query') === undefined ? {} : { queryText: one(q, 'query')! }),
       fingerprint,
     },
     randomSeed: seed,
@@ -139,9 +143,14 @@ export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps
     done();
   });
   app.addHook('onClose', async () => searches.close());
-  app.get('/entities', { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const rep = jsonOnly(request, deps.config.http.requireAccept);
+  // /search/person is the canonical path of the same search since API 6.8, which deprecates /entities (issue #14 point 3).
+  for (const path of ['/entities', '/search/person']) app.get(path, { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const { search, randomSeed } = toEntitySearch(request.query as Query);
+    if (wantsNdjson(request)) {
+      const { query, filters } = entityEngineSearch(search).request;
+      return sendNdjson(reply, exportHits((e) => searches.engine(e), { kind: 'person', query, ...(filters ? { filters } : {}), afterId: afterIdOf(request.query as Query) }));
+    }
+    const rep = jsonOnly(request, deps.config.http.requireAccept);
     const result = await searches.run(search);
     return reply.header('Content-Type', rep.contentType).send(entitiesToJson(result, randomSeed));
   });

@@ -4,7 +4,7 @@
  * (issue #5: loading speed).
  */
 import { hash } from 'node:crypto';
-import { entityDoc, facetValues, fieldsMask, indexedText, nameKey, sortKey, years } from '../../search/personFields.js';
+import { entityDoc } from '../../search/personFields.js';
 import type { PreparedPerson } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
 import type { Person } from './person.js';
@@ -12,18 +12,11 @@ import { readPersons } from './readPersons.js';
 import { DEFAULT_LIMITS, type RecordLimits } from '../../formats/recordLimits.js';
 
 export function preparePerson(person: Person): PreparedPerson {
-  const { birth, death } = years(person);
   return {
     id: person.id,
     doc: entityDoc(person),
     digest: hash('sha256', JSON.stringify(person), 'base64url'),
-    sortKey: sortKey(person),
-    nameKey: nameKey(person.preferredName),
-    fieldsMask: fieldsMask(person),
-    birth,
-    death,
-    text: indexedText(person),
-    facets: facetValues(person),
+    gender: [...new Set(person.gender ?? [])],
   };
 }
 

@@ -28,6 +28,8 @@ import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
+import type { ExpansionLimits } from './evaluate.js';
+import { Suggester } from './suggest.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
 import { globMatcher, type WildcardMatcher } from './wildcard.js';
 
@@ -41,6 +43,8 @@ export interface SearchIndexOptions {
    * 128 MiB) of lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
+  /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
+  limits?: ExpansionLimits;
 }
 
 export class FacetColumn {
@@ -116,6 +120,7 @@ export class SearchIndex {
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
   readonly postingsCache: PostingsCache;
+  readonly limits: ExpansionLimits | undefined;
 
   /** Ordinal -> id (undefined once deleted). */
   readonly ids: Array<string | undefined> = [];
@@ -127,6 +132,12 @@ export class SearchIndex {
   readonly exactA = new Growable(Uint32Array);
   readonly exactB = new Growable(Uint32Array);
   readonly terms = new Dictionary();
+  /**
+   * Per term id, the documents ever indexed with it, live or not: a cheap upper bound of its
+   * document frequency, so the spellchecker (spellcheck.ts) reads postings only of the
+   * candidates that can win.
+   */
+  readonly termDocs = new Growable(Uint32Array);
   readonly text = new ListPool();
   readonly facets: FacetColumn[];
   readonly numbers: Array<Growable<Float64Array>>;
@@ -135,6 +146,13 @@ export class SearchIndex {
   /** Ranks of the string sort keys and of the ids (ranks.ts). */
   readonly sortRanks: Array<RankedStrings | undefined>;
   readonly idRanks = new RankedStrings((d) => this.ids[d]);
+  /**
+   * Ordinal -> the first value of the first text field as written (undefined once deleted):
+   * what suggest.ts shows for a folded sort key. One string per document, the same order of
+   * memory as the sort key itself.
+   */
+  readonly displays: Array<string | undefined> = [];
+  private suggester: Suggester | undefined;
   private liveCount = 0;
   private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
   private readonly scratch = new TextScratch();
@@ -162,6 +180,7 @@ export class SearchIndex {
     this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings((d) => strings[d]) : undefined));
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
+    this.limits = options.limits;
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 128 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
@@ -191,6 +210,8 @@ export class SearchIndex {
     this.live.set(ord, 1);
     this.liveCount++;
     this.version++;
+    const display = doc.text[this.schema.text[0]!.name]?.[0];
+    this.displays[ord] = typeof display === 'string' ? display : undefined;
     this.indexText(ord, doc);
     this.indexFacets(ord, doc);
     this.schema.numbers.forEach((f, i) => {
@@ -216,6 +237,7 @@ export class SearchIndex {
     this.liveCount--;
     this.version++;
     this.ids[ord] = undefined;
+    this.displays[ord] = undefined;
     for (const s of this.sortStrings) if (s) s[ord] = undefined;
     for (const f of this.facets) {
       const ids = f.ids.array;
@@ -281,6 +303,7 @@ export class SearchIndex {
     fill.set(begin.subarray(0, nd));
     for (let k = 0; k < n; k++) order[fill[sc.slot[k]!]!++] = k;
     const text = this.text;
+    const termDocs = this.termDocs.ensure(this.terms.size);
     for (let s = 0; s < nd; s++) {
       const id = distinct.ids[s]!;
       const lo = begin[s]!;
@@ -289,6 +312,7 @@ export class SearchIndex {
       for (let k = lo; k < hi; k++) if (k === lo || sc.field[order[k]!] !== sc.field[order[k - 1]!]) fields++;
       text.pushDelta(id, ord);
       text.push(id, fields);
+      termDocs[id]!++;
       for (let k = lo; k < hi; ) {
         const field = sc.field[order[k]!]!;
         let e = k;
@@ -370,6 +394,20 @@ export class SearchIndex {
     return ids.map((id) => this.terms.string(id));
   }
 
+  /**
+   * Up to `limit` completions of `prefix` (folded) among the first values of the first text
+   * field, shown as written (suggest.ts). Needs a string sort key of that field's name
+   * (title, preferredName); without one there is nothing to complete.
+   */
+  suggest(prefix: string, limit: number): string[] {
+    if (this.suggester === undefined) {
+      const key = this.sortKey.get(this.schema.text[0]!.name);
+      if (key === undefined || this.sortStrings[key] === undefined) return [];
+      this.suggester = new Suggester(this, key);
+    }
+    return this.suggester.suggest(prefix, limit);
+  }
+
   /** Bytes in typed arrays and pools (JS strings and maps not counted). */
   get poolBytes(): number {
     let n = this.text.bytes;
@@ -377,7 +415,8 @@ export class SearchIndex {
     return n;
   }
 
-  search(request: SearchRequest, deadline: number): SearchResult {
-    return runSearch(this, request, deadline);
+  /** `limits`: the service's bounds on wildcards (evaluate.ts ExpansionLimits); without, at most MAX_WILDCARD_TERMS words per wildcard. */
+  search(request: SearchRequest, deadline: number, limits: ExpansionLimits | undefined = this.limits): SearchResult {
+    return runSearch(this, request, deadline, limits);
   }
 }

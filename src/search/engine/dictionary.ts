@@ -56,6 +56,16 @@ export class Dictionary {
   }
 
   /**
+   * Every string: `sorted` in code point order, plus the few recent additions not merged in
+   * yet (unsorted; merged first when there are many, as for `withPrefix`). For walks over the
+   * vocabulary (spellcheck.ts); the arrays are the dictionary's own, to read, not to change.
+   */
+  view(): { sorted: readonly string[]; recent: readonly string[] } {
+    if (this.recent.length > Math.max(1024, Math.sqrt(this.sorted.length))) this.merge();
+    return { sorted: this.sorted, recent: this.recent };
+  }
+
+  /**
    * Ids of the strings starting with `prefix` that `accept` takes, in code point order of the
    * strings; throws `tooMany()` past `limit` accepted strings.
    */

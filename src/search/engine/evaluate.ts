@@ -28,10 +28,22 @@ import { compareCodePoints } from './order.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
 import { idf, Postings } from './postings.js';
+import { SearchLimitError } from '../searchLimits.js';
 export { idf } from './postings.js';
 
-/** More words than this from one wildcard is a query to narrow, not to run. */
+/** More words than this from one wildcard is a query to narrow, not to run (without ExpansionLimits). */
 export const MAX_WILDCARD_TERMS = 1000;
+
+/**
+ * The service's bounds on wildcards (issue #13; config `search.maxExpansionsPerTerm` and
+ * `maxExpansionsPerQuery`): past them a search throws SearchLimitError (`wildcardTooBroad`,
+ * `queryTooBroad`), which the service answers with the catalog's 400. Prefixes are not
+ * counted, as before (an FTS5 prefix query had no such bound either).
+ */
+export interface ExpansionLimits {
+  maxExpansionsPerTerm: number;
+  maxExpansionsPerQuery: number;
+}
 
 export type { Hits } from './hits.js';
 
@@ -42,10 +54,16 @@ export class Evaluator {
   readonly matched: Array<{ text: string; docs: Uint32Array }> = [];
   private readonly allText: number;
 
+  /** Words all wildcards of the query stood for so far (ExpansionLimits). */
+  private expanded = 0;
+  /** Each pattern's words, read once per search (`*qx* OR *qx* OR …` reads the vocabulary once). */
+  private readonly expansions = new Map<string, number[]>();
+
   constructor(
     private readonly ix: SearchIndex,
     private readonly scoring: boolean,
     private readonly deadline: Deadline,
+    private readonly limits?: ExpansionLimits,
   ) {
     this.allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
     this.postings = new Postings(ix, deadline);
@@ -219,8 +237,23 @@ export class Evaluator {
     if (/[^\p{L}\p{N}*?]/u.test(folded)) {
       throw new SearchRequestError(`The wildcard '${pattern}' spans several words; a wildcard matches within one word.`);
     }
-    const accept = this.ix.wildcard(folded);
-    return this.ix.terms.withPrefix(literalPrefix(folded), accept, MAX_WILDCARD_TERMS, () => this.tooMany(pattern));
+    const match = this.ix.wildcard(folded);
+    // A leading wildcard reads the whole vocabulary: look at the deadline as it goes.
+    const accept = (term: string) => {
+      this.deadline.tick();
+      return match(term);
+    };
+    const limits = this.limits;
+    if (limits === undefined) return this.ix.terms.withPrefix(literalPrefix(folded), accept, MAX_WILDCARD_TERMS, () => this.tooMany(pattern));
+    const max = limits.maxExpansionsPerTerm;
+    let ids = this.expansions.get(folded);
+    if (ids === undefined) {
+      ids = this.ix.terms.withPrefix(literalPrefix(folded), accept, max, () => new SearchLimitError({ key: 'wildcardTooBroad', pattern, max }));
+      this.expansions.set(folded, ids);
+    }
+    this.expanded += ids.length;
+    if (this.expanded > limits.maxExpansionsPerQuery) throw new SearchLimitError({ key: 'queryTooBroad', max: limits.maxExpansionsPerQuery });
+    return ids;
   }
 
   /** One word in the fields of `mask`. */
@@ -324,7 +357,7 @@ export class Evaluator {
       const bound = (b: string | null): number | null => {
         if (b === null) return null;
         const v = parseNumber(spec, b);
-        if (v === null) throw new SearchRequestError(`${node.field}:[… TO …] compares numbers; '${b}' is not one. Example: ${spec.example}.`);
+        if (v === null) throw new SearchRequestError(`${node.field}:[… TO …] compares ${spec.values ?? 'numbers'}; '${b}' is not one. Example: ${spec.example}.`);
         return v;
       };
       const lo = bound(node.lower);
@@ -352,7 +385,9 @@ export class Evaluator {
       });
     }
     const ranged = [...ix.schema.numbers.map((f) => f.name), ...ix.schema.sortKeys.filter((k) => k.queryable).map((k) => k.name)];
-    throw new SearchRequestError(`Ranges work on ${[...new Set(ranged)].join(', ')}, not on ${node.field}.`);
+    const names = [...new Set(ranged)];
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+    throw new SearchRequestError(`Ranges work on ${list}, not on ${node.field}.`);
   }
 }
 

@@ -1,7 +1,6 @@
 /**
- * A person as a search document under `personSchema` (schema.ts): the same text, facets,
- * years and sort key as the current entity search (src/search/personFields.ts), so that
- * replacing that search with the engine changes no answer but the ranking's scores.
+ * A person as a search document under `personSchema` (schema.ts): its text fields, facets
+ * (src/search/personFields.ts facetValues), years, count and folded name as sort key.
  */
 import type { Person } from '../../ingest/persons/person.js';
 import { fold, yearOf } from '../fold.js';

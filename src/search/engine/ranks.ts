@@ -20,6 +20,8 @@ export class RankedStrings {
   readonly rank = new Growable(Float64Array, 1024, NaN);
   /** Ordinals given a half rank since the last refresh. */
   private pending = new U32List();
+  /** Moves on every refresh: integer ranks of one generation index `distinct` of that generation. */
+  generation = 0;
 
   constructor(
     /** The string of an ordinal (undefined once deleted). */
@@ -28,6 +30,16 @@ export class RankedStrings {
 
   get stale(): number {
     return this.pending.length;
+  }
+
+  /** The distinct strings known at the last refresh, in code point order (suggest.ts searches them). */
+  get distinct(): readonly string[] {
+    return this.sorted;
+  }
+
+  /** The ordinals given a half rank since the last refresh (their strings are not in `distinct`). */
+  pendingOrdinals(): Uint32Array {
+    return this.pending.array.subarray(0, this.pending.length);
   }
 
   set(ord: number, s: string | undefined): void {
@@ -97,6 +109,7 @@ export class RankedStrings {
       if (s !== undefined) rank[pend[k]!] = index.get(s)!;
     }
     this.pending = new U32List();
+    this.generation++;
   }
 }
 

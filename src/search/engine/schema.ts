@@ -25,6 +25,8 @@ export interface NumericFieldSpec {
   parse?: (text: string) => number | null;
   /** Example for messages, e.g. `dateOfBirth:[1800 TO 1850]`. */
   example: string;
+  /** What a range compares, for messages ("years"); default "numbers". */
+  values?: string;
 }
 
 export interface SortKeySpec {
@@ -118,8 +120,8 @@ export const personSchema: Schema = {
   ],
   facets: ['person_name_fct', 'person_place_fct', 'person_gender_fct', 'person_occupation_fct'],
   numbers: [
-    { name: 'dateOfBirth', parse: yearBound, example: 'dateOfBirth:[1800 TO 1850]' },
-    { name: 'dateOfDeath', parse: yearBound, example: 'dateOfDeath:[1800 TO 1850]' },
+    { name: 'dateOfBirth', parse: yearBound, example: 'dateOfBirth:[1800 TO 1850]', values: 'years' },
+    { name: 'dateOfDeath', parse: yearBound, example: 'dateOfDeath:[1800 TO 1850]', values: 'years' },
     { name: 'count', example: 'count:[1 TO *]' },
   ],
   sortKeys: [

@@ -4,7 +4,7 @@
  * checked cooperatively all along (errors.ts).
  */
 import { Deadline, SearchRequestError } from './errors.js';
-import { Evaluator } from './evaluate.js';
+import { Evaluator, type ExpansionLimits, type Hits } from './evaluate.js';
 import {
   compareCodePoints,
   decodeCursor,
@@ -16,26 +16,24 @@ import {
   type Component,
 } from './order.js';
 import { sortPlan } from './sortPlan.js';
+import { correctQuery } from './spellcheck.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
 
 export const MAX_ROWS = 100_000;
 
-export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number): SearchResult {
+export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number, limits?: ExpansionLimits): SearchResult {
   const clock = new Deadline(deadline, ix.now);
   clock.check();
   checkPaging(req);
+  checkSpellcheck(req);
   const scoring = req.sort.kind === 'relevance';
-  const ev = new Evaluator(ix, scoring, clock);
-  let hits = ev.evaluate(req.query);
-  for (const [facet, values] of Object.entries(req.filters ?? {})) {
-    const f = facetIndex(ix, facet);
-    const col = ix.facets[f]!;
-    const ids = values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined);
-    hits = ev.filter(hits, f, ids);
-  }
+  const ev = new Evaluator(ix, scoring, clock, limits);
+  const hits = filtered(ix, ev, req.query, req.filters);
   const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock));
-  const plan = sortPlan(ix, req.sort, req.query, hits);
+  // Tier queries match apart from the query: their leaves are no matched terms.
+  const tierDocs = (q: SearchRequest['query']) => new Evaluator(ix, false, clock, limits).evaluate(q).docs;
+  const plan = sortPlan(ix, req.sort, req.query, hits, tierDocs);
   const order = plan.order;
   const fingerprint = fingerprintOf(req);
   const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
@@ -53,11 +51,37 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number)
     facets,
     matchedTerms,
   };
+  if (req.spellcheck) {
+    // only a query that finds too little pays for it (issue #18)
+    const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters).docs.length;
+    result.correctedQuery = result.total < req.spellcheck.minHits ? correctQuery(ix, req.query, req.spellcheck, result.total, count, Object.keys(req.filters ?? {}).length > 0, clock) : '';
+  }
   if (req.cursor !== undefined) {
     const last = page[page.length - 1];
     result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, order.map((c) => c.value(last)));
   }
   return result;
+}
+
+/** The hits of a query with the request's facet filters. */
+function filtered(ix: SearchIndex, ev: Evaluator, query: SearchRequest['query'], filters: SearchRequest['filters']): Hits {
+  let hits = ev.evaluate(query);
+  for (const [facet, values] of Object.entries(filters ?? {})) {
+    const f = facetIndex(ix, facet);
+    const col = ix.facets[f]!;
+    const ids = values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined);
+    hits = ev.filter(hits, f, ids);
+  }
+  return hits;
+}
+
+function checkSpellcheck(req: SearchRequest): void {
+  const s = req.spellcheck;
+  if (s === undefined) return;
+  if (!Number.isInteger(s.minHits) || s.minHits < 0 || s.minHits > 2 ** 31) {
+    throw new SearchRequestError(`spellcheck.minHits must be a whole number ≥ 0; got ${s.minHits}.`);
+  }
+  if (typeof s.text !== 'string') throw new SearchRequestError('spellcheck.text must be the query as sent.');
 }
 
 function checkPaging(req: SearchRequest): void {

@@ -41,7 +41,17 @@ interface Coarse {
   of(v: CursorValue): number;
 }
 
-export function sortPlan(ix: SearchIndex, sort: SearchSort, query: QueryNode<string>, hits: Hits): SortPlan {
+/**
+ * `tierDocs`: the live documents a tier query of a `tiers` sort matches, ascending (search.ts
+ * evaluates them apart from the query, so that their leaves are no matched terms).
+ */
+export function sortPlan(
+  ix: SearchIndex,
+  sort: SearchSort,
+  query: QueryNode<string>,
+  hits: Hits,
+  tierDocs: (q: QueryNode<string>) => Uint32Array = () => new Uint32Array(0),
+): SortPlan {
   ix.refreshOrders();
   const docs = hits.docs;
   const n = docs.length;
@@ -111,7 +121,76 @@ export function sortPlan(ix: SearchIndex, sort: SearchSort, query: QueryNode<str
     }
     case 'relevance':
       return relevancePlan(ix, query, hits, key, byId, plan);
+    case 'tiers': {
+      const ks = sort.keys.map((k) => key(k.key, k.descending));
+      const order = [...ks.map((k) => k.component), byId(false)];
+      const coarse = ks[0]?.coarse ?? ranked(ix.idRanks, false);
+      const tier = tiersOf(ix, sort, query, docs, tierDocs);
+      if (tier === undefined) return plan(order, coarse);
+      order.unshift(numberComponent((h) => tier[h]!, false));
+      // The tier as an offset above the span of the first key's coarse values, when all are
+      // finite; else the tier alone (the exact components decide within it).
+      const keys = keyBuffer(n);
+      coarse.fill(keys);
+      let min = Infinity;
+      let max = -Infinity;
+      for (let h = 0; h < n; h++) {
+        const x = keys[h]!;
+        if (x < min) min = x;
+        if (x > max) max = x;
+      }
+      const finite = Number.isFinite(min) && Number.isFinite(max);
+      const span = finite ? max - min + 1 : 0;
+      for (let h = 0; h < n; h++) keys[h] = finite ? tier[h]! * span + (keys[h]! - min) : tier[h]!;
+      return {
+        order,
+        keys,
+        afterKey: (values) => {
+          const t = Number(values[0]);
+          if (!finite) return t;
+          // A cursor value outside this search's range: before or after every key of its tier.
+          const v = coarse.of(values[1]!);
+          return t * span + Math.min(Math.max(v - min, 0), span - 1);
+        },
+      };
+    }
   }
+}
+
+/**
+ * The tier of each hit under a `tiers` sort (types.ts): 0 for an exact first-field match
+ * (with `exact`), then one per tier query, the rest last; undefined when there are no tiers.
+ */
+function tiersOf(
+  ix: SearchIndex,
+  sort: Extract<SearchSort, { kind: 'tiers' }>,
+  query: QueryNode<string>,
+  docs: Uint32Array,
+  tierDocs: (q: QueryNode<string>) => Uint32Array,
+): Uint32Array | undefined {
+  const first = sort.exact ? 1 : 0;
+  const levels = first + sort.tiers.length;
+  if (levels === 0) return undefined;
+  const tier = new Uint32Array(docs.length).fill(levels);
+  const exact = sort.exact ? exactKey(ix, query) : null;
+  if (exact !== null) {
+    const a = hashString(exact);
+    const b = hashString2(exact);
+    const ea = ix.exactA.array;
+    const eb = ix.exactB.array;
+    for (let h = 0; h < docs.length; h++) if (ea[docs[h]!] === a && eb[docs[h]!] === b) tier[h] = 0;
+  }
+  sort.tiers.forEach((q, i) => {
+    const level = first + i;
+    const matched = tierDocs(q);
+    let j = 0;
+    for (let h = 0; h < docs.length; h++) {
+      const d = docs[h]!;
+      while (j < matched.length && matched[j]! < d) j++;
+      if (j < matched.length && matched[j] === d && tier[h]! > level) tier[h] = level;
+    }
+  });
+  return tier;
 }
 
 function relevancePlan(

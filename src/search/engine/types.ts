@@ -23,13 +23,24 @@ export interface SearchDocument {
  *              `relevanceTiebreak`, then id;
  *   key:       the sort key's value (documents without one last, in either direction), then id;
  *   random:    a hash of (seed, id), then id: the same seed gives the same order on any backend;
- *   id:        the id (code point order).
+ *   id:        the id (code point order);
+ *   tiers:     with `exact`, the exact first-field matches of relevance first; then the
+ *              documents matching `tiers[0]`, then `tiers[1]`, …, then the rest; within a
+ *              tier by `keys` (each missing value last), then id. No scores: the entity
+ *              search's relevance (docs/api.md "Relevance": exact name, all words in the
+ *              name, the rest; then count, name) and orders of several keys (`keys` alone).
  */
 export type SearchSort =
   | { kind: 'relevance' }
   | { kind: 'key'; key: string; descending: boolean }
   | { kind: 'random'; seed: string }
-  | { kind: 'id'; descending: boolean };
+  | { kind: 'id'; descending: boolean }
+  | {
+      kind: 'tiers';
+      exact: boolean;
+      tiers: ReadonlyArray<QueryNode<string>>;
+      keys: ReadonlyArray<{ key: string; descending: boolean }>;
+    };
 
 export interface FacetRequest {
   field: string;
@@ -52,6 +63,20 @@ export interface SearchRequest {
   rows: number;
   /** `*` to start deep paging, or a `nextCursor` of the same search; undefined = offset paging. */
   cursor?: string;
+  /**
+   * "Did you mean" (issue #18, spellcheck.ts): when the query finds fewer than `minHits`
+   * documents, its rare or absent terms are corrected from the index's vocabulary and the
+   * corrected query is answered in `correctedQuery` if it finds more. `text` is the query as
+   * sent (the text `query` was parsed from), so the correction keeps it as written.
+   */
+  spellcheck?: SpellcheckRequest;
+}
+
+export interface SpellcheckRequest {
+  /** Correct when the query finds fewer documents than this (Solr's spellcheck.minHits; the API's default is 1). */
+  minHits: number;
+  /** The query as sent. */
+  text: string;
 }
 
 export interface FacetCounts {
@@ -70,6 +95,11 @@ export interface SearchResult {
   matchedTerms: string[];
   /** With a cursor: where the next page starts (the same cursor when this page is empty). */
   nextCursor?: string;
+  /**
+   * With `spellcheck`: the query as sent with its misspelt terms corrected, when that finds
+   * more documents; "" when no correction was made (absent without `spellcheck`).
+   */
+  correctedQuery?: string;
 }
 
 /**

@@ -3,7 +3,11 @@
  * backends read and write: every table of record as rows of plain values in a fixed column
  * order, read in key order, so that counts and digests of the source and of the target can
  * be compared. Derived data is not copied but rebuilt: the search change logs (filled by
- * the target's triggers as the rows arrive) and SQLite's old person search tables.
+ * the target's triggers as the rows arrive).
+ *
+ * Package bodies (the items' `json` and `xml`) are their text in this model: each backend
+ * keeps them compressed (src/store/bodyCodec.ts) and decodes them as it reads and encodes
+ * them as it writes, so that the digests compare the bodies and not one encoder's bytes.
  */
 import { createHash } from 'node:crypto';
 
@@ -32,7 +36,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
   { name: 'blocked_items', columns: ['id', 'reason', 'blocked_at'], key: ['id'] },
   {
     name: 'persons',
-    columns: ['num', 'id', 'doc', 'digest', 'sort_key', 'name_key', 'fields_mask', 'birth_year', 'death_year', 'item_count'],
+    columns: ['num', 'id', 'doc', 'digest', 'gender', 'item_count'],
     key: ['num'],
   },
   // Hashes only: the keys themselves are never stored anywhere.
@@ -53,6 +57,17 @@ export interface CopyEndpoint {
   /** After the last write: what the backend keeps beside the rows (sequences, versions). */
   finish(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The row with its package bodies (if `table` has them) mapped by `body`: decoded into
+ * text as a backend reads them, encoded as it writes them.
+ */
+export function mapBodies(table: CopyTable, row: Row, body: (v: Value) => Value): Row {
+  if (table.name !== 'items') return row;
+  const jsonAt = table.columns.indexOf('json');
+  const xmlAt = table.columns.indexOf('xml');
+  return row.map((v, i) => (i === jsonAt || i === xmlAt ? body(v) : v));
 }
 
 /** The key values of a row of `table`. */

@@ -1,6 +1,6 @@
 /**
- * The PostgreSQL store (issue #16 point 2): every operation of the Store but the old
- * person search, asynchronous (AsyncStore), over a pool of `pg` connections. Its schema
+ * The PostgreSQL store (issue #16 point 2): every operation of the Store,
+ * asynchronous (AsyncStore), over a pool of `pg` connections. Its schema
  * is applied by `heritage-api migrate` and checked here at open.
  */
 import type pg from 'pg';

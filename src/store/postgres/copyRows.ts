@@ -1,10 +1,12 @@
 /**
  * The PostgreSQL side of `heritage-api copy` (src/store/copy/copyTables.ts): the tables
- * of record read and written as rows, bodies joined to their items. The store must be
+ * of record read and written as rows, bodies joined to their items (decoded into text as
+ * they are read, encoded as they are written: src/store/bodyCodec.ts). The store must be
  * migrated (heritage-api migrate) first; row numbers are kept, and the identity
  * sequences set after them at the end.
  */
-import type { CopyEndpoint, CopyTable, Row } from '../copy/copyTables.js';
+import { decodeBody, encodeBody } from '../bodyCodec.js';
+import { mapBodies, type CopyEndpoint, type CopyTable, type Row } from '../copy/copyTables.js';
 import { createPool, operatorError, redactUrl, transaction } from './db.js';
 import { checkSchema } from './schema.js';
 
@@ -45,7 +47,8 @@ export async function postgresCopyEndpoint(url: string): Promise<CopyEndpoint> {
         const where = after === null ? '' : `WHERE (${key.join(', ')}) > (${key.map((_, i) => `$${i + 1}`).join(', ')})`;
         const params = [...(after ?? []), limit];
         const sql = `SELECT ${select} FROM ${source(t).from} ${where} ORDER BY ${key.join(', ')} LIMIT $${params.length}`;
-        return (await pool.query({ text: sql, values: params, rowMode: 'array' })).rows as Row[];
+        const rows = (await pool.query({ text: sql, values: params, rowMode: 'array' })).rows as Row[];
+        return rows.map((row) => mapBodies(t, row, (v) => decodeBody(v as Buffer).toString('utf8')));
       }),
     write: (t, rows) =>
       guard(() =>
@@ -55,7 +58,8 @@ export async function postgresCopyEndpoint(url: string): Promise<CopyEndpoint> {
           const insert = `INSERT INTO ${t.name} (${columns.join(', ')}) ${overriding} VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
           const jsonAt = t.columns.indexOf('json');
           const xmlAt = t.columns.indexOf('xml');
-          for (const row of rows) {
+          for (const given of rows) {
+            const row = mapBodies(t, given, (v) => encodeBody(v as string));
             const values: unknown[] = t.name === 'items' ? row.filter((_, i) => i !== jsonAt && i !== xmlAt) : row;
             // 0/1 to boolean: the one boolean column.
             if (t.name === 'items') values[columns.indexOf('aggregation_entity')] = values[columns.indexOf('aggregation_entity')] === 1;

@@ -15,12 +15,16 @@ import type {
   PreparedItem,
   UpsertResult,
 } from '../Store.js';
+import { DecodedBodies, encodeBody } from '../bodyCodec.js';
 import { itemIdFromUri } from '../itemIds.js';
 import { transaction, type Queryable } from './db.js';
 import { PgItemRefs } from './persons.js';
 import { PgProviders } from './providers.js';
 import { pruneSearchChanges } from './searchChanges.js';
 import { sequencePosition } from './sequence.js';
+
+/** Decoded package bodies kept, as on SQLite (src/store/sqlite/items.ts DECODED_BODIES_BYTES). */
+const DECODED_BODIES_BYTES = 32 * 1024 * 1024;
 
 /** A parent chain longer than this is treated as broken data (real hierarchies are ≤ 12 deep). */
 const MAX_DEPTH = 1000;
@@ -80,6 +84,7 @@ const SAVE_HARVEST = `
 export class PgItems {
   private readonly refs = new PgItemRefs();
   private readonly providers = new PgProviders();
+  private readonly decoded = new DecodedBodies(DECODED_BODIES_BYTES);
 
   constructor(
     private readonly pool: pg.Pool,
@@ -125,8 +130,9 @@ export class PgItems {
     ]);
     const num = rows[0]!.num;
     // Bodies are kept as bytes: a request then sends them without re-encoding.
-    await db.query(PUT_BODY.json, [num, Buffer.from(item.json, 'utf8')]);
-    await db.query(PUT_BODY.xml, [num, Buffer.from(item.xml, 'utf8')]);
+    // Bodies are kept compressed, as on SQLite (src/store/bodyCodec.ts).
+    await db.query(PUT_BODY.json, [num, encodeBody(item.json)]);
+    await db.query(PUT_BODY.xml, [num, encodeBody(item.xml)]);
     await this.refs.replace(db, item.id, item.refs, affected);
     await this.providers.replace(db, item.id, item.providers);
     if (old) result.updated++;
@@ -155,7 +161,18 @@ export class PgItems {
 
   async getItemDocument(id: string, format: ItemFormat): Promise<ItemDocument | undefined> {
     const row = (await this.pool.query<HeadRow & { body: Buffer }>(SELECT_DOC[format], [id])).rows[0];
-    return row && { body: row.body, ...head(row) };
+    if (!row) return undefined;
+    const stored = row.body;
+    const key = row.etag + (format === 'json' ? 'j' : 'x');
+    const decoded = this.decoded;
+    // Decoded when asked for: a br answer is the stored bytes, and needs no decoding.
+    return {
+      ...head(row),
+      get body() {
+        return decoded.decode(key, stored);
+      },
+      brotli: stored,
+    };
   }
 
   async getItemHead(id: string): Promise<ItemHead | undefined> {

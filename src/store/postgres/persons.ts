@@ -1,5 +1,5 @@
 /**
- * Persons on PostgreSQL: the document and the columns SQLite keeps for it, and the
+ * Persons on PostgreSQL: the document, the gender (a JSON array, as on SQLite), and the
  * count of items that refer to the person (decisions.md "Entity search": count), kept in
  * step by item loads (PgItemRefs) as src/store/sqlite/persons.ts does. The search
  * reads them through the change feed (searchChanges.ts).
@@ -24,18 +24,14 @@ export class PgPersons {
           result.unchanged++;
           continue;
         }
-        const values = [p.id, p.doc, p.digest, p.sortKey, p.nameKey, p.fieldsMask, p.birth, p.death];
+        const values = [p.id, p.doc, p.digest, JSON.stringify(p.gender)];
         if (old) {
-          await db.query(
-            `UPDATE persons SET doc = $2, digest = $3, sort_key = $4, name_key = $5, fields_mask = $6, birth_year = $7, death_year = $8
-             WHERE id = $1`,
-            values,
-          );
+          await db.query('UPDATE persons SET doc = $2, digest = $3, gender = $4 WHERE id = $1', values);
           result.updated++;
         } else {
           await db.query(
-            `INSERT INTO persons (id, doc, digest, sort_key, name_key, fields_mask, birth_year, death_year, item_count)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT count(*) FROM item_refs WHERE uri = $1))`,
+            `INSERT INTO persons (id, doc, digest, gender, item_count)
+             VALUES ($1, $2, $3, $4, (SELECT count(*) FROM item_refs WHERE uri = $1))`,
             values,
           );
           result.inserted++;

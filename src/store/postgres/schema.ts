@@ -6,8 +6,7 @@
  * schema behind the operator's back.
  *
  * The tables follow the SQLite store's (src/store/sqlite/schema.ts) as its migrations
- * left them, less the person search's own tables (the search engine keeps its indexes in
- * memory, fed by the change logs). Text keys use the "C" collation: ids sort by code
+ * left them. Text keys use the "C" collation: ids sort by code
  * point as on SQLite (listItemIds, listProviders, the copy's digests). Times are
  * milliseconds since 1970 (bigint), as on SQLite, so that a copy is exact.
  */
@@ -26,7 +25,10 @@ const MIGRATE_LOCK = 7_316_000;
 export const SEARCH_LOG_LOCK = 7_316_001;
 
 export const MIGRATIONS: readonly string[] = [
-  // 1: everything the SQLite store has after its migration 8
+  // 1: everything the SQLite store has after its migration 10 (gender column, brotli bodies),
+  // but its store_format table: on PostgreSQL the schema version says how bodies are kept.
+  // SQLite's migrations 9 and 10 were folded in here rather than added as PostgreSQL
+  // migrations 2 and 3: no PostgreSQL store had been written outside tests yet.
   `
   CREATE TABLE items (
     num                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -49,7 +51,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX items_previous_ref ON items (previous_ref) WHERE previous_ref IS NOT NULL;
   CREATE INDEX items_source_id ON items (source_id) WHERE source_id IS NOT NULL;
 
-  -- bodies apart from the hierarchy columns, as on SQLite; they go with their item
+  -- bodies apart from the hierarchy columns, as on SQLite; they go with their item.
+  -- Brotli, as on SQLite (src/store/bodyCodec.ts, issue #16 point 6): this schema's only encoding
   CREATE TABLE item_json (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, body bytea NOT NULL);
   CREATE TABLE item_xml (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, body bytea NOT NULL);
 
@@ -73,11 +76,9 @@ export const MIGRATIONS: readonly string[] = [
     id          text COLLATE "C" NOT NULL UNIQUE,
     doc         text NOT NULL,        -- spec 2.1 JSON without count
     digest      text NOT NULL,        -- of the source record, to leave unchanged ones alone
-    sort_key    text NOT NULL,
-    name_key    text NOT NULL,
-    fields_mask integer NOT NULL,
-    birth_year  integer,
-    death_year  integer,
+    -- a JSON array, as on SQLite: text, not jsonb, which would respace it (the feed's
+    -- bodies and the copy's digests are of this very text)
+    gender      text NOT NULL DEFAULT '[]',
     item_count  integer NOT NULL DEFAULT 0
   );
 
@@ -172,7 +173,7 @@ export const MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER blocked_items_search AFTER INSERT OR DELETE ON blocked_items FOR EACH ROW EXECUTE FUNCTION blocked_items_search();
 
-  -- a person's document is its doc and its item count (which moves when items load)
+  -- a person's document is its doc, its gender and its item count (which moves when items load)
   CREATE FUNCTION persons_search() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF TG_OP = 'DELETE' THEN
@@ -184,7 +185,7 @@ export const MIGRATIONS: readonly string[] = [
     RETURN NULL;
   END $$;
   CREATE TRIGGER persons_insert_search AFTER INSERT OR DELETE ON persons FOR EACH ROW EXECUTE FUNCTION persons_search();
-  CREATE TRIGGER persons_update_search AFTER UPDATE OF id, doc, item_count ON persons FOR EACH ROW EXECUTE FUNCTION persons_search();
+  CREATE TRIGGER persons_update_search AFTER UPDATE OF id, doc, gender, item_count ON persons FOR EACH ROW EXECUTE FUNCTION persons_search();
 
   CREATE FUNCTION bump_data_version() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN

@@ -12,7 +12,8 @@
  */
 import type pg from 'pg';
 import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../Store.js';
-import { withCount } from '../../search/personFields.js';
+import { withCount, withGenderAndCount } from '../../search/personFields.js';
+import { decodeBody } from '../bodyCodec.js';
 import { transaction, type Queryable } from './db.js';
 import { SEARCH_LOG_LOCK } from './schema.js';
 
@@ -41,8 +42,8 @@ const KINDS: Record<SearchKind, KindSql> = {
   person: {
     log: 'search_person_changes',
     rows: 'persons',
-    bodies: 'SELECT id, doc, item_count FROM persons WHERE id = ANY($1::text[])',
-    scan: 'SELECT num AS row, id, doc, item_count FROM persons WHERE num > $1 ORDER BY num LIMIT $2',
+    bodies: 'SELECT id, doc, gender, item_count FROM persons WHERE id = ANY($1::text[])',
+    scan: 'SELECT num AS row, id, doc, gender, item_count FROM persons WHERE num > $1 ORDER BY num LIMIT $2',
   },
 };
 
@@ -51,10 +52,19 @@ interface BodyRow {
   id: string;
   body?: Buffer;
   doc?: string;
+  gender?: string;
   item_count?: number;
 }
 
-const bodyOf = (kind: SearchKind, r: BodyRow): string => (kind === 'item' ? r.body!.toString('utf8') : withCount(r.doc!, r.item_count!));
+/**
+ * What the feed hands over: an item's JSON (stored compressed: src/store/bodyCodec.ts), a
+ * person's document with its gender and count (src/search/personFields.ts).
+ */
+const bodyOf = (kind: SearchKind, r: BodyRow): string =>
+  kind === 'item' ? decodeBody(r.body!).toString('utf8') : withGenderAndCount(r.doc!, r.gender!, r.item_count!);
+
+/** What a search answer shows of a hit (readSearchBodies): a person as GET /entities shows it, without its gender. */
+const shownOf = (kind: SearchKind, r: BodyRow): string => (kind === 'item' ? bodyOf(kind, r) : withCount(r.doc!, r.item_count!));
 
 const RESCAN: SearchRescan = { rescan: true };
 
@@ -93,14 +103,14 @@ export class PgSearchChanges {
 
   async readSearchBodies(kind: SearchKind, ids: readonly string[]): Promise<Array<string | null>> {
     checkKind(kind);
-    const found = await this.bodies(this.pool, kind, ids);
+    const found = await this.bodies(this.pool, kind, ids, shownOf);
     return ids.map((id) => found.get(id) ?? null);
   }
 
-  private async bodies(db: Queryable, kind: SearchKind, ids: readonly string[]): Promise<Map<string, string>> {
+  private async bodies(db: Queryable, kind: SearchKind, ids: readonly string[], of = bodyOf): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const { rows } = await db.query<BodyRow>(KINDS[kind].bodies, [[...new Set(ids)]]);
-    return new Map(rows.map((r) => [r.id, bodyOf(kind, r)]));
+    return new Map(rows.map((r) => [r.id, of(kind, r)]));
   }
 
   private async readIn(db: Queryable, kind: SearchKind, after: string | null, limit: number): Promise<SearchChangeBatch | SearchRescan> {

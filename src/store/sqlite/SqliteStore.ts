@@ -13,7 +13,6 @@ import { SqliteChildren } from './children.js';
 import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
-import { SqlitePersonSearch } from './personSearch.js';
 import { SqliteProviders } from './providers.js';
 import { SqliteSearchChanges } from './searchChanges.js';
 import { SqliteStatus } from './status.js';
@@ -91,7 +90,6 @@ export function openSqliteStore(options: SqliteOptions): Store {
     throw e;
   }
   const otherCommits = commitCounter(db, options.commitCheckMs ?? COMMIT_CHECK_MS);
-  const search = new SqlitePersonSearch(db, otherCommits);
   // data_version counts other connections' commits; our own writes are counted here.
   let ownWrites = 0;
   let version = '';
@@ -99,17 +97,16 @@ export function openSqliteStore(options: SqliteOptions): Store {
   let versionWrites = -1;
   const searchChanges = new SqliteSearchChanges(db, options.searchChangesKept);
   // Called inside each write transaction (a block's single statement aside), so pruning commits with it.
-  const invalidate = (personsChanged = true) => {
+  const invalidate = () => {
     ownWrites++;
     if (!options.readonly) searchChanges.prune();
-    if (personsChanged) search.invalidate();
   };
   const providers = new SqliteProviders(db);
   const items = new SqliteItems(db, new SqliteItemRefs(db), providers, invalidate);
   const children = new SqliteChildren(db);
   const status = new SqliteStatus(db);
-  const persons = new SqlitePersonWriter(db, () => invalidate(true));
-  const keys = new SqliteKeys(db, () => invalidate(false));
+  const persons = new SqlitePersonWriter(db, invalidate);
+  const keys = new SqliteKeys(db, invalidate);
   // Explicit delegation keeps the Store surface visible in one place.
   return {
     // Writes may meet another process's lock or a full disk; reads on WAL do not wait for writers.
@@ -128,8 +125,6 @@ export function openSqliteStore(options: SqliteOptions): Store {
     listProviders: () => providers.list(),
     upsertPersons: translated((x) => persons.upsertPersons(x)),
     countPersons: () => persons.countPersons(),
-    searchPersons: (req, searchOptions) => search.search(req, searchOptions),
-    refreshSearch: () => search.refresh(),
     createKey: translated((name, hash) => keys.createKey(name, hash)),
     listKeys: () => keys.listKeys(),
     revokeKey: translated((name) => keys.revokeKey(name)),

@@ -1,10 +1,12 @@
 /**
  * The SQLite side of `heritage-api copy` (src/store/copy/copyTables.ts): the tables of
- * record read and written as rows, bodies joined to their items. The store is opened
+ * record read and written as rows, bodies joined to their items (decoded into text as
+ * they are read, encoded as they are written: src/store/bodyCodec.ts). The store is opened
  * through openSqliteStore first, so that its schema is this version's.
  */
 import Database from 'better-sqlite3';
-import type { CopyEndpoint, CopyTable, Row, Value } from '../copy/copyTables.js';
+import { decodeBody, encodeBody } from '../bodyCodec.js';
+import { mapBodies, type CopyEndpoint, type CopyTable, type Row, type Value } from '../copy/copyTables.js';
 import { openSqliteStore } from './SqliteStore.js';
 
 /** Where a table's columns come from on SQLite, where that is not a column of the same name. */
@@ -33,7 +35,8 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
       const key = t.key.map((c) => expr(t, c));
       const where = after === null ? '' : `WHERE (${key.join(', ')}) > (${key.map(() => '?').join(', ')})`;
       const sql = `SELECT ${select} FROM ${source(t).from} ${where} ORDER BY ${key.join(', ')} LIMIT ?`;
-      return db.prepare(sql).raw().all(...(after ?? []), limit) as Row[];
+      const rows = db.prepare(sql).raw().all(...(after ?? []), limit) as Row[];
+      return rows.map((row) => mapBodies(t, row, (v) => decodeBody(v as Buffer).toString('utf8')));
     },
     async write(t, rows) {
       const columns = t.columns.filter((c) => c !== 'json' && c !== 'xml').map((c) => (t.name === 'persons' && c === 'num' ? 'rowid' : c));
@@ -42,7 +45,8 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
       const jsonAt = t.columns.indexOf('json');
       const xmlAt = t.columns.indexOf('xml');
       db.transaction(() => {
-        for (const row of rows) {
+        for (const given of rows) {
+          const row = mapBodies(t, given, (v) => encodeBody(v as string));
           if (t.name !== 'items') {
             insert.run(...row);
             continue;
@@ -54,8 +58,7 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
       })();
     },
     async finish() {
-      // Whatever a server keeps of the persons (the old person search) is built again.
-      db.prepare("UPDATE data_versions SET version = version + 1 WHERE name = 'persons'").run();
+      // Nothing beside the rows: row numbers are the rows' own (rowid), the change logs filled by triggers.
     },
     async close() {
       db.close();

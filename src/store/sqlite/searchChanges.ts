@@ -14,7 +14,8 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../Store.js';
-import { withCount } from '../../search/personFields.js';
+import { withCount, withGenderAndCount } from '../../search/personFields.js';
+import { decodeBody } from '../bodyCodec.js';
 
 /** The smallest log kept per kind: an idle reader may fall this many changes behind. */
 export const SEARCH_CHANGES_KEPT = 100_000;
@@ -23,7 +24,10 @@ interface KindStatements {
   maxSeq: Statement<[], number>;
   pruned: Statement<[], number>;
   after: Statement<[number, number], { seq: number; id: string }>;
+  /** What the feed hands over. */
   body: (id: string) => string | null;
+  /** What a search answer shows (readSearchBodies). */
+  shown: (id: string) => string | null;
   scan: (afterRow: number, limit: number) => Array<{ row: number; id: string; body: string }>;
   maxRow: Statement<[], number>;
   prune: Statement<[number]>;
@@ -49,34 +53,45 @@ export class SqliteSearchChanges {
       setPruned: db.prepare<[number]>(`UPDATE search_changes_pruned SET through = max(through, ?) WHERE kind = '${kind}'`),
     });
     // A blocked item is not searchable (GET /items/{id} serves it as blocked, not its body).
-    const itemBody = db
-      .prepare<[string], string>(
-        `SELECT CAST(j.body AS TEXT) FROM items i JOIN item_json j ON j.item = i.num
+    // Bodies are stored compressed (bodyCodec.ts).
+    const itemBodyStored = db
+      .prepare<[string], Buffer>(
+        `SELECT j.body FROM items i JOIN item_json j ON j.item = i.num
          WHERE i.id = ? AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)`,
       )
       .pluck();
-    const itemScan = db.prepare<[number, number], { row: number; id: string; body: string }>(
-      `SELECT i.num AS row, i.id, CAST(j.body AS TEXT) AS body FROM items i JOIN item_json j ON j.item = i.num
+    const itemBody = (id: string): string | null => {
+      const stored = itemBodyStored.get(id);
+      return stored === undefined ? null : decodeBody(stored).toString('utf8');
+    };
+    const itemScan = db.prepare<[number, number], { row: number; id: string; body: Buffer }>(
+      `SELECT i.num AS row, i.id, j.body FROM items i JOIN item_json j ON j.item = i.num
        WHERE i.num > ? AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)
        ORDER BY i.num LIMIT ?`,
     );
-    const personBody = db.prepare<[string], { doc: string; item_count: number }>('SELECT doc, item_count FROM persons WHERE id = ?');
-    const personScan = db.prepare<[number, number], { row: number; id: string; doc: string; item_count: number }>(
-      'SELECT rowid AS row, id, doc, item_count FROM persons WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    const personBody = db.prepare<[string], { doc: string; gender: string; item_count: number }>('SELECT doc, gender, item_count FROM persons WHERE id = ?');
+    const personScan = db.prepare<[number, number], { row: number; id: string; doc: string; gender: string; item_count: number }>(
+      'SELECT rowid AS row, id, doc, gender, item_count FROM persons WHERE rowid > ? ORDER BY rowid LIMIT ?',
     );
     this.kinds = {
       item: {
         ...common('search_item_changes', 'item', 'items', 'num'),
-        body: (id) => itemBody.get(id) ?? null,
-        scan: (afterRow, limit) => itemScan.all(afterRow, limit),
+        body: itemBody,
+        shown: itemBody,
+        scan: (afterRow, limit) => itemScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: decodeBody(r.body).toString('utf8') })),
       },
       person: {
         ...common('search_person_changes', 'person', 'persons', 'rowid'),
         body: (id) => {
           const r = personBody.get(id);
+          return r ? withGenderAndCount(r.doc, r.gender, r.item_count) : null;
+        },
+        shown: (id) => {
+          const r = personBody.get(id);
           return r ? withCount(r.doc, r.item_count) : null;
         },
-        scan: (afterRow, limit) => personScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: withCount(r.doc, r.item_count) })),
+        scan: (afterRow, limit) =>
+          personScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: withGenderAndCount(r.doc, r.gender, r.item_count) })),
       },
     };
     // One read transaction: the log, the bodies and the pruned mark are of one snapshot.
@@ -92,7 +107,7 @@ export class SqliteSearchChanges {
   readSearchBodies(kind: SearchKind, ids: readonly string[]): Array<string | null> {
     if (kind !== 'item' && kind !== 'person') throw new RangeError(`unknown search kind ${String(kind)}`);
     const k = this.kinds[kind];
-    return ids.map((id) => k.body(id));
+    return ids.map((id) => k.shown(id));
   }
 
   /** Drops what a full scan would replace; called inside each write transaction. */

@@ -1,0 +1,145 @@
+/**
+ * The pages for people on their paths (issue #17; docs/pages.md): `/` and `/search` for a
+ * browser (an Accept that prefers text/html over JSON), `/item/{id}`, `/item/{id}/tree`,
+ * `/person/{gnd}` and the stylesheet. The pages themselves are src/web: this file only maps
+ * requests to them.
+ *
+ * `/` and `/search` are shared with the API: their page routes carry the route constraint
+ * `page: 'html'`, derived from Accept, so the router gives a browser the page and every
+ * other client the API's own route of the same path (`/`: ./root.ts; `/search`: the item
+ * search's route, and until it exists the 404 as before). The constrained routes are not
+ * among the API's known paths (../allowedMethods.ts), so a JSON client's 404 or 405 stays
+ * what it was. No key (the pages show what the operator loaded); their own rate limit per
+ * client address (`web.rateLimitMax`), apart from the API's.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
+import type { ConstraintStrategy, Handler, HTTPVersion, Req } from 'find-my-way';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../errors.js';
+import type { Engine } from '../../web/engine.js';
+import { createPages, type PageAnswer, type PageDeps, type PageRequest, type Pages } from '../../web/pages.js';
+import { createRenderer } from '../../web/render.js';
+import { STYLESHEET } from '../../web/stylesheet.js';
+import type { Query } from '../../web/searchState.js';
+import { byHeaderValue, negotiate } from '../negotiate.js';
+import { bodyTag, weakEtag } from '../validators.js';
+
+export interface PageRouteDeps {
+  config: Config;
+  store: PageDeps['store'];
+  engine: Engine;
+}
+
+/** The route constraint of the page routes that share a path with the API. */
+export const PAGE_CONSTRAINT = 'page';
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+const CSS_TYPE = 'text/css; charset=utf-8';
+
+/** 'html' when the Accept prefers text/html to JSON (a browser's does), as ./root.ts decides. */
+const prefersHtml = byHeaderValue((accept: string) => negotiate(accept, ['application/json', 'text/html']) === 'text/html');
+
+function pageConstraintStrategy(): ConstraintStrategy<HTTPVersion.V1, string> {
+  const handlers = new Map<string, Handler<HTTPVersion.V1>>();
+  return {
+    name: PAGE_CONSTRAINT,
+    storage: () => ({
+      get: (value: string) => handlers.get(value) ?? null,
+      set: (value: string, store: Handler<HTTPVersion.V1>) => void handlers.set(value, store),
+    }),
+    deriveConstraint: (req: Req<HTTPVersion.V1>) => {
+      const accept = req.headers.accept;
+      return typeof accept === 'string' && prefersHtml(accept) ? 'html' : 'api';
+    },
+    // A request for the API finds the unconstrained route of the path, or none (404).
+    mustMatchWhenDerived: false,
+  };
+}
+
+/** The CSP of the pages: no scripts at all; images from here and from where /binary redirects. */
+function securityHeaders(config: Config): Record<string, string> {
+  const mediaOrigin = config.media.baseUrl === '' ? '' : ` ${new URL(config.media.baseUrl).origin}`;
+  return {
+    'Content-Security-Policy': `default-src 'none'; img-src 'self'${mediaOrigin}; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'same-origin',
+  };
+}
+
+function requestOf(request: FastifyRequest): PageRequest {
+  return { query: request.query as Query, acceptLanguage: request.headers['accept-language'] };
+}
+
+/** A route handler that answers with a page: its status, HTML, Vary and the pages' security headers. */
+export function pageHandler(
+  run: (req: PageRequest, request: FastifyRequest) => Promise<PageAnswer>,
+  headers: Readonly<Record<string, string>>,
+  vary = 'Accept-Language',
+): RouteHandlerMethod {
+  return async (request, reply) => {
+    const page = await run(requestOf(request), request);
+    return reply.code(page.status).headers(headers).header('Vary', vary).header('Content-Type', HTML_TYPE).send(page.html);
+  };
+}
+
+/**
+ * The handler of the results page, `/search` for a browser (an Accept that prefers
+ * text/html): registered here under the page constraint; the API's `/search` route answers
+ * every other Accept.
+ */
+export function searchPageHandler(pages: Pages, headers: Readonly<Record<string, string>>): RouteHandlerMethod {
+  return pageHandler((req) => pages.search(req), headers, 'Accept, Accept-Language');
+}
+
+export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDeps): Promise<void> {
+  const { config } = deps;
+  const pages = createPages({ store: deps.store, engine: deps.engine, render: createRenderer() });
+  const headers = securityHeaders(config);
+  const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
+  app.addConstraintStrategy(pageConstraintStrategy());
+
+  await app.register(async (scope) => {
+    // One bucket per address for every page (the plugin's handler keeps one store).
+    if (!scope.hasDecorator('rateLimit')) await scope.register(rateLimit, { global: false });
+    const limit =
+      config.web.rateLimitMax > 0
+        ? scope.rateLimit({
+            max: config.web.rateLimitMax,
+            timeWindow: config.web.rateLimitWindowSeconds * 1000,
+            keyGenerator: (request) => `page:${request.ip}`,
+            errorResponseBuilder: (_request, context) => {
+              const seconds = Math.ceil(context.ttl / 1000);
+              return ApiError.of('rateLimited', seconds).withHeaders({ 'Retry-After': String(seconds) });
+            },
+          })
+        : undefined;
+    // What the server refuses on a page's path (the rate limit's 429, a bad path) is a page
+    // too, with the error's status, headers and message; anything else goes to the app's handler.
+    scope.setErrorHandler((error, request, reply) => {
+      if (!(error instanceof ApiError)) throw error;
+      const page = pages.error(error.status, error.message, requestOf(request));
+      return reply.code(page.status).headers(headers).headers(error.headers).header('Content-Type', HTML_TYPE).send(page.html);
+    });
+    const options = (constrained: boolean): RouteShorthandOptions => ({
+      schema: { hide: true },
+      // The API's limit (per key, ../authHooks.ts) does not count pages: theirs is `limit`.
+      config: { rateLimit: false, ignoresQuery: true, digestValidators: true },
+      ...(limit === undefined ? {} : { onRequest: limit }),
+      ...(constrained ? { constraints: { [PAGE_CONSTRAINT]: 'html' } } : {}),
+    });
+    const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
+    scope.get('/', options(true), pageHandler((req) => pages.home(req), headers, 'Accept, Accept-Language'));
+    scope.get('/search', options(true), searchPageHandler(pages, headers));
+    scope.get('/item/:id', options(false), pageHandler((req, request) => pages.item(param(request, 'id'), req), headers));
+    scope.get('/item/:id/tree', options(false), pageHandler((req, request) => pages.tree(param(request, 'id'), req), headers));
+    scope.get('/person/:gnd', options(false), pageHandler((req, request) => pages.person(param(request, 'gnd'), req), headers));
+    const css = Buffer.from(STYLESHEET);
+    const cssTag = weakEtag(bodyTag(css));
+    scope.get('/assets/pages.css', { ...options(false), config: { rateLimit: false, ignoresQuery: true } }, (request, reply) => {
+      reply.header('Content-Type', CSS_TYPE).header('Cache-Control', cacheControl).header('ETag', cssTag).header('X-Content-Type-Options', 'nosniff');
+      if (request.headers['if-none-match'] === cssTag) return reply.code(304).removeHeader('Content-Type').send();
+      return reply.send(css);
+    });
+  });
+}

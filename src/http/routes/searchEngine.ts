@@ -1,0 +1,40 @@
+/**
+ * What the search routes need of the search service (issue #14): the engine's search and
+ * suggestions, as the search runner gives them (src/search/searchPool.ts runs the engine
+ * in its workers), and the query-string helpers they share. Errors: the service throws
+ * ApiErrors (a 400 for a request the engine cannot answer, a 503 past the time budget).
+ */
+import { ApiError } from '../../errors.js';
+import { parseQuery, QuerySyntaxError, type QueryNode } from '../../query/parse.js';
+import { queryFields, type Schema } from '../../search/engine/schema.js';
+import type { EngineAnswer, EngineSearch } from '../../search/indexHost.js';
+import type { SearchKind } from '../../store/Store.js';
+
+export interface SearchService {
+  engine(search: EngineSearch): Promise<EngineAnswer>;
+  suggest(kind: SearchKind, prefix: string, limit: number): Promise<string[]>;
+}
+
+export type Query = Record<string, string | string[] | number | undefined>;
+
+export const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+
+/** A parameter that must come at most once. */
+export function one(q: Query, name: string): string | undefined {
+  const v = q[name];
+  if (Array.isArray(v)) {
+    if (v.length > 1) throw ApiError.of('invalidSearch', `The parameter ${name} is given ${v.length} times; send it once.`);
+    return v[0] === undefined ? undefined : String(v[0]);
+  }
+  return v === undefined ? undefined : String(v);
+}
+
+/** Parses a query over a schema's fields; a syntax error is the catalog's 400 with its position. */
+export function parseFor(schema: Schema, text: string, maxLength: number, defaultOperator: 'AND' | 'OR' = 'AND'): QueryNode<string> {
+  try {
+    return parseQuery(text, { fields: queryFields(schema), maxLength, defaultOperator });
+  } catch (e) {
+    if (e instanceof QuerySyntaxError) throw ApiError.of('invalidQuery', e.message);
+    throw e;
+  }
+}

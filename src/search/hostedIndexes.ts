@@ -1,0 +1,163 @@
+/**
+ * The search engine's indexes of one store connection, kept fresh in the background and
+ * searched (issue #14 point 6): what a search worker runs (./searchJob.ts), and the main
+ * thread when there are no workers (./searchPool.ts).
+ *
+ * Freshness without stalls: a pass applies the store's changes of each kind for at most
+ * `indexSliceMs / 2` (IndexHost.refresh) and yields to the event loop, so searches and
+ * messages are served between slices. While changes remain the next pass follows at once
+ * (setImmediate); once caught up the feed is polled every `indexPollMs`, so a commit of any
+ * connection is searchable within about that long. A start builds both indexes this way;
+ * a search of a kind waits until that kind is built (nothing else waits), then refreshes
+ * for at most `indexSliceMs` itself, so that a commit just made through the server is seen
+ * while a large load in progress is left to the background.
+ */
+import type { SearchFeedStore, SearchKind } from '../store/Store.js';
+import { SearchDeadlineError, SearchRequestError as EngineRequestError } from './engine/errors.js';
+import { entityEngineSearch, entityResult } from './entityEngine.js';
+import { SearchRequestError, type EntitySearch } from './entitySearch.js';
+import { IndexHost, type EngineAnswer, type EngineSearch } from './indexHost.js';
+import { SearchLimitError, SearchOverBudgetError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
+
+export interface HostedSettings {
+  limits: SearchLimits;
+  /** Longest stretch of index work between two turns of the event loop, in ms. */
+  indexSliceMs: number;
+  /** How often a caught-up index looks for new commits, in ms. */
+  indexPollMs: number;
+}
+
+/** What a search worker (or the main thread) is asked. */
+export type SearchOp =
+  | { op: 'engine'; search: EngineSearch }
+  | { op: 'suggest'; kind: SearchKind; prefix: string; limit: number };
+
+export type OpResult = EngineAnswer | string[];
+
+/** Why a search could not be answered; plain data, it crosses the worker boundary. */
+export type SearchFailure =
+  | { kind: 'limit'; limit: SearchLimitKind }
+  | { kind: 'budget' }
+  | { kind: 'request'; message: string }
+  | { kind: 'internal'; message: string; stack: string };
+
+export function failureOf(e: unknown): SearchFailure {
+  if (e instanceof SearchLimitError) return { kind: 'limit', limit: e.limit };
+  if (e instanceof SearchOverBudgetError || e instanceof SearchDeadlineError) return { kind: 'budget' };
+  if (e instanceof SearchRequestError || e instanceof EngineRequestError) return { kind: 'request', message: e.message };
+  const error = e instanceof Error ? e : new Error(String(e));
+  return { kind: 'internal', message: error.message, stack: error.stack ?? '' };
+}
+
+export const KINDS: readonly SearchKind[] = ['person', 'item'];
+
+export function opKind(op: SearchOp): SearchKind {
+  return op.op === 'engine' ? op.search.kind : op.kind;
+}
+
+/** The engine op of an entity search (a cursor mark of another search throws SearchRequestError). */
+export function entityOp(search: EntitySearch): SearchOp {
+  return { op: 'engine', search: entityEngineSearch(search) };
+}
+
+export { entityResult };
+
+
+export class HostedIndexes {
+  readonly host: IndexHost;
+  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private closed = false;
+  private started = false;
+  private waiting: Array<{ kind: SearchKind; go: (error?: unknown) => void }> = [];
+  /** Callbacks for the end of the next pass that catches up with every commit made before it began. */
+  private syncs: Array<(passStartedAt: number) => void> = [];
+
+  constructor(
+    store: SearchFeedStore,
+    private readonly settings: HostedSettings,
+    /** Called once, when both kinds have been built. */
+    private readonly onBuilt: () => void = () => {},
+  ) {
+    const { maxExpansionsPerTerm, maxExpansionsPerQuery } = settings.limits;
+    this.host = new IndexHost(store, { limits: { maxExpansionsPerTerm, maxExpansionsPerQuery } });
+  }
+
+  /** Starts the background passes (the first build among them). */
+  start(): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    this.schedule(0);
+  }
+
+  built(kind?: SearchKind): boolean {
+    return kind === undefined ? KINDS.every((k) => this.host.built(k)) : this.host.built(kind);
+  }
+
+  /** Calls `go` once `kind`'s index is built (at once if it is), or with the error that stops the build. */
+  whenBuilt(kind: SearchKind, go: (error?: unknown) => void): void {
+    this.start();
+    if (this.host.built(kind)) go();
+    else {
+      this.waiting.push({ kind, go });
+      this.timer?.ref();
+    }
+  }
+
+  /** Calls `done(t)` at the end of the next pass that catches up with what was committed before `t`. */
+  sync(done: (passStartedAt: number) => void): void {
+    this.start();
+    this.syncs.push(done);
+  }
+
+  /** The search's own refresh, before its budget starts: bounded, the background does the rest. */
+  prepare(op: SearchOp): void {
+    this.host.refresh(opKind(op), this.settings.indexSliceMs);
+  }
+
+  /** Runs an op (its kind built) within `budgetMs`; throws what failureOf() reads. */
+  execute(op: SearchOp, budgetMs = Number.POSITIVE_INFINITY): OpResult {
+    if (op.op === 'suggest') return this.host.suggest(op.kind, op.prefix, op.limit);
+    return this.host.search(op.search, Date.now() + budgetMs);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = delayMs === 0 ? setImmediate(() => this.pass()) : setTimeout(() => this.pass(), delayMs);
+    // Background index work keeps a process alive only while a search waits for it.
+    if (this.waiting.length === 0) this.timer.unref();
+  }
+
+  private pass(): void {
+    this.timer = undefined;
+    if (this.closed) return;
+    const startedAt = Date.now();
+    const syncs = this.syncs;
+    this.syncs = [];
+    const wasBuilt = this.built();
+    let done = true;
+    try {
+      for (const kind of KINDS) if (!this.host.refresh(kind, this.settings.indexSliceMs / KINDS.length)) done = false;
+    } catch (e) {
+      // A store that fails (a locked or missing file): the waiting searches report it; retry later.
+      for (const w of this.waiting.splice(0)) w.go(e);
+      this.syncs.push(...syncs);
+      this.schedule(this.settings.indexPollMs);
+      return;
+    }
+    const ready = this.waiting.filter((w) => this.host.built(w.kind));
+    this.waiting = this.waiting.filter((w) => !this.host.built(w.kind));
+    for (const w of ready) w.go();
+    if (!wasBuilt && this.built()) this.onBuilt();
+    if (done) for (const s of syncs) s(startedAt);
+    else this.syncs.push(...syncs);
+    this.schedule(done ? this.settings.indexPollMs : 0);
+  }
+}

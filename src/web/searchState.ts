@@ -1,0 +1,121 @@
+/**
+ * The whole state of a results page, read from and written into its URL (issue #17 point 1:
+ * a result can be bookmarked and shared): the words `q`, the filters `f=field:value`
+ * (repeated), the order `sort`, the page `page` and the language `lang`. Reading never
+ * throws: a value the pages cannot use is reported in `problems`, in words for the visitor.
+ */
+import { ITEM_FACETS } from '../search/engine/schema.js';
+import type { SearchSort } from '../search/engine/types.js';
+import type { Lang } from './messages.js';
+
+export const ROWS = 20;
+/** Deepest page by offset: beyond it a search would be deep paging, which the pages do not offer. */
+export const MAX_PAGE = 500;
+export const MAX_QUERY_LENGTH = 1000;
+export const MAX_FILTERS = 20;
+
+export const SORTS = ['relevance', 'title', '-title', 'date', '-date'] as const;
+export type SortName = (typeof SORTS)[number];
+
+export const ENGINE_SORT: Readonly<Record<SortName, SearchSort>> = {
+  relevance: { kind: 'relevance' },
+  title: { kind: 'key', key: 'title', descending: false },
+  '-title': { kind: 'key', key: 'title', descending: true },
+  date: { kind: 'key', key: 'begin_time', descending: false },
+  '-date': { kind: 'key', key: 'begin_time', descending: true },
+};
+
+const FACETS: ReadonlySet<string> = new Set(ITEM_FACETS);
+
+export interface Filter {
+  field: string;
+  value: string;
+}
+
+export interface SearchState {
+  q: string;
+  filters: Filter[];
+  sort: SortName;
+  page: number;
+  /** Set when the URL named it: links then keep it. */
+  lang: Lang | undefined;
+}
+
+export type Query = Record<string, string | string[] | undefined>;
+
+function all(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Why a part of the URL was not used: a message of ./messages.ts and its values; each says what to write instead. */
+export interface StateProblem {
+  key: 'queryTooLong' | 'unknownFilter' | 'tooManyFilters' | 'unknownSort' | 'badPage';
+  values: Record<string, string | number>;
+}
+
+export interface ReadState {
+  state: SearchState;
+  problems: StateProblem[];
+}
+
+export function readSearchState(query: Query): ReadState {
+  const problems: StateProblem[] = [];
+  let q = (first(query.q) ?? '').trim();
+  if (q.length > MAX_QUERY_LENGTH) {
+    problems.push({ key: 'queryTooLong', values: { max: MAX_QUERY_LENGTH } });
+    q = q.slice(0, MAX_QUERY_LENGTH);
+  }
+  const filters: Filter[] = [];
+  for (const f of all(query.f)) {
+    const colon = f.indexOf(':');
+    const field = colon < 0 ? '' : f.slice(0, colon);
+    const value = colon < 0 ? '' : f.slice(colon + 1);
+    if (!FACETS.has(field) || value === '') {
+      problems.push({ key: 'unknownFilter', values: { filter: f.slice(0, 80), facets: ITEM_FACETS.join(', ') } });
+      continue;
+    }
+    if (filters.length >= MAX_FILTERS) {
+      problems.push({ key: 'tooManyFilters', values: { max: MAX_FILTERS } });
+      break;
+    }
+    if (!filters.some((x) => x.field === field && x.value === value)) filters.push({ field, value });
+  }
+  const sortParam = first(query.sort);
+  let sort: SortName = 'relevance';
+  if (sortParam !== undefined && sortParam !== '') {
+    if ((SORTS as readonly string[]).includes(sortParam)) sort = sortParam as SortName;
+    else problems.push({ key: 'unknownSort', values: { sort: sortParam.slice(0, 40), sorts: SORTS.join(', ') } });
+  }
+  const pageParam = first(query.page);
+  let page = 1;
+  if (pageParam !== undefined && pageParam !== '') {
+    if (/^[0-9]{1,6}$/.test(pageParam) && Number(pageParam) >= 1 && Number(pageParam) <= MAX_PAGE) page = Number(pageParam);
+    else problems.push({ key: 'badPage', values: { page: pageParam.slice(0, 20), max: MAX_PAGE } });
+  }
+  const langParam = first(query.lang);
+  const lang = langParam === 'de' || langParam === 'en' ? langParam : undefined;
+  return { state: { q, filters, sort, page, lang }, problems };
+}
+
+/** The URL of a results page in this state: defaults left out, so a URL has one spelling. */
+export function searchUrl(state: SearchState): string {
+  const params = new URLSearchParams();
+  if (state.q !== '') params.append('q', state.q);
+  for (const f of state.filters) params.append('f', `${f.field}:${f.value}`);
+  if (state.sort !== 'relevance') params.append('sort', state.sort);
+  if (state.page !== 1) params.append('page', String(state.page));
+  if (state.lang !== undefined) params.append('lang', state.lang);
+  const qs = params.toString();
+  return qs === '' ? '/search' : `/search?${qs}`;
+}
+
+/** The engine's filters: values of one facet OR-ed, facets AND-ed. */
+export function engineFilters(filters: readonly Filter[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const f of filters) (out[f.field] ??= []).push(f.value);
+  return out;
+}

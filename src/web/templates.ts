@@ -1,0 +1,382 @@
+/**
+ * The pages' templates (Eta: `<%= %>` escapes, `<% %>` runs code; issue #17). They are
+ * TypeScript strings rather than files so that the compiled package (dist/) holds them
+ * without a copy step; each is registered under `@<name>` (./render.ts).
+ */
+
+const facet = `<section class="facet" aria-labelledby="facet-<%= it.group.field %>">
+  <h3 id="facet-<%= it.group.field %>"><%= it.group.label %></h3>
+  <ul>
+<% it.group.values.forEach(function (v) { %>
+    <li><a href="<%= v.href %>"<% if (v.active) { %> aria-current="true" class="active"<% } %>><span class="label"><%= v.label %></span> <span class="count"><%= v.count.toLocaleString(it.lang) %></span></a></li>
+<% }) %>
+  </ul>
+</section>
+`;
+
+const hit = `<li class="hit">
+  <a href="<%= it.hit.href %>">
+<% if (it.hit.thumbnail) { %>
+    <img src="<%= it.hit.thumbnail %>" alt="" loading="lazy" width="96" height="96">
+<% } else { %>
+    <span class="nothumb" aria-hidden="true"><%= (it.hit.media || '·').slice(0, 1).toUpperCase() %></span>
+<% } %>
+    <span class="text">
+      <span class="title"><%= it.hit.title || it.hit.label || it.hit.id %></span>
+<% if (it.hit.subtitle) { %>
+      <span class="subtitle"><%= it.hit.subtitle %></span>
+<% } %>
+<% if (it.provider) { %>
+      <span class="provider"><%= it.provider %></span>
+<% } %>
+    </span>
+  </a>
+</li>
+`;
+
+const node = `<li<% if (it.node.current) { %> class="current"<% } %>>
+  <a href="<%= it.link(it.itemPath(it.node.id)) %>"<% if (it.node.current) { %> aria-current="page"<% } %>><%= it.node.label %></a><% if (it.node.childCount > 0 && !it.node.open) { %> <a class="open" href="<%= it.link(it.itemPath(it.node.id) + '/tree') %>"><span aria-hidden="true">▸</span> <%= it.node.childCount.toLocaleString(it.lang) %><span class="visually-hidden"> <%= it.t.parts %>: <%= it.t.open %></span></a><% } else if (it.node.childCount > 0) { %> <span class="count">(<%= it.node.childCount.toLocaleString(it.lang) %>)</span><% } %>
+<% if (it.node.open && it.node.children.length > 0) { %>
+  <ul>
+<% it.node.children.forEach(function (c) { %>
+<%~ include('@node', { node: c, lang: it.lang, t: it.t, link: it.link, itemPath: it.itemPath }) %>
+<% }) %>
+<% if (it.node.more > 0) { %>
+    <li class="more"><a href="<%= it.link(it.itemPath(it.node.id)) %>">+ <%= it.node.more.toLocaleString(it.lang) %></a></li>
+<% } %>
+  </ul>
+<% } %>
+</li>
+`;
+
+const home = `<% layout('@layout') %>
+<h1><%= it.t.siteName %></h1>
+<p class="intro"><%= it.t.intro %></p>
+<form class="searchbox big" role="search" action="/search" method="get">
+  <label for="q"><%= it.t.searchLabel %></label>
+  <div class="field">
+    <input id="q" name="q" type="search" value="" placeholder="<%= it.t.searchPlaceholder %>">
+<% if (it.langParam) { %>
+    <input type="hidden" name="lang" value="<%= it.langParam %>">
+<% } %>
+    <button type="submit"><%= it.t.searchButton %></button>
+  </div>
+</form>
+<section aria-labelledby="counts">
+  <h2 id="counts"><%= it.t.counts %></h2>
+  <ul class="counts">
+    <li><a href="<%= it.allItems %>"><strong><%= it.itemCount.toLocaleString(it.lang) %></strong> <%= it.t.items %></a></li>
+    <li><strong><%= it.personCount.toLocaleString(it.lang) %></strong> <%= it.t.persons %></li>
+  </ul>
+</section>
+<div class="starts">
+<% if (it.sectors) { %>
+<%~ include('@facet', { group: { ...it.sectors, label: it.t.sectors, field: 'sector_fct' }, lang: it.lang }) %>
+<% } %>
+<% if (it.mediaTypes) { %>
+<%~ include('@facet', { group: { ...it.mediaTypes, label: it.t.mediaTypes, field: 'type_fct' }, lang: it.lang }) %>
+<% } %>
+</div>
+<section aria-labelledby="freshness">
+  <h2 id="freshness"><%= it.t.freshness %></h2>
+  <dl class="facts">
+<% it.loads.forEach(function (l) { %>
+    <dt><%= it.t.lastLoad %>: <%= l.kind %></dt><dd><%= l.text %></dd>
+<% }) %>
+<% it.harvests.forEach(function (h) { %>
+    <dt><%= it.t.lastHarvest %>: <%= h.source %></dt><dd><%= h.when %></dd>
+<% }) %>
+<% if (it.loads.length === 0 && it.harvests.length === 0) { %>
+    <dt><%= it.t.lastLoad %></dt><dd><%= it.t.never %></dd>
+<% } %>
+  </dl>
+</section>
+`;
+
+const item = `<% layout('@layout') %>
+<% if (it.crumbs.length > 0) { %>
+<nav class="breadcrumb" aria-label="<%= it.t.breadcrumb %>">
+  <ol>
+<% it.crumbs.forEach(function (c) { %>
+    <li><a href="<%= c.href %>"><%= c.label %></a></li>
+<% }) %>
+    <li><span aria-current="page"><%= it.item.title %></span></li>
+  </ol>
+</nav>
+<% } %>
+<article class="item">
+<h1><%= it.item.title %></h1>
+<% if (it.item.subtitle) { %><p class="subtitle"><%= it.item.subtitle %></p><% } %>
+<div class="item-layout">
+<div class="item-main">
+<% if (it.item.media.length > 0 || it.item.thumbnail) { %>
+<section aria-labelledby="media">
+  <h2 id="media"><%= it.t.media %></h2>
+  <ul class="media">
+<% if (it.item.thumbnail && !it.item.media.some(function (m) { return m.image; })) { %>
+    <li><img src="<%= it.item.thumbnail %>" alt="<%= it.t.image %>: <%= it.item.title %>"></li>
+<% } %>
+<% it.item.media.forEach(function (m, i) { %>
+<% if (m.image) { %>
+    <li><a href="<%= m.href %>"><img src="<%= m.href %>" alt="<%= it.t.image %> <%= i + 1 %>: <%= m.name || it.item.title %>" loading="lazy"></a></li>
+<% } else { %>
+    <li><a href="<%= m.href %>"><%= it.t.download %> <%= i + 1 %>: <%= m.name || m.href %></a><% if (m.mimetype) { %> <span class="type">(<%= m.mimetype %>)</span><% } %></li>
+<% } %>
+<% }) %>
+  </ul>
+</section>
+<% } %>
+<section aria-labelledby="details">
+  <h2 id="details"><%= it.t.details %></h2>
+  <dl class="facts">
+<% it.item.fields.forEach(function (f) { %>
+    <dt><%= f.name %></dt>
+<% f.values.forEach(function (v) { %>
+    <dd><%= v %></dd>
+<% }) %>
+<% }) %>
+<% if (it.item.provider) { %>
+    <dt><%= it.t.provider %></dt>
+    <dd><a href="<%= it.providerSearch %>"><%= it.item.provider.name %></a><% if (it.item.provider.url) { %> · <a href="<%= it.item.provider.url %>" rel="external noopener"><%= it.item.provider.url %></a><% } %></dd>
+<% } %>
+<% if (it.item.license) { %>
+    <dt><%= it.t.license %></dt>
+    <dd><% if (it.item.license.url) { %><a href="<%= it.item.license.url %>" rel="license external noopener"><%= it.item.license.text %></a><% } else { %><%= it.item.license.text %><% } %></dd>
+<% } %>
+<% if (it.item.rights) { %>
+    <dt><%= it.t.rights %></dt>
+    <dd><%= it.item.rights %></dd>
+<% } %>
+  </dl>
+<% if (it.item.origin) { %>
+  <p><a href="<%= it.item.origin %>" rel="external noopener"><%= it.t.original %></a></p>
+<% } %>
+</section>
+</div>
+<div class="item-side">
+<% if (it.childTotal > 0) { %>
+<section aria-labelledby="children">
+  <h2 id="children"><%= it.t.children %> <span class="count">(<%= it.fmt(it.t.childrenCount, { total: it.childTotal.toLocaleString(it.lang) }) %>)</span></h2>
+  <ol class="children">
+<% it.children.forEach(function (c) { %>
+    <li><a href="<%= c.href %>"><%= c.label %></a><% if (c.childCount > 0) { %> <span class="count">(<%= c.childCount.toLocaleString(it.lang) %>)</span><% } %></li>
+<% }) %>
+  </ol>
+<% if (it.childPages > 1) { %>
+  <nav class="pager" aria-label="<%= it.t.parts %>: <%= it.t.pages %>">
+    <ul>
+<% if (it.childPrevious) { %>      <li><a href="<%= it.childPrevious %>" rel="prev"><%= it.t.previous %></a></li>
+<% } %>
+      <li><span><%= it.fmt(it.t.pageOf, { page: it.childPage, pages: it.childPages }) %></span></li>
+<% if (it.childNext) { %>      <li><a href="<%= it.childNext %>" rel="next"><%= it.t.next %></a></li>
+<% } %>
+    </ul>
+  </nav>
+<% } %>
+</section>
+<% } %>
+<% if (it.inHierarchy) { %>
+<p><a href="<%= it.treeHref %>"><%= it.t.hierarchy %></a></p>
+<% } %>
+<section aria-labelledby="formats">
+  <h2 id="formats"><%= it.t.dataFormats %></h2>
+  <ul class="formats">
+<% it.api.forEach(function (a) { %>
+    <li><a href="<%= a.href %>" type="<%= a.type %>"><%= a.label %></a></li>
+<% }) %>
+  </ul>
+  <p class="note"><%= it.t.apiKeyNote %></p>
+</section>
+</div>
+</div>
+</article>
+`;
+
+const layout = `<!DOCTYPE html>
+<html lang="<%= it.lang %>">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title><% if (it.title !== it.t.siteName) { %><%= it.title %> · <% } %><%= it.t.siteName %></title>
+<link rel="stylesheet" href="/assets/pages.css">
+</head>
+<body>
+<a class="skip" href="#main"><%= it.t.skip %></a>
+<header class="site">
+  <div class="bar">
+    <a class="brand" href="<%= it.link('/') %>"><%= it.t.siteName %></a>
+    <nav aria-label="<%= it.t.mainNav %>">
+      <ul>
+        <li><a href="<%= it.link('/search') %>"><%= it.t.allItems %></a></li>
+        <li><a href="<%= it.switchUrl %>" hreflang="<%= it.otherLang %>" lang="<%= it.otherLang %>" title="<%= it.t.otherLanguageName %>"><%= it.t.otherLanguage %></a></li>
+      </ul>
+    </nav>
+  </div>
+<% if (!it.bigSearch) { %>
+  <form class="searchbox" role="search" action="/search" method="get">
+    <label for="q"><%= it.t.searchLabel %></label>
+    <div class="field">
+      <input id="q" name="q" type="search" value="<%= it.q %>" placeholder="<%= it.t.searchPlaceholder %>">
+<% if (it.langParam) { %>
+      <input type="hidden" name="lang" value="<%= it.langParam %>">
+<% } %>
+      <button type="submit"><%= it.t.searchButton %></button>
+    </div>
+  </form>
+<% } %>
+</header>
+<main id="main" tabindex="-1">
+<%~ it.body %>
+</main>
+<footer class="site">
+  <p><%= it.t.footer %></p>
+  <p><%= it.t.api %>: <a href="/docs"><%= it.t.apiDocs %></a> · <a href="/openapi.json">OpenAPI</a> · heritage-api <%= it.version %></p>
+</footer>
+</body>
+</html>
+`;
+
+const person = `<% layout('@layout') %>
+<article class="person">
+<h1><%= it.person.name %></h1>
+<dl class="facts">
+<% if (it.person.born || it.person.placeOfBirth.length) { %>
+  <dt><%= it.t.born %></dt><dd><%= [it.person.born].concat(it.person.placeOfBirth).filter(Boolean).join(', ') %></dd>
+<% } %>
+<% if (it.person.died || it.person.placeOfDeath.length) { %>
+  <dt><%= it.t.died %></dt><dd><%= [it.person.died].concat(it.person.placeOfDeath).filter(Boolean).join(', ') %></dd>
+<% } %>
+<% if (it.person.occupations.length) { %>
+  <dt><%= it.t.occupations %></dt><dd><%= it.person.occupations.join(', ') %></dd>
+<% } %>
+<% if (it.person.gender.length) { %>
+  <dt><%= it.t.gender %></dt><dd><%= it.person.gender.join(', ') %></dd>
+<% } %>
+<% if (it.person.gndLink) { %>
+  <dt>GND</dt><dd><a href="<%= it.person.gndLink %>" rel="external noopener"><%= it.t.gndLink %>: <%= it.person.gndLink %></a></dd>
+<% } %>
+</dl>
+<section aria-labelledby="items-about">
+  <h2 id="items-about"><%= it.t.itemsAbout %> (<%= it.itemTotal.toLocaleString(it.lang) %>)</h2>
+<% if (it.items.length === 0) { %>
+  <p><%= it.t.noItemsAbout %></p>
+<% } else { %>
+  <ol class="hits">
+<% it.items.forEach(function (hit) { %>
+<%~ include('@hit', { hit: hit }) %>
+<% }) %>
+  </ol>
+  <p><a href="<%= it.allItems %>"><%= it.fmt(it.t.allItemsAbout, { count: it.itemTotal.toLocaleString(it.lang) }) %></a></p>
+<% } %>
+</section>
+<% if (it.person.variantNames.length) { %>
+<section aria-labelledby="variants">
+  <h2 id="variants"><%= it.t.variantNames %> (<%= it.person.variantNames.length %>)</h2>
+  <details>
+    <summary><%= it.t.variantNames %></summary>
+    <ul class="variants">
+<% it.person.variantNames.forEach(function (v) { %>
+      <li><%= v %></li>
+<% }) %>
+    </ul>
+  </details>
+</section>
+<% } %>
+</article>
+`;
+
+const problem = `<% layout('@layout') %>
+<h1><%= it.heading %></h1>
+<p class="problem"><%= it.message %></p>
+<p><a href="<%= it.link('/') %>"><%= it.t.backHome %></a></p>
+`;
+
+const search = `<% layout('@layout') %>
+<h1><%= it.title %></h1>
+<% it.problems.forEach(function (p) { %>
+<p class="problem"><%= p %></p>
+<% }) %>
+<div class="results-layout">
+<div class="results">
+<div class="toolbar">
+  <p class="total" role="status"><%= it.total === 0 ? it.t.noResults : it.fmt(it.t.showing, { from: it.from.toLocaleString(it.lang), to: it.to.toLocaleString(it.lang), total: it.total.toLocaleString(it.lang) }) %></p>
+  <form class="sort" action="/search" method="get">
+<% if (it.state.q) { %>    <input type="hidden" name="q" value="<%= it.state.q %>">
+<% } %>
+<% it.state.filters.forEach(function (f) { %>    <input type="hidden" name="f" value="<%= f.field + ':' + f.value %>">
+<% }) %>
+<% if (it.langParam) { %>    <input type="hidden" name="lang" value="<%= it.langParam %>">
+<% } %>
+    <label for="sort"><%= it.t.sort %></label>
+    <select id="sort" name="sort">
+<% it.sorts.forEach(function (s) { %>
+      <option value="<%= s.value %>"<% if (s.selected) { %> selected<% } %>><%= s.label %></option>
+<% }) %>
+    </select>
+    <button type="submit"><%= it.t.sortApply %></button>
+  </form>
+</div>
+<% if (it.active.length > 0) { %>
+<section class="active-filters" aria-labelledby="active-filters">
+  <h2 id="active-filters"><%= it.t.activeFilters %></h2>
+  <ul>
+<% it.active.forEach(function (a) { %>
+    <li><a href="<%= a.href %>" class="chip"><%= a.label %> <span aria-hidden="true">×</span><span class="visually-hidden"> (<%= it.t.removeFilter %>)</span></a></li>
+<% }) %>
+<% if (it.active.length > 1) { %>
+    <li><a href="<%= it.clearFilters %>"><%= it.t.removeAll %></a></li>
+<% } %>
+  </ul>
+</section>
+<% } %>
+<h2 class="visually-hidden"><%= it.t.results %></h2>
+<ol class="hits" start="<%= it.from %>">
+<% it.results.forEach(function (hit) { %>
+<%~ include('@hit', { hit: hit, provider: it.providers[hit.id] }) %>
+<% }) %>
+</ol>
+<% if (it.pages > 1) { %>
+<nav class="pager" aria-label="<%= it.t.pages %>">
+  <ul>
+<% if (it.previous) { %>    <li><a href="<%= it.previous %>" rel="prev"><%= it.t.previous %></a></li>
+<% } %>
+<% it.pageLinks.forEach(function (p) { %>
+    <li><a href="<%= p.href %>"<% if (p.current) { %> aria-current="page"<% } %> aria-label="<%= it.fmt(it.t.pageOf, { page: p.page, pages: it.pages }) %>"><%= p.page %></a></li>
+<% }) %>
+<% if (it.next) { %>    <li><a href="<%= it.next %>" rel="next"><%= it.t.next %></a></li>
+<% } %>
+  </ul>
+</nav>
+<% } %>
+</div>
+<aside class="side" aria-label="<%= it.t.filters %>">
+<% if (it.persons.length > 0) { %>
+<section class="persons" aria-labelledby="persons">
+  <h2 id="persons"><%= it.t.matchingPersons %> (<%= it.personTotal.toLocaleString(it.lang) %>)</h2>
+  <ul>
+<% it.persons.forEach(function (p) { %>
+    <li><% if (p.href) { %><a href="<%= p.href %>"><%= p.name %></a><% } else { %><%= p.name %><% } %><% if (p.born || p.died) { %> <span class="dates">(<%= p.born %>–<%= p.died %>)</span><% } %></li>
+<% }) %>
+  </ul>
+</section>
+<% } %>
+<h2><%= it.t.filters %></h2>
+<% it.facets.forEach(function (g) { %>
+<%~ include('@facet', { group: g, lang: it.lang }) %>
+<% }) %>
+</aside>
+</div>
+`;
+
+const tree = `<% layout('@layout') %>
+<h1><%= it.t.tree %></h1>
+<p><a href="<%= it.itemHref %>"><%= it.itemLabel %></a></p>
+<nav class="tree" aria-label="<%= it.t.tree %>">
+  <ul>
+<%~ include('@node', { node: it.root, lang: it.lang, t: it.t, link: it.link, itemPath: it.itemPath }) %>
+  </ul>
+</nav>
+`;
+
+/** Every template by name. */
+export const TEMPLATES: Readonly<Record<string, string>> = { facet, hit, node, home, item, layout, person, problem, search, tree };

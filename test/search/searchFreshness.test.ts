@@ -1,0 +1,76 @@
+/**
+ * Fresh without stalls (issue #14 point 6), on the service's search runners (workers, and
+ * the main thread without them): a start builds the indexes in the background and a
+ * search waits for its kind's build; a record committed by another connection (another
+ * process: an ingest) becomes findable without any search asking for a refresh, by the
+ * background's polling of the change feed. Tests wait for conditions, never for a time.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.js';
+import { toEntitySearch } from '../../src/http/routes/entities.js';
+import { ingestEntities } from '../../src/ingest/ingestEntities.js';
+import type { Person } from '../../src/ingest/persons/person.js';
+import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
+import { parseQuery } from '../../src/query/parse.js';
+import { itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import { createSearchRunner, type SearchRunner } from '../../src/search/searchPool.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { cortexPackages } from './itemFixtures.js';
+
+const EF = `${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`;
+
+/** Polls until the condition holds (no fixed wait: a busy machine only takes longer). */
+async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const person = (id: string, occupation: string) =>
+  preparePerson({ id, type: 'person', preferredName: 'Probe Person', variantName: [], professionOrOccupation: [occupation] } as unknown as Person);
+
+const itemQuery = (q: string) => ({
+  kind: 'item' as const,
+  request: { query: parseQuery(q, { fields: queryFields(itemSchema) }), sort: { kind: 'id' as const, descending: false }, offset: 0, rows: 10 },
+});
+
+for (const backend of BACKENDS) {
+  for (const workers of [1, 0]) {
+    const where = workers === 0 ? 'the main thread' : 'a worker';
+    test(`[${backend.name}] on ${where}: a search waits for the first build, and another connection's commits become findable by themselves`, async () => {
+      const { store, path, dispose } = backend.open();
+      await ingestEntities(store, [EF], { batchSize: 500 });
+      const [first, ...rest] = cortexPackages().map((p) => p.item);
+      store.upsertItems(rest);
+      const runner: SearchRunner = createSearchRunner(store, loadConfig({ flags: { search: { workers } } }).search);
+      try {
+        assert.equal(runner.state().indexBuilt, false, 'nothing is built before the start');
+        // Asked at once, before any build: it waits for the person index and sees every person.
+        const all = await runner.run(toEntitySearch({ query: '*:*', rows: '0' }).search);
+        assert.equal(all.total, store.countPersons());
+        await until('both indexes built', () => runner.state().indexBuilt);
+        assert.ok(runner.state().index !== undefined, 'the index knows what it caught up with');
+        assert.equal((await runner.engine(itemQuery('*:*'))).total, rest.length);
+
+        const other = backend.connect(path);
+        try {
+          other.upsertPersons([person('http://d-nb.info/gnd/999991', 'Glasbläserin')]);
+          other.upsertItems([first!]);
+        } finally {
+          other.close();
+        }
+        await until('the new person to be found', async () => (await runner.run(toEntitySearch({ query: 'Glasbläserin' }).search)).total === 1);
+        await until('the new item to be found', async () => (await runner.engine(itemQuery(`id:"${first!.id}"`))).total === 1);
+        const found = await runner.engine(itemQuery('*:*'));
+        assert.equal(found.total, rest.length + 1);
+      } finally {
+        await runner.close();
+        dispose();
+      }
+    });
+  }
+}

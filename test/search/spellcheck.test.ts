@@ -1,0 +1,221 @@
+/**
+ * "Did you mean" (issue #18, src/search/engine/spellcheck.ts): real misspellings against
+ * indexes of the real fixtures (the 1,222 persons of culturehub, the item packages), as
+ * tables of the query sent and the correction expected ("" = none); the candidate walk
+ * (nearTerms.ts) against a brute force over a vocabulary; corrections following loads.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { readPreparedPersons } from '../../src/ingest/persons/preparePerson.js';
+import type { Person } from '../../src/ingest/persons/person.js';
+import { parseQuery } from '../../src/query/parse.js';
+import { Dictionary } from '../../src/search/engine/dictionary.js';
+import { SearchRequestError } from '../../src/search/engine/errors.js';
+import { itemDocumentsFromJson } from '../../src/search/engine/itemDocument.js';
+import { editDistance, nearTerms } from '../../src/search/engine/nearTerms.js';
+import { personDocument } from '../../src/search/engine/personDocument.js';
+import { itemSchema, personSchema, queryFields } from '../../src/search/engine/schema.js';
+import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
+import { withCaseOf } from '../../src/search/engine/spellcheck.js';
+import type { SearchDocument, SearchRequest } from '../../src/search/engine/types.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { cortexPackages, edmPackages } from './itemFixtures.js';
+
+const FAR = () => Date.now() + 60_000;
+
+function personIndex(): SearchIndex {
+  const text = readFileSync(`${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`, 'utf8');
+  const ix = new SearchIndex(personSchema);
+  for (const r of readPreparedPersons(text)) if (r.kind === 'record') ix.upsert(personDocument(JSON.parse(r.record.doc) as Person, 0));
+  return ix;
+}
+
+async function itemIndex(): Promise<SearchIndex> {
+  const ix = new SearchIndex(itemSchema);
+  for (const p of [...cortexPackages(), ...(await edmPackages())]) ix.upsert({ ...itemDocumentsFromJson(p.item.json, p.item.id).search, id: p.item.id });
+  return ix;
+}
+
+function request(ix: SearchIndex, text: string, minHits = 1, filters?: SearchRequest['filters']): SearchRequest {
+  const query = parseQuery(text, { fields: queryFields(ix.schema) });
+  return { query, filters, sort: { kind: 'relevance' }, offset: 0, rows: 10, spellcheck: { minHits, text } };
+}
+
+function corrected(ix: SearchIndex, text: string, minHits = 1): string {
+  return ix.search(request(ix, text, minHits), FAR()).correctedQuery!;
+}
+
+/** query sent → correction expected ("" = none), with minHits 1 unless a third column says. */
+type Row = [sent: string, expected: string, minHits?: number];
+
+const PERSON_ROWS: Row[] = [
+  ['Schriftsteler', 'Schriftsteller'], // a compound German word, one letter dropped
+  ['Schriftstellr Berlin', 'Schriftsteller Berlin'],
+  ['schriftsteler', 'schriftsteller'], // the case as written
+  ['SCHRIFTSTELER', 'SCHRIFTSTELLER'],
+  ['Dramatikr Wienn', 'Dramatiker Wien'], // two words, each corrected
+  ['Übersetzr', 'Ubersetzer'], // diacritics: the vocabulary is folded, so is the correction
+  ['Pädagoe', 'Padagoge'],
+  ['Zürch', 'Zurich'],
+  ['Zurrich', 'Zurich'],
+  ['Straus Emil', 'Strauss Emil'], // Emil Strauß: ß folds to ss
+  ['Horvath Ödönn', 'Horvath Odon'], // Ödön von Horváth
+  ['professionOrOccupation:Schriftstelerin', 'professionOrOccupation:Schriftstellerin'], // a field query: field kept
+  ['placeOfBirth:Schriftsteler', ''], // no place of birth is near it: other fields do not count
+  ['"Ödön von Horváth" Pariss', '"Ödön von Horváth" Paris'], // the phrase as written
+  ['Schriftst?ller Berlinn', 'Schriftst?ller Berlin'], // the wildcard as written
+  ['Schrift*   Wienn', 'Schrift*   Wien'], // the prefix and the blanks as written
+  ['(Dramatikr OR Lyrikr) AND Wienn', '(Dramatiker OR Lyriker) AND Wien'],
+  ['Wagner Schriftsteler', 'Wagner Schriftsteller'], // Wagner (1 person) stays, though Walter (35) is 2 edits away
+  ['Wagner', ''], // rare but right: it finds its person
+  ['Soziologin', ''], // rare but right (Soziologe: 22 persons)
+  ['Soziologin Berlinn', ''], // Berlin is near, but no Soziologin of Berlin: the correction would find nothing more
+  ['Schriftsteler -Berlinn', 'Schriftsteller -Berlinn'], // a NOT is not corrected
+  ['Goehte', ''], // no Goethe among these persons
+  ['Beethofen', ''], // nor Beethoven
+  ['Wienn OR Mnn', 'Wien OR Mnn'], // words under 4 letters are left alone
+  ['Schriftsteller 18866', ''], // numbers too (and this one finds nothing either way)
+];
+
+const ITEM_ROWS: Row[] = [
+  ['Goehte', 'Goethe'], // a transposition is one edit
+  ['title:Goehte', 'title:Goethe'],
+  ['description:Goehte', 'description:Goethe'],
+  ['Tafelklaveir', 'Tafelklavier'], // compound words
+  ['Musikinstrumnte', 'Musikinstrumente'],
+  ['Resonanzbodn', 'Resonanzboden'],
+  ['Panpfeiffe', 'Panpfeife'],
+  ['Nürnbreg', 'Nurnberg'],
+  ['"Germanisches Nationalmuseum" Tafelklavir', '"Germanisches Nationalmuseum" Tafelklavier'],
+  ['Tafelklav* Nürnbrg', 'Tafelklav* Nurnberg'],
+  ['Klavi?tur Nurnberk', 'Klavi?tur Nurnberg'],
+  ['keywords:Tafelklavir', ''], // no keyword near it
+  ['Unterbogen', ''], // rare but right: Unterboden (14 items) is one edit away
+  ['Unterbogen Metalstreifen', 'Unterbogen Metallstreifen'], // the Euphonium of Leipzig
+  ['Clavichorde', ''], // 17 items: enough for minHits 1
+  ['Clavichorde', 'Clavichord', 20], // fewer than minHits 20, and clavichord finds 18
+  ['Clavichorde', '', 0],
+  ['-Clavichrd Tafelklavier', ''], // enough hits: nothing looked at
+];
+
+test('persons of the fixtures: query sent → correction', () => {
+  const ix = personIndex();
+  const got = PERSON_ROWS.map(([q, , m]) => [q, corrected(ix, q, m), m] as Row);
+  assert.deepEqual(got, PERSON_ROWS.map(([q, e, m]) => [q, e, m]));
+});
+
+test('items of the fixtures: query sent → correction', async () => {
+  const ix = await itemIndex();
+  const got = ITEM_ROWS.map(([q, , m]) => [q, corrected(ix, q, m), m] as Row);
+  assert.deepEqual(got, ITEM_ROWS.map(([q, e, m]) => [q, e, m]));
+});
+
+test('the hits stay those of the query as sent; the correction finds more', async () => {
+  const ix = await itemIndex();
+  for (const [q, minHits] of [['Goehte', 1], ['Clavichorde', 20], ['Tafelklavier', 1]] as const) {
+    const req = request(ix, q, minHits);
+    const { correctedQuery, ...rest } = ix.search(req, FAR());
+    const { spellcheck: _, ...plain } = req;
+    assert.deepEqual(rest, ix.search(plain, FAR()), q);
+    if (correctedQuery) assert.ok(ix.search(request(ix, correctedQuery), FAR()).total > rest.total, q);
+  }
+  assert.equal(ix.search(request(ix, 'Tafelklavier'), FAR()).correctedQuery, '');
+  assert.equal(ix.search({ ...request(ix, 'Goehte'), spellcheck: undefined }, FAR()).correctedQuery, undefined);
+});
+
+test('the correction is run with the filters of the request', async () => {
+  const ix = await itemIndex();
+  const goethe = ix.search(request(ix, 'Goethe'), FAR());
+  assert.ok(goethe.total > 0);
+  const none = { type_fct: ['no such type'] };
+  assert.equal(ix.search(request(ix, 'Goehte', 1, none), FAR()).correctedQuery, '');
+});
+
+test('a text that does not parse gives no correction; a bad minHits is a request error', () => {
+  const ix = personIndex();
+  const req = request(ix, 'Schriftsteler');
+  assert.equal(ix.search({ ...req, spellcheck: { minHits: 1, text: 'Schriftsteler AND' } }, FAR()).correctedQuery, '');
+  for (const minHits of [-1, 1.5, NaN]) {
+    assert.throws(() => ix.search({ ...req, spellcheck: { minHits, text: 'x' } }, FAR()), SearchRequestError);
+  }
+});
+
+function person(id: string, name: string, occupation: string): SearchDocument {
+  return {
+    id,
+    text: { preferredName: [name], professionOrOccupation: [occupation] },
+    facets: {},
+    numbers: {},
+    sort: { preferredName: name.toLowerCase() },
+  };
+}
+
+test('corrections follow loads: new terms become candidates, deleted documents no longer count', () => {
+  const ix = personIndex();
+  assert.equal(corrected(ix, 'Goehte'), '');
+  ix.upsert(person('goethe', 'Johann Wolfgang von Goethe', 'Dichter'));
+  assert.equal(corrected(ix, 'Goehte'), 'Goethe'); // a term added since the vocabulary was last sorted
+  assert.equal(corrected(ix, 'Dichtr Goehte'), 'Dichter Goethe');
+  // Goethe (1 person) against Goetze, also one edit from `Goetue`: the one in more documents wins
+  ix.upsert(person('goetze-1', 'Goetze, Anna', 'Malerin'));
+  ix.upsert(person('goetze-2', 'Goetze, Berta', 'Malerin'));
+  assert.equal(corrected(ix, 'Goetue'), 'Goetze');
+  ix.delete('goetze-1');
+  ix.delete('goetze-2');
+  assert.equal(corrected(ix, 'Goetue'), 'Goethe');
+  ix.delete('goethe');
+  assert.equal(corrected(ix, 'Goehte'), '');
+});
+
+test('ties of distance and documents go to the first term in code point order', () => {
+  const ix = new SearchIndex(personSchema);
+  ix.upsert(person('a', 'Maier', 'x'));
+  ix.upsert(person('b', 'Mayer', 'x'));
+  assert.equal(corrected(ix, 'Maxer'), 'Maier');
+});
+
+test('nearTerms finds exactly the terms a brute force finds', () => {
+  const dict = new Dictionary();
+  let seed = 7;
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const word = () => Array.from({ length: 2 + Math.floor(rnd() * 8) }, () => 'abcdeäß'[Math.floor(rnd() * 7)]).join('');
+  for (let i = 0; i < 4000; i++) dict.intern(word());
+  dict.view(); // sorted now; what comes next stays in the unsorted tail
+  for (let i = 0; i < 200; i++) dict.intern(word());
+  const { sorted, recent } = dict.view();
+  assert.ok(recent.length > 0);
+  for (let q = 0; q < 60; q++) {
+    const w = word();
+    for (const [k, minPrefix] of [[1, 0], [2, 0], [2, 1], [3, 2]] as const) {
+      const got: string[] = [];
+      nearTerms(dict, w, k, minPrefix, (t, d) => got.push(`${t}:${d}`));
+      const want = [...sorted, ...recent]
+        .filter((t) => t.startsWith(w.slice(0, minPrefix)) && editDistance(t, w) <= k)
+        .map((t) => `${t}:${editDistance(t, w)}`);
+      assert.deepEqual(got.sort(), want.sort(), `${w} k=${k} minPrefix=${minPrefix}`);
+    }
+  }
+});
+
+test('editDistance counts a swap of neighbours as one edit', () => {
+  const rows: Array<[string, string, number]> = [
+    ['goehte', 'goethe', 1],
+    ['beethofen', 'beethoven', 1],
+    ['schriftsteler', 'schriftsteller', 1],
+    ['ca', 'abc', 3], // optimal string alignment, not the unrestricted Damerau distance (2)
+    ['', 'abc', 3],
+    ['kitten', 'sitting', 3],
+  ];
+  for (const [a, b, d] of rows) {
+    assert.equal(editDistance(a, b), d, `${a} ${b}`);
+    assert.equal(editDistance(b, a), d, `${b} ${a}`);
+  }
+});
+
+test('withCaseOf spells a correction with the case pattern of the word it replaces', () => {
+  assert.deepEqual(
+    [['goehte', 'goethe'], ['Goehte', 'goethe'], ['GOEHTE', 'goethe'], ['gOEHTE', 'goethe'], ['Übersetzr', 'ubersetzer'], ['É', 'e']].map(([w, f]) => withCaseOf(w!, f!)),
+    ['goethe', 'Goethe', 'GOETHE', 'goethe', 'Ubersetzer', 'E'],
+  );
+});

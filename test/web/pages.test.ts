@@ -1,0 +1,339 @@
+/**
+ * The pages for people over HTTP (issue #17): each page on the real server and a real
+ * store, its status, type, key content and escaping; the API paths answering as before.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Response as LightMyRequestResponse } from 'light-my-request';
+import { BACKENDS } from '../helpers/backends.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { HOSTILE, hostileArchive, writePagePackages } from './pagePackages.js';
+
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const HTML_TYPE = 'text/html; charset=utf-8';
+/** HOSTILE as every page must write it: each of & < > " ' escaped. */
+const ESCAPED = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; &amp; &#39;quoted&#39;';
+
+/** No markup of the records made it into the page as markup. */
+function assertEscaped(html: string): void {
+  assert.ok(!html.includes('<script'), 'no script element');
+  assert.ok(!html.includes('<i>Test</i>') && !html.includes('<b>'), 'no markup of the records');
+  assert.ok(!html.includes(']]>'), 'no raw ]]>');
+  assert.ok(!/javascript:/i.test(html), 'no javascript: link');
+}
+
+const textOf = (html: string) => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ');
+
+for (const backend of BACKENDS) {
+  describe(`pages (${backend.name})`, () => {
+    let t: TestApp;
+    let get: (url: string, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
+    before(async () => {
+      t = await startTestApp(backend, { load: [writePagePackages(hostileArchive())], loadEntities: [`${FIXTURES}persons`] });
+      get = (url, headers = {}) => t.app.inject({ url, headers: { ...BROWSER, ...headers } });
+    });
+    after(() => t.close());
+
+    test('home: search box, counts, sectors and media types to start from, freshness; German by default', async () => {
+      const res = await get('/');
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], HTML_TYPE);
+      assert.equal(res.headers.vary, 'Accept, Accept-Language, accept-encoding');
+      assert.match(String(res.headers['content-security-policy']), /default-src 'none'.*style-src 'self'/);
+      const html = res.body;
+      assert.match(html, /^<!DOCTYPE html>\n<html lang="de">/);
+      assert.ok(html.includes('<form class="searchbox big" role="search" action="/search" method="get">'));
+      assert.ok(html.includes('<label for="q">Suche in Objekten und Personen</label>'));
+      assert.ok(html.includes('<li><a href="/search"><strong>27</strong> Objekte</a></li>'));
+      assert.ok(html.includes('<li><strong>1.235</strong> Personen</li>'));
+      assert.ok(html.includes('<li><a href="/search?f=sector_fct%3Asec_01"><span class="label">Archiv</span> <span class="count">27</span></a></li>'));
+      assert.ok(html.includes('<li><a href="/search?f=type_fct%3Amediatype_003"><span class="label">Text</span> <span class="count">27</span></a></li>'));
+      assert.match(html, /<dt>Letzte Ladung: Objekte<\/dt><dd>27 Datensätze, \d+\. \w+ \d{4} um \d\d:\d\d UTC<\/dd>/);
+      assert.match(html, /<dt>Letzte Ladung: Personen<\/dt><dd>1\.235 Datensätze, /);
+      assert.ok(html.includes('<a href="/?lang=en" hreflang="en" lang="en" title="Switch to English">English</a>'));
+      for (const landmark of ['<header class="site">', '<main id="main"', '<footer class="site">', '<a class="skip" href="#main">']) assert.ok(html.includes(landmark), landmark);
+    });
+
+    test('the language follows ?lang=, then Accept-Language; links keep a chosen language', async () => {
+      const en = await get('/', { 'accept-language': 'en-GB,en;q=0.9,de;q=0.5' });
+      assert.match(en.body, /<html lang="en">/);
+      assert.ok(en.body.includes('<li><strong>1,235</strong> Persons</li>'));
+      const de = await get('/', { 'accept-language': 'fr, de;q=0.8, en;q=0.7' });
+      assert.match(de.body, /<html lang="de">/);
+      const chosen = await get('/?lang=en', { 'accept-language': 'de' });
+      assert.match(chosen.body, /<html lang="en">/);
+      assert.ok(chosen.body.includes('<a href="/search?f=sector_fct%3Asec_01&amp;lang=en"><span class="label">Archive</span>'));
+      assert.ok(chosen.body.includes('<input type="hidden" name="lang" value="en">'));
+      assert.ok(chosen.body.includes('<a href="/?lang=de" hreflang="de" lang="de" title="Auf Deutsch lesen">Deutsch</a>'));
+    });
+
+    test('search: hits with thumbnail, title, subtitle and provider, escaped; paging; the URL holds the state', async () => {
+      const res = await get('/search?q=File');
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], HTML_TYPE);
+      const html = res.body;
+      assertEscaped(html);
+      assert.ok(html.includes(`<h1>Ergebnisse für „File“</h1>`));
+      assert.ok(html.includes('<p class="total" role="status">1–20 von 25</p>'));
+      assert.equal((html.match(/<li class="hit">/g) ?? []).length, 20);
+      assert.ok(html.includes('<a href="/item/FILE01">'));
+      assert.ok(html.includes('<img src="/binary/FILE01/list/1.jpg" alt="" loading="lazy" width="96" height="96">'));
+      assert.ok(html.includes(`<span class="title">File 01 ${ESCAPED}</span>`));
+      assert.ok(html.includes(`<span class="subtitle">Sub File 01 ${ESCAPED}</span>`));
+      assert.ok(html.includes('<span class="provider">Archiv &lt;i&gt;Test&lt;/i&gt; ]]&gt;</span>'));
+      assert.ok(html.includes('<li><a href="/search?q=File&amp;page=2" rel="next">Weiter</a></li>'));
+      const second = await get('/search?q=File&page=2');
+      assert.ok(second.body.includes('<p class="total" role="status">21–25 von 25</p>'));
+      assert.equal((second.body.match(/<li class="hit">/g) ?? []).length, 5);
+      assert.ok(second.body.includes('<a href="/search?q=File&amp;page=2" aria-current="page" aria-label="Seite 2 von 2">2</a>'));
+      assert.ok(second.body.includes('<li><a href="/search?q=File" rel="prev">Zurück</a></li>'));
+    });
+
+    test('search: facets are filter links with counts; a chosen one is shown and removable', async () => {
+      const html = (await get('/search?q=File')).body;
+      const link = '/search?q=File&amp;f=affiliate_fct%3AGoethe%2C+Johann+Wolfgang+von';
+      assert.ok(html.includes(`<li><a href="${link}"><span class="label">Goethe, Johann Wolfgang von</span> <span class="count">3</span></a></li>`));
+      const filtered = (await get(link.replaceAll('&amp;', '&'))).body;
+      assert.ok(filtered.includes('<p class="total" role="status">1–3 von 3</p>'));
+      assert.ok(filtered.includes('<li><a href="/search?q=File" class="chip">Person: Goethe, Johann Wolfgang von <span aria-hidden="true">×</span><span class="visually-hidden"> (Filter entfernen)</span></a></li>'));
+      assert.ok(filtered.includes(`<li><a href="/search?q=File" aria-current="true" class="active"><span class="label">Goethe, Johann Wolfgang von</span> <span class="count">3</span></a></li>`));
+      // Removed again: the URL without it gives the first answer.
+      assert.ok((await get('/search?q=File')).body.includes('1–20 von 25'));
+    });
+
+    test('search: sorting by title, descending', async () => {
+      const html = (await get('/search?q=File&sort=-title')).body;
+      const ids = [...html.matchAll(/<a href="\/item\/([A-Z0-9]+)">/g)].map((m) => m[1]);
+      assert.deepEqual(ids.slice(0, 3), ['FILE25', 'FILE24', 'FILE23']);
+      assert.ok(html.includes('<option value="-title" selected>Titel Z–A</option>'));
+    });
+
+    test('search: the persons whose names match, beside the items', async () => {
+      const html = (await get('/search?q=Goethe')).body;
+      assert.match(html, /<h2 id="persons">Passende Personen \(\d+\)<\/h2>/);
+      assert.ok(html.includes('<li><a href="/person/118540238">Johann Wolfgang von Goethe</a> <span class="dates">(1749-08-28–1832-03-22)</span></li>'));
+    });
+
+    test('search: what cannot be used is said, in the page; a query the parser refuses is a 400 page', async () => {
+      const odd = await get('/search?f=nope:x&sort=sideways&page=0');
+      assert.equal(odd.statusCode, 200);
+      assert.ok(odd.body.includes('<p class="problem">Die Sortierung „sideways“ gibt es nicht: schreiben Sie sort= und eine von relevance, title, -title, date, -date.</p>'));
+      assert.ok(odd.body.includes('<p class="problem">Die Seite „0“ gibt es nicht, nur 1 bis 500; engen Sie die Suche ein, um weiter zu sehen.</p>'));
+      assert.ok(odd.body.includes('<p class="problem">Den Filter „nope:x“ kennen diese Seiten nicht: schreiben Sie f=&lt;Facette&gt;:&lt;Wert&gt;, die Facette eine von time_fct, place_fct,'));
+      assert.ok(odd.body.includes('<p class="total" role="status">1–20 von 27</p>'), 'the rest is answered');
+      const english = await get('/search?sort=sideways&lang=en');
+      assert.ok(english.body.includes('<p class="problem">The order “sideways” is not known: write sort= and one of relevance, title, -title, date, -date.</p>'));
+      const bad = await get('/search?q=title%3A%28');
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.headers['content-type'], HTML_TYPE);
+      assert.ok(bad.body.includes('<p class="problem">Query syntax error at position 7: expected a term after &#39;(&#39;.</p>'));
+      const hostile = await get(`/search?q=${encodeURIComponent(HOSTILE)}`);
+      assertEscaped(hostile.body);
+    });
+
+    test('item: title, display fields, media, breadcrumb, license, provider, links to its data; escaped', async () => {
+      const res = await get('/item/FILE01');
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], HTML_TYPE);
+      const html = res.body;
+      assertEscaped(html);
+      assert.ok(html.includes(`<h1>File 01 ${ESCAPED}</h1>`));
+      assert.ok(html.includes(`<title>File 01 ${ESCAPED} · Sammlung</title>`));
+      assert.ok(html.includes('<li><a href="/item/FONDS">Fonds'));
+      const crumbs = [...html.matchAll(/<li><a href="\/item\/([A-Z0-9]+)">/g)].map((m) => m[1]);
+      assert.deepEqual(crumbs, ['FONDS', 'SERIES']);
+      assert.ok(html.includes(`<li><span aria-current="page">File 01 ${ESCAPED}</span></li>`));
+      assert.ok(html.includes('<dt>Signatur</dt>\n    <dd>Sig 01 &lt;b&gt;bold&lt;/b&gt;</dd>'));
+      assert.ok(html.includes(`<img src="/binary/FILE01/list/1.jpg" alt="Bild: File 01 ${ESCAPED}">`));
+      assert.ok(html.includes('<a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a>'));
+      assert.ok(html.includes('<dd><a href="/search?f=provider_fct%3AArchiv+%3Ci%3ETest%3C%2Fi%3E+%5D%5D%3E">Archiv &lt;i&gt;Test&lt;/i&gt; ]]&gt;</a> · <a href="http://example.org/archive" rel="external noopener">'));
+      for (const [label, path, type] of [
+        ['Paket (JSON, XML)', '', 'application/json'],
+        ['Archivpaket (AIP, XML, JSON)', '/aip', 'application/xml'],
+        ['EDM', '/edm', 'application/xml'],
+        ['IIIF-Manifest', '/iiif', 'application/ld+json'],
+        ['Hierarchie (parents)', '/parents', 'application/json'],
+      ]) {
+        assert.ok(html.includes(`<li><a href="/items/FILE01${path}" type="${type}">${label}</a></li>`), label);
+      }
+      assert.ok(html.includes('<a href="/item/FILE01/tree">Hierarchie durchblättern</a>'));
+    });
+
+    test('item: its children, paged', async () => {
+      const first = (await get('/item/SERIES')).body;
+      assert.ok(first.includes('<h2 id="children">Enthält <span class="count">(25 Teile)</span></h2>'));
+      assert.equal((first.match(/<li><a href="\/item\/FILE\d\d">/g) ?? []).length, 20);
+      assert.ok(first.includes('<li><a href="/item/SERIES?cpage=2" rel="next">Weiter</a></li>'));
+      const second = (await get('/item/SERIES?cpage=2')).body;
+      const ids = [...second.matchAll(/<li><a href="\/item\/(FILE\d\d)">/g)].map((m) => m[1]);
+      assert.deepEqual(ids, ['FILE21', 'FILE22', 'FILE23', 'FILE24', 'FILE25']);
+      assert.ok(second.includes('<li><span>Seite 2 von 2</span></li>'));
+      assert.ok((await get('/item/FONDS')).body.includes(`<li><a href="/item/SERIES">Series ${ESCAPED}</a> <span class="count">(25)</span></li>`));
+    });
+
+    test('tree: the collection from its root, opened down to the item, other branches one link away', async () => {
+      const res = await get('/item/FILE02/tree');
+      assert.equal(res.statusCode, 200);
+      const html = res.body;
+      assertEscaped(html);
+      assert.match(html, /<nav class="tree" aria-label="Baum der Sammlung">\n  <ul>\n<li>\n  <a href="\/item\/FONDS">/);
+      assert.ok(html.includes(`<a href="/item/SERIES">Series ${ESCAPED}</a> <span class="count">(25)</span>`));
+      assert.ok(html.includes(`<li class="current">\n  <a href="/item/FILE02" aria-current="page">File 02 ${ESCAPED}</a>`));
+      const tree = html.slice(html.indexOf('<nav class="tree"'));
+      assert.equal((tree.match(/<a href="\/item\/FILE\d\d"/g) ?? []).length, 25);
+      // From the root's tree, the series is one level down, with a link that opens it.
+      const root = (await get('/item/FONDS/tree')).body;
+      assert.ok(root.includes(`<a href="/item/SERIES">Series ${ESCAPED}</a> <a class="open" href="/item/SERIES/tree"><span aria-hidden="true">▸</span> 25<span class="visually-hidden"> Teile: öffnen</span></a>`));
+      assert.ok(!root.includes('/item/FILE01"'));
+    });
+
+    test('person: dates, places, occupations, variant names, GND link, the items that refer to the person', async () => {
+      const res = await get('/person/118540238?lang=en');
+      assert.equal(res.statusCode, 200);
+      const html = res.body;
+      assert.ok(html.includes('<h1>Johann Wolfgang von Goethe</h1>'));
+      assert.ok(html.includes('<dt>Born</dt><dd>1749-08-28, Frankfurt am Main</dd>'));
+      assert.ok(html.includes('<dt>Died</dt><dd>1832-03-22, Weimar</dd>'));
+      assert.match(html, /<dt>Occupations<\/dt><dd>[^<]*Schriftsteller/);
+      assert.ok(html.includes('<a href="https://d-nb.info/gnd/118540238" rel="external noopener">Entry in the GND: https://d-nb.info/gnd/118540238</a>'));
+      assert.ok(html.includes('<li>Goethe, Johann Wolfgang von</li>'));
+      assert.ok(html.includes('<h2 id="items-about">Items about this person (3)</h2>'));
+      const ids = [...html.matchAll(/<a href="\/item\/([A-Z0-9]+)\?lang=en">/g)].map((m) => m[1]);
+      assert.deepEqual(ids, ['FILE01', 'FILE02', 'FILE03']);
+      assert.ok(html.includes('<a href="/search?f=affiliate_fct_normdata%3Ahttp%3A%2F%2Fd-nb.info%2Fgnd%2F118540238&amp;lang=en">All 3 items about this person</a>'));
+    });
+
+    test('what is not there is a 404 page, in the language asked', async () => {
+      for (const [url, text] of [
+        ['/item/NOPE', 'Es gibt kein Objekt mit der Kennung NOPE.'],
+        ['/item/NOPE/tree', 'Es gibt kein Objekt mit der Kennung NOPE.'],
+        ['/person/999', 'Es gibt keine Person mit der GND-Nummer 999.'],
+        ['/person/%3Cscript%3E', 'Es gibt keine Person mit der GND-Nummer &lt;script&gt;.'],
+      ]) {
+        const res = await get(url!);
+        assert.equal(res.statusCode, 404, url);
+        assert.equal(res.headers['content-type'], HTML_TYPE, url);
+        assert.ok(res.body.includes(`<p class="problem">${text}</p>`), url);
+      }
+    });
+
+    test('the stylesheet: CSS with a validator', async () => {
+      const res = await get('/assets/pages.css');
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], 'text/css; charset=utf-8');
+      assert.match(res.body, /@media \(min-width: 48rem\)/);
+      const again = await get('/assets/pages.css', { 'if-none-match': String(res.headers.etag) });
+      assert.equal(again.statusCode, 304);
+    });
+
+    test('page answers carry a digest ETag and answer 304 to it', async () => {
+      const res = await get('/item/FILE01');
+      assert.match(String(res.headers.etag), /^W\/"/);
+      assert.equal((await get('/item/FILE01', { 'if-none-match': String(res.headers.etag) })).statusCode, 304);
+    });
+  });
+}
+
+describe('the API paths answer as they did without the pages', () => {
+  test('/, /search and item routes for API clients: the same status, headers of the body and body', async () => {
+    const load = [writePagePackages(hostileArchive())];
+    const on = await startTestApp(BACKENDS[0]!, { load });
+    const off = await startTestApp(BACKENDS[0]!, { load, flags: { web: { enabled: false } } });
+    try {
+      const requests: Array<{ method?: 'GET' | 'HEAD' | 'OPTIONS' | 'POST'; url: string; accept?: string }> = [
+        { url: '/', accept: 'application/json' },
+        { url: '/', accept: '*/*' },
+        { url: '/', accept: 'text/csv' },
+        { url: '/search', accept: 'application/json' },
+        { url: '/search?query=x', accept: 'application/xml' },
+        { method: 'POST', url: '/search', accept: 'application/json' },
+        { method: 'OPTIONS', url: '/search' },
+        { url: '/items/FILE01/parents', accept: 'application/json' },
+        { url: '/items/SERIES/children', accept: 'application/xml' },
+        { url: '/nothing/here', accept: 'application/json' },
+      ];
+      for (const r of requests) {
+        const headers = { ...(r.accept === undefined ? {} : { accept: r.accept }), authorization: on.json.authorization! };
+        const a = await on.app.inject({ method: r.method ?? 'GET', url: r.url, headers });
+        const b = await off.app.inject({ method: r.method ?? 'GET', url: r.url, headers: { ...headers, authorization: off.json.authorization! } });
+        const what = `${r.method ?? 'GET'} ${r.url} (${r.accept})`;
+        assert.equal(a.statusCode, b.statusCode, what);
+        assert.equal(a.headers['content-type'], b.headers['content-type'], what);
+        assert.equal(a.headers.allow, b.headers.allow, what);
+        assert.equal(a.body, b.body, what);
+      }
+      // With the pages off, their paths are unknown to a browser too.
+      const page = await off.app.inject({ url: '/item/FILE01', headers: BROWSER });
+      assert.equal(page.statusCode, 404);
+      assert.notEqual(page.headers['content-type'], HTML_TYPE);
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  });
+});
+
+describe('the pages\' rate limit', () => {
+  test('counts page requests per address, apart from the API', async () => {
+    const t = await startTestApp(BACKENDS[0]!, { load: [writePagePackages(hostileArchive())], flags: { web: { rateLimitMax: 2, rateLimitWindowSeconds: 60 } } });
+    try {
+      const page = (url: string) => t.app.inject({ url, headers: BROWSER, remoteAddress: '10.0.0.1' });
+      assert.equal((await page('/item/FILE01')).statusCode, 200);
+      assert.equal((await page('/person/118540238')).statusCode, 404);
+      const limited = await page('/');
+      assert.equal(limited.statusCode, 429);
+      assert.match(String(limited.headers['retry-after']), /^\d+$/);
+      assert.equal(limited.headers['content-type'], HTML_TYPE);
+      assert.match(limited.body, /<h1>Gerade nicht möglich<\/h1>\n<p class="problem">Too many requests[^<]*Bitte versuchen Sie es gleich noch einmal/);
+      // Another address has its own count; the API is not counted with the pages.
+      assert.equal((await t.app.inject({ url: '/item/FILE01', headers: BROWSER, remoteAddress: '10.0.0.2' })).statusCode, 200);
+      const api = await t.app.inject({ url: '/items/FILE01/parents', headers: t.json, remoteAddress: '10.0.0.1' });
+      assert.equal(api.statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the item page reads both generations of real packages', () => {
+  test('a newer package (bare_id.json): display fields of {content} values, binaries by ref, rights as text, license by resource', async () => {
+    const t = await startTestApp(BACKENDS[0]!, { load: [`${FIXTURES}items/cortex`] });
+    try {
+      const res = await t.app.inject({ url: '/item/222NZKK63TNRLC2VETRV722VKBDSUVGL', headers: BROWSER });
+      assert.equal(res.statusCode, 200);
+      const html = res.body;
+      assert.ok(html.includes('<dt>Original Titel</dt>\n    <dd>Bilder von meinem Urlaub 1942. Stätten der Kindheit</dd>'));
+      assert.ok(html.includes('<dt>Objektbeschreibung</dt>\n    <dd>Fotoalbum des Malers Willy Irmscher. Halbband; 8,5 x 12 x 2,2 cm (1942). Dresden: SLUB/DF 2018.A.67</dd>\n    <dd>Motiv: Abb. Vorsatz.'));
+      assert.match(html, /<img src="\/binary\/0ac6ad6e-a985-4251-91ca-f4b918326ead" alt="Bild 1: [^"]+" loading="lazy">/);
+      assert.ok(html.includes('<dt>Rechte</dt>\n    <dd>Bitte beachten Sie die Nutzungsbedingungen der Deutschen Fotothek.</dd>'));
+      assert.ok(html.includes('<a href="http://rightsstatements.org/vocab/InC/1.0/" rel="license external noopener">http://rightsstatements.org/vocab/InC/1.0/</a>'));
+      // An older one (NF42…): attributes and {$} values.
+      const old = (await t.app.inject({ url: '/item/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR?lang=en', headers: BROWSER })).body;
+      assert.ok(old.includes('<dt>Dokumenttyp</dt>\n    <dd>Kapitel</dd>'));
+      assert.ok(old.includes('rel="license external noopener">Weltweit frei von bekannten urheberrechtlichen Einschränkungen</a>'));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a blocked item', () => {
+  test('is not shown: its page is a 404, and searches no longer find it', async () => {
+    const t = await startTestApp(BACKENDS[0]!, { load: [writePagePackages(hostileArchive())] });
+    try {
+      const get = (url: string) => t.app.inject({ url, headers: BROWSER });
+      assert.ok((await get('/search?q=File')).body.includes('1–20 von 25'));
+      assert.equal(t.store.blockItem('FILE25', 'a test'), true);
+      const page = await get('/item/FILE25');
+      assert.equal(page.statusCode, 404);
+      assert.ok(page.body.includes('<p class="problem">Dieses Objekt ist gesperrt.</p>'));
+      assert.ok(!page.body.includes('File 25'));
+      const search = (await get('/search?q=File&page=2')).body;
+      assert.ok(search.includes('21–24 von 24'));
+      assert.ok(!search.includes('/item/FILE25'));
+    } finally {
+      await t.close();
+    }
+  });
+});
