@@ -118,7 +118,7 @@ test('migrate: applies the schema once, and a store is refused until it is migra
 
 test('serve, keys and the other commands refuse store.backend postgres with a message until the server runs on it', async () => {
   const env = { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://u:secret@127.0.0.1:1/db' };
-  for (const args of [['serve'], ['keys', 'list'], ['items', 'list']]) {
+  for (const args of [['serve'], ['keys', 'list'], ['items', 'list'], ['export', 'items']]) {
     const run = await cli(args, { env });
     assert.equal(run.code, 1, args.join(' '));
     assert.match(run.err.join('\n'), /store\.backend postgres is not served yet: .* run heritage-api migrate and heritage-api copy \(docs\/deployment\.md\)\./);
