@@ -24,7 +24,7 @@ export function openStore(config: Config, purpose: 'serve' | 'load' = 'serve', o
     case 'postgres':
       // The PostgreSQL store is asynchronous (AsyncStore); the server and the loads reach it once the store seam is (issue #16 point 1).
       throw new UsageError(
-        'store.backend postgres is not served yet: serve, ingest, harvest, keys and items run on the SQLite store only until the asynchronous store seam is done (issue #16). ' +
+        'store.backend postgres is not served yet: serve, demo, ingest, harvest, keys, items and export run on the SQLite store only until the asynchronous store seam is done (issue #16). ' +
           'On PostgreSQL, run heritage-api migrate and heritage-api copy (docs/deployment.md).',
       );
     default:
