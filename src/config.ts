@@ -18,8 +18,10 @@ import { UsageError } from './errors.js';
 
 export const DEFAULTS = {
   store: {
-    /** Backend of the store; only "sqlite" (embedded, the default) exists today. */
+    /** Backend of the store: "sqlite" (embedded, the default) or "postgres" (store.url; docs/deployment.md). */
     backend: 'sqlite',
+    /** The PostgreSQL store, postgres://user:password@host:port/database, when store.backend is "postgres". */
+    url: '',
     /** SQLite database file. */
     path: './data/heritage.db',
     /** SQLite page cache of the server's connection, in MB. */
@@ -284,8 +286,13 @@ function validate(c: Config): void {
   if ((c.server.tlsCert === '') !== (c.server.tlsKey === '')) {
     throw new UsageError('server.tlsCert and server.tlsKey go together: set both to serve HTTPS, or neither.');
   }
-  if (c.store.backend !== 'sqlite') throw new UsageError(`store.backend '${c.store.backend}' is not known. Backends: sqlite.`);
+  if (c.store.backend !== 'sqlite' && c.store.backend !== 'postgres') {
+    throw new UsageError(`store.backend '${c.store.backend}' is not known. Backends: sqlite, postgres.`);
+  }
   if (c.store.path.trim() === '') throw new UsageError('store.path must name a database file.');
+  if (c.store.backend === 'postgres' && !/^postgres(?:ql)?:\/\/[^/?#]+\/[^/?#]+/i.test(c.store.url)) {
+    throw new UsageError('store.backend postgres needs store.url: postgres://user:password@host:port/database (HERITAGE_API_STORE_URL).');
+  }
   if (!LOG_LEVELS.includes(c.server.logLevel)) throw new UsageError(`server.logLevel must be one of ${LOG_LEVELS.join(', ')}.`);
   const positive = (name: string, n: number, min = 1) => {
     if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got ${n}.`);

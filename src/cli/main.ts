@@ -17,7 +17,9 @@ import { exportCommand, type ExportFlags } from './commands/export.js';
 import { harvestCommand, type HarvestFlags } from './commands/harvest.js';
 import { ingestEntitiesCommand, ingestItemsCommand } from './commands/ingest.js';
 import { blockItem, DEFAULT_LIST_LIMIT, listItems, shellWord, showItem, unblockItem } from './commands/items.js';
+import { copyCommand } from './commands/copy.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
+import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { EXIT, processIo, type CliIo } from './io.js';
 
@@ -183,6 +185,29 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .description('Revoke a key by name')
     .argument('<name>')
     .action((name: string) => withStore({}, (_c, store) => revokeKey(store, name, io)));
+
+  program
+    .command('migrate')
+    .description('Bring a store\'s schema to this version\'s (PostgreSQL stores must be migrated before use; docs/deployment.md)')
+    .option('--store <store>', 'postgres://user:password@host:port/database, or a SQLite file; default: the configured store')
+    .action(async (o: { store?: string }) => {
+      exitCode = await migrateCommand(o.store ?? configuredStore(), io);
+    });
+  program
+    .command('copy')
+    .description('Copy a store into a new, empty one of either backend (SQLite file or postgres:// URL), checked by counts and digests per table')
+    .requiredOption('--from <store>', 'the store to copy: a SQLite file or postgres://…')
+    .requiredOption('--to <store>', 'the new store: a SQLite file or postgres://… (migrated and empty)')
+    .action(async (o: { from: string; to: string }) => {
+      exitCode = await copyCommand(o.from, o.to, io);
+    });
+
+  /** The store of the config (--config, environment, --db): its URL on PostgreSQL, else its file. */
+  const configuredStore = () => {
+    const global = program.opts<GlobalFlags>();
+    const config = loadConfig({ file: global.config, env, flags: overrides(global) });
+    return config.store.backend === 'postgres' ? config.store.url : config.store.path;
+  };
 
   program
     .command('export')

@@ -332,3 +332,14 @@ export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore, Se
   reopenSpec(): StoreSpec | undefined;
   close(): void;
 }
+
+/** The promise-returning form of each method of T (issue #16 point 1: a networked backend). */
+export type Promised<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
+};
+
+/**
+ * The Store as a networked backend (PostgreSQL, src/store/postgres/) offers it: every
+ * method returns a promise.
+ */
+export type AsyncStore = Promised<Store>;

@@ -2,6 +2,7 @@
  * The one place that picks a backend from the config.
  */
 import type { Config } from '../config.js';
+import { UsageError } from '../errors.js';
 import type { Store, StoreSpec } from './Store.js';
 import { openSqliteStore, reopenSqliteStore } from './sqlite/SqliteStore.js';
 
@@ -20,6 +21,12 @@ export function openStore(config: Config, purpose: 'serve' | 'load' = 'serve', o
   switch (config.store.backend) {
     case 'sqlite':
       return openSqliteStore({ path: config.store.path, cacheMegabytes, create: options.create, busyTimeoutSeconds: config.store.busyTimeoutSeconds });
+    case 'postgres':
+      // The PostgreSQL store is asynchronous (AsyncStore); the server and the loads reach it once the store seam is (issue #16 point 1).
+      throw new UsageError(
+        'store.backend postgres is not served yet: serve, demo, ingest, harvest, keys, items and export run on the SQLite store only until the asynchronous store seam is done (issue #16). ' +
+          'On PostgreSQL, run heritage-api migrate and heritage-api copy (docs/deployment.md).',
+      );
     default:
       // config.ts validates the backend name; this is a guard for new backends.
       throw new Error(`No store backend '${config.store.backend}'.`);

@@ -5,20 +5,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ingestItems } from '../../src/ingest/ingestItems.js';
-import type { Store } from '../../src/store/Store.js';
-import { BACKENDS } from '../helpers/backends.js';
-import { writePackages, type TestPackage } from '../helpers/packages.js';
+import { ASYNC_BACKENDS, loadPackages } from '../helpers/asyncBackends.js';
+import type { TestPackage } from '../helpers/packages.js';
 
-const load = (store: Store, packages: TestPackage[]) => ingestItems(store, [writePackages(packages)], { batchSize: 4 });
 
-for (const backend of BACKENDS) {
+for (const backend of ASYNC_BACKENDS) {
   const b = `[${backend.name}]`;
 
   test(`${b} children: numeric positions by value, then other positions, then none; ties by label, then id`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
-      await load(store, [
+      await loadPackages(store, [
         { id: 'ROOT', title: 'Root', htype: 'htype_020' },
         { id: 'C10', title: 'Ten', position: '10', parent: 'ROOT' },
         { id: 'C2', title: 'Two', position: '2', parent: 'ROOT', htype: 'htype_007', aggregationEntity: true },
@@ -30,7 +27,7 @@ for (const backend of BACKENDS) {
         { id: 'G1', title: 'Grandchild 1', position: '1', parent: 'C2' },
         { id: 'G2', title: 'Grandchild 2', position: '2', parent: 'C2' },
       ]);
-      const page = store.getChildren('ROOT', 0, 100)!;
+      const page = (await store.getChildren('ROOT', 0, 100))!;
       assert.equal(page.total, 7);
       assert.deepEqual(page.nodes.map((n) => n.id), ['C2B', 'C2', 'C10', 'CX', 'CN0', 'CN1', 'CN2']);
       assert.deepEqual(page.nodes[1], {
@@ -40,29 +37,29 @@ for (const backend of BACKENDS) {
         id: 'CN2', parent: 'ROOT', label: 'Same', type: '', position: '-1', leaf: true, aggregationEntity: false, childCount: 0,
       });
       // Pages cut the same order and never overlap.
-      const pages = [0, 3, 6].map((offset) => store.getChildren('ROOT', offset, 3)!);
+      const pages = await Promise.all([0, 3, 6].map(async (offset) => (await store.getChildren('ROOT', offset, 3))!));
       assert.deepEqual(pages.flatMap((p) => p.nodes.map((n) => n.id)), page.nodes.map((n) => n.id));
       assert.ok(pages.every((p) => p.total === 7));
-      assert.deepEqual(store.getChildren('ROOT', 7, 3), { total: 7, nodes: [] });
-      assert.deepEqual(store.getChildren('ROOT', 2, 0), { total: 7, nodes: [] });
+      assert.deepEqual(await store.getChildren('ROOT', 7, 3), { total: 7, nodes: [] });
+      assert.deepEqual(await store.getChildren('ROOT', 2, 0), { total: 7, nodes: [] });
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
   test(`${b} children: an item without children has none; an unknown item is undefined`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
-      await load(store, [{ id: 'LONE', title: 'Alone' }]);
-      assert.deepEqual(store.getChildren('LONE', 0, 20), { total: 0, nodes: [] });
-      assert.equal(store.getChildren('NOPE', 0, 20), undefined);
+      await loadPackages(store, [{ id: 'LONE', title: 'Alone' }]);
+      assert.deepEqual(await store.getChildren('LONE', 0, 20), { total: 0, nodes: [] });
+      assert.equal(await store.getChildren('NOPE', 0, 20), undefined);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
   test(`${b} children: positions from edm:isNextInSequence, in order, as parents shows them`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       // A sequence of 40 pages without ddb:hierarchyPosition, loaded in reverse, labels against the order.
       const pages: TestPackage[] = Array.from({ length: 40 }, (_, i) => ({
@@ -71,36 +68,36 @@ for (const backend of BACKENDS) {
         parent: 'BOOK',
         ...(i > 0 ? { previous: `PAGE${String(i - 1).padStart(2, '0')}` } : {}),
       }));
-      await load(store, [{ id: 'BOOK', title: 'Book' }, ...pages.reverse()]);
-      const page = store.getChildren('BOOK', 0, 1000)!;
+      await loadPackages(store, [{ id: 'BOOK', title: 'Book' }, ...pages.reverse()]);
+      const page = (await store.getChildren('BOOK', 0, 1000))!;
       assert.equal(page.total, 40);
       assert.deepEqual(page.nodes.map((n) => n.id), Array.from({ length: 40 }, (_, i) => `PAGE${String(i).padStart(2, '0')}`));
       for (const node of page.nodes) {
-        assert.equal(node.position, store.getAncestry(node.id)!.nodes[0]!.position, node.id);
+        assert.equal(node.position, (await store.getAncestry(node.id))!.nodes[0]!.position, node.id);
       }
       assert.equal(page.nodes[0]!.position, '1');
       assert.equal(page.nodes[39]!.position, '40');
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
   test(`${b} children: a sequence that loops gives the positions parents gives, and ends`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
-      await load(store, [
+      await loadPackages(store, [
         { id: 'BOX', title: 'Box' },
         { id: 'LA', title: 'A', parent: 'BOX', previous: 'LC' },
         { id: 'LB', title: 'B', parent: 'BOX', previous: 'LA' },
         { id: 'LC', title: 'C', parent: 'BOX', previous: 'LB' },
         { id: 'OUT', title: 'After a missing page', parent: 'BOX', previous: 'MISSING' },
       ]);
-      const page = store.getChildren('BOX', 0, 10)!;
+      const page = (await store.getChildren('BOX', 0, 10))!;
       assert.equal(page.total, 4);
-      for (const node of page.nodes) assert.equal(node.position, store.getAncestry(node.id)!.nodes[0]!.position, node.id);
+      for (const node of page.nodes) assert.equal(node.position, (await store.getAncestry(node.id))!.nodes[0]!.position, node.id);
       assert.equal(page.nodes.find((n) => n.id === 'OUT')!.position, '2');
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import type { PreparedItem } from '../../src/store/Store.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { ASYNC_BACKENDS } from '../helpers/asyncBackends.js';
 import { cortexXml } from '../helpers/packages.js';
 
 function prepared(id: string): PreparedItem {
@@ -19,27 +19,27 @@ function prepared(id: string): PreparedItem {
 const IDS = ['b', 'A', 'ZZ', 'a-1', 'a', 'Z', '0', 'a:2', 'B.5'];
 const SORTED = [...IDS].sort();
 
-for (const backend of BACKENDS) {
-  test(`[${backend.name}] listItemIds pages through every item in id order`, () => {
-    const { store, dispose } = backend.open();
+for (const backend of ASYNC_BACKENDS) {
+  test(`[${backend.name}] listItemIds pages through every item in id order`, async () => {
+    const { store, dispose } = await backend.open();
     try {
-      assert.deepEqual(store.listItemIds({ limit: 10 }), []);
-      store.upsertItems(IDS.map(prepared));
-      assert.deepEqual(store.listItemIds({ limit: 100 }), SORTED);
+      assert.deepEqual(await store.listItemIds({ limit: 10 }), []);
+      await store.upsertItems(IDS.map(prepared));
+      assert.deepEqual(await store.listItemIds({ limit: 100 }), SORTED);
       const pages: string[][] = [];
       let after: string | undefined;
       for (;;) {
-        const page = store.listItemIds({ after, limit: 4 });
+        const page = await store.listItemIds({ after, limit: 4 });
         if (page.length === 0) break;
         pages.push(page);
         after = page.at(-1);
       }
       assert.deepEqual(pages, [SORTED.slice(0, 4), SORTED.slice(4, 8), SORTED.slice(8)]);
       // `after` need not be an id in the store.
-      assert.deepEqual(store.listItemIds({ after: 'Y', limit: 3 }), SORTED.filter((id) => id > 'Y').slice(0, 3));
-      assert.deepEqual(store.listItemIds({ after: SORTED.at(-1), limit: 3 }), []);
+      assert.deepEqual(await store.listItemIds({ after: 'Y', limit: 3 }), SORTED.filter((id) => id > 'Y').slice(0, 3));
+      assert.deepEqual(await store.listItemIds({ after: SORTED.at(-1), limit: 3 }), []);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import type { PreparedItem, ProviderRecord } from '../../src/store/Store.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { ASYNC_BACKENDS } from '../helpers/asyncBackends.js';
 import { cortexXml, type TestPackage } from '../helpers/packages.js';
 import { CORTEX_DIR } from '../helpers/paths.js';
 import { readFileSync } from 'node:fs';
@@ -25,62 +25,62 @@ const UNI = provider('UNI', { providerId: '001', name: 'Universität', sectors: 
 const LIB = provider('LIB', { providerId: '002', parentId: '001', name: 'Bibliothek der Universität', sectors: ['sec_02', 'sec_04'] });
 const MUS = provider('MUS', { providerId: '003', name: 'Museum', sectors: ['sec_06'] });
 
-for (const backend of BACKENDS) {
+for (const backend of ASYNC_BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} listProviders: every institution named, with the items each delivered, by name`, () => {
-    const { store, dispose } = backend.open();
+  test(`${b} listProviders: every institution named, with the items each delivered, by name`, async () => {
+    const { store, dispose } = await backend.open();
     try {
-      assert.deepEqual(store.listProviders(), []);
-      store.upsertItems([
+      assert.deepEqual(await store.listProviders(), []);
+      await store.upsertItems([
         prepared({ id: 'A', title: 'A' }, { providers: [LIB, UNI] }),
         prepared({ id: 'B', title: 'B' }, { providers: [LIB, UNI] }),
         prepared({ id: 'C', title: 'C' }, { providers: [MUS] }),
         prepared({ id: 'D', title: 'D' }, { providers: [] }),
       ]);
-      assert.deepEqual(store.listProviders(), [
+      assert.deepEqual(await store.listProviders(), [
         { ...LIB, itemCount: 2 },
         { ...MUS, itemCount: 1 },
         { ...UNI, itemCount: 0 },
       ]);
       // A changed package moves its item to another institution and updates what it says of it.
       const moved = { ...MUS, latitude: '49.4', longitude: '11.1' };
-      store.upsertItems([prepared({ id: 'B', title: 'B changed' }, { providers: [moved] })]);
-      assert.deepEqual(store.listProviders().map((p) => [p.key, p.itemCount, p.latitude]), [['LIB', 1, ''], ['MUS', 2, '49.4'], ['UNI', 0, '51.5']]);
+      await store.upsertItems([prepared({ id: 'B', title: 'B changed' }, { providers: [moved] })]);
+      assert.deepEqual((await store.listProviders()).map((p) => [p.key, p.itemCount, p.latitude]), [['LIB', 1, ''], ['MUS', 2, '49.4'], ['UNI', 0, '51.5']]);
       // Deleting an item takes its count along; the institution stays known.
-      assert.equal(store.applyItemChanges([{ kind: 'delete', sourceId: 'http://www.deutsche-digitale-bibliothek.de/item/A' }]).deleted, 1);
-      assert.deepEqual(store.listProviders().map((p) => [p.key, p.itemCount]), [['LIB', 0], ['MUS', 2], ['UNI', 0]]);
+      assert.equal((await store.applyItemChanges([{ kind: 'delete', sourceId: 'http://www.deutsche-digitale-bibliothek.de/item/A' }])).deleted, 1);
+      assert.deepEqual((await store.listProviders()).map((p) => [p.key, p.itemCount]), [['LIB', 0], ['MUS', 2], ['UNI', 0]]);
       // A package that names none any more unlinks its item.
-      store.upsertItems([prepared({ id: 'C', title: 'C changed' }, { providers: [] })]);
-      assert.deepEqual(store.listProviders().map((p) => [p.key, p.itemCount]), [['LIB', 0], ['MUS', 1], ['UNI', 0]]);
+      await store.upsertItems([prepared({ id: 'C', title: 'C changed' }, { providers: [] })]);
+      assert.deepEqual((await store.listProviders()).map((p) => [p.key, p.itemCount]), [['LIB', 0], ['MUS', 1], ['UNI', 0]]);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
-  test(`${b} an item stored before institutions were kept is linked when its unchanged package is loaded again`, () => {
-    const { store, dispose } = backend.open();
+  test(`${b} an item stored before institutions were kept is linked when its unchanged package is loaded again`, async () => {
+    const { store, dispose } = await backend.open();
     try {
       const item = prepared({ id: 'OLD', title: 'Old' });
-      store.upsertItems([{ ...item, providers: [] }]);
-      const before = store.dataVersion();
-      assert.deepEqual(store.upsertItems([{ ...item, providers: [MUS] }]), { inserted: 0, updated: 0, unchanged: 1 });
-      assert.deepEqual(store.listProviders(), [{ ...MUS, itemCount: 1 }]);
-      assert.notEqual(store.dataVersion(), before, 'caches of institution answers see the change');
+      await store.upsertItems([{ ...item, providers: [] }]);
+      const before = await store.dataVersion();
+      assert.deepEqual(await store.upsertItems([{ ...item, providers: [MUS] }]), { inserted: 0, updated: 0, unchanged: 1 });
+      assert.deepEqual(await store.listProviders(), [{ ...MUS, itemCount: 1 }]);
+      assert.notEqual(await store.dataVersion(), before, 'caches of institution answers see the change');
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
-  test(`${b} the real packages: provider-info and its provider-parents become institutions`, () => {
-    const { store, dispose } = backend.open();
+  test(`${b} the real packages: provider-info and its provider-parents become institutions`, async () => {
+    const { store, dispose } = await backend.open();
     try {
       const items = ['4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22', 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR'].map((id) => {
         const [r] = readItemRecords(readFileSync(`${CORTEX_DIR}${id}.xml`, 'utf8'));
         return (r as { item: PreparedItem }).item;
       });
-      store.upsertItems(items);
-      assert.deepEqual(store.listProviders(), [
+      await store.upsertItems(items);
+      assert.deepEqual(await store.listProviders(), [
         {
           key: '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS', ddbId: '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS', providerId: '00012362', parentId: '',
           name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift', uri: 'http://www.goethehaus-frankfurt.de', sectors: ['sec_02'],
@@ -103,7 +103,7 @@ for (const backend of BACKENDS) {
         },
       ]);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

@@ -16,7 +16,7 @@ import type {
   UpsertResult,
 } from '../Store.js';
 import { itemIdFromUri } from '../itemIds.js';
-import { DecodedBodies, encodeBody } from './bodyCodec.js';
+import { DecodedBodies, encodeBody } from '../bodyCodec.js';
 import type { SqliteItemRefs } from './persons.js';
 import type { SqliteProviders } from './providers.js';
 

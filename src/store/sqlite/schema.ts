@@ -4,7 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { UsageError } from '../../errors.js';
-import { BODY_ENCODING, encodeBody } from './bodyCodec.js';
+import { BODY_ENCODING, encodeBody } from '../bodyCodec.js';
 
 /** SQL, or a step that needs more than SQL (it runs inside the migration's transaction). */
 export type Migration = string | ((db: Database) => void);

@@ -15,7 +15,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../Store.js';
 import { withCount, withGenderAndCount } from '../../search/personFields.js';
-import { decodeBody } from './bodyCodec.js';
+import { decodeBody } from '../bodyCodec.js';
 
 /** The smallest log kept per kind: an idle reader may fall this many changes behind. */
 export const SEARCH_CHANGES_KEPT = 100_000;

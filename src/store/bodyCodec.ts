@@ -16,7 +16,7 @@
  * one `br` body, whichever node or store answers. Nothing here knows SQLite.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { LruCache } from '../../lruCache.js';
+import { LruCache } from '../lruCache.js';
 
 /** The name of the encoding, as recorded in the store (schema migration 10) and as HTTP names it. */
 export const BODY_ENCODING = 'br';

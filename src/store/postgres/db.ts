@@ -1,0 +1,92 @@
+/**
+ * Connections to PostgreSQL (the `pg` driver): a pool, transactions, and the errors an
+ * operator must fix as sentences that say what to do. Every query is parameterised; the
+ * only identifiers written into SQL are this folder's own table names.
+ */
+import pg from 'pg';
+import { UsageError } from '../../errors.js';
+
+/** int8 (counts, sequence numbers, milliseconds) as a JS number: every value the store keeps is below 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export type Queryable = Pick<pg.ClientBase, 'query'>;
+
+/** The URL without its password: what messages and logs may show. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the configured store.url';
+  }
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(url);
+}
+
+export interface PoolOptions {
+  url: string;
+  /** Connections of this process (pg's default is 10). */
+  max?: number;
+}
+
+export function createPool(options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types });
+  // An idle connection the server drops (a restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * Runs `work` in one transaction on one connection: committed when it resolves, rolled
+ * back when it throws. `readOnly` reads one snapshot (REPEATABLE READ).
+ */
+export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, readOnly = false): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * PostgreSQL's and the network's errors that the operator must fix, as UsageErrors that
+ * name the store (without its password). Anything else is returned as it is.
+ */
+export function operatorError(e: unknown, url: string): unknown {
+  if (e instanceof UsageError) return e;
+  const code = (e as { code?: unknown }).code;
+  const reason = (e as Error).message;
+  const where = redactUrl(url);
+  switch (code) {
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'EHOSTUNREACH':
+    case 'ETIMEDOUT':
+    case '57P03': // cannot_connect_now: starting up or shutting down
+      return new UsageError(`Cannot reach the PostgreSQL store at ${where} (${reason}): check store.url and that the server runs.`);
+    case '28P01':
+    case '28000':
+      return new UsageError(`PostgreSQL refused the login to ${where} (${reason}): check the user and password in store.url.`);
+    case '3D000':
+      return new UsageError(`There is no database ${JSON.stringify(new URL(url).pathname.slice(1))} at ${where}: create it (createdb), then run heritage-api migrate --store <url>.`);
+    case '53100':
+      return new UsageError(`The disk of the PostgreSQL store ${where} is full (${reason}): free space, then run this again; what was committed before stays.`);
+    case '25006':
+      return new UsageError(`The PostgreSQL store ${where} is read-only (a replica?) (${reason}): point store.url at the primary for writes.`);
+    default:
+      return e;
+  }
+}

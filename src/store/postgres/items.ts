@@ -1,0 +1,279 @@
+/**
+ * Items, hierarchy, blocking and harvest state on PostgreSQL: the behaviour of
+ * src/store/sqlite/items.ts, asynchronous. A write call is one transaction.
+ */
+import type pg from 'pg';
+import type {
+  Ancestry,
+  ChangeResult,
+  HarvestState,
+  HierarchyNode,
+  ItemChange,
+  ItemDocument,
+  ItemFormat,
+  ItemHead,
+  PreparedItem,
+  UpsertResult,
+} from '../Store.js';
+import { DecodedBodies, encodeBody } from '../bodyCodec.js';
+import { itemIdFromUri } from '../itemIds.js';
+import { transaction, type Queryable } from './db.js';
+import { PgItemRefs } from './persons.js';
+import { PgProviders } from './providers.js';
+import { pruneSearchChanges } from './searchChanges.js';
+import { sequencePosition } from './sequence.js';
+
+/** Decoded package bodies kept, as on SQLite (src/store/sqlite/items.ts DECODED_BODIES_BYTES). */
+const DECODED_BODIES_BYTES = 32 * 1024 * 1024;
+
+/** A parent chain longer than this is treated as broken data (real hierarchies are ≤ 12 deep). */
+const MAX_DEPTH = 1000;
+
+interface NodeRow {
+  id: string;
+  cho_uri: string | null;
+  parent_ref: string | null;
+  label: string;
+  hierarchy_type: string | null;
+  position: string | null;
+  previous_ref: string | null;
+  aggregation_entity: boolean;
+  leaf: boolean;
+}
+
+interface HeadRow {
+  etag: string;
+  updated_at: number;
+  reason: string | null;
+}
+
+const NODE_COLUMNS = `id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
+  NOT EXISTS (SELECT 1 FROM items c WHERE c.parent_ref = items.cho_uri) AS leaf`;
+
+const UPSERT = `
+  INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
+                     etag, source_id, source_digest, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+  ON CONFLICT (id) DO UPDATE SET
+    cho_uri = excluded.cho_uri, parent_ref = excluded.parent_ref, label = excluded.label,
+    hierarchy_type = excluded.hierarchy_type, position = excluded.position, previous_ref = excluded.previous_ref,
+    aggregation_entity = excluded.aggregation_entity,
+    etag = excluded.etag, source_id = coalesce(excluded.source_id, items.source_id),
+    source_digest = excluded.source_digest, updated_at = excluded.updated_at
+  RETURNING num`;
+
+const PUT_BODY: Record<ItemFormat, string> = {
+  json: 'INSERT INTO item_json (item, body) VALUES ($1, $2) ON CONFLICT (item) DO UPDATE SET body = excluded.body',
+  xml: 'INSERT INTO item_xml (item, body) VALUES ($1, $2) ON CONFLICT (item) DO UPDATE SET body = excluded.body',
+};
+
+const SELECT_DOC: Record<ItemFormat, string> = {
+  json: `SELECT d.body, i.etag, i.updated_at, b.reason
+         FROM items i JOIN item_json d ON d.item = i.num LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = $1`,
+  xml: `SELECT d.body, i.etag, i.updated_at, b.reason
+        FROM items i JOIN item_xml d ON d.item = i.num LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = $1`,
+};
+
+const SAVE_HARVEST = `
+  INSERT INTO harvest_state (source, high_water, resumption_token, run_from, run_started, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (source) DO UPDATE SET
+    high_water = excluded.high_water, resumption_token = excluded.resumption_token,
+    run_from = excluded.run_from, run_started = excluded.run_started, updated_at = excluded.updated_at`;
+
+export class PgItems {
+  private readonly refs = new PgItemRefs();
+  private readonly providers = new PgProviders();
+  private readonly decoded = new DecodedBodies(DECODED_BODIES_BYTES);
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly searchChangesKept: number,
+  ) {}
+
+  async applyItemChanges(changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }): Promise<ChangeResult> {
+    return transaction(this.pool, async (db) => {
+      const result: ChangeResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
+      const now = Date.now();
+      const affected = new Set<string>();
+      for (const change of changes) {
+        if (change.kind === 'delete') result.deleted += await this.deleteSource(db, change.sourceId, affected);
+        else await this.upsertOne(db, change.item, now, affected, result);
+      }
+      if (harvest) {
+        const s = harvest.state;
+        await db.query(SAVE_HARVEST, [harvest.source, s.highWater, s.resumptionToken, s.runFrom, s.runStarted, now]);
+      }
+      await this.refs.recountAll(db, affected);
+      await pruneSearchChanges(db, this.searchChangesKept);
+      return result;
+    });
+  }
+
+  async upsertItems(items: readonly PreparedItem[]): Promise<UpsertResult> {
+    const { deleted: _, ...result } = await this.applyItemChanges(items.map((item) => ({ kind: 'upsert', item })));
+    return result;
+  }
+
+  private async upsertOne(db: Queryable, item: PreparedItem, now: number, affected: Set<string>, result: UpsertResult): Promise<void> {
+    const old = (await db.query<{ etag: string; source_digest: string | null; source_id: string | null }>('SELECT etag, source_digest, source_id FROM items WHERE id = $1', [item.id])).rows[0];
+    // Same content (or the same source, for packages built here) again: the row and its Last-Modified stay.
+    if (old && (old.etag === item.etag || (item.sourceDigest && old.source_digest === item.sourceDigest))) {
+      if (item.sourceId && item.sourceId !== old.source_id) await db.query('UPDATE items SET source_id = $1 WHERE id = $2', [item.sourceId, item.id]);
+      if (item.providers?.length && !(await this.providers.isLinked(db, item.id))) await this.providers.replace(db, item.id, item.providers);
+      result.unchanged++;
+      return;
+    }
+    const { rows } = await db.query<{ num: number }>(UPSERT, [
+      item.id, item.choUri, item.parentRef, item.label, item.hierarchyType, item.position, item.previousRef,
+      item.aggregationEntity, item.etag, item.sourceId ?? null, item.sourceDigest ?? null, now,
+    ]);
+    const num = rows[0]!.num;
+    // Bodies are kept as bytes: a request then sends them without re-encoding.
+    // Bodies are kept compressed, as on SQLite (src/store/bodyCodec.ts).
+    await db.query(PUT_BODY.json, [num, encodeBody(item.json)]);
+    await db.query(PUT_BODY.xml, [num, encodeBody(item.xml)]);
+    await this.refs.replace(db, item.id, item.refs, affected);
+    await this.providers.replace(db, item.id, item.providers);
+    if (old) result.updated++;
+    else result.inserted++;
+  }
+
+  /** Removes the items a source deleted: by its identifier, else (loaded from a file) by the ProvidedCHO URI. */
+  private async deleteSource(db: Queryable, sourceId: string, affected: Set<string>): Promise<number> {
+    let { rows } = await db.query<{ id: string }>('SELECT id FROM items WHERE source_id = $1', [sourceId]);
+    if (rows.length === 0) rows = (await db.query<{ id: string }>('SELECT id FROM items WHERE cho_uri = $1', [sourceId])).rows;
+    for (const { id } of rows) {
+      await db.query('DELETE FROM items WHERE id = $1', [id]);
+      await this.refs.replace(db, id, [], affected);
+    }
+    return rows.length;
+  }
+
+  async getHarvestState(source: string): Promise<HarvestState | undefined> {
+    const { rows } = await this.pool.query<{ high_water: string | null; resumption_token: string | null; run_from: string | null; run_started: string | null }>(
+      'SELECT high_water, resumption_token, run_from, run_started FROM harvest_state WHERE source = $1',
+      [source],
+    );
+    const row = rows[0];
+    return row && { highWater: row.high_water, resumptionToken: row.resumption_token, runFrom: row.run_from, runStarted: row.run_started };
+  }
+
+  async getItemDocument(id: string, format: ItemFormat): Promise<ItemDocument | undefined> {
+    const row = (await this.pool.query<HeadRow & { body: Buffer }>(SELECT_DOC[format], [id])).rows[0];
+    if (!row) return undefined;
+    const stored = row.body;
+    const key = row.etag + (format === 'json' ? 'j' : 'x');
+    const decoded = this.decoded;
+    // Decoded when asked for: a br answer is the stored bytes, and needs no decoding.
+    return {
+      ...head(row),
+      get body() {
+        return decoded.decode(key, stored);
+      },
+      brotli: stored,
+    };
+  }
+
+  async getItemHead(id: string): Promise<ItemHead | undefined> {
+    const { rows } = await this.pool.query<HeadRow>('SELECT i.etag, i.updated_at, b.reason FROM items i LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = $1', [id]);
+    return rows[0] && head(rows[0]);
+  }
+
+  async getAncestry(id: string): Promise<Ancestry | undefined> {
+    const db = this.pool;
+    const first = (await db.query<NodeRow>(`SELECT ${NODE_COLUMNS} FROM items WHERE id = $1`, [id])).rows[0];
+    if (!first) return undefined;
+    const nodes: HierarchyNode[] = [];
+    const seen = new Set<string>();
+    let row: NodeRow | undefined = first;
+    let cycle = false;
+    while (row && nodes.length < MAX_DEPTH) {
+      seen.add(row.id);
+      const parentRow: NodeRow | undefined =
+        row.parent_ref === null ? undefined : (await db.query<NodeRow>(`SELECT ${NODE_COLUMNS} FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1`, [row.parent_ref])).rows[0];
+      nodes.push(toNode(row, parentRow, await sequencePosition(db, row)));
+      if (parentRow && seen.has(parentRow.id)) {
+        cycle = true;
+        break;
+      }
+      row = parentRow;
+    }
+    // decisions.md "Hierarchy": an item with no parent gives an empty hierarchy.
+    if (nodes.length === 1 && first.parent_ref === null) return { nodes: [], cycle };
+    return { nodes, cycle };
+  }
+
+  async findCycles(ids: readonly string[]): Promise<string[][]> {
+    const cycles: string[][] = [];
+    const reported = new Set<string>();
+    for (const id of ids) {
+      if (reported.has(id)) continue;
+      const path: string[] = [id];
+      let current = (await this.pool.query<{ parent_ref: string | null }>('SELECT parent_ref FROM items WHERE id = $1', [id])).rows[0]?.parent_ref ?? null;
+      while (current !== null && path.length < MAX_DEPTH) {
+        const parent = (await this.pool.query<{ id: string; parent_ref: string | null }>('SELECT id, parent_ref FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1', [current])).rows[0];
+        if (!parent) break;
+        const at = path.indexOf(parent.id);
+        if (at >= 0) {
+          const loop = path.slice(at);
+          if (!loop.some((x) => reported.has(x))) cycles.push([...loop, parent.id]);
+          loop.forEach((x) => reported.add(x));
+          break;
+        }
+        path.push(parent.id);
+        current = parent.parent_ref;
+      }
+    }
+    return cycles;
+  }
+
+  async blockItem(id: string, reason: string): Promise<boolean> {
+    return transaction(this.pool, async (db) => {
+      if ((await db.query('SELECT 1 FROM items WHERE id = $1', [id])).rowCount === 0) return false;
+      await db.query(
+        `INSERT INTO blocked_items (id, reason, blocked_at) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, blocked_at = excluded.blocked_at`,
+        [id, reason, Date.now()],
+      );
+      await pruneSearchChanges(db, this.searchChangesKept);
+      return true;
+    });
+  }
+
+  async unblockItem(id: string): Promise<boolean> {
+    return transaction(this.pool, async (db) => {
+      const changed = ((await db.query('DELETE FROM blocked_items WHERE id = $1', [id])).rowCount ?? 0) > 0;
+      if (changed) await pruneSearchChanges(db, this.searchChangesKept);
+      return changed;
+    });
+  }
+
+  async countItems(): Promise<number> {
+    return (await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM items')).rows[0]!.n;
+  }
+
+  async listItemIds({ after, limit }: { after?: string | undefined; limit: number }): Promise<string[]> {
+    // '' sorts before every id (ids are never empty); the "C" collation gives code point order.
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM items WHERE id > $1 ORDER BY id LIMIT $2', [after ?? '', limit]);
+    return rows.map((r) => r.id);
+  }
+}
+
+function head(row: HeadRow): ItemHead {
+  return { etag: row.etag, lastModified: new Date(row.updated_at), blockedReason: row.reason };
+}
+
+function toNode(row: NodeRow, parentRow: NodeRow | undefined, position: string | null): HierarchyNode {
+  let parent: string | null = null;
+  if (row.parent_ref !== null) parent = parentRow?.id ?? itemIdFromUri(row.parent_ref) ?? row.parent_ref;
+  return {
+    id: row.id,
+    parent,
+    label: row.label,
+    type: row.hierarchy_type ?? '',
+    position: position ?? '-1',
+    leaf: row.leaf,
+    aggregationEntity: row.aggregation_entity,
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * PostgreSQL schema of the store: versioned migrations, applied in order by
+ * `heritage-api migrate --store postgres://…` (src/cli/commands/migrate.ts) and recorded
+ * in schema_migrations, one row per version. Opening a store checks the version and
+ * refuses an unmigrated or newer schema (issue #16 point 2): a server never changes the
+ * schema behind the operator's back.
+ *
+ * The tables follow the SQLite store's (src/store/sqlite/schema.ts) as its migrations
+ * left them. Text keys use the "C" collation: ids sort by code
+ * point as on SQLite (listItemIds, listProviders, the copy's digests). Times are
+ * milliseconds since 1970 (bigint), as on SQLite, so that a copy is exact.
+ */
+import type pg from 'pg';
+import { UsageError } from '../../errors.js';
+import { redactUrl, transaction, type Queryable } from './db.js';
+
+/** Held by migrate for its transaction, so that two migrate runs apply each step once. */
+const MIGRATE_LOCK = 7_316_000;
+
+/**
+ * Taken by every transaction that appends to a search change log, until it commits: the
+ * log's numbers are then given in commit order, so a reader that has read through number n
+ * never meets a smaller one later (searchChanges.ts).
+ */
+export const SEARCH_LOG_LOCK = 7_316_001;
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: everything the SQLite store has after its migration 10 (gender column, brotli bodies),
+  // but its store_format table: on PostgreSQL the schema version says how bodies are kept.
+  // SQLite's migrations 9 and 10 were folded in here rather than added as PostgreSQL
+  // migrations 2 and 3: no PostgreSQL store had been written outside tests yet.
+  `
+  CREATE TABLE items (
+    num                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id                 text COLLATE "C" NOT NULL UNIQUE,
+    cho_uri            text,
+    parent_ref         text,
+    previous_ref       text,              -- edm:isNextInSequence, for positions
+    label              text NOT NULL,
+    hierarchy_type     text,
+    position           text,
+    aggregation_entity boolean NOT NULL,
+    etag               text NOT NULL,
+    updated_at         bigint NOT NULL,
+    source_id          text,              -- OAI-PMH identifier, for deletions
+    source_digest      text               -- of the EDM the package was built from
+  );
+  -- children name their parent by the parent's ProvidedCHO URI (dcterms:isPartOf)
+  CREATE INDEX items_cho_uri ON items (cho_uri);
+  CREATE INDEX items_parent_ref ON items (parent_ref);
+  CREATE INDEX items_previous_ref ON items (previous_ref) WHERE previous_ref IS NOT NULL;
+  CREATE INDEX items_source_id ON items (source_id) WHERE source_id IS NOT NULL;
+
+  -- bodies apart from the hierarchy columns, as on SQLite; they go with their item.
+  -- Brotli, as on SQLite (src/store/bodyCodec.ts, issue #16 point 6): this schema's only encoding
+  CREATE TABLE item_json (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, body bytea NOT NULL);
+  CREATE TABLE item_xml (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, body bytea NOT NULL);
+
+  -- kept apart from items so that a block survives a re-load of the item
+  CREATE TABLE blocked_items (
+    id         text COLLATE "C" PRIMARY KEY,
+    reason     text NOT NULL,
+    blocked_at bigint NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    name         text COLLATE "C" PRIMARY KEY,
+    key_hash     text NOT NULL UNIQUE,   -- SHA-256 of the key; the key itself is never stored
+    created_at   bigint NOT NULL,
+    last_used_at bigint,
+    revoked_at   bigint
+  );
+
+  CREATE TABLE persons (
+    num         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- stable per id: the full scan's order
+    id          text COLLATE "C" NOT NULL UNIQUE,
+    doc         text NOT NULL,        -- spec 2.1 JSON without count
+    digest      text NOT NULL,        -- of the source record, to leave unchanged ones alone
+    -- a JSON array, as on SQLite: text, not jsonb, which would respace it (the feed's
+    -- bodies and the copy's digests are of this very text)
+    gender      text NOT NULL DEFAULT '[]',
+    item_count  integer NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE item_refs (
+    uri     text COLLATE "C" NOT NULL,
+    item_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (uri, item_id)
+  );
+  CREATE INDEX item_refs_item ON item_refs (item_id);
+
+  CREATE TABLE harvest_state (
+    source           text COLLATE "C" PRIMARY KEY,  -- base URL, metadataPrefix and set
+    high_water       text,
+    resumption_token text,
+    run_from         text,
+    run_started      text,
+    updated_at       bigint NOT NULL
+  );
+
+  CREATE TABLE load_runs (
+    kind        text COLLATE "C" PRIMARY KEY,   -- 'items' or 'persons'
+    finished_at bigint NOT NULL,
+    records     bigint NOT NULL,
+    inserted    bigint NOT NULL,
+    updated     bigint NOT NULL,
+    unchanged   bigint NOT NULL,
+    deleted     bigint NOT NULL,
+    problems    bigint NOT NULL
+  );
+
+  CREATE TABLE providers (
+    key         text COLLATE "C" PRIMARY KEY,
+    ddb_id      text NOT NULL,
+    provider_id text NOT NULL,
+    parent_id   text NOT NULL,
+    name        text COLLATE "C" NOT NULL,
+    uri         text NOT NULL,
+    sectors     text NOT NULL,      -- sector codes separated by spaces, in order
+    latitude    text NOT NULL,
+    longitude   text NOT NULL,
+    state       text NOT NULL,
+    logo        text NOT NULL
+  );
+  CREATE TABLE item_providers (
+    item_id  text COLLATE "C" PRIMARY KEY,
+    provider text COLLATE "C" NOT NULL
+  );
+  CREATE INDEX item_providers_provider ON item_providers (provider);
+
+  -- the search engine's change logs (src/store/sqlite/schema.ts migration 8; searchChanges.ts)
+  CREATE TABLE search_item_changes (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL);
+  CREATE TABLE search_person_changes (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL);
+  CREATE TABLE search_changes_pruned (kind text PRIMARY KEY, through bigint NOT NULL);
+  INSERT INTO search_changes_pruned (kind, through) VALUES ('item', 0), ('person', 0);
+
+  -- moves in the transaction of every write that changes what is served (Store.dataVersion)
+  CREATE TABLE data_version (one boolean PRIMARY KEY DEFAULT true CHECK (one), version bigint NOT NULL);
+  INSERT INTO data_version (version) VALUES (0);
+
+  CREATE FUNCTION log_item_change(item_id text) RETURNS void LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_advisory_xact_lock(${SEARCH_LOG_LOCK});
+    INSERT INTO search_item_changes (id) VALUES (item_id);
+  END $$;
+  CREATE FUNCTION log_person_change(person_id text) RETURNS void LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_advisory_xact_lock(${SEARCH_LOG_LOCK});
+    INSERT INTO search_person_changes (id) VALUES (person_id);
+  END $$;
+
+  -- an item's search document is its JSON body
+  CREATE FUNCTION item_json_search() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM log_item_change(i.id) FROM items i WHERE i.num = NEW.item;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER item_json_search AFTER INSERT OR UPDATE OF body ON item_json FOR EACH ROW EXECUTE FUNCTION item_json_search();
+
+  CREATE FUNCTION items_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM item_providers WHERE item_id = OLD.id;
+    PERFORM log_item_change(OLD.id);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER items_delete AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION items_delete();
+
+  -- a blocked item leaves the search, an unblocked one comes back
+  CREATE FUNCTION blocked_items_search() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'DELETE' THEN PERFORM log_item_change(OLD.id); ELSE PERFORM log_item_change(NEW.id); END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER blocked_items_search AFTER INSERT OR DELETE ON blocked_items FOR EACH ROW EXECUTE FUNCTION blocked_items_search();
+
+  -- a person's document is its doc, its gender and its item count (which moves when items load)
+  CREATE FUNCTION persons_search() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'DELETE' THEN
+      PERFORM log_person_change(OLD.id);
+    ELSE
+      PERFORM log_person_change(NEW.id);
+      IF TG_OP = 'UPDATE' AND OLD.id <> NEW.id THEN PERFORM log_person_change(OLD.id); END IF;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER persons_insert_search AFTER INSERT OR DELETE ON persons FOR EACH ROW EXECUTE FUNCTION persons_search();
+  CREATE TRIGGER persons_update_search AFTER UPDATE OF id, doc, gender, item_count ON persons FOR EACH ROW EXECUTE FUNCTION persons_search();
+
+  CREATE FUNCTION bump_data_version() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE data_version SET version = version + 1;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER items_version AFTER INSERT OR UPDATE OR DELETE ON items FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  CREATE TRIGGER blocked_items_version AFTER INSERT OR UPDATE OR DELETE ON blocked_items FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  CREATE TRIGGER persons_version AFTER INSERT OR UPDATE OR DELETE ON persons FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  CREATE TRIGGER item_providers_version AFTER INSERT OR UPDATE OR DELETE ON item_providers FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  CREATE TRIGGER providers_version AFTER INSERT OR UPDATE OR DELETE ON providers FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  CREATE TRIGGER load_runs_version AFTER INSERT OR UPDATE OR DELETE ON load_runs FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  CREATE TRIGGER harvest_state_version AFTER INSERT OR UPDATE OR DELETE ON harvest_state FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  -- a key's last use is not what a cache of key lookups depends on
+  CREATE TRIGGER api_keys_version AFTER INSERT OR DELETE OR UPDATE OF name, key_hash, revoked_at ON api_keys
+    FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The version recorded in schema_migrations; 0 when the database has none (never migrated). */
+export async function schemaVersion(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ exists: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS exists");
+  if (!rows[0]!.exists) return 0;
+  const v = await db.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
+  return v.rows[0]!.v ?? 0;
+}
+
+/** Refuses a store whose schema this version does not know, or that is not migrated to it. */
+export async function checkSchema(db: Queryable, url: string): Promise<void> {
+  const version = await schemaVersion(db);
+  if (version > SCHEMA_VERSION) {
+    throw new UsageError(
+      `The PostgreSQL store ${redactUrl(url)} was migrated by a newer heritage-api (schema ${version}, this version knows ${SCHEMA_VERSION}): run that version, or upgrade this one.`,
+    );
+  }
+  if (version < SCHEMA_VERSION) {
+    const state = version === 0 ? 'has no heritage-api schema yet' : `is at schema ${version} of ${SCHEMA_VERSION}`;
+    throw new UsageError(`The PostgreSQL store ${redactUrl(url)} ${state}: run heritage-api migrate --store <its URL> first.`);
+  }
+}
+
+export interface MigrateResult {
+  from: number;
+  to: number;
+}
+
+/** Applies the migrations the database lacks, in one transaction. */
+export async function migratePostgres(pool: pg.Pool, url: string): Promise<MigrateResult> {
+  return transaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const from = await schemaVersion(client);
+    if (from > SCHEMA_VERSION) await checkSchema(client, url);
+    for (let v = from; v < SCHEMA_VERSION; v++) {
+      await client.query(MIGRATIONS[v]!);
+      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
+    }
+    return { from, to: SCHEMA_VERSION };
+  });
+}

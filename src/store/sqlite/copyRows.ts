@@ -1,0 +1,67 @@
+/**
+ * The SQLite side of `heritage-api copy` (src/store/copy/copyTables.ts): the tables of
+ * record read and written as rows, bodies joined to their items (decoded into text as
+ * they are read, encoded as they are written: src/store/bodyCodec.ts). The store is opened
+ * through openSqliteStore first, so that its schema is this version's.
+ */
+import Database from 'better-sqlite3';
+import { decodeBody, encodeBody } from '../bodyCodec.js';
+import { mapBodies, type CopyEndpoint, type CopyTable, type Row, type Value } from '../copy/copyTables.js';
+import { openSqliteStore } from './SqliteStore.js';
+
+/** Where a table's columns come from on SQLite, where that is not a column of the same name. */
+const SOURCES: Record<string, { from: string; columns?: Record<string, string> }> = {
+  items: {
+    from: 'items i JOIN item_json j ON j.item = i.num JOIN item_xml x ON x.item = i.num',
+    columns: { num: 'i.num', id: 'i.id', json: 'j.body', xml: 'x.body' },
+  },
+  persons: { from: 'persons', columns: { num: 'rowid' } },
+};
+
+export function sqliteCopyEndpoint(path: string, options: { create: boolean }): CopyEndpoint {
+  // Creates (loads) or checks the store and brings its schema up to date, then lets it go.
+  openSqliteStore({ path, create: options.create }).close();
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma('journal_mode = WAL');
+  const source = (t: CopyTable) => SOURCES[t.name] ?? { from: t.name };
+  const expr = (t: CopyTable, column: string) => source(t).columns?.[column] ?? column;
+  return {
+    location: path,
+    async count(t) {
+      return db.prepare<[], number>(`SELECT count(*) FROM ${t.name}`).pluck().get()!;
+    },
+    async read(t, after, limit) {
+      const select = t.columns.map((c) => `${expr(t, c)} AS ${c}`).join(', ');
+      const key = t.key.map((c) => expr(t, c));
+      const where = after === null ? '' : `WHERE (${key.join(', ')}) > (${key.map(() => '?').join(', ')})`;
+      const sql = `SELECT ${select} FROM ${source(t).from} ${where} ORDER BY ${key.join(', ')} LIMIT ?`;
+      const rows = db.prepare(sql).raw().all(...(after ?? []), limit) as Row[];
+      return rows.map((row) => mapBodies(t, row, (v) => decodeBody(v as Buffer).toString('utf8')));
+    },
+    async write(t, rows) {
+      const columns = t.columns.filter((c) => c !== 'json' && c !== 'xml').map((c) => (t.name === 'persons' && c === 'num' ? 'rowid' : c));
+      const insert = db.prepare(`INSERT INTO ${t.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+      const body = { json: db.prepare('INSERT INTO item_json (item, body) VALUES (?, ?)'), xml: db.prepare('INSERT INTO item_xml (item, body) VALUES (?, ?)') };
+      const jsonAt = t.columns.indexOf('json');
+      const xmlAt = t.columns.indexOf('xml');
+      db.transaction(() => {
+        for (const given of rows) {
+          const row = mapBodies(t, given, (v) => encodeBody(v as string));
+          if (t.name !== 'items') {
+            insert.run(...row);
+            continue;
+          }
+          insert.run(...row.filter((_, i) => i !== jsonAt && i !== xmlAt));
+          body.json.run(row[0] as Value, row[jsonAt] as Value);
+          body.xml.run(row[0] as Value, row[xmlAt] as Value);
+        }
+      })();
+    },
+    async finish() {
+      // Nothing beside the rows: row numbers are the rows' own (rowid), the change logs filled by triggers.
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Every store backend as an AsyncStore (src/store/Store.ts): SQLite through asyncStore()
+ * and PostgreSQL (a database of its own per test, on the run's cluster,
+ * test/helpers/postgres.ts). Store tests written once against AsyncStore loop over this
+ * list, so one test body runs on both backends (issue #16 point 9).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { asyncStore } from '../../src/store/asyncStore.js';
+import { createPool } from '../../src/store/postgres/db.js';
+import { openPostgresStore } from '../../src/store/postgres/PostgresStore.js';
+import { migratePostgres } from '../../src/store/postgres/schema.js';
+import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
+import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
+import type { AsyncStore, PreparedItem } from '../../src/store/Store.js';
+import { cortexXml, type TestPackage } from './packages.js';
+import { createTestDatabase } from './postgres.js';
+
+export interface AsyncTestStoreOptions {
+  /** The smallest search change log kept per kind, to test pruning. */
+  searchChangesKept?: number;
+}
+
+export interface OpenedStore {
+  store: AsyncStore;
+  /** Where it is: a file path or a postgres:// URL; `connect` opens another connection to it. */
+  location: string;
+  dispose(): Promise<void>;
+}
+
+export interface AsyncTestBackend {
+  name: 'sqlite' | 'postgres';
+  /** A fresh, empty store. */
+  open(options?: AsyncTestStoreOptions): Promise<OpenedStore>;
+  /** A second connection to the store at `location`, as another process would have. */
+  connect(location: string): Promise<AsyncStore>;
+}
+
+/** A fresh, migrated PostgreSQL database of its own; `drop` removes it. */
+export async function migratedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const db = await createTestDatabase();
+  const pool = createPool({ url: db.url, max: 1 });
+  try {
+    await migratePostgres(pool, db.url);
+  } finally {
+    await pool.end();
+  }
+  return db;
+}
+
+export const SQLITE: AsyncTestBackend = {
+  name: 'sqlite',
+  async open(options = {}) {
+    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+    const path = join(dir, 'test.db');
+    const store = asyncStore(openSqliteStore({ path, ...options }));
+    return {
+      store,
+      location: path,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  connect: async (path) => asyncStore(openSqliteStore({ path })),
+};
+
+export const POSTGRES: AsyncTestBackend = {
+  name: 'postgres',
+  async open(options = {}) {
+    const db = await migratedDatabase();
+    const store = await openPostgresStore({ url: db.url, maxConnections: 4, ...options });
+    return {
+      store,
+      location: db.url,
+      async dispose() {
+        await store.close();
+        await db.drop();
+      },
+    };
+  },
+  connect: (url) => openPostgresStore({ url, maxConnections: 2 }),
+};
+
+export const ASYNC_BACKENDS: AsyncTestBackend[] = [SQLITE, POSTGRES];
+
+/** Test packages (test/helpers/packages.ts) as a load prepares them, upserted in batches of `batchSize` in the order given. */
+export async function loadPackages(store: AsyncStore, packages: readonly TestPackage[], batchSize = 3): Promise<void> {
+  const items = packages.map((p) => preparedItem(cortexXml(p)));
+  for (let i = 0; i < items.length; i += batchSize) await store.upsertItems(items.slice(i, i + batchSize));
+}
+
+/** One package document as a load prepares it. */
+export function preparedItem(xml: string): PreparedItem {
+  const [r] = readItemRecords(xml);
+  if (r?.kind !== 'item') throw new Error(`not one item: ${JSON.stringify(r)}`);
+  return r.item;
+}
