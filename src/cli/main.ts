@@ -82,13 +82,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
   ) => {
     const global = program.opts<GlobalFlags>();
     const config = loadConfig({ file: global.config, env, flags: overrides(global, flags) });
-    const store = openStore(config, purpose, { create });
+    const store = await openStore(config, purpose, { create });
     let running = false;
     try {
       exitCode = await run(config, store);
       running = keepOpen;
     } finally {
-      if (!running) store.close();
+      if (!running) await store.close();
     }
   };
 

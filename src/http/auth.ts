@@ -74,47 +74,47 @@ export interface AuthOptions {
  * connection, in memory only.
  */
 export function createAuthenticator(
-  keys: KeyStore & { dataVersion(): string },
+  keys: KeyStore & { dataVersion(): Promise<string> },
   options: AuthOptions = { anonymousRead: false },
-): (request: KeyedRequest) => string | undefined {
+): (request: KeyedRequest) => Promise<string | undefined> {
   const lastWritten = new Map<string, number>();
   // The stored hash is kept as bytes too, so that each request decodes only its own.
   const remembered = new Map<string, { name: string; hashBytes: Buffer } | null>();
   let rememberedAt = '';
   const byConnection = new WeakMap<object, { header: string; version: string; name: string }>();
-  const lookUp = (hash: string) => {
-    const version = keys.dataVersion();
+  const lookUp = async (hash: string) => {
+    const version = await keys.dataVersion();
     if (version !== rememberedAt) {
       remembered.clear();
       rememberedAt = version;
     }
     let found = remembered.get(hash);
     if (found === undefined) {
-      const row = keys.findActiveKey(hash);
+      const row = await keys.findActiveKey(hash);
       found = row ? { name: row.name, hashBytes: Buffer.from(row.keyHash, 'hex') } : null;
       if (remembered.size < MAX_REMEMBERED_KEYS) remembered.set(hash, found);
     }
     return found;
   };
-  const check = (request: KeyedRequest): { name: string; fromHeader: boolean } | undefined => {
+  const check = async (request: KeyedRequest): Promise<{ name: string; fromHeader: boolean } | undefined> => {
     const sent = keyFromRequest(request, options.anonymousRead);
     if (sent === undefined) return undefined;
     const { key, fromHeader } = sent;
     const hash = hashApiKey(key);
-    const found = lookUp(hash);
+    const found = await lookUp(hash);
     // The index finds the row; the final comparison is constant-time (decisions.md "Requests").
     if (!found || !sameHash(found.hashBytes, hash)) throw ApiError.of('invalidApiKey');
     return { name: found.name, fromHeader };
   };
-  return (request) => {
+  return async (request) => {
     const connection = request.socket;
     const header = request.headers.authorization;
     let name: string;
     const memo = connection === undefined ? undefined : byConnection.get(connection);
-    if (memo !== undefined && memo.header === header && memo.version === keys.dataVersion()) {
+    if (memo !== undefined && memo.header === header && memo.version === (await keys.dataVersion())) {
       name = memo.name;
     } else {
-      const checked = check(request);
+      const checked = await check(request);
       if (checked === undefined) return undefined;
       name = checked.name;
       // Only a key from the header: a header without one leaves the query string to decide.
@@ -124,7 +124,7 @@ export function createAuthenticator(
     const now = Date.now();
     if ((lastWritten.get(name) ?? 0) + LAST_USED_RESOLUTION_MS < now) {
       lastWritten.set(name, now);
-      keys.markKeyUsed(name, new Date(now));
+      await keys.markKeyUsed(name, new Date(now));
     }
     return name;
   };

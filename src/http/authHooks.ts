@@ -14,7 +14,7 @@
  * reads it, and a preParsing hook then answers the key's error. Without
  * rate limiting the onRequest hook answers the error itself, as before.
  */
-import type { FastifyRequest, onRequestHookHandler, preParsingHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler, preParsingHookHandler } from 'fastify';
 import type { KeyedRequest } from './auth.js';
 
 /** name undefined and no error: a request without a key, let through by auth.anonymousRead. */
@@ -22,25 +22,24 @@ type Outcome = { name: string | undefined; error?: undefined } | { name?: undefi
 
 export interface AuthHooks {
   /** The route-level key check. */
-  onRequest: onRequestHookHandler;
+  onRequest: onRequestAsyncHookHandler;
   /** App-level: answers the error the key check recorded (only when errors are deferred). */
   preParsing: preParsingHookHandler;
   /** What the limiter counts the request under. */
   limitKey(request: FastifyRequest): string;
 }
 
-export function createAuthHooks(authenticate: (request: KeyedRequest) => string | undefined, deferErrors: boolean): AuthHooks {
+export function createAuthHooks(authenticate: (request: KeyedRequest) => Promise<string | undefined>, deferErrors: boolean): AuthHooks {
   const outcomes = new WeakMap<FastifyRequest, Outcome>();
   return {
-    onRequest(request, _reply, done) {
+    async onRequest(request) {
       try {
-        const name = authenticate(request);
+        const name = await authenticate(request);
         if (deferErrors) outcomes.set(request, { name });
       } catch (error) {
-        if (!deferErrors) return done(error as Error);
+        if (!deferErrors) throw error;
         outcomes.set(request, { error: error as Error });
       }
-      done();
     },
     preParsing(request, _reply, payload, done) {
       const error = outcomes.get(request)?.error;

@@ -37,8 +37,12 @@ import type { PackageAnswer, PackageAnswers } from './packageAnswers.js';
 import type { AnswerLog } from './requestLog.js';
 import { isValidItemId } from '../store/itemIds.js';
 
-/** Answers the request and returns true, or returns false and leaves it untouched. */
-export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+/**
+ * Answers the request and returns true, or returns false and leaves it untouched: at
+ * once (false) for a request it does not take by its method and path, else as a promise
+ * once the store has answered (issue #16 point 1: the store seam is asynchronous).
+ */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => false | Promise<boolean>;
 
 export interface FastPathDeps {
   config: Config;
@@ -46,15 +50,16 @@ export interface FastPathDeps {
   log: AnswerLog | undefined;
   /** The headers @fastify/cors adds to every answer, when they do not depend on the request. */
   cors: { allowOrigin: string; exposeHeaders: string } | undefined;
-  /** Throws when the request may not be answered; undefined for an anonymous read (auth.anonymousRead). */
-  authenticate: (request: KeyedRequest) => string | undefined;
+  /** Rejects when the request may not be answered; undefined for an anonymous read (auth.anonymousRead). */
+  authenticate: (request: KeyedRequest) => Promise<string | undefined>;
   hierarchies: HierarchyAnswers;
   packages: PackageAnswers;
   /**
    * Counts an answer under its route's pattern, as Fastify's answers are
-   * counted (src/http/metrics.ts, issue #16 point 7); the caller times it.
+   * counted (src/http/metrics.ts, issue #16 point 7), timed from `started`
+   * (performance.now() when the request came).
    */
-  record?: (route: string, status: number) => void;
+  record?: (route: string, status: number, started: number) => void;
 }
 
 const PREFIX = '/items/';
@@ -66,11 +71,11 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   /** The package, as the aip route answers it; false when Fastify must answer. */
-  function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, route: string, started: number): boolean {
+  async function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, route: string, started: number): Promise<boolean> {
     let answer: PackageAnswer;
     try {
-      deps.authenticate(req);
-      answer = deps.packages.answer(req, id);
+      await deps.authenticate(req);
+      answer = await deps.packages.answer(req, id);
     } catch {
       return false; // Fastify writes the error.
     }
@@ -91,23 +96,22 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     res.writeHead(200, head);
     res.end(answer.body);
     if (log !== undefined) log(req, 200, started);
-    deps.record?.(route, 200);
+    deps.record?.(route, 200, started);
     return true;
   }
 
   /** The ancestry, as the parents route answers it; false when Fastify must answer. */
-  function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): boolean {
-    // Compression of parents answers is @fastify/compress's; a 304 is Fastify's to write.
-    if (req.headers['accept-encoding'] !== undefined || req.headers['if-none-match'] !== undefined) return false;
+  async function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<boolean> {
     let format: 'json' | 'xml';
     let contentType: string;
+    let answer;
     try {
-      deps.authenticate(req);
+      await deps.authenticate(req);
       ({ format, contentType } = itemRepresentation(req, config.http.requireAccept));
+      answer = await deps.hierarchies.body(id, format);
     } catch {
       return false;
     }
-    const answer = deps.hierarchies.body(id, format);
     if (answer === undefined) return false;
     res.writeHead(200, {
       'access-control-allow-origin': cors!.allowOrigin,
@@ -120,12 +124,12 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     });
     res.end(answer.body);
     if (log !== undefined) log(req, 200, started);
-    deps.record?.('/items/:id/parents', 200);
+    deps.record?.('/items/:id/parents', 200, started);
     return true;
   }
 
   return (req, res) => {
-    const started = log === undefined ? 0 : performance.now();
+    const started = performance.now();
     if (req.method !== 'GET' || req.url === undefined || req.url.length > config.http.maxUrlLength) return false;
     // /2/items/… is the same request as /items/… (./generation.ts).
     const url = withoutGenerationPrefix(req.url);
@@ -137,7 +141,11 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     // '?' and '%' would need Fastify's query and path decoding; a valid id has neither.
     if (!isValidItemId(id)) return false;
     const rest = slash < 0 ? '' : url.slice(slash);
-    if (rest === '/parents') return parentsAnswer(req, res, id, started);
+    if (rest === '/parents') {
+      // Compression of parents answers is @fastify/compress's; a 304 is Fastify's to write.
+      if (req.headers['accept-encoding'] !== undefined || req.headers['if-none-match'] !== undefined) return false;
+      return parentsAnswer(req, res, id, started);
+    }
     if (rest === '/aip') return packageAnswer(req, res, id, '/items/:id/aip', started);
     if (rest === '') return packageAnswer(req, res, id, '/items/:id', started);
     return false;

@@ -14,7 +14,7 @@ const HIERARCHY_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface HierarchyAnswers {
   /** The body of the item's ancestry in the format and its ETag, or undefined when there is no such item. */
-  body(id: string, format: 'json' | 'xml'): TaggedBody | undefined;
+  body(id: string, format: 'json' | 'xml'): Promise<TaggedBody | undefined>;
 }
 
 export function createHierarchyAnswers(store: Pick<Store, 'dataVersion' | 'getAncestry'>): HierarchyAnswers {
@@ -23,8 +23,8 @@ export function createHierarchyAnswers(store: Pick<Store, 'dataVersion' | 'getAn
   const bodies = { json: new LruCache<TaggedBody>(HIERARCHY_CACHE_BYTES / 2, sizeOf), xml: new LruCache<TaggedBody>(HIERARCHY_CACHE_BYTES / 2, sizeOf) };
   let version = '';
   return {
-    body(id, format) {
-      const now = store.dataVersion();
+    async body(id, format) {
+      const now = await store.dataVersion();
       if (now !== version) {
         bodies.json.clear();
         bodies.xml.clear();
@@ -33,7 +33,7 @@ export function createHierarchyAnswers(store: Pick<Store, 'dataVersion' | 'getAn
       const cache = bodies[format];
       let body = cache.get(id);
       if (body === undefined) {
-        const ancestry = store.getAncestry(id);
+        const ancestry = await store.getAncestry(id);
         if (!ancestry) return undefined;
         body = tagged(Buffer.from(format === 'json' ? hierarchyToJson(ancestry.nodes) : hierarchyToXml(ancestry.nodes)));
         cache.set(id, body);

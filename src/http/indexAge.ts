@@ -13,13 +13,13 @@
 import type { SearchState } from '../search/searchPool.js';
 import type { Store } from '../store/Store.js';
 
-export function createIndexAge(store: Pick<Store, 'dataVersion'>, state: () => SearchState): () => number | undefined {
-  return () => {
+export function createIndexAge(store: Pick<Store, 'dataVersion'>, state: () => SearchState): () => Promise<number | undefined> {
+  return async () => {
     const index = state().index;
     if (index === undefined) return undefined;
     let current: string | undefined;
     try {
-      current = store.dataVersion();
+      current = await store.dataVersion();
     } catch {
       current = undefined; // Counted as a store error; the age is then counted from the catch-up.
     }

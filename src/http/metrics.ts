@@ -52,7 +52,7 @@ export interface MetricsSources {
   /** The search pool's state (src/search/searchPool.ts). */
   search: () => SearchState;
   /** Seconds since the search index last caught up with the data; undefined before it was built. */
-  indexAgeSeconds: () => number | undefined;
+  indexAgeSeconds: () => Promise<number | undefined>;
 }
 
 export interface Metrics {
@@ -146,9 +146,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
     name: 'heritage_search_index_age_seconds',
     help: 'Seconds since the search index last caught up with the stored data (0: it holds the latest data); absent before it is built.',
     registers: [registry],
-    collect() {
+    async collect() {
+      const age = await sources.indexAgeSeconds();
       this.reset();
-      const age = sources.indexAgeSeconds();
       if (age !== undefined) this.set(age);
     },
   });

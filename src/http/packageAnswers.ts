@@ -22,7 +22,7 @@ export interface PackageAnswer {
 }
 
 export interface PackageAnswers {
-  answer(request: { headers: IncomingHttpHeaders }, id: string): PackageAnswer;
+  answer(request: { headers: IncomingHttpHeaders }, id: string): Promise<PackageAnswer>;
 }
 
 /** The item's validators, or the error to answer instead. */
@@ -37,12 +37,12 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
   const vary = itemVary(config.http.corsOrigin);
   return {
-    answer(request, id): PackageAnswer {
+    async answer(request, id): Promise<PackageAnswer> {
       const rep = itemRepresentation(request, config.http.requireAccept);
       const encoding = negotiateEncoding(request.headers['accept-encoding']);
       // A body compressed before is cached under its ETag: then the head is all we read.
-      const doc = encoding === 'identity' ? usable(id, store.getItemDocument(id, rep.format)) : undefined;
-      let item: ItemHead = doc ?? usable(id, store.getItemHead(id));
+      const doc = encoding === 'identity' ? usable(id, await store.getItemDocument(id, rep.format)) : undefined;
+      let item: ItemHead = doc ?? usable(id, await store.getItemHead(id));
       let tag = `${item.etag}-${rep.format}`;
       if (notModified(request, tag, item.lastModified)) {
         return {
@@ -63,7 +63,7 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
       if (!body) {
         // Read anew with the body, and answer with what was read: a commit between the two reads
         // must not put a new body under the old ETag.
-        const fresh = usable(id, store.getItemDocument(id, rep.format));
+        const fresh = usable(id, await store.getItemDocument(id, rep.format));
         item = fresh;
         tag = `${fresh.etag}-${rep.format}`;
         // A store that keeps the body as brotli hands it over: nothing to compress (issue #16 point 6).

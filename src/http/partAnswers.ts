@@ -40,7 +40,7 @@ export interface PartAnswer {
 }
 
 export interface PartAnswers {
-  answer(request: { headers: IncomingHttpHeaders }, id: string, part: PackagePart): PartAnswer;
+  answer(request: { headers: IncomingHttpHeaders }, id: string, part: PackagePart): Promise<PartAnswer>;
 }
 
 type Form = 'json' | 'xml' | 'rdf';
@@ -120,20 +120,20 @@ export function createPartAnswers(store: Pick<Store, 'getItemDocument' | 'getIte
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   /** The part of the package version `head` names, or of a newer one if it changed meanwhile. */
-  function derive(id: string, part: PackagePart, head: ItemHead): Derived {
+  async function derive(id: string, part: PackagePart, head: ItemHead): Promise<Derived> {
     const key = `${part}\u0000${id}`;
     const cached = derived.get(key);
     if (cached !== undefined && cached.etag === head.etag) return cached;
-    const doc = servable(id, store.getItemDocument(id, 'xml'));
+    const doc = servable(id, await store.getItemDocument(id, 'xml'));
     const fresh = toDerived(doc, packagePart(parseXml(doc.body.toString('utf8')), id, part));
     derived.set(key, fresh);
     return fresh;
   }
 
   return {
-    answer(request, id, part): PartAnswer {
+    async answer(request, id, part): Promise<PartAnswer> {
       const rep = representation(request, part, config.http.requireAccept);
-      const head = servable(id, store.getItemHead(id));
+      const head = servable(id, await store.getItemHead(id));
       const partTag = part.replace('/', '-');
       const validators = (h: Pick<ItemHead, 'etag' | 'lastModified'>) => ({
         vary: ITEM_VARY,
@@ -149,7 +149,7 @@ export function createPartAnswers(store: Pick<Store, 'getItemDocument' | 'getIte
           body: undefined,
         };
       }
-      const d = derive(id, part, head);
+      const d = await derive(id, part, head);
       if (d.elsewhere !== undefined && isValidItemId(d.elsewhere)) {
         // ddb-openapi-6.8.yml: the record of a hierarchy is kept at its root; 303 to it. Relative,
         // so that it holds under any base path: /items/ID/source/record -> /items/ROOT/source/record.

@@ -104,8 +104,6 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   });
   const store = countingStoreErrors(storeOfRecord, metrics.storeError);
   const indexAge = createIndexAge(store, () => searches!.state());
-  // When the fast path's answer started: it answers synchronously, within one call of the listener.
-  let fastStarted = 0;
   const corsHeaders = createCorsHeaders(config.http.corsOrigin, CORS.exposedHeaders);
   const sendError = createErrorSender(corsHeaders);
   const maxHeaderSize = config.http.maxUrlLength + HEADER_BYTES;
@@ -121,8 +119,13 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const listener: RequestListener = (req, res) => {
     if (fastPath === undefined) return fastify!(req, res);
-    fastStarted = performance.now();
-    if (!fastPath(req, res)) fastify!(req, res);
+    const answered = fastPath(req, res);
+    if (answered === false) return fastify!(req, res);
+    // The fast path catches what the store and the key check throw; anything else is Fastify's to answer, if it still can.
+    answered.then(
+      (done) => done || fastify!(req, res),
+      (e: unknown) => (res.headersSent ? res.destroy(e as Error) : fastify!(req, res)),
+    );
   };
   const app = Fastify({
     logger: logging
@@ -266,7 +269,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     authenticate,
     hierarchies,
     packages,
-    record: (route, status) => metrics.record(route, status, (performance.now() - fastStarted) / 1000),
+    record: (route, status, started) => metrics.record(route, status, (performance.now() - started) / 1000),
   });
   return app;
 }

@@ -13,7 +13,7 @@ import type { Store } from '../store/Store.js';
 
 const clientErrors = (e: unknown) => e instanceof SearchRequestError || e instanceof SearchLimitError || e instanceof SearchOverBudgetError;
 
-/** Every method of the store (own and inherited), each calling `onError(name)` before it rethrows. */
+/** Every method of the store (own and inherited), each calling `onError(name)` before it throws or rejects again. */
 export function countingStoreErrors(store: Store, onError: (operation: string) => void): Store {
   const counted: Record<string, unknown> = {};
   const names = new Set<string>();
@@ -24,13 +24,19 @@ export function countingStoreErrors(store: Store, onError: (operation: string) =
   for (const name of names) {
     const fn = target[name];
     if (typeof fn !== 'function') continue;
+    const count = (e: unknown) => {
+      if (!clientErrors(e)) onError(name);
+      throw e;
+    };
     counted[name] = (...args: unknown[]) => {
+      let result: unknown;
       try {
-        return (fn as (...a: unknown[]) => unknown).apply(store, args);
+        result = (fn as (...a: unknown[]) => unknown).apply(store, args);
       } catch (e) {
-        if (!clientErrors(e)) onError(name);
-        throw e;
+        count(e);
       }
+      // The store's operations answer with promises (Store.ts): their failures are rejections.
+      return result instanceof Promise ? result.catch(count) : result;
     };
   }
   return counted as unknown as Store;

@@ -2,25 +2,28 @@
  * Collects records and writes them in batches, one transaction each, so a
  * large load neither holds one huge transaction nor pays a commit per record.
  * A crash loses at most the batch in flight; what was committed stays.
+ * The store answers with a promise (issue #16 point 1); batches are written
+ * one after another, in order.
  */
 export class BatchWriter<T, R> {
   private batch: T[] = [];
 
   constructor(
     private readonly size: number,
-    private readonly write: (batch: readonly T[]) => R,
+    private readonly write: (batch: readonly T[]) => Promise<R>,
     private readonly onWritten: (result: R, batch: readonly T[]) => void,
   ) {}
 
-  add(record: T): void {
+  /** A promise (to await before the next record) only when the record completed a batch to write. */
+  add(record: T): Promise<void> | undefined {
     this.batch.push(record);
-    if (this.batch.length >= this.size) this.flush();
+    return this.batch.length >= this.size ? this.flush() : undefined;
   }
 
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.batch.length === 0) return;
     const batch = this.batch;
     this.batch = [];
-    this.onWritten(this.write(batch), batch);
+    this.onWritten(await this.write(batch), batch);
   }
 }

@@ -61,7 +61,7 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
   const progress = options.progress ?? silentProgress;
   const client: ClientOptions = { ...options.client, ...(options.signal ? { signal: options.signal } : {}) };
   const source = harvestSource(options.baseUrl, options.metadataPrefix, options.set);
-  const saved = store.getHarvestState(source);
+  const saved = await store.getHarvestState(source);
   const resumeToken = options.from === undefined ? saved?.resumptionToken ?? null : null;
   const summary: HarvestSummary = {
     source,
@@ -91,7 +91,7 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
       const state: HarvestState = page.resumptionToken
         ? { highWater: saved?.highWater ?? null, resumptionToken: page.resumptionToken, runFrom, runStarted }
         : { highWater: runStarted, resumptionToken: null, runFrom: null, runStarted: null };
-      const result = store.applyItemChanges(changes, { source, state });
+      const result = await store.applyItemChanges(changes, { source, state });
       summary.pages++;
       summary.inserted += result.inserted;
       summary.updated += result.updated;
@@ -136,7 +136,7 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
     summary.interrupted = true;
   } finally {
     progress.stop();
-    summary.cycles = store.findCycles(withParents);
+    summary.cycles = await store.findCycles(withParents);
     summary.seconds = (Date.now() - started) / 1000;
   }
   return summary;

@@ -32,8 +32,8 @@ export async function ingestEntities(store: Store, paths: readonly string[], opt
     options,
   )
     .finally(() => pool.close())
-    .then((summary) => {
-      store.recordLoad(loadRun('persons', summary));
+    .then(async (summary) => {
+      await store.recordLoad(loadRun('persons', summary));
       return summary;
     });
 }

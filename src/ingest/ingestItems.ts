@@ -33,10 +33,10 @@ export async function ingestItems(store: Store, paths: readonly string[], option
   const withParents: string[] = [];
   const newIds = new Set<string>();
   // Ids not in the store before their batch are new; looked up only until enough are found.
-  const noteNew = (batch: readonly ItemChange[]) => {
+  const noteNew = async (batch: readonly ItemChange[]) => {
     for (const change of batch) {
       if (newIds.size >= NEW_IDS_SHOWN) return;
-      if (change.kind === 'upsert' && !newIds.has(change.item.id) && store.getItemHead(change.item.id) === undefined) newIds.add(change.item.id);
+      if (change.kind === 'upsert' && !newIds.has(change.item.id) && (await store.getItemHead(change.item.id)) === undefined) newIds.add(change.item.id);
     }
   };
   const limits = options.limits ?? DEFAULT_LIMITS;
@@ -47,8 +47,8 @@ export async function ingestItems(store: Store, paths: readonly string[], option
       accept: (name) => ITEM_FILE.test(name),
       read: (file) => readItemFile(file, edm, packages, limits),
       key: (change) => (change.kind === 'upsert' ? change.item.id : null),
-      write: (batch) => {
-        noteNew(batch);
+      write: async (batch) => {
+        await noteNew(batch);
         return store.applyItemChanges(batch);
       },
       written: (batch) => {
@@ -58,7 +58,7 @@ export async function ingestItems(store: Store, paths: readonly string[], option
     options,
   ).finally(() => packages.close());
   // Cycles can only be seen once every record of the run is in.
-  summary.cycles = store.findCycles(withParents);
-  store.recordLoad(loadRun('items', summary));
+  summary.cycles = await store.findCycles(withParents);
+  await store.recordLoad(loadRun('items', summary));
   return { ...summary, newIds: [...newIds] };
 }

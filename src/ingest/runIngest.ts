@@ -78,7 +78,7 @@ export interface RecordKind<T> {
    * start work at once, and must give results only as they are read.
    */
   read: (file: InputFile) => AsyncIterable<ReadResult<T>>;
-  write: (batch: readonly T[]) => UpsertResult & { deleted?: number };
+  write: (batch: readonly T[]) => Promise<UpsertResult & { deleted?: number }>;
   /**
    * The key under which the store keeps a record (item id, person id), or null
    * for a change that has none (a deletion). The first record of a key in the
@@ -145,7 +145,8 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
           }
           if (key !== null) firstRead.set(key, { file: file.name, position: result.position });
           summary.records++;
-          writer.add(result.record);
+          const writing = writer.add(result.record);
+          if (writing !== undefined) await writing;
         } else if (result.kind === 'other') {
           summary.skippedByType[result.type] = (summary.skippedByType[result.type] ?? 0) + 1;
         } else {
@@ -158,7 +159,7 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
       report();
     }
     // Stopped or not, what was read is kept: a re-run then finds it unchanged and goes on.
-    writer.flush();
+    await writer.flush();
     if (options.signal?.aborted) summary.interrupted = true;
     else {
       // The last line on the terminal shows the whole, however quick the load was.

@@ -110,12 +110,12 @@ export class HostedIndexes {
   }
 
   /** The search's own refresh, before its budget starts: bounded, the background does the rest. */
-  prepare(op: SearchOp): void {
-    this.host.refresh(opKind(op), this.settings.indexSliceMs);
+  async prepare(op: SearchOp): Promise<void> {
+    await this.host.refresh(opKind(op), this.settings.indexSliceMs);
   }
 
-  /** Runs an op (its kind built) within `budgetMs`; throws what failureOf() reads. */
-  execute(op: SearchOp, budgetMs = Number.POSITIVE_INFINITY): OpResult {
+  /** Runs an op (its kind built) within `budgetMs`; rejects with what failureOf() reads. */
+  async execute(op: SearchOp, budgetMs = Number.POSITIVE_INFINITY): Promise<OpResult> {
     if (op.op === 'suggest') return this.host.suggest(op.kind, op.prefix, op.limit);
     return this.host.search(op.search, Date.now() + budgetMs);
   }
@@ -130,12 +130,13 @@ export class HostedIndexes {
 
   private schedule(delayMs: number): void {
     if (this.closed) return;
-    this.timer = delayMs === 0 ? setImmediate(() => this.pass()) : setTimeout(() => this.pass(), delayMs);
+    const pass = () => void this.pass();
+    this.timer = delayMs === 0 ? setImmediate(pass) : setTimeout(pass, delayMs);
     // Background index work keeps a process alive only while a search waits for it.
     if (this.waiting.length === 0) this.timer.unref();
   }
 
-  private pass(): void {
+  private async pass(): Promise<void> {
     this.timer = undefined;
     if (this.closed) return;
     const startedAt = Date.now();
@@ -144,14 +145,15 @@ export class HostedIndexes {
     const wasBuilt = this.built();
     let done = true;
     try {
-      for (const kind of KINDS) if (!this.host.refresh(kind, this.settings.indexSliceMs / KINDS.length)) done = false;
+      for (const kind of KINDS) if (!(await this.host.refresh(kind, this.settings.indexSliceMs / KINDS.length))) done = false;
     } catch (e) {
-      // A store that fails (a locked or missing file): the waiting searches report it; retry later.
+      // A store that fails (a locked or missing file, a server gone): the waiting searches report it; retry later.
       for (const w of this.waiting.splice(0)) w.go(e);
       this.syncs.push(...syncs);
       this.schedule(this.settings.indexPollMs);
       return;
     }
+    if (this.closed) return;
     const ready = this.waiting.filter((w) => this.host.built(w.kind));
     this.waiting = this.waiting.filter((w) => !this.host.built(w.kind));
     for (const w of ready) w.go();

@@ -5,13 +5,14 @@
  *
  * The host knows the store only through SearchFeedStore, the narrow interface every
  * backend implements: changes to index, and the current bodies of the hits to show.
+ * Both come as promises (a networked backend); the refreshes of one kind run one after
+ * another, never interleaved, so that no batch is applied twice or out of order.
  */
 import type { SearchFeedStore, SearchKind } from '../store/Store.js';
-import { catchUp } from './engine/feed.js';
 import { itemDocumentsFromJson, type ItemResultDoc } from './engine/itemDocument.js';
 import { itemSchema, personSchema } from './engine/schema.js';
 import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
-import { FeedRescanError, storeFeed } from './engine/storeFeed.js';
+import { FeedRescanError, storeCatchUp, storeFeed } from './engine/storeFeed.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './engine/types.js';
 
 /** One search of the engine, as the service is asked it. */
@@ -60,6 +61,8 @@ export class IndexHost {
   private readonly hosted: Record<SearchKind, Hosted>;
   /** An index being built from a full scan, to replace the hosted one once caught up. */
   private readonly pending: Partial<Record<SearchKind, Hosted>> = {};
+  /** The refresh of each kind under way (settled when none is). */
+  private readonly refreshing: Record<SearchKind, Promise<void>> = { item: Promise.resolve(), person: Promise.resolve() };
 
   constructor(
     private readonly store: SearchFeedStore,
@@ -72,14 +75,26 @@ export class IndexHost {
    * Applies the store's changes of `kind` for about `budgetMs` (one batch at least: BATCH
    * keeps one short); true when it has caught up. A position the store can no longer serve
    * starts a fresh index from a full scan, built by the following calls in the same slices
-   * and swapped in once it has caught up, so searches keep the old one meanwhile.
+   * and swapped in once it has caught up, so searches keep the old one meanwhile. A call
+   * made while another of the same kind runs starts after it: what it reads was committed
+   * before it was made.
    */
-  refresh(kind: SearchKind, budgetMs: number): boolean {
+  refresh(kind: SearchKind, budgetMs: number): Promise<boolean> {
+    const run = this.refreshing[kind].then(() => this.refreshNow(kind, budgetMs));
+    // The next refresh waits for this one, whatever its outcome (the caller sees the error).
+    this.refreshing[kind] = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async refreshNow(kind: SearchKind, budgetMs: number): Promise<boolean> {
     const stop = Date.now() + budgetMs;
     const next = this.pending[kind];
     try {
       if (next !== undefined) {
-        const r = catchUp(next.index, storeFeed(this.store, kind), next.position, budgetMs, BATCH[kind]);
+        const r = await storeCatchUp(next.index, storeFeed(this.store, kind), next.position, budgetMs, BATCH[kind]);
         next.position = r.position;
         if (!r.done) return false;
         next.built = true;
@@ -88,7 +103,7 @@ export class IndexHost {
         return true;
       }
       const h = this.hosted[kind];
-      const r = catchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs, BATCH[kind]);
+      const r = await storeCatchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs, BATCH[kind]);
       h.position = r.position;
       if (r.done) h.built = true;
       return r.done;
@@ -96,7 +111,7 @@ export class IndexHost {
       if (!(e instanceof FeedRescanError)) throw e;
       // A full scan (position null) is never refused: this recurses once.
       this.pending[kind] = this.fresh(kind);
-      return this.refresh(kind, Math.max(0, stop - Date.now()));
+      return this.refreshNow(kind, Math.max(0, stop - Date.now()));
     }
   }
 
@@ -110,9 +125,9 @@ export class IndexHost {
   }
 
   /** Searches `kind`'s index as it stands (refresh first to see the latest commits). */
-  search({ kind, request, fields }: EngineSearch, deadline: number): EngineAnswer {
+  async search({ kind, request, fields }: EngineSearch, deadline: number): Promise<EngineAnswer> {
     const result = this.hosted[kind].index.search(request, deadline);
-    const bodies = this.store.readSearchBodies(kind, result.ids);
+    const bodies = await this.store.readSearchBodies(kind, result.ids);
     const docs: string[] = [];
     const stored: Array<Record<string, StoredValue>> = [];
     bodies.forEach((body, i) => {

@@ -35,27 +35,43 @@ export type WorkerAnswer =
 
 /**
  * Opens the store and starts building its indexes at once, so that the first search
- * finds them ready; returns what handles each message.
+ * finds them ready; returns what handles each message. Messages that come while the
+ * store opens wait for it; a store that cannot be opened fails each search with why.
  */
 export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => void): (message: ToWorker) => void {
-  const store = openStoreFrom(setup.spec);
-  const hosted = new HostedIndexes(store, setup, () => post({ type: 'built' }));
-  hosted.start();
+  const opened = openStoreFrom(setup.spec).then((store) => {
+    const hosted = new HostedIndexes(store, setup, () => post({ type: 'built' }));
+    hosted.start();
+    return hosted;
+  });
+  // Reported to each search below; not an unhandled rejection that ends the worker.
+  opened.catch(() => {});
   return (message) => {
+    opened.then(
+      (hosted) => handle(hosted, message),
+      (error: unknown) => {
+        if (message.type === 'job') post({ type: 'failed', id: message.id, failure: failureOf(error) });
+      },
+    );
+  };
+
+  function handle(hosted: HostedIndexes, message: ToWorker): void {
     if (message.type === 'sync') {
       hosted.sync(() => post({ type: 'synced', token: message.token }));
       return;
     }
     const { id, op, budgetMs } = message;
     hosted.whenBuilt(op.op === 'engine' ? op.search.kind : op.kind, (error) => {
-      try {
-        if (error !== undefined) throw error;
-        hosted.prepare(op);
-        post({ type: 'started', id });
-        post({ type: 'done', id, result: hosted.execute(op, budgetMs) });
-      } catch (e) {
-        post({ type: 'failed', id, failure: failureOf(e) });
-      }
+      void (async () => {
+        try {
+          if (error !== undefined) throw error;
+          await hosted.prepare(op);
+          post({ type: 'started', id });
+          post({ type: 'done', id, result: await hosted.execute(op, budgetMs) });
+        } catch (e) {
+          post({ type: 'failed', id, failure: failureOf(e) });
+        }
+      })();
     });
-  };
+  }
 }

@@ -77,7 +77,7 @@ export interface PoolOptions {
   /** The worker's module; tests give one that misbehaves on purpose. */
   workerUrl?: URL;
   /** The store's dataVersion() on this thread, to tell how fresh the workers' index is. */
-  dataVersion?: () => string;
+  dataVersion?: () => Promise<string>;
 }
 
 const DEFAULT_GRACE_MS = 1000;
@@ -202,8 +202,8 @@ class MainThreadSearch extends Runner {
     const budgetMs = this.settings.timeBudgetMs;
     this.busy++;
     try {
-      this.hosted.prepare(op);
-      return this.hosted.execute(op, budgetMs);
+      await this.hosted.prepare(op);
+      return await this.hosted.execute(op, budgetMs);
     } catch (e) {
       const failure = failureOf(e);
       if (failure.kind === 'budget') this.timeouts++;
@@ -218,21 +218,22 @@ class MainThreadSearch extends Runner {
     if (this.closed || this.syncing) return;
     this.syncing = true;
     this.hosted.start();
-    this.sync();
+    void this.sync();
   }
 
   /** Records, again and again, the version the index has caught up with (SearchState.index). */
-  private sync(): void {
+  private async sync(): Promise<void> {
+    const at = Date.now();
     let version: string | undefined;
     try {
-      version = this.store.dataVersion();
+      version = await this.store.dataVersion();
     } catch {
       version = undefined; // A failing store: /health/ready reports it; the age then counts from here.
     }
-    const at = Date.now();
+    if (this.closed) return;
     this.hosted.sync(() => {
       this.index = { version, at };
-      if (!this.closed) this.syncTimer = setTimeout(() => this.sync(), this.settings.indexPollMs).unref();
+      if (!this.closed) this.syncTimer = setTimeout(() => void this.sync(), this.settings.indexPollMs).unref();
     });
   }
 
@@ -264,8 +265,11 @@ interface Slot {
   killTimer: NodeJS.Timeout | undefined;
   /** Terminated or exited: takes no more jobs. */
   gone: boolean;
-  /** The data version when the worker was started; its first index holds at least that. */
-  spawned: { version: string | undefined; at: number };
+  /**
+   * The data version when the worker was started; its first index holds at least that
+   * (read as it starts: a networked store's answer may come after).
+   */
+  spawned: Promise<{ version: string | undefined; at: number }>;
   /** The sync sent and not yet answered: the data version read before it was sent. */
   sync: { token: number; version: { version: string | undefined; at: number } } | undefined;
   syncTimer: NodeJS.Timeout | undefined;
@@ -341,14 +345,15 @@ export class SearchPool extends Runner {
     };
   }
 
-  private versionNow(): { version: string | undefined; at: number } {
+  private async versionNow(): Promise<{ version: string | undefined; at: number }> {
+    const at = Date.now();
     let version: string | undefined;
     try {
-      version = this.options.dataVersion?.();
+      version = await this.options.dataVersion?.();
     } catch {
       version = undefined; // A failing store: /health/ready reports it; the age then counts from here.
     }
-    return { version, at: Date.now() };
+    return { version, at };
   }
 
   private caughtUp(index: { version: string | undefined; at: number }): void {
@@ -397,24 +402,29 @@ export class SearchPool extends Runner {
   }
 
   /** Asks the worker to say when it has caught up with the data as of now (SearchState.index). */
-  private sendSync(slot: Slot): void {
+  private async sendSync(slot: Slot): Promise<void> {
     if (slot.gone || this.closed) return;
-    slot.sync = { token: this.nextToken++, version: this.versionNow() };
+    const version = await this.versionNow();
+    if (slot.gone || this.closed) return;
+    slot.sync = { token: this.nextToken++, version };
     this.post(slot, { type: 'sync', token: slot.sync.token });
   }
 
   private onAnswer(slot: Slot, m: WorkerAnswer): void {
     if (slot.gone) return;
     if (m.type === 'built') {
-      this.caughtUp(slot.spawned);
-      this.sendSync(slot);
+      void slot.spawned.then((version) => {
+        if (slot.gone) return;
+        this.caughtUp(version);
+        void this.sendSync(slot);
+      });
       return;
     }
     if (m.type === 'synced') {
       if (slot.sync?.token !== m.token) return;
       this.caughtUp(slot.sync.version);
       slot.sync = undefined;
-      slot.syncTimer = setTimeout(() => this.sendSync(slot), this.settings.indexPollMs).unref();
+      slot.syncTimer = setTimeout(() => void this.sendSync(slot), this.settings.indexPollMs).unref();
       return;
     }
     const job = slot.job;

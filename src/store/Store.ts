@@ -2,6 +2,11 @@
  * The store seam. Everything outside src/store/<backend>/ talks to this
  * interface only; which backend is in use is decided once, in
  * src/store/openStore.ts, from the config.
+ *
+ * Every operation returns a promise (issue #16 point 1), so that a networked
+ * backend (PostgreSQL, src/store/postgres/) fits behind it; the embedded one
+ * (SQLite, src/store/sqlite/) answers with promises already resolved. A
+ * failure is a rejected promise on every backend.
  */
 /** An item package prepared by the ingest pipeline, ready to be written. */
 export interface PreparedItem {
@@ -185,11 +190,11 @@ export interface HarvestStatus {
 
 export interface StatusStore {
   /** Remembers a finished load run; the previous run of the same kind is replaced. */
-  recordLoad(run: LoadRun): void;
+  recordLoad(run: LoadRun): Promise<void>;
   /** The last run of each kind, in kind order. */
-  listLoads(): LoadRun[];
+  listLoads(): Promise<LoadRun[]>;
   /** Every harvested source, in source order. */
-  listHarvests(): HarvestStatus[];
+  listHarvests(): Promise<HarvestStatus[]>;
 }
 
 export interface ApiKeyRecord {
@@ -201,66 +206,66 @@ export interface ApiKeyRecord {
 
 export interface ItemStore {
   /** Insert or replace items by id, in one transaction. Unchanged content is left alone. */
-  upsertItems(items: readonly PreparedItem[]): UpsertResult;
+  upsertItems(items: readonly PreparedItem[]): Promise<UpsertResult>;
   /**
    * Upserts and deletions in order, in one transaction; with `harvest`, the
    * source's harvest state is saved in the same transaction, so a stop between
    * two calls neither loses nor repeats a page.
    */
-  applyItemChanges(changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }): ChangeResult;
-  getHarvestState(source: string): HarvestState | undefined;
-  getItemDocument(id: string, format: ItemFormat): ItemDocument | undefined;
+  applyItemChanges(changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }): Promise<ChangeResult>;
+  getHarvestState(source: string): Promise<HarvestState | undefined>;
+  getItemDocument(id: string, format: ItemFormat): Promise<ItemDocument | undefined>;
   /**
    * The same without the body: enough for a 304, or for a body already
    * compressed and cached under its ETag.
    */
-  getItemHead(id: string): ItemHead | undefined;
+  getItemHead(id: string): Promise<ItemHead | undefined>;
   /** undefined when the item is not in the store. */
-  getAncestry(id: string): Ancestry | undefined;
+  getAncestry(id: string): Promise<Ancestry | undefined>;
   /**
    * The item's children: the items whose dcterms:isPartOf names it. Ordered by
    * position (numeric positions by value, then other positions by text, then
    * items without one), then label, then id, so that pages never overlap.
    * undefined when the item is not in the store.
    */
-  getChildren(id: string, offset: number, rows: number): ChildPage | undefined;
+  getChildren(id: string, offset: number, rows: number): Promise<ChildPage | undefined>;
   /** Ids of the given items whose parent chain loops; each cycle as the ids along it. */
-  findCycles(ids: readonly string[]): string[][];
+  findCycles(ids: readonly string[]): Promise<string[][]>;
   /** Returns false when there is no such item. */
-  blockItem(id: string, reason: string): boolean;
+  blockItem(id: string, reason: string): Promise<boolean>;
   /** Returns false when the item was not blocked. */
-  unblockItem(id: string): boolean;
-  countItems(): number;
+  unblockItem(id: string): Promise<boolean>;
+  countItems(): Promise<number>;
   /**
    * Ids of stored items in ascending id order (by code point), those after
    * `after` when given, at most `limit`: pages through every item
    * (`heritage-api items list`).
    */
-  listItemIds(options: { after?: string | undefined; limit: number }): string[];
+  listItemIds(options: { after?: string | undefined; limit: number }): Promise<string[]>;
 
   /**
    * Every institution the packages in the store name (as data provider or as
    * the parent of one), with the number of items each delivered, ordered by
    * name, then key.
    */
-  listProviders(): ProviderSummary[];
+  listProviders(): Promise<ProviderSummary[]>;
 }
 
 export interface KeyStore {
   /** Fails with a UsageError when the name is taken. */
-  createKey(name: string, keyHash: string): void;
-  listKeys(): ApiKeyRecord[];
+  createKey(name: string, keyHash: string): Promise<void>;
+  listKeys(): Promise<ApiKeyRecord[]>;
   /** Returns false when no active key has that name. */
-  revokeKey(name: string): boolean;
+  revokeKey(name: string): Promise<boolean>;
   /** The active key with this hash, if any. */
-  findActiveKey(keyHash: string): { name: string; keyHash: string } | undefined;
-  markKeyUsed(name: string, at: Date): void;
+  findActiveKey(keyHash: string): Promise<{ name: string; keyHash: string } | undefined>;
+  markKeyUsed(name: string, at: Date): Promise<void>;
 }
 
 export interface PersonStore {
   /** Insert or replace persons by id, in one transaction. Unchanged records are left alone. */
-  upsertPersons(persons: readonly PreparedPerson[]): UpsertResult;
-  countPersons(): number;
+  upsertPersons(persons: readonly PreparedPerson[]): Promise<UpsertResult>;
+  countPersons(): Promise<number>;
 }
 
 /** What the search engine indexes (issue #14 point 6; src/search/engine/storeFeed.ts). */
@@ -303,13 +308,13 @@ export interface SearchFeedStore {
    * within a batch come once. At most `limit` changes per call; reading again from an
    * older position is harmless (every change is a whole document or a delete).
    */
-  readSearchChanges(kind: SearchKind, after: string | null, limit: number): SearchChangeBatch | SearchRescan;
+  readSearchChanges(kind: SearchKind, after: string | null, limit: number): Promise<SearchChangeBatch | SearchRescan>;
   /**
    * The current body of each id, as readSearchChanges would hand it over (null: gone or
    * blocked) but for a person's gender: what a search answer shows of its hits (persons:
    * as GET /entities shows them).
    */
-  readSearchBodies(kind: SearchKind, ids: readonly string[]): Array<string | null>;
+  readSearchBodies(kind: SearchKind, ids: readonly string[]): Promise<Array<string | null>>;
 }
 
 /**
@@ -327,19 +332,11 @@ export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore, Se
    * Changes whenever the stored data may have changed, through this process or
    * another (a running `ingest`). Caches of derived answers compare it.
    */
-  dataVersion(): string;
-  /** undefined when no other connection can reach this store (an in-memory database). */
+  dataVersion(): Promise<string>;
+  /**
+   * undefined when no other connection can reach this store (an in-memory database).
+   * Synchronous: what the store was opened with, no I/O.
+   */
   reopenSpec(): StoreSpec | undefined;
-  close(): void;
+  close(): Promise<void>;
 }
-
-/** The promise-returning form of each method of T (issue #16 point 1: a networked backend). */
-export type Promised<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
-};
-
-/**
- * The Store as a networked backend (PostgreSQL, src/store/postgres/) offers it: every
- * method returns a promise.
- */
-export type AsyncStore = Promised<Store>;

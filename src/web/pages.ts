@@ -170,8 +170,8 @@ export function createPages(deps: PageDeps): Pages {
         const starts = facetLinks(f, base, items.facets);
         const dateFormat = new Intl.DateTimeFormat(f.lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
         const when = (d: Date) => `${dateFormat.format(d)} UTC`;
-        const loads = store.listLoads().map((l) => ({ kind: l.kind === 'items' ? f.t.items : f.t.persons, text: format(f.t.loadedAt, { records: l.records.toLocaleString(f.lang), date: when(l.finishedAt) }) }));
-        const harvests = store.listHarvests().map((h) => ({ source: h.source, when: when(h.updatedAt) }));
+        const loads = (await store.listLoads()).map((l) => ({ kind: l.kind === 'items' ? f.t.items : f.t.persons, text: format(f.t.loadedAt, { records: l.records.toLocaleString(f.lang), date: when(l.finishedAt) }) }));
+        const harvests = (await store.listHarvests()).map((h) => ({ source: h.source, when: when(h.updatedAt) }));
         return {
           status: 200,
           html: render('home', {
@@ -262,16 +262,16 @@ export function createPages(deps: PageDeps): Pages {
 
     item: async (id, req) => {
       const f = frame(itemPath(id), req, (t) => t.notFound);
-      const doc = store.getItemDocument(id, 'json');
+      const doc = await store.getItemDocument(id, 'json');
       if (doc === undefined) return problem(f, 404, f.t.notFound, format(f.t.itemNotFound, { id }));
       if (doc.blockedReason !== null) return problem(f, 404, f.t.notFound, f.t.blocked);
       const view = itemView(id, JSON.parse(doc.body.toString('utf8')));
       const { state } = readSearchState({});
       const cpage = pageParam(first(req.query.cpage));
-      const children = store.getChildren(id, (cpage - 1) * CHILD_ROWS, CHILD_ROWS) ?? { total: 0, nodes: [] };
+      const children = (await store.getChildren(id, (cpage - 1) * CHILD_ROWS, CHILD_ROWS)) ?? { total: 0, nodes: [] };
       const childPages = Math.max(1, Math.ceil(children.total / CHILD_ROWS));
       const pagedLink = (p: number) => f.link(p === 1 ? itemPath(id) : `${itemPath(id)}?cpage=${p}`);
-      const crumbs = breadcrumb(id);
+      const crumbs = await breadcrumb(id);
       const enc = encodeURIComponent(id);
       return {
         status: 200,
@@ -303,13 +303,13 @@ export function createPages(deps: PageDeps): Pages {
 
     tree: async (id, req) => {
       const f = frame(`${itemPath(id)}/tree`, req, (t) => t.tree);
-      const ancestry = store.getAncestry(id);
+      const ancestry = await store.getAncestry(id);
       if (ancestry === undefined) return problem(f, 404, f.t.notFound, format(f.t.itemNotFound, { id }));
       // Root first; the chain is cut at TREE_LEVELS (a deeper one still opens from its items' own trees).
       // A root's ancestry is empty (it has no parents): the tree starts at the item itself.
       const path: Array<{ id: string; label: string }> =
-        ancestry.nodes.length > 0 ? [...ancestry.nodes].reverse().slice(-TREE_LEVELS) : [{ id, label: titleOf(id) }];
-      const root = treeOf(store, path, TREE_ROWS);
+        ancestry.nodes.length > 0 ? [...ancestry.nodes].reverse().slice(-TREE_LEVELS) : [{ id, label: await titleOf(id) }];
+      const root = await treeOf(store, path, TREE_ROWS);
       return { status: 200, html: render('tree', { ...f, root, itemPath, itemHref: f.link(itemPath(id)), itemLabel: path[path.length - 1]!.label || id }) };
     },
 
@@ -344,14 +344,14 @@ export function createPages(deps: PageDeps): Pages {
     },
   };
 
-  function titleOf(id: string): string {
-    const doc = store.getItemDocument(id, 'json');
+  async function titleOf(id: string): Promise<string> {
+    const doc = await store.getItemDocument(id, 'json');
     return doc === undefined || doc.blockedReason !== null ? id : itemView(id, JSON.parse(doc.body.toString('utf8'))).title;
   }
 
   /** The item itself first, up to the root: reversed into a breadcrumb, root first, without the item. */
-  function breadcrumb(id: string) {
-    const ancestry = store.getAncestry(id);
+  async function breadcrumb(id: string) {
+    const ancestry = await store.getAncestry(id);
     if (ancestry === undefined) return [];
     return ancestry.nodes.slice(1).reverse();
   }
@@ -360,7 +360,7 @@ export function createPages(deps: PageDeps): Pages {
   async function providersOf(ids: readonly string[]): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const id of ids) {
-      const doc = store.getItemDocument(id, 'json');
+      const doc = await store.getItemDocument(id, 'json');
       if (doc === undefined || doc.blockedReason !== null) continue;
       const name = itemView(id, JSON.parse(doc.body.toString('utf8'))).provider?.name;
       if (name !== undefined) out[id] = name;

@@ -23,12 +23,12 @@ export interface TreeNode {
  * `path`: the root first, down to the item (the reversed ancestry; a root alone when the item
  * has no parents). Costs one page of children per level of the path.
  */
-export function treeOf(store: Pick<Store, 'getChildren'>, path: ReadonlyArray<Pick<HierarchyNode, 'id' | 'label'>>, rows: number): TreeNode {
+export async function treeOf(store: Pick<Store, 'getChildren'>, path: ReadonlyArray<Pick<HierarchyNode, 'id' | 'label'>>, rows: number): Promise<TreeNode> {
   const itemId = path[path.length - 1]!.id;
-  const build = (level: number): TreeNode => {
+  const build = async (level: number): Promise<TreeNode> => {
     const n = path[level]!;
     const next = path[level + 1];
-    const page = store.getChildren(n.id, 0, rows) ?? { total: 0, nodes: [] };
+    const page = (await store.getChildren(n.id, 0, rows)) ?? { total: 0, nodes: [] };
     const node: TreeNode = {
       id: n.id,
       label: n.label || n.id,
@@ -39,11 +39,11 @@ export function treeOf(store: Pick<Store, 'getChildren'>, path: ReadonlyArray<Pi
       more: Math.max(0, page.total - page.nodes.length),
     };
     for (const c of page.nodes) {
-      if (next !== undefined && c.id === next.id) node.children.push(build(level + 1));
+      if (next !== undefined && c.id === next.id) node.children.push(await build(level + 1));
       else node.children.push({ id: c.id, label: c.label || c.id, childCount: c.childCount, current: false, open: false, children: [], more: 0 });
     }
     // The next level down the path lies beyond the first page of children: shown after them.
-    if (next !== undefined && !page.nodes.some((c) => c.id === next.id)) node.children.push(build(level + 1));
+    if (next !== undefined && !page.nodes.some((c) => c.id === next.id)) node.children.push(await build(level + 1));
     return node;
   };
   return build(0);

@@ -144,7 +144,7 @@ test('manifest terms: the hit counts are exact and in their bands', () => {
 
 test('everything loads through the real ingest; the depth-12 leaf has 11 ancestors', async () => {
   for (const backend of BACKENDS) {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const items = await ingestItems(store, [join(first, 'items')], { batchSize: 100 });
       assert.deepEqual(items.problems, []);
@@ -155,16 +155,16 @@ test('everything loads through the real ingest; the depth-12 leaf has 11 ancesto
       assert.equal(entities.inserted, PERSONS);
 
       assert.ok(manifest.deepLeafId !== null);
-      const deep = store.getAncestry(manifest.deepLeafId)!;
+      const deep = (await store.getAncestry(manifest.deepLeafId))!;
       assert.equal(deep.cycle, false);
       assert.equal(deep.nodes.length, 12);
       assert.equal(deep.nodes[0]!.leaf, true);
       assert.equal(deep.nodes[11]!.parent, null);
       assert.ok(manifest.idsByDepth['12']!.includes(manifest.deepLeafId));
       for (const [depth, ids] of Object.entries(manifest.idsByDepth)) {
-        for (const id of ids) assert.equal(Math.max(1, store.getAncestry(id)!.nodes.length), Number(depth), id);
+        for (const id of ids) assert.equal(Math.max(1, (await store.getAncestry(id))!.nodes.length), Number(depth), id);
       }
-      assert.equal(store.getAncestry(manifest.shallowItemId!)!.nodes.length, 2);
+      assert.equal((await store.getAncestry(manifest.shallowItemId!))!.nodes.length, 2);
     } finally {
       dispose();
     }

@@ -43,19 +43,19 @@ before(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the browser test drives Debian's Chromium. Install it with \`apt-get install -y chromium\` (as root), then run \`npm run test:browser\` again.`);
   }
-  const opened = BACKENDS[0]!.open();
+  const opened = await BACKENDS[0]!.open();
   dispose = opened.dispose;
   await ingestItems(opened.store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`, writePagePackages(hostileArchive())], { batchSize: 500 });
   await ingestEntities(opened.store, [`${FIXTURES}persons`], { batchSize: 500 });
   // A media directory with an image at each thumbnail path, so that /binary/… answers (grey JPEGs).
   const media = join(profile, 'media');
   const image = jpegImage(120, 90);
-  for (const id of opened.store.listItemIds({ limit: 100_000 })) {
+  for (const id of (await opened.store.listItemIds({ limit: 100_000 }))) {
     mkdirSync(join(media, id, 'list'), { recursive: true });
     // The packages built from EDM name their file 1.bin; a browser draws an image by its bytes.
     for (const name of ['1.jpg', '1.bin']) writeFileSync(join(media, id, 'list', name), image);
   }
-  const config = loadConfig({ flags: { store: { path: opened.path }, server: { port: 0 }, media: { path: media } } });
+  const config = loadConfig({ flags: { store: BACKENDS[0]!.config(opened.location), server: { port: 0 }, media: { path: media } } });
   app = await buildServer(config, opened.store, { logging: false });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
   // launchPersistentContext: a fresh profile directory of our own (--user-data-dir).

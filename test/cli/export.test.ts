@@ -27,8 +27,8 @@ before(async () => {
   assert.equal((await cli(['--db', db, 'ingest', 'entities', `${FIXTURES}persons`])).code, 0);
   store = openSqliteStore({ path: db });
   host = new IndexHost(store);
-  while (!host.refresh('item', 1000));
-  while (!host.refresh('person', 1000));
+  while (!(await host.refresh('item', 1000)));
+  while (!(await host.refresh('person', 1000)));
 });
 
 after(() => {
@@ -37,7 +37,7 @@ after(() => {
 });
 
 /** Every hit of a search in id order, with its doc: what an export must write. */
-function searched(kind: 'item' | 'person', query: string, filters?: Record<string, string[]>): { ids: string[]; lines: string[] } {
+async function searched(kind: 'item' | 'person', query: string, filters?: Record<string, string[]>): Promise<{ ids: string[]; lines: string[] }> {
   const schema = kind === 'item' ? itemSchema : personSchema;
   const request: SearchRequest = {
     query: parseQuery(query, { fields: queryFields(schema) }),
@@ -46,7 +46,7 @@ function searched(kind: 'item' | 'person', query: string, filters?: Record<strin
     offset: 0,
     rows: 100_000,
   };
-  const answer = host.search({ kind, request }, Date.now() + 60_000);
+  const answer = (await host.search({ kind, request }, Date.now() + 60_000));
   assert.equal(answer.ids.length, answer.total);
   return { ids: answer.ids, lines: answer.docs };
 }
@@ -59,10 +59,10 @@ const outFile = () => join(dir, `export-${++n}.jsonl`);
 test('export items to stdout: every stored item once, in id order, each line its result doc', async () => {
   const run = await cli(['--db', db, 'export', 'items']);
   assert.equal(run.code, 0, run.err.join('\n'));
-  const stored = store.listItemIds({ limit: 100_000 });
+  const stored = (await store.listItemIds({ limit: 100_000 }));
   assert.ok(stored.length > 1000, 'the fixtures hold more than a thousand items');
   assert.deepEqual(idsOf(run.out), stored);
-  assert.deepEqual(run.out, searched('item', '*:*').lines);
+  assert.deepEqual(run.out, (await searched('item', '*:*')).lines);
   const doc = JSON.parse(run.out[0]!) as Record<string, unknown>;
   assert.deepEqual(Object.keys(doc), ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', 'category', 'type', 'latitude', 'longitude']);
   assert.match(run.err.at(-1)!, new RegExp(`^Exported ${stored.length.toLocaleString('en-US')} items in \\d+\\.\\d s\\.$`));
@@ -73,7 +73,7 @@ test('export items --out FILE writes the same lines as stdout; an existing file 
   const run = await cli(['--db', db, 'export', 'items', '--out', file]);
   assert.equal(run.code, 0, run.err.join('\n'));
   assert.deepEqual(run.out, []);
-  assert.deepEqual(linesOf(file), searched('item', '*:*').lines);
+  assert.deepEqual(linesOf(file), (await searched('item', '*:*')).lines);
   assert.match(run.err.at(-1)!, new RegExp(`^Exported [\\d,]+ items to ${file} in`));
 
   const again = await cli(['--db', db, 'export', 'items', '--out', file]);
@@ -88,19 +88,19 @@ test('export items --query and --fq: the hits of that search, each once', async 
 
   const query = await cli(['--db', db, 'export', 'items', '--query', 'goethe']);
   assert.equal(query.code, 0, query.err.join('\n'));
-  const expected = searched('item', 'goethe');
-  assert.ok(expected.ids.length > 0 && expected.ids.length < store.countItems());
+  const expected = (await searched('item', 'goethe'));
+  assert.ok(expected.ids.length > 0 && expected.ids.length < (await store.countItems()));
   assert.deepEqual(query.out, expected.lines);
 
   const one = await cli(['--db', db, 'export', 'items', '--fq', `type_fct:${a}`]);
-  assert.deepEqual(idsOf(one.out), searched('item', '*:*', { type_fct: [a] }).ids);
+  assert.deepEqual(idsOf(one.out), (await searched('item', '*:*', { type_fct: [a] })).ids);
   // values of one facet OR-ed; quotes around a value are taken off
   const two = await cli(['--db', db, 'export', 'items', '--fq', `type_fct:"${a}"`, '--fq', `type_fct:${b}`]);
-  assert.deepEqual(idsOf(two.out), searched('item', '*:*', { type_fct: [a, b] }).ids);
+  assert.deepEqual(idsOf(two.out), (await searched('item', '*:*', { type_fct: [a, b] })).ids);
   assert.equal(two.out.length, types[0]!.count + types[1]!.count);
   // facets AND-ed, with a query
   const both = await cli(['--db', db, 'export', 'items', '--query', 'goethe', '--fq', `type_fct:${a}`, '--fq', 'has_media_fct:true']);
-  assert.deepEqual(idsOf(both.out), searched('item', 'goethe', { type_fct: [a], has_media_fct: ['true'] }).ids);
+  assert.deepEqual(idsOf(both.out), (await searched('item', 'goethe', { type_fct: [a], has_media_fct: ['true'] })).ids);
   const none = await cli(['--db', db, 'export', 'items', '--fq', 'place_fct:Nirgendwo']);
   assert.deepEqual([none.code, none.out], [0, []]);
 });
@@ -108,8 +108,8 @@ test('export items --query and --fq: the hits of that search, each once', async 
 test('export persons: every person once, as its entity doc with its count', async () => {
   const run = await cli(['--db', db, 'export', 'persons']);
   assert.equal(run.code, 0, run.err.join('\n'));
-  const expected = searched('person', '*:*');
-  assert.equal(expected.ids.length, store.countPersons());
+  const expected = (await searched('person', '*:*'));
+  assert.equal(expected.ids.length, (await store.countPersons()));
   assert.deepEqual(run.out, expected.lines);
   const doc = JSON.parse(run.out[0]!) as Record<string, unknown>;
   assert.equal(typeof doc['preferredName'], 'string');

@@ -52,8 +52,8 @@ test('every record through all pages exactly once, after a 503 with Retry-After;
     assert.equal(server.requests.filter((r) => r.includes('verb=Identify')).length, 1);
     const store = storeAt(db);
     try {
-      assert.equal(store.countItems(), 45);
-      assert.deepEqual(store.getHarvestState(harvestSource(server.url, 'edm', undefined)), { highWater: mark, resumptionToken: null, runFrom: null, runStarted: null });
+      assert.equal((await store.countItems()), 45);
+      assert.deepEqual((await store.getHarvestState(harvestSource(server.url, 'edm', undefined))), { highWater: mark, resumptionToken: null, runFrom: null, runStarted: null });
     } finally {
       store.close();
     }
@@ -89,7 +89,7 @@ test('a deleted record at the source is removed from the store', async () => {
     assert.deepEqual(summary(run.out[0]), { start: 'from the beginning', records: 45, pages: 5, inserted: 0, updated: 0, unchanged: 44, deleted: 1, skipped: 0 });
     const store = storeAt(db);
     try {
-      assert.equal(store.countItems(), 44);
+      assert.equal((await store.countItems()), 44);
     } finally {
       store.close();
     }
@@ -109,8 +109,8 @@ test('a harvest cut off in the middle keeps the pages stored and resumes at the 
     assert.equal(cut.err.at(-1), 'Pages stored before this stay stored; run the same command again to resume.');
     let store = storeAt(db);
     try {
-      assert.equal(store.countItems(), 20, 'two pages of ten');
-      assert.notEqual(store.getHarvestState(harvestSource(server.url, 'edm', undefined))?.resumptionToken, null);
+      assert.equal((await store.countItems()), 20, 'two pages of ten');
+      assert.notEqual((await store.getHarvestState(harvestSource(server.url, 'edm', undefined)))?.resumptionToken, null);
     } finally {
       store.close();
     }
@@ -119,7 +119,7 @@ test('a harvest cut off in the middle keeps the pages stored and resumes at the 
     assert.deepEqual(summary(resumed.out[0]), { start: 'resumed a stopped run', records: 25, pages: 3, inserted: 25, updated: 0, unchanged: 0, deleted: 0, skipped: 0 });
     store = storeAt(db);
     try {
-      assert.equal(store.countItems(), 45);
+      assert.equal((await store.countItems()), 45);
     } finally {
       store.close();
     }
@@ -147,7 +147,7 @@ test('a stop asked for (Ctrl-C) ends after the page being stored; the next run r
     assert.deepEqual([first.pages, first.inserted, first.complete], [2, 20, false]);
     const rest = await harvest(store, { ...options, signal: new AbortController().signal, progress: { update() {}, stop() {} } });
     assert.deepEqual([rest.start.kind, rest.pages, rest.inserted, rest.updated, rest.complete], ['resumed', 3, 25, 0, true]);
-    assert.equal(store.countItems(), 45);
+    assert.equal((await store.countItems()), 45);
   } finally {
     store.close();
     await server.close();

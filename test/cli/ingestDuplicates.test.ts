@@ -45,21 +45,21 @@ test('fixtures/items/edm/mimo twice: duplicates named with both places, and the 
     assert.ok(m[1]! > m[4]!, 'the duplicate comes later in path order');
   }
 
-  const heads = () => {
+  const heads = async () => {
     const store = openSqliteStore({ path: db });
     try {
-      return new Map([...firstFile.keys()].map((id) => [id, store.getItemHead(id)!]));
+      return new Map(await Promise.all([...firstFile.keys()].map(async (id) => [id, (await store.getItemHead(id))!] as const)));
     } finally {
       store.close();
     }
   };
-  const before = heads();
+  const before = await heads();
   // Last-Modified has a resolution of one second: a rewrite in the next second must show.
   await new Promise((resolve) => setTimeout(resolve, 1100));
   const again = await cli(['--db', db, 'ingest', 'items', MIMO_DIR]);
   assert.equal(again.code, 0);
   assert.match(again.out[0]!, new RegExp(`: 0 new, 0 updated, ${firstFile.size} unchanged, 0 skipped, ${duplicates} duplicates\\.$`));
-  assert.deepEqual(heads(), before, 'every ETag and Last-Modified unchanged');
+  assert.deepEqual(await heads(), before, 'every ETag and Last-Modified unchanged');
 });
 
 test('one person under http:// and https:// in one run: the first wins, the second is a duplicate; a re-run changes nothing', async () => {
@@ -79,7 +79,7 @@ test('one person under http:// and https:// in one run: the first wins, the seco
   }
   const store = openSqliteStore({ path: db });
   try {
-    const found = searchPersons(store, toEntitySearch({ query: 'id:"http://d-nb.info/gnd/118540238"' }).search);
+    const found = (await searchPersons(store, toEntitySearch({ query: 'id:"http://d-nb.info/gnd/118540238"' }).search));
     assert.equal(found.total, 1);
     assert.match(found.docs[0]!, /"preferredName":"Goethe, Johann Wolfgang von"/);
   } finally {

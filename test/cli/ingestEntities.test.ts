@@ -30,7 +30,7 @@ test('ingest entities loads EntityFacts and lobid-gnd; other GND types are count
   assert.match(again.out[0]!, /: 0 new, 0 updated, 1235 unchanged, 0 skipped\.$/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal(store.countPersons(), 1235);
+    assert.equal((await store.countPersons()), 1235);
   } finally {
     store.close();
   }
@@ -52,7 +52,7 @@ test('bad entity lines are reported with their line, the good ones kept (exit 2)
   assert.match(run.err[1]!, /\(line 3\): .*preferredName/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal(store.countPersons(), 1);
+    assert.equal((await store.countPersons()), 1);
   } finally {
     store.close();
   }
@@ -87,8 +87,8 @@ test('large files are read and parsed on the worker in turn: the first of a pers
   assert.equal(run.err[1], `duplicate: ${join(dir, 'c.jsonl')} (line 20001): duplicate of ${renamed.id}, first read from ${join(dir, 'a.jsonl')} (line 6); this one was skipped (the first in path order wins)`);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal(store.countPersons(), 40_000);
-    const found = searchPersons(store, toEntitySearch({ query: `id:"${renamed.id}"` }).search);
+    assert.equal((await store.countPersons()), 40_000);
+    const found = (await searchPersons(store, toEntitySearch({ query: `id:"${renamed.id}"` }).search));
     assert.equal(found.total, 1);
     assert.equal(found.docs[0], `${entityDoc(JSON.parse(first[5]!) as Person).slice(0, -1)},"count":0}`);
   } finally {

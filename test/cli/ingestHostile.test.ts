@@ -29,12 +29,12 @@ async function idOf(edm: string): Promise<string> {
   return edmItemId(record!);
 }
 
-function withStore<T>(db: string, use: (store: ReturnType<typeof openSqliteStore>) => T): T {
+async function withStore<T>(db: string, use: (store: ReturnType<typeof openSqliteStore>) => Promise<T>): Promise<T> {
   const store = openSqliteStore({ path: db });
   try {
-    return use(store);
+    return await use(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -78,9 +78,9 @@ test(`files nested deeper than ${MAX_NESTING_DEPTH} levels are bad records; ever
   ]);
   assert.match(run.out[0]!, /^items: 6 records from 9 files .*: 6 new, 0 updated, 0 unchanged, 5 skipped\.$/);
   const goodEdmId = await idOf(goodEdm);
-  withStore(db, (store) => {
-    assert.equal(store.countItems(), 6);
-    for (const id of ['GOOD1', 'ARRAYOK', 'ARRAYOK2', GOETHE_ID, goodEdmId, 'ATLIMIT']) assert.ok(store.getItemHead(id), id);
+  await withStore(db, async (store) => {
+    assert.equal((await store.countItems()), 6);
+    for (const id of ['GOOD1', 'ARRAYOK', 'ARRAYOK2', GOETHE_ID, goodEdmId, 'ATLIMIT']) assert.ok((await store.getItemHead(id)), id);
   });
 });
 
@@ -103,10 +103,10 @@ test('an EDM file of many records in one rdf:RDF cut off in the middle keeps its
   assert.match(run.err[0]!, new RegExp(`^skipped: ${join(dir, 'cut-in-cho.xml')} \\(record 3, line \\d+, column \\d+\\): XML is not well-formed \\(.*\\); records after this point in the file were not read, nor the record being read at this point \\(it starts at line ${lineOf(whole, third)}, column 1\\)\\. Fix the file here and load it again$`));
   assert.match(run.err[1]!, new RegExp(`^skipped: ${join(dir, 'cut.xml')} \\(record 3, line \\d+, column \\d+\\): XML is not well-formed \\(.*\\); records after this point in the file were not read, nor the record being read at this point \\(it starts at line ${lineOf(whole, third)}, column 1\\)\\. Fix the file here and load it again$`));
   assert.match(run.out[0]!, /^items: 4 records from 2 files .*: 4 new, 0 updated, 0 unchanged, 2 skipped\.$/);
-  withStore(db, (store) => {
-    assert.equal(store.countItems(), 4);
-    for (const id of ids.slice(0, 2)) assert.ok(store.getItemHead(id), id);
-    assert.equal(store.getItemHead(ids[2]!), undefined, 'the record cut off is not stored');
+  await withStore(db, async (store) => {
+    assert.equal((await store.countItems()), 4);
+    for (const id of ids.slice(0, 2)) assert.ok((await store.getItemHead(id)), id);
+    assert.equal((await store.getItemHead(ids[2]!)), undefined, 'the record cut off is not stored');
   });
 });
 
@@ -132,9 +132,9 @@ test('records over ingest.maxRecordBytes are refused, whatever their kind; the o
   assert.equal(run.err[1], `skipped: ${join(items, 'b-big.json')} (document): ${over(size('b-big.json'))}`);
   assert.equal(run.err[2], `skipped: ${join(items, 'c-array.json')} (record 2): ${over(JSON.stringify(bigElement).length)}`);
   assert.match(run.err[3]!, new RegExp(`^skipped: ${join(items, 'd-big-edm.xml')} \\(record 1, line \\d+, column \\d+\\): the record is larger than the limit of ${limit} bytes`));
-  withStore(db, (store) => {
-    assert.equal(store.countItems(), 3);
-    for (const id of ['SMALL1', 'SMALL2', 'SMALL3']) assert.ok(store.getItemHead(id), id);
+  await withStore(db, async (store) => {
+    assert.equal((await store.countItems()), 3);
+    for (const id of ['SMALL1', 'SMALL2', 'SMALL3']) assert.ok((await store.getItemHead(id)), id);
   });
 
   const persons = tmp();
@@ -151,7 +151,7 @@ test('records over ingest.maxRecordBytes are refused, whatever their kind; the o
   assert.match(entities.err[1]!, new RegExp(`^skipped: ${join(persons, 'b-entityfacts.json')} \\(record 2\\): the record is \\d+ bytes, more than the limit`));
   assert.match(entities.err[2]!, new RegExp(`^skipped: ${join(persons, 'c-lobid.json')} \\(document\\): the record is \\d+ bytes, more than the limit`));
   assert.match(entities.err[3]!, new RegExp(`^skipped: ${join(persons, 'd-deep.json')} \\(record 2\\): nested deeper than ${MAX_NESTING_DEPTH} levels`));
-  withStore(db, (store) => assert.equal(store.countPersons(), 4));
+  await withStore(db, async (store) => assert.equal((await store.countPersons()), 4));
 });
 
 test('a cortex file over the default limit (16 MB) is refused by its size, before it is read', async () => {
@@ -162,5 +162,5 @@ test('a cortex file over the default limit (16 MB) is refused by its size, befor
   const run = await cli(['--db', db, 'ingest', 'items', dir]);
   assert.equal(run.code, 2);
   assert.deepEqual(run.err, [`skipped: ${join(dir, 'huge.xml')} (document): the record is ${readFileSync(join(dir, 'huge.xml')).length} bytes, more than the limit of ${16 * 1024 * 1024} bytes (ingest.maxRecordBytes); it was skipped: split the record, or raise the limit`]);
-  withStore(db, (store) => assert.deepEqual([store.getItemHead('HUGE'), store.countItems()], [undefined, 1]));
+  await withStore(db, async (store) => assert.deepEqual([(await store.getItemHead('HUGE')), (await store.countItems())], [undefined, 1]));
 });

@@ -25,8 +25,8 @@ test('ingest items loads cortex XML and package JSON from a directory; a re-run 
   assert.match(again.out[0]!, /: 0 new, 0 updated, 5 unchanged, 0 skipped\.$/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal(store.countItems(), 5);
-    for (const id of [CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, '222NZKK63TNRLC2VETRV722VKBDSUVGL']) assert.ok(store.getItemDocument(id, 'json'), id);
+    assert.equal((await store.countItems()), 5);
+    for (const id of [CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, '222NZKK63TNRLC2VETRV722VKBDSUVGL']) assert.ok((await store.getItemDocument(id, 'json')), id);
   } finally {
     store.close();
   }
@@ -62,10 +62,10 @@ test('bad records are reported with file, position and reason; the good ones of 
   assert.match(run.out[0]!, /^items: 3 records from 10 files .*: 3 new, 0 updated, 0 unchanged, 9 skipped\.$/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal(store.countItems(), 3);
-    assert.ok(store.getItemDocument('GOOD1', 'xml'));
-    assert.ok(store.getItemDocument(GOETHE_ID, 'xml'));
-    assert.ok(store.getItemDocument('ARR1', 'xml'));
+    assert.equal((await store.countItems()), 3);
+    assert.ok((await store.getItemDocument('GOOD1', 'xml')));
+    assert.ok((await store.getItemDocument(GOETHE_ID, 'xml')));
+    assert.ok((await store.getItemDocument('ARR1', 'xml')));
   } finally {
     store.close();
   }
@@ -77,7 +77,7 @@ test('ingest items reads standard input with -', async () => {
   assert.equal(run.code, 0, run.err.join('\n'));
   const store = openSqliteStore({ path: db });
   try {
-    assert.deepEqual(store.getAncestry('FROMSTDIN'), { nodes: [], cycle: false });
+    assert.deepEqual((await store.getAncestry('FROMSTDIN')), { nodes: [], cycle: false });
   } finally {
     store.close();
   }
@@ -104,7 +104,7 @@ test('files before and after standard input are read in the order given: the fir
   ]);
   const store = openSqliteStore({ path: db });
   try {
-    const xml = store.getItemDocument('SAMEITEM', 'xml')!.body.toString('utf8');
+    const xml = (await store.getItemDocument('SAMEITEM', 'xml'))!.body.toString('utf8');
     assert.deepEqual(['Erste', 'Zweite', 'Dritte'].filter((title) => xml.includes(`>${title}<`)), ['Erste']);
   } finally {
     store.close();
@@ -120,7 +120,7 @@ test('a path that does not exist stops the run before anything is written (exit 
   assert.deepEqual(run.err, ["heritage-api: Cannot read '/no/such/dir': no such file or directory."]);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal(store.countItems(), 0);
+    assert.equal((await store.countItems()), 0);
   } finally {
     store.close();
   }
@@ -149,7 +149,7 @@ test('files parsed ahead on worker threads are still taken in file order: the fi
   assert.match(run.err.at(-1)!, /^duplicate: .*v39\.xml \(document\): duplicate of SAME, first read from .*v00\.xml /);
   const store = openSqliteStore({ path: db });
   try {
-    assert.match(store.getItemDocument('SAME', 'xml')!.body.toString(), /<dc:title>version 0<\/dc:title>/);
+    assert.match((await store.getItemDocument('SAME', 'xml'))!.body.toString(), /<dc:title>version 0<\/dc:title>/);
   } finally {
     store.close();
   }

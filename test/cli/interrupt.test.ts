@@ -43,7 +43,7 @@ async function untilItems(path: string, n: number, stdin: NodeJS.WritableStream,
     stdin.write('<!-- more to come -->\n');
     if (existsSync(path)) {
       const store = openSqliteStore({ path, create: false });
-      const count = store.countItems();
+      const count = (await store.countItems());
       store.close();
       if (count >= n) return;
     }

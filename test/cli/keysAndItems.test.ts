@@ -52,7 +52,7 @@ test('keys create prints a new key once; only its hash is stored; list never sho
   const revoked = await cli(['--db', db, 'keys', 'revoke', 'portal']);
   assert.deepEqual([revoked.code, revoked.out], [0, ["Revoked key 'portal'."]]);
   const store = openSqliteStore({ path: db });
-  assert.equal(store.findActiveKey(hashApiKey(key)), undefined);
+  assert.equal((await store.findActiveKey(hashApiKey(key))), undefined);
   store.close();
   const again = await cli(['--db', db, 'keys', 'revoke', 'portal']);
   assert.deepEqual([again.code, again.err], [1, ["No active key named 'portal'. See: heritage-api keys list"]]);
@@ -72,12 +72,12 @@ test('items block / unblock mark an item as not available, with a reason', async
   const blocked = await cli(['--db', db, 'items', 'block', CHAPTER_ID, '--reason', 'Copyright claim by the holder.']);
   assert.deepEqual([blocked.code, blocked.out], [0, [`Blocked item '${CHAPTER_ID}': Copyright claim by the holder.`]]);
   let store = openSqliteStore({ path: db });
-  assert.equal(store.getItemDocument(CHAPTER_ID, 'json')!.blockedReason, 'Copyright claim by the holder.');
+  assert.equal((await store.getItemDocument(CHAPTER_ID, 'json'))!.blockedReason, 'Copyright claim by the holder.');
   store.close();
   // A block survives a re-load of the item.
   assert.equal((await cli(['--db', db, 'ingest', 'items', CORTEX_DIR])).code, 0);
   store = openSqliteStore({ path: db });
-  assert.equal(store.getItemDocument(CHAPTER_ID, 'json')!.blockedReason, 'Copyright claim by the holder.');
+  assert.equal((await store.getItemDocument(CHAPTER_ID, 'json'))!.blockedReason, 'Copyright claim by the holder.');
   store.close();
   const unblocked = await cli(['--db', db, 'items', 'unblock', CHAPTER_ID]);
   assert.deepEqual([unblocked.code, unblocked.out], [0, [`Unblocked item '${CHAPTER_ID}'.`]]);

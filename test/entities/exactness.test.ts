@@ -53,7 +53,7 @@ type Params = Record<string, string | string[]>;
 // ---------------------------------------------------------------------------
 // Data: the same persons and references into the store and into the reference.
 
-const opened = BACKENDS[0]!.open();
+const opened = await BACKENDS[0]!.open();
 const store: Store = opened.store;
 const ref = new ReferenceSearch();
 const persons: Person[] = [];
@@ -63,7 +63,7 @@ const persons: Person[] = [];
   for (let i = 0; i < PERSONS; i += BATCH) {
     const batch: Person[] = [];
     for (let k = i; k < Math.min(PERSONS, i + BATCH); k++) batch.push(generator.person(k));
-    const result = store.upsertPersons(batch.map(preparePerson));
+    const result = (await store.upsertPersons(batch.map(preparePerson)));
     assert.equal(result.inserted, batch.length);
     ref.addPersons(batch);
     persons.push(...batch);
@@ -105,7 +105,7 @@ const persons: Person[] = [];
     items.push(item);
     ref.addItemRefs(id, item.refs);
   }
-  for (let i = 0; i < items.length; i += BATCH) store.upsertItems(items.slice(i, i + BATCH));
+  for (let i = 0; i < items.length; i += BATCH) (await store.upsertItems(items.slice(i, i + BATCH)));
   ref.finish();
 }
 
@@ -126,18 +126,18 @@ function docsOf(result: EntitySearchResult): { ids: string[]; counts: number[] }
   return { ids: docs.map((d) => d.id), counts: docs.map((d) => d.count) };
 }
 
-function production(params: Params): Prod {
-  const result = searchPersons(store, toEntitySearch(params).search);
+async function production(params: Params): Promise<Prod> {
+  const result = (await searchPersons(store, toEntitySearch(params).search));
   return { total: result.total, facets: result.facets, ...docsOf(result) };
 }
 
 /** Every page with cursorMark (PAGE a page) until nextCursorMark stays the same. */
-function productionAllPages(params: Params): { ids: string[]; pages: number } {
+async function productionAllPages(params: Params): Promise<{ ids: string[]; pages: number }> {
   const ids: string[] = [];
   let mark = '*';
   let pages = 0;
   for (;;) {
-    const result = searchPersons(store, toEntitySearch({ ...params, rows: String(PAGE), cursorMark: mark }).search);
+    const result = (await searchPersons(store, toEntitySearch({ ...params, rows: String(PAGE), cursorMark: mark }).search));
     pages++;
     ids.push(...docsOf(result).ids);
     assert.ok(result.nextCursorMark !== undefined, 'a cursor request answers nextCursorMark');
@@ -205,14 +205,14 @@ function firstDifference(got: readonly string[], expected: readonly string[]): s
  * Compares one request: total, facets, and the order of hits (first page, or
  * all pages for relevance). Returns the total, for cases that check it is in range.
  */
-function check(params: Params, part: 'all' | 'counts' | 'order' = 'all'): number {
+async function check(params: Params, part: 'all' | 'counts' | 'order' = 'all'): Promise<number> {
   const sort = SORTS[(typeof params.sort === 'string' ? params.sort : 'RELEVANCE').toUpperCase()]!;
   const rows = Number(params.rows ?? 50);
-  const prod = production({ rows: String(rows), ...params });
+  const prod = (await production({ rows: String(rows), ...params }));
   const expected = reference(params, sort === 'relevance' ? undefined : rows);
   assert.equal(prod.total, expected.total, 'numberOfResults');
   if (part !== 'order') checkFacets(params, prod, expected);
-  if (part !== 'counts') checkOrder(params, sort, rows, prod, expected);
+  if (part !== 'counts') (await checkOrder(params, sort, rows, prod, expected));
   return prod.total;
 }
 
@@ -225,7 +225,7 @@ function checkFacets(params: Params, prod: Prod, expected: ReturnType<typeof ref
   }
 }
 
-function checkOrder(params: Params, sort: RefSort, rows: number, prod: Prod, expected: ReturnType<typeof reference>): void {
+async function checkOrder(params: Params, sort: RefSort, rows: number, prod: Prod, expected: ReturnType<typeof reference>): Promise<void> {
   // The page asked for (offset paging), in order, with each person's count.
   const firstPage = expected.ids.slice(0, rows);
   assert.equal(prod.ids.length, firstPage.length, 'docs on the first page');
@@ -233,7 +233,7 @@ function checkOrder(params: Params, sort: RefSort, rows: number, prod: Prod, exp
   prod.ids.forEach((id, i) => assert.equal(prod.counts[i], ref.countOf(id), `count of ${id}`));
 
   if (sort === 'relevance') {
-    const all = productionAllPages(params);
+    const all = (await productionAllPages(params));
     assert.equal(firstDuplicate(all.ids), undefined, 'no id twice over all pages');
     assert.equal(all.ids.length, expected.total, 'ids over all pages');
     sameSet(all.ids, expected.ids, 'ids over all pages');
@@ -400,19 +400,19 @@ const CASES: Case[] = [
   { name: 'a filter on a value nobody has', params: { query: '*:*', facet: F.gender, [F.place]: 'Nirgendwo an der Nix' }, hits: [0, 0] },
 ];
 
-test('the words picked are what the cases say', () => {
+test('the words picked are what the cases say', async () => {
   assert.ok(rare.persons < 100 && rare2.persons < 100, 'rare words have < 100 hits');
   assert.ok(veryCommon.persons > PERSONS * 0.15, 'the very common word is on > 15 % of persons');
   assert.ok(deep.persons > 10_000, 'deep paging goes through > 10,000 hits');
   assert.notEqual(fold(forename), fold(surname));
-  assert.equal(store.countPersons(), PERSONS);
+  assert.equal((await store.countPersons()), PERSONS);
 });
 
 for (const c of CASES) {
-  test(c.name, () => {
-    const total = check(c.params, 'all');
+  test(c.name, async () => {
+    const total = (await check(c.params, 'all'));
     if (c.hits) assert.ok(total >= c.hits[0] && total <= c.hits[1], `${total} hits, expected ${c.hits[0]}–${c.hits[1]}`);
-    if (c.sameTotalAs !== undefined) assert.equal(total, production({ query: c.sameTotalAs, rows: '0' }).total, `as many hits as ${c.sameTotalAs}`);
+    if (c.sameTotalAs !== undefined) assert.equal(total, (await production({ query: c.sameTotalAs, rows: '0' })).total, `as many hits as ${c.sameTotalAs}`);
   });
 }
 
@@ -421,11 +421,11 @@ for (const c of CASES) {
 
 
 for (const sort of ['ALPHA_ASC', 'COUNT_DESC', 'RELEVANCE'] as const) {
-  test(`cursor paging through '${deep.word}' (${deep.persons} hits > 10,000), ${sort}: every id exactly once, in order`, () => {
+  test(`cursor paging through '${deep.word}' (${deep.persons} hits > 10,000), ${sort}: every id exactly once, in order`, async () => {
     const params = { query: deep.word, sort };
     const expected = reference(params).ids;
     assert.ok(expected.length > 10_000);
-    const all = productionAllPages(params);
+    const all = (await productionAllPages(params));
     assert.equal(all.pages, Math.ceil(expected.length / PAGE) + 1, 'pages, and one more that returns the same mark');
     assert.equal(firstDuplicate(all.ids), undefined, 'no id twice');
     sameSet(all.ids, expected, 'the hits');
@@ -433,18 +433,18 @@ for (const sort of ['ALPHA_ASC', 'COUNT_DESC', 'RELEVANCE'] as const) {
   });
 }
 
-test(`cursor paging through '${deep.word}' RANDOM_7: every id exactly once`, () => {
-  const all = productionAllPages({ query: deep.word, sort: 'RANDOM_7' });
+test(`cursor paging through '${deep.word}' RANDOM_7: every id exactly once`, async () => {
+  const all = (await productionAllPages({ query: deep.word, sort: 'RANDOM_7' }));
   assert.equal(firstDuplicate(all.ids), undefined, 'no id twice');
   sameSet(all.ids, reference({ query: deep.word }).ids, 'the hits');
 });
 
-test(`offset paging through '${deep.word}' ALPHA_DESC, 1,000 a page: the same as the reference`, () => {
+test(`offset paging through '${deep.word}' ALPHA_DESC, 1,000 a page: the same as the reference`, async () => {
   const params = { query: deep.word, sort: 'ALPHA_DESC' };
   const expected = reference(params).ids;
   const ids: string[] = [];
   for (let offset = 0; offset < expected.length; offset += PAGE) {
-    ids.push(...production({ ...params, rows: String(PAGE), offset: String(offset) }).ids);
+    ids.push(...(await production({ ...params, rows: String(PAGE), offset: String(offset) })).ids);
   }
   assert.equal(firstDuplicate(ids), undefined, 'no id twice');
   assert.ok(ids.join('\n') === expected.join('\n'), `order: first difference ${firstDifference(ids, expected)}`);

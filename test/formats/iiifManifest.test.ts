@@ -25,16 +25,16 @@ const ALBUM_ID = '222NZKK63TNRLC2VETRV722VKBDSUVGL'; // bare_id.json, a package 
 
 /** Loads the files with the real ingest and returns every loaded package's JSON form by id. */
 async function load(paths: string[]): Promise<Map<string, Json>> {
-  const opened = BACKENDS[0]!.open();
+  const opened = await BACKENDS[0]!.open();
   try {
     const ids = new Set<string>();
     // The real store; only the ids of what the ingest writes are noted on the way.
     const noting = new Proxy(opened.store, {
       get(target, prop) {
         if (prop === 'applyItemChanges') {
-          return (changes: readonly ItemChange[]) => {
+          return async (changes: readonly ItemChange[]) => {
             for (const c of changes) if (c.kind === 'upsert') ids.add(c.item.id);
-            return target.applyItemChanges(changes);
+            return (await target.applyItemChanges(changes));
           };
         }
         const value = Reflect.get(target, prop, target);
@@ -44,10 +44,10 @@ async function load(paths: string[]): Promise<Map<string, Json>> {
     const summary = await ingestItems(noting, paths, { batchSize: 500 });
     assert.deepEqual(summary.problems, []);
     const out = new Map<string, Json>();
-    for (const id of ids) out.set(id, JSON.parse(opened.store.getItemDocument(id, 'json')!.body.toString('utf8')));
+    for (const id of ids) out.set(id, JSON.parse((await opened.store.getItemDocument(id, 'json'))!.body.toString('utf8')));
     return out;
   } finally {
-    opened.dispose();
+    await opened.dispose();
   }
 }
 

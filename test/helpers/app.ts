@@ -14,8 +14,8 @@ import type { TestBackend } from './backends.js';
 export interface TestApp {
   app: FastifyInstance;
   store: Store;
-  /** Where the store lives (for a second connection). */
-  path: string;
+  /** Where the store lives: a file path or a postgres:// URL (backend.connect opens a second connection). */
+  location: string;
   key: string;
   /** Headers a well-behaved JSON client sends. */
   json: Record<string, string>;
@@ -27,24 +27,24 @@ export async function startTestApp(
   backend: TestBackend,
   options: { load?: string[]; loadEntities?: string[]; flags?: ConfigOverrides; server?: ServerOptions } = {},
 ): Promise<TestApp> {
-  const opened = backend.open();
-  const config = loadConfig({ flags: { ...options.flags, store: { path: opened.path } } });
+  const opened = await backend.open();
+  const config = loadConfig({ flags: { ...options.flags, store: { ...options.flags?.store, ...backend.config(opened.location) } } });
   if (options.load) await ingestItems(opened.store, options.load, { batchSize: 100 });
   if (options.loadEntities) await ingestEntities(opened.store, options.loadEntities, { batchSize: 500 });
   const key = generateApiKey();
-  opened.store.createKey('test', hashApiKey(key));
+  await opened.store.createKey('test', hashApiKey(key));
   const app = await buildServer(config, opened.store, { logging: false, ...options.server });
   const auth = `OAuth oauth_consumer_key="${key}"`;
   return {
     app,
     store: opened.store,
-    path: opened.path,
+    location: opened.location,
     key,
     json: { accept: 'application/json', authorization: auth },
     xml: { accept: 'application/xml', authorization: auth },
     async close() {
       await app.close();
-      opened.dispose();
+      await opened.dispose();
     },
   };
 }

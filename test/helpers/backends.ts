@@ -1,42 +1,105 @@
 /**
- * Every store backend the tests run against. Store and HTTP tests loop over
- * this list, so a new backend is tested by adding one entry here.
+ * Every store backend the tests run against (issue #16 point 9): SQLite (a file of its
+ * own per test) and PostgreSQL (a database of its own per test, on the run's cluster,
+ * test/helpers/postgres.ts). Store and HTTP tests loop over BACKENDS, so one test body
+ * runs on both, and a new backend is tested by adding one entry here.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConfigOverrides } from '../../src/config.js';
+import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
+import { createPool } from '../../src/store/postgres/db.js';
+import { openPostgresStore } from '../../src/store/postgres/PostgresStore.js';
+import { migratePostgres } from '../../src/store/postgres/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
-import type { Store } from '../../src/store/Store.js';
+import type { PreparedItem, Store } from '../../src/store/Store.js';
+import { cortexXml, type TestPackage } from './packages.js';
+import { createTestDatabase } from './postgres.js';
 
 export interface TestStoreOptions {
-  /** The smallest search change log kept per kind (src/store/sqlite/searchChanges.ts), to test pruning. */
+  /** The smallest search change log kept per kind, to test pruning. */
   searchChangesKept?: number;
 }
 
-export interface TestBackend {
-  name: string;
-  /** A fresh, empty store; `dispose` closes and removes it. */
-  open(options?: TestStoreOptions): { store: Store; path: string; dispose(): void };
-  /** A second connection to the store at `path`, as another process would have. */
-  connect(path: string): Store;
+export interface OpenedStore {
+  store: Store;
+  /** Where it is: a file path or a postgres:// URL; `connect` opens another connection to it. */
+  location: string;
+  /** Closes the store and removes it. */
+  dispose(): Promise<void>;
 }
 
-export const BACKENDS: TestBackend[] = [
-  {
-    name: 'sqlite',
-    open(options = {}) {
-      const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
-      const path = join(dir, 'test.db');
-      const store = openSqliteStore({ path, ...options });
-      return {
-        store,
-        path,
-        dispose() {
-          store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-    connect: (path) => openSqliteStore({ path }),
+export interface TestBackend {
+  name: 'sqlite' | 'postgres';
+  /** A fresh, empty store. */
+  open(options?: TestStoreOptions): Promise<OpenedStore>;
+  /** A second connection to the store at `location`, as another process would have. */
+  connect(location: string): Promise<Store>;
+  /** The config's `store` settings that name the store at `location`, as an operator writes them. */
+  config(location: string): NonNullable<ConfigOverrides['store']>;
+}
+
+/** A fresh, migrated PostgreSQL database of its own; `drop` removes it. */
+export async function migratedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const db = await createTestDatabase();
+  const pool = createPool({ url: db.url, max: 1 });
+  try {
+    await migratePostgres(pool, db.url);
+  } finally {
+    await pool.end();
+  }
+  return db;
+}
+
+export const SQLITE: TestBackend = {
+  name: 'sqlite',
+  async open(options = {}) {
+    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+    const path = join(dir, 'test.db');
+    const store = openSqliteStore({ path, ...options });
+    return {
+      store,
+      location: path,
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   },
-];
+  connect: async (path) => openSqliteStore({ path }),
+  config: (path) => ({ backend: 'sqlite', path }),
+};
+
+export const POSTGRES: TestBackend = {
+  name: 'postgres',
+  async open(options = {}) {
+    const db = await migratedDatabase();
+    const store = await openPostgresStore({ url: db.url, maxConnections: 4, ...options });
+    return {
+      store,
+      location: db.url,
+      async dispose() {
+        await store.close();
+        await db.drop();
+      },
+    };
+  },
+  connect: (url) => openPostgresStore({ url, maxConnections: 2 }),
+  config: (url) => ({ backend: 'postgres', url }),
+};
+
+export const BACKENDS: TestBackend[] = [SQLITE, POSTGRES];
+
+/** Test packages (test/helpers/packages.ts) as a load prepares them, upserted in batches of `batchSize` in the order given. */
+export async function loadPackages(store: Store, packages: readonly TestPackage[], batchSize = 3): Promise<void> {
+  const items = packages.map((p) => preparedItem(cortexXml(p)));
+  for (let i = 0; i < items.length; i += batchSize) await store.upsertItems(items.slice(i, i + batchSize));
+}
+
+/** One package document as a load prepares it. */
+export function preparedItem(xml: string): PreparedItem {
+  const [r] = readItemRecords(xml);
+  if (r?.kind !== 'item') throw new Error(`not one item: ${JSON.stringify(r)}`);
+  return r.item;
+}

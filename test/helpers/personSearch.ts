@@ -12,12 +12,12 @@ import type { Store } from '../../src/store/Store.js';
 
 const hosts = new WeakMap<Store, IndexHost>();
 
-export function searchPersons(store: Store, search: EntitySearch): EntitySearchResult {
+export async function searchPersons(store: Store, search: EntitySearch): Promise<EntitySearchResult> {
   let host = hosts.get(store);
   if (host === undefined) {
     host = new IndexHost(store, { limits: DEFAULT_LIMITS });
     hosts.set(store, host);
   }
-  while (!host.refresh('person', 1000));
-  return entityResult(search, host.search(entityEngineSearch(search), Date.now() + 600_000));
+  while (!(await host.refresh('person', 1000)));
+  return entityResult(search, (await host.search(entityEngineSearch(search), Date.now() + 600_000)));
 }

@@ -69,7 +69,7 @@ for (const backend of BACKENDS) {
       const inQuery = await get(t, `${url}?oauth_consumer_key=${generateApiKey()}`, { accept: 'application/json' });
       assert.equal(inQuery.statusCode, 403);
       assert.equal(inQuery.body, INVALID_KEY);
-      assert.equal(t.store.revokeKey('test'), true);
+      assert.equal((await t.store.revokeKey('test')), true);
       const revoked = await get(t, url, t.json);
       assert.equal(revoked.statusCode, 403);
       assert.equal(revoked.body, INVALID_KEY);

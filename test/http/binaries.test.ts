@@ -112,7 +112,7 @@ test('a file of the media directory: bytes, Content-Type, validators, nosniff, o
       assert.equal(head.body, '');
     });
   } finally {
-    media.dispose();
+    await media.dispose();
   }
 });
 
@@ -159,7 +159,7 @@ test('Range (RFC 9110 §14): 206 with Content-Range for one range, 416 outside t
       assert.equal(fresh.statusCode, 206);
     });
   } finally {
-    media.dispose();
+    await media.dispose();
   }
 });
 
@@ -189,7 +189,7 @@ test('conditional requests: 304 on If-None-Match and If-Modified-Since, 412 on a
       assert.deepEqual(changed.rawPayload, jpegImage(64, 64));
     });
   } finally {
-    media.dispose();
+    await media.dispose();
   }
 });
 
@@ -217,7 +217,7 @@ test('a clean 404 in the catalog\'s shape: missing file, directory, nothing conf
       assert.equal(off.body, error(404, 'BinaryNotFoundException', 'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).'));
     });
   } finally {
-    media.dispose();
+    await media.dispose();
   }
 });
 
@@ -265,7 +265,7 @@ test('nothing outside the media directory: .., encoded slashes and dots, NUL, ab
       assert.equal(inside.status, 200);
     });
   } finally {
-    media.dispose();
+    await media.dispose();
   }
 });
 
@@ -291,7 +291,7 @@ test('media.baseUrl: a 307 to the same path under it, for files the directory do
       assert.equal(elsewhere.headers.location, `https://media.example.org/ddb/${CHAPTER_ID}/full/1.jpg`);
     });
   } finally {
-    media.dispose();
+    await media.dispose();
   }
 });
 
@@ -309,23 +309,23 @@ test('media.requireKey: binaries ask for the API key like every other operation'
       assert.deepEqual(query.rawPayload, media.jpeg);
     });
   } finally {
-    media.dispose();
+    await media.dispose();
   }
 });
 
 test('a media.path that is not a readable directory stops the server at start, saying so', async () => {
   const media = makeMedia();
-  const opened = BACKENDS[0]!.open();
+  const opened = await BACKENDS[0]!.open();
   try {
     for (const [path, message] of [
       [join(media.dir, 'no-such-dir'), `media.path '${join(media.dir, 'no-such-dir')}' cannot be read: ENOENT`],
       [join(media.dir, LIST), `media.path '${join(media.dir, LIST)}' is not a directory.`],
     ]) {
-      const config = loadConfig({ flags: { store: { path: opened.path }, media: { path } } });
+      const config = loadConfig({ flags: { store: BACKENDS[0]!.config(opened.location), media: { path } } });
       await assert.rejects(buildServer(config, opened.store, { logging: false }), (e: Error) => e.name === 'UsageError' && e.message.startsWith(message!), path);
     }
   } finally {
-    opened.dispose();
-    media.dispose();
+    await opened.dispose();
+    await media.dispose();
   }
 });

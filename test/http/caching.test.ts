@@ -109,7 +109,7 @@ for (const backend of BACKENDS) {
       const revalidated = await t.app.inject({ url, headers: { ...headers, 'if-none-match': after.headers.etag as string } });
       assert.equal(revalidated.statusCode, 304);
       assert.equal(revalidated.headers.etag, (after.headers.etag as string).replace(/-gzip"$/, '"'));
-      t.store.blockItem('GZIPCHANGE', 'Withdrawn by the provider.');
+      (await t.store.blockItem('GZIPCHANGE', 'Withdrawn by the provider.'));
       const blocked = await t.app.inject({ url, headers });
       assert.equal(blocked.statusCode, 403);
       assert.equal(blocked.headers['content-encoding'], undefined);

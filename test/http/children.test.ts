@@ -102,7 +102,7 @@ for (const backend of BACKENDS) {
         unknownXml.body,
         `${DECL}<error xmlns="http://www.deutsche-digitale-bibliothek.de/error"><status>404</status><name>ItemNotFoundException</name><message>Item 'NOSUCHITEM' not found.</message></error>`,
       );
-      t.store.blockItem('VOL1', 'copyright');
+      (await t.store.blockItem('VOL1', 'copyright'));
       const blocked = await t.app.inject({ url: '/items/VOL1/children', headers: t.json });
       assert.equal(blocked.statusCode, 403);
       assert.equal(blocked.body, '{"status":403,"name":"ItemBlockedException","message":"Item \'VOL1\' is not available through this interface: copyright"}');

@@ -122,7 +122,7 @@ for (const backend of BACKENDS) {
   test(`${b} issue #5: every other request goes to Fastify and gets the route's answer or error`, async () => {
     const t = await startTestApp(backend, { load: [writePackages(TREE)] });
     try {
-      assert.equal(t.store.blockItem('ROOTITEM', 'rights unclear'), true);
+      assert.equal((await t.store.blockItem('ROOTITEM', 'rights unclear')), true);
       const { port, reachedFastify } = await listening(t);
       const auth = t.json.authorization!;
       const etag = (await injected(t, '/items/VOLITEM/aip', t.json)).headers.etag as string;
@@ -176,14 +176,14 @@ for (const backend of BACKENDS) {
       const leafOfC1 = async () => JSON.parse((await get(port, '/items/C1/parents', headers)).body).hierarchy[0].leaf;
       assert.equal(await leafOfC1(), true);
       // Another connection, as `heritage-api ingest` in another process, loads a child of C1.
-      const other = backend.connect(t.path);
+      const other = (await backend.connect(t.location));
       try {
         await ingestItems(other, [writePackages([{ id: 'G1', title: 'Grandchild', parent: 'C1' }])], { batchSize: 10 });
         // The store reads another process's commits at most 1 ms late (COMMIT_CHECK_MS).
         await new Promise((resolve) => setTimeout(resolve, 5));
         assert.equal(await leafOfC1(), false);
         assert.equal(reachedFastify(), 0);
-        assert.equal(other.revokeKey('test'), true);
+        assert.equal((await other.revokeKey('test')), true);
       } finally {
         other.close();
       }

@@ -161,7 +161,7 @@ test('errors: no binaries, no item, a bad id, a blocked item, no key; the key in
     assert.equal(viewer.body.includes(t.key), false);
     assert.equal(viewer.json().id, `http://localhost:80/items/${CHAPTER_ID}/iiif`);
 
-    t.store.blockItem(CHAPTER_ID, 'withdrawn by the provider');
+    (await t.store.blockItem(CHAPTER_ID, 'withdrawn by the provider'));
     const blocked = await t.app.inject({ url: `/items/${CHAPTER_ID}/iiif`, headers: t.json });
     assert.equal(blocked.statusCode, 403);
     assert.equal(blocked.body, error(403, 'ItemBlockedException', `Item '${CHAPTER_ID}' is not available through this interface: withdrawn by the provider`));

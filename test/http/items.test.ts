@@ -167,7 +167,7 @@ for (const backend of BACKENDS) {
       const leafOfG1 = async () => (await t.app.inject({ url: '/items/G1/parents', headers: t.json })).json().hierarchy[0].leaf;
       assert.equal(await leafOfG1(), true);
       // Another connection (as `heritage-api ingest` in another process) loads a child of G1.
-      const other = backend.connect(t.path);
+      const other = (await backend.connect(t.location));
       try {
         await ingestItems(other, [writePackages([{ id: 'GG1', title: 'Great-grandchild', parent: 'G1' }])], { batchSize: 10 });
       } finally {
@@ -203,7 +203,7 @@ for (const backend of BACKENDS) {
   test(`${b} spec 7: a blocked item answers 403 with the reason on aip; parents still answers; unblock restores it`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
-      assert.equal(t.store.blockItem(CHAPTER_ID, 'Blocked for copyright reasons.'), true);
+      assert.equal((await t.store.blockItem(CHAPTER_ID, 'Blocked for copyright reasons.')), true);
       const res = await t.app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: t.json });
       assert.equal(res.statusCode, 403);
       assert.equal(
@@ -212,7 +212,7 @@ for (const backend of BACKENDS) {
       );
       const parents = await t.app.inject({ url: `/items/${CHAPTER_ID}/parents`, headers: t.json });
       assert.equal(parents.statusCode, 200);
-      assert.equal(t.store.unblockItem(CHAPTER_ID), true);
+      assert.equal((await t.store.unblockItem(CHAPTER_ID)), true);
       const again = await t.app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: t.json });
       assert.equal(again.statusCode, 200);
     } finally {

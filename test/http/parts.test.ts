@@ -174,7 +174,7 @@ for (const backend of BACKENDS) {
         );
         assert.equal((await get(t, `/items/PARTSITEM/${part}`, { accept: 'application/xml' })).statusCode, 401, part);
       }
-      t.store.blockItem('PARTSITEM', 'copyright');
+      (await t.store.blockItem('PARTSITEM', 'copyright'));
       const blocked = await get(t, '/items/PARTSITEM/view', t.json);
       assert.equal(blocked.statusCode, 403);
       assert.equal(blocked.body, '{"status":403,"name":"ItemBlockedException","message":"Item \'PARTSITEM\' is not available through this interface: copyright"}');

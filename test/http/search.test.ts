@@ -16,11 +16,11 @@ import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
 const EF = `${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`;
 
 /** Every item as the store holds it now, read through its change feed (not through the index). */
-function storedItems(t: TestApp): ItemDocuments[] {
+async function storedItems(t: TestApp): Promise<ItemDocuments[]> {
   const out: ItemDocuments[] = [];
   let position: string | null = null;
   for (;;) {
-    const batch = t.store.readSearchChanges('item', position, 10_000);
+    const batch = (await t.store.readSearchChanges('item', position, 10_000));
     if ('rescan' in batch) throw new Error('rescan');
     for (const c of batch.changes) if (c.body !== null) out.push(itemDocumentsFromJson(c.body, c.id));
     position = batch.position;
@@ -74,7 +74,7 @@ for (const backend of BACKENDS) {
 
   test(`${b} /search: a word, a filter, facets, alphabetical paging, as the stored documents say`, async () => {
     const t = await app();
-    const all = storedItems(t);
+    const all = (await storedItems(t));
     assert.ok(all.length > 1000);
     const hits = all.filter((d) => hasWord(d, 'goethe')).sort((x, y) => byTitle(x, y));
     assert.ok(hits.length >= 3, 'the fixtures have several Goethe items');
@@ -102,7 +102,7 @@ for (const backend of BACKENDS) {
 
   test(`${b} /search: relevance puts the exact title first; cursors page through every hit once`, async () => {
     const t = await app();
-    const all = storedItems(t);
+    const all = (await storedItems(t));
     const exact = all.filter((d) => fold(d.result.title) === 'goethe');
     assert.equal(exact.length, 1);
     const res = await t.app.inject({ url: '/search?query=Goethe&rows=1', headers: t.json });
@@ -180,7 +180,7 @@ for (const backend of BACKENDS) {
     assert.equal(personSorts.body, '{"sortCriteria":["RELEVANCE","ALPHA_ASC","ALPHA_DESC","COUNT_DESC","RANDOM_<seed>"],"defaultSortCriterion":"RELEVANCE"}');
 
     // Suggestions: per folded title, the first stored title as written, alphabetically.
-    const all = storedItems(t);
+    const all = (await storedItems(t));
     const byKey = new Map<string, string>();
     for (const d of all) {
       const title = d.search.text.title?.[0];

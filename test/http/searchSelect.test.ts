@@ -12,11 +12,11 @@ import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
 
-function storedItems(t: TestApp): ItemDocuments[] {
+async function storedItems(t: TestApp): Promise<ItemDocuments[]> {
   const out: ItemDocuments[] = [];
   let position: string | null = null;
   for (;;) {
-    const batch = t.store.readSearchChanges('item', position, 10_000);
+    const batch = (await t.store.readSearchChanges('item', position, 10_000));
     if ('rescan' in batch) throw new Error('rescan');
     for (const c of batch.changes) if (c.body !== null) out.push(itemDocumentsFromJson(c.body, c.id));
     position = batch.position;
@@ -41,7 +41,7 @@ for (const backend of BACKENDS) {
 
   test(`${b} select: fq, fl, sort by id, paging, facet.field with limit, mincount and sort`, async () => {
     const t = await app();
-    const all = storedItems(t);
+    const all = (await storedItems(t));
     const hits = all.filter((d) => d.search.facets.type_fct?.includes('mediatype_002')).sort((x, y) => compareCodePoints(x.search.id, y.search.id));
     assert.ok(hits.length > 10);
     const url = '/search/index/search/select?q=*:*&fq=type_fct:mediatype_002&fl=id,title,sector_fct&sort=id%20asc&rows=3&start=2&facet=true&facet.field=sector_fct&facet.field=has_media_fct&facet.limit=2&facet.mincount=1&wt=json';
@@ -72,7 +72,7 @@ for (const backend of BACKENDS) {
   test(`${b} select: every stored field by default; a cursor pages through every hit once; persons too`, async () => {
     const t = await app();
     const one = await solr(t, '/search/index/search/select?q=id:TNPFDKO2VDGBZ72RWC6RKDNZYZQZP3XK');
-    const stored = storedItems(t).find((d) => d.search.id === 'TNPFDKO2VDGBZ72RWC6RKDNZYZQZP3XK')!;
+    const stored = (await storedItems(t)).find((d) => d.search.id === 'TNPFDKO2VDGBZ72RWC6RKDNZYZQZP3XK')!;
     const doc = one.body.response.docs[0];
     assert.deepEqual(Object.keys(doc).slice(0, 10), Object.keys(stored.result));
     assert.equal(doc.title, 'Goethe');
@@ -87,7 +87,7 @@ for (const backend of BACKENDS) {
       cursor = r.body.nextCursorMark;
     }
     assert.equal(seen.length, new Set(seen).size);
-    assert.equal(seen.length, storedItems(t).length);
+    assert.equal(seen.length, (await storedItems(t)).length);
 
     const persons = await solr(t, '/search/index/person/select?q=*:*&rows=0');
     assert.deepEqual(persons.body.response, { numFound: 0, start: 0, numFoundExact: true, docs: [] });

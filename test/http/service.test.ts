@@ -39,11 +39,11 @@ for (const backend of BACKENDS) {
     const t = await startTestApp(backend, { load: [writePackages([{ id: 'S1', title: 'One' }, { id: 'S2', title: 'Two', parent: 'S1' }])] });
     try {
       // A source whose URL carries credentials: /status must not show them.
-      t.store.applyItemChanges([], {
+      await t.store.applyItemChanges([], {
         source: harvestSource('https://user:secret@oai.example.org/oai?token=abc', 'edm', 'set:1'),
         state: { highWater: '2024-05-01T00:00:00Z', resumptionToken: null, runFrom: null, runStarted: null },
       });
-      t.store.applyItemChanges([], {
+      await t.store.applyItemChanges([], {
         source: harvestSource('https://other.example.org/oai', 'rdf', undefined),
         state: { highWater: null, resumptionToken: 'NEXT', runFrom: null, runStarted: '2024-06-01T00:00:00Z' },
       });

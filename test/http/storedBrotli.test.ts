@@ -19,7 +19,7 @@ for (const backend of BACKENDS) {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
       for (const [format, headers] of [['json', t.json], ['xml', t.xml]] as const) {
-        const doc = t.store.getItemDocument(CHAPTER_ID, format)!;
+        const doc = (await t.store.getItemDocument(CHAPTER_ID, format))!;
         for (let i = 0; i < 2; i++) {
           // the second answer comes from the compressed cache
           const res = await t.app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: { ...headers, 'accept-encoding': 'br' } });

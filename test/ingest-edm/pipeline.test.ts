@@ -53,16 +53,16 @@ for (const backend of BACKENDS) {
     ['shuffled order', shuffled(hopeFiles(), 42)],
   ] as const) {
     test(`[${backend.name}] HOPE "Combat" loaded in ${order}: parents of an issue is [issue, year, root], leaf right at all three levels`, async () => {
-      const { store, dispose } = backend.open();
+      const { store, dispose } = await backend.open();
       try {
         const summary = await ingestItems(store, files, { batchSize: 50 });
         assert.deepEqual([summary.records, summary.inserted, summary.problems, summary.cycles], [786, 786, [], []]);
-        assert.deepEqual(store.getAncestry(ISSUE), { nodes: EXPECTED, cycle: false });
-        assert.deepEqual(store.getAncestry(YEAR), { nodes: EXPECTED.slice(1), cycle: false });
+        assert.deepEqual((await store.getAncestry(ISSUE)), { nodes: EXPECTED, cycle: false });
+        assert.deepEqual((await store.getAncestry(YEAR)), { nodes: EXPECTED.slice(1), cycle: false });
         // The root has no parent: an empty hierarchy (decisions.md "Hierarchy").
-        assert.deepEqual(store.getAncestry(ROOT), { nodes: [], cycle: false });
+        assert.deepEqual((await store.getAncestry(ROOT)), { nodes: [], cycle: false });
       } finally {
-        dispose();
+        await dispose();
       }
     });
   }
@@ -93,23 +93,23 @@ for (const backend of BACKENDS) {
   });
 
   test(`[${backend.name}] re-loading the same EDM changes nothing, not even the ingest date`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       await ingestItems(store, [HOPE_ISSUE], { batchSize: 10, edm: { ingestDate: new Date('2026-01-01T00:00:00Z'), providersFingerprint: '' } });
-      const before = store.getItemDocument(ISSUE, 'xml')!;
+      const before = (await store.getItemDocument(ISSUE, 'xml'))!;
       const again = await ingestItems(store, [HOPE_ISSUE], { batchSize: 10, edm: { ingestDate: new Date('2026-06-01T00:00:00Z'), providersFingerprint: '' } });
       assert.deepEqual([again.inserted, again.updated, again.unchanged], [0, 0, 1]);
-      assert.deepEqual(store.getItemDocument(ISSUE, 'xml'), before);
+      assert.deepEqual((await store.getItemDocument(ISSUE, 'xml')), before);
       // A different providers file rebuilds the package.
       const rebuilt = await ingestItems(store, [HOPE_ISSUE], { batchSize: 10, edm: { ingestDate: new Date('2026-06-01T00:00:00Z'), providersFingerprint: 'other' } });
       assert.deepEqual([rebuilt.inserted, rebuilt.updated, rebuilt.unchanged], [0, 1, 0]);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
   test(`[${backend.name}] bad EDM input: each problem reported with file and position, every good record kept`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const dir = tmp();
       const [issue, year, root] = [HOPE_ISSUE, HOPE_YEAR, HOPE_ROOT].map(rdfText) as [string, string, string];
@@ -132,15 +132,15 @@ for (const backend of BACKENDS) {
       assert.match(summary.problems[0]!.reason, /^XML is not well-formed \(unexpected end tag <\/ore:Proxy>.*records after this point in the file were not read/);
       assert.match(summary.problems[1]!.reason, /^this rdf:RDF has no edm:ProvidedCHO/);
       assert.match(summary.problems[2]!.reason, /http:\/\/hdl\.handle\.net\/10796\/76FC2677-F914-46F1-9A1B-D19450FE141E/);
-      assert.deepEqual([ISSUE, YEAR, ROOT].map((id) => store.getItemDocument(id, 'json') !== undefined), [true, true, true]);
-      assert.equal(store.countItems(), 3);
+      assert.deepEqual(await Promise.all([ISSUE, YEAR, ROOT].map(async (id) => (await store.getItemDocument(id, 'json')) !== undefined)), [true, true, true]);
+      assert.equal((await store.countItems()), 3);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
   test(`[${backend.name}] an EDM file that stops being UTF-8: the records before are kept, the place is reported`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const dir = tmp();
       const [issue, root] = [HOPE_ISSUE, HOPE_ROOT].map(rdfText) as [string, string];
@@ -151,14 +151,14 @@ for (const backend of BACKENDS) {
       assert.equal(summary.problems.length, 1);
       assert.match(summary.problems[0]!.position, /^record 2, line 3, column \d+$/);
       assert.match(summary.problems[0]!.reason, /^the input is not UTF-8 \(invalid UTF-8 byte 0x[0-9a-f]{2} at byte offset \d+\): convert the file to UTF-8; records after this point/);
-      assert.ok(store.getItemDocument(ISSUE, 'xml'));
+      assert.ok((await store.getItemDocument(ISSUE, 'xml')));
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
   test(`[${backend.name}] an isPartOf cycle between EDM records is reported after the load; parents stops where it repeats`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const dir = tmp();
       // The root made a child of the issue: issue -> year -> root -> issue.
@@ -169,18 +169,18 @@ for (const backend of BACKENDS) {
       assert.deepEqual(summary.problems, []);
       assert.equal(summary.cycles.length, 1);
       assert.deepEqual([...summary.cycles[0]!].sort(), [ISSUE, ISSUE, ROOT, YEAR].sort());
-      const a = store.getAncestry(ISSUE)!;
+      const a = (await store.getAncestry(ISSUE))!;
       assert.equal(a.cycle, true);
       assert.deepEqual(a.nodes.map((x) => x.id), [ISSUE, YEAR, ROOT]);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }
 
 for (const backend of BACKENDS) {
   test(`[${backend.name}] positions from edm:isNextInSequence in Europeana proxies, where ddb:hierarchyPosition is absent`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const dir = tmp();
       // Three issues of 1974 put in a sequence 13 -> 19 -> 52 through their proxies.
@@ -194,11 +194,11 @@ for (const backend of BACKENDS) {
       const summary = await ingestItems(store, [join(dir, '52.xml'), join(dir, '19.xml'), HOPE_ISSUE, HOPE_YEAR], { batchSize: 10 });
       assert.deepEqual(summary.problems, []);
       // Ids: base32(SHA-1) of the CHO URIs ...91662 (13), ...91661 (19), ...91660 (52), computed with python3.
-      const position = (id: string) => store.getAncestry(id)!.nodes[0]!.position;
-      assert.deepEqual([ISSUE, '5T6RTNLHED252CC4VKEV44J73IO4E5IZ', 'BZS5V4DBILGVYDIJR5U4LUQI2ZVSDXWO'].map(position), ['1', '2', '3']);
-      assert.equal(store.getAncestry(ISSUE)!.nodes[1]!.position, '-1', 'the year is in no sequence');
+      const position = async (id: string) => (await store.getAncestry(id))!.nodes[0]!.position;
+      assert.deepEqual(await Promise.all([ISSUE, '5T6RTNLHED252CC4VKEV44J73IO4E5IZ', 'BZS5V4DBILGVYDIJR5U4LUQI2ZVSDXWO'].map(position)), ['1', '2', '3']);
+      assert.equal((await store.getAncestry(ISSUE))!.nodes[1]!.position, '-1', 'the year is in no sequence');
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

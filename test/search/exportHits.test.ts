@@ -21,16 +21,16 @@ async function lines(gen: AsyncGenerator<string, unknown>): Promise<string[]> {
 
 for (const backend of BACKENDS) {
   test(`[${backend.name}] exportHits: every hit once in id order, any page size, after any id, while the collection changes`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const packages = cortexPackages().map((p) => p.item);
-      store.upsertItems(packages);
+      (await store.upsertItems(packages));
       const host = new IndexHost(store);
-      while (!host.refresh('item', 1000));
+      while (!(await host.refresh('item', 1000)));
       const searches: EngineSearch[] = [];
       const run = async (s: EngineSearch) => {
         searches.push(s);
-        return host.search(s, Date.now() + 60_000);
+        return (await host.search(s, Date.now() + 60_000));
       };
       const ids = packages.map((p) => p.id).sort();
       const whole = await lines(exportHits(run, all));
@@ -54,11 +54,11 @@ for (const backend of BACKENDS) {
       let page = 0;
       const changing = async (s: EngineSearch) => {
         if (page++ === 1) {
-          store.blockItem(ids[0]!, 'seen already');
-          store.blockItem(ids.at(-1)!, 'not yet seen');
-          while (!host.refresh('item', 1000));
+          (await store.blockItem(ids[0]!, 'seen already'));
+          (await store.blockItem(ids.at(-1)!, 'not yet seen'));
+          while (!(await host.refresh('item', 1000)));
         }
-        return host.search(s, Date.now() + 60_000);
+        return (await host.search(s, Date.now() + 60_000));
       };
       const got = await lines(exportHits(changing, { ...all, pageRows: 1 }));
       assert.deepEqual(got, whole.slice(0, -1));

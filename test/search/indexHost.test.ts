@@ -20,18 +20,18 @@ function byId(q: string): SearchRequest {
 }
 
 for (const backend of BACKENDS) {
-  test(`[${backend.name}] the host catches up in slices, follows a delete and shows each hit's result doc`, () => {
-    const { store, dispose } = backend.open({ searchChangesKept: 1 });
+  test(`[${backend.name}] the host catches up in slices, follows a delete and shows each hit's result doc`, async () => {
+    const { store, dispose } = await backend.open({ searchChangesKept: 1 });
     try {
       const packages = cortexPackages().map((p) => p.item);
-      store.upsertItems(packages);
+      (await store.upsertItems(packages));
       const host = new IndexHost(store);
       assert.equal(host.built('item'), false);
-      while (!host.refresh('item', 1));
+      while (!(await host.refresh('item', 1)));
       assert.equal(host.built('item'), true);
       assert.equal(host.built('person'), false);
 
-      const all = host.search({ kind: 'item', request: byId('*:*') }, FAR());
+      const all = (await host.search({ kind: 'item', request: byId('*:*') }, FAR()));
       const ids = packages.map((p) => p.id).sort();
       assert.deepEqual(all.ids, ids);
       assert.deepEqual(
@@ -40,13 +40,13 @@ for (const backend of BACKENDS) {
       );
 
       // A block is a delete in the index; the updates after it move the host on.
-      store.blockItem(ids[0]!, 'test');
-      store.upsertItems([{ ...packages[1]!, etag: 'changed' }]);
-      store.upsertItems([{ ...packages[2]!, etag: 'changed again' }]);
-      assert.equal(host.refresh('item', 1000), true);
-      assert.deepEqual(host.search({ kind: 'item', request: byId('*:*') }, FAR()).ids, ids.slice(1));
+      (await store.blockItem(ids[0]!, 'test'));
+      (await store.upsertItems([{ ...packages[1]!, etag: 'changed' }]));
+      (await store.upsertItems([{ ...packages[2]!, etag: 'changed again' }]));
+      assert.equal((await host.refresh('item', 1000)), true);
+      assert.deepEqual((await host.search({ kind: 'item', request: byId('*:*') }, FAR())).ids, ids.slice(1));
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

@@ -44,17 +44,20 @@ const FAR = () => Date.now() + 600_000;
 
 const started = Date.now();
 const gen = generatedItems(ITEMS + EXTRA, SEED);
-const opened = BACKENDS[0]!.open();
+const opened = await BACKENDS[0]!.open();
 const store = opened.store;
 const ref = new ItemReference();
 const docOf = (item: PreparedItem) => itemDocumentsFromJson(item.json, item.id).search;
+// Each batch written after the one before, in the order made.
+let writing: Promise<unknown> = Promise.resolve();
 await loadGeneratedItems(ITEMS + EXTRA, SEED, ITEMS, BATCH, (batch) => {
-  store.upsertItems(batch);
+  writing = writing.then(() => store.upsertItems(batch));
   ref.add(batch.map(docOf));
 });
+await writing;
 ref.finish();
 const host = new IndexHost(store);
-while (!host.refresh('item', 1_000));
+while (!(await host.refresh('item', 1_000)));
 const index = host.index('item');
 process.stderr.write(`# item exactness: ${ITEMS} items loaded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
@@ -257,9 +260,9 @@ const CASES: Case[] = [
   { name: 'a filter on a value nobody has', query: '*:*', filters: { place_fct: ['Nirgendwo an der Nix'] }, facets: [fc('type_fct', 10, 0)], hits: [0, 0] },
 ];
 
-test('the words and values picked are what the cases say', () => {
+test('the words and values picked are what the cases say', async () => {
   assert.equal(index.size, ITEMS);
-  assert.equal(store.countItems(), ITEMS);
+  assert.equal((await store.countItems()), ITEMS);
   assert.ok(veryCommon.items > ITEMS * 0.15, `the very common word is on > 15 % of the items (${veryCommon.items})`);
   assert.ok(rare.items < 100, 'the rare word is on < 100 items');
   assert.ok(begins.length > 20, 'begin_time has many values');
@@ -279,7 +282,7 @@ for (const c of walked) {
 // ---------------------------------------------------------------------------
 // Cursors while the collection changes: items added and blocked between pages.
 
-test('cursor walks while items are added and blocked between pages: no repeats, no skips, in order', () => {
+test('cursor walks while items are added and blocked between pages: no repeats, no skips, in order', async () => {
   let next = ITEMS;
   const removed = new Set<string>();
   const rows = 2_500;
@@ -322,16 +325,16 @@ test('cursor walks while items are added and blocked between pages: no repeats, 
       // between pages: 25 new items, and 25 blocked (some already seen, some not yet)
       const added: PreparedItem[] = [];
       for (let k = 0; k < 25 && next < ITEMS + EXTRA; k++) added.push(gen.item(next++));
-      store.upsertItems(added);
+      (await store.upsertItems(added));
       ref.add(added.map(docOf));
       for (let k = 0; k < 25; k++) {
         const id = live[(pages * 7_919 + k * 3_989) % live.length]!;
         if (removed.has(id)) continue;
-        assert.equal(store.blockItem(id, 'exactness test'), true);
+        assert.equal((await store.blockItem(id, 'exactness test')), true);
         ref.remove(id);
         removed.add(id);
       }
-      while (!host.refresh('item', 1_000));
+      while (!(await host.refresh('item', 1_000)));
       assert.ok(pages < 200, 'the walk ends');
     }
     assert.equal(firstDuplicate(seen), undefined, `${w.name}: an id twice`);

@@ -42,24 +42,24 @@ for (const backend of BACKENDS) {
   for (const workers of [1, 0]) {
     const where = workers === 0 ? 'the main thread' : 'a worker';
     test(`[${backend.name}] on ${where}: a search waits for the first build, and another connection's commits become findable by themselves`, async () => {
-      const { store, path, dispose } = backend.open();
+      const { store, location: path, dispose } = await backend.open();
       await ingestEntities(store, [EF], { batchSize: 500 });
       const [first, ...rest] = cortexPackages().map((p) => p.item);
-      store.upsertItems(rest);
+      (await store.upsertItems(rest));
       const runner: SearchRunner = createSearchRunner(store, loadConfig({ flags: { search: { workers } } }).search);
       try {
         assert.equal(runner.state().indexBuilt, false, 'nothing is built before the start');
         // Asked at once, before any build: it waits for the person index and sees every person.
         const all = await runner.run(toEntitySearch({ query: '*:*', rows: '0' }).search);
-        assert.equal(all.total, store.countPersons());
+        assert.equal(all.total, (await store.countPersons()));
         await until('both indexes built', () => runner.state().indexBuilt);
         assert.ok(runner.state().index !== undefined, 'the index knows what it caught up with');
         assert.equal((await runner.engine(itemQuery('*:*'))).total, rest.length);
 
-        const other = backend.connect(path);
+        const other = (await backend.connect(path));
         try {
-          other.upsertPersons([person('http://d-nb.info/gnd/999991', 'Glasbläserin')]);
-          other.upsertItems([first!]);
+          (await other.upsertPersons([person('http://d-nb.info/gnd/999991', 'Glasbläserin')]));
+          (await other.upsertItems([first!]));
         } finally {
           other.close();
         }

@@ -4,6 +4,7 @@
  * once, refuse what waits too long, and survive a worker stuck where no
  * cooperative deadline reaches (issue #13, point 1).
  */
+import type { Store } from '../../src/store/Store.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
@@ -25,9 +26,9 @@ async function withPool(
   backend: TestBackend,
   search: ConfigOverrides['search'],
   options: PoolOptions,
-  body: (pool: SearchPool, store: ReturnType<TestBackend['open']>['store'], main: SearchRunner) => Promise<void>,
+  body: (pool: SearchPool, store: Store, main: SearchRunner) => Promise<void>,
 ) {
-  const opened = backend.open();
+  const opened = await backend.open();
   await ingestEntities(opened.store, [EF], { batchSize: 500 });
   const config = loadConfig({ flags: { search } });
   const pool = createSearchRunner(opened.store, config.search, options);
@@ -39,7 +40,7 @@ async function withPool(
   } finally {
     await pool.close();
     await main.close();
-    opened.dispose();
+    await opened.dispose();
   }
 }
 
@@ -66,7 +67,7 @@ for (const backend of BACKENDS) {
       }
       const probe = { id: 'http://d-nb.info/gnd/999991', type: 'person', preferredName: 'Probe Eins', professionOrOccupation: ['Glasbläser'] } as unknown as Person;
       assert.equal((await pool.run(search('Glasbläser'))).total, 0);
-      store.upsertPersons([preparePerson(probe)]);
+      (await store.upsertPersons([preparePerson(probe)]));
       // No wait: the worker's connection reads the commit count on every search.
       assert.equal((await pool.run(search('Glasbläser'))).total, 1);
       assert.equal((await pool.run(search('Glasbläser'))).total, 1, 'both workers');

@@ -10,12 +10,11 @@ import { test } from 'node:test';
 import { preparePerson, readPreparedPersons } from '../../src/ingest/persons/preparePerson.js';
 import type { Person } from '../../src/ingest/persons/person.js';
 import { parseQuery } from '../../src/query/parse.js';
-import { catchUp } from '../../src/search/engine/feed.js';
 import { itemDocumentsFromJson } from '../../src/search/engine/itemDocument.js';
 import { personDocument } from '../../src/search/engine/personDocument.js';
 import { itemSchema, personSchema, queryFields, type Schema } from '../../src/search/engine/schema.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
-import { FeedRescanError, storeFeed } from '../../src/search/engine/storeFeed.js';
+import { FeedRescanError, storeCatchUp, storeFeed } from '../../src/search/engine/storeFeed.js';
 import type { SearchRequest } from '../../src/search/engine/types.js';
 import type { PreparedItem, PreparedPerson, Store } from '../../src/store/Store.js';
 import { BACKENDS } from '../helpers/backends.js';
@@ -32,12 +31,12 @@ function fixturePersons(): PreparedPerson[] {
 }
 
 /** Catches up in slices of 5 ms, as a worker would between searches; `between` runs after each slice. */
-function feedAll(index: SearchIndex, store: Store, kind: 'item' | 'person', position: string | null, between: () => void = () => {}) {
+async function feedAll(index: SearchIndex, store: Store, kind: 'item' | 'person', position: string | null, between: () => Promise<unknown> = async () => {}) {
   const feed = storeFeed(store, kind);
   for (;;) {
-    const r = catchUp(index, feed, position, 5, 50);
+    const r = await storeCatchUp(index, feed, position, 5, 50);
     position = r.position;
-    between();
+    await between();
     if (r.done) return position;
   }
 }
@@ -65,29 +64,29 @@ function assertSameAnswers(fed: SearchIndex, direct: SearchIndex, reqs: SearchRe
 
 for (const backend of BACKENDS) {
   test(`[${backend.name}] items: catchUp over the store's feed answers as an index of the same documents`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       // Some EDM records of the fixtures share an id (the later one replaces the earlier): one each.
       const packages = [...new Map([...cortexPackages(), ...(await edmPackages())].map((p) => [p.item.id, p.item])).values()];
       assert.ok(packages.length > 100);
       const half = Math.floor(packages.length / 2);
-      store.upsertItems(packages.slice(0, half));
+      (await store.upsertItems(packages.slice(0, half)));
       const fed = new SearchIndex(itemSchema);
       // Writes between the slices of the full scan and of the increments after it.
-      const pending: Array<() => void> = [
-        () => store.upsertItems(packages.slice(half)),
-        () => store.blockItem(packages[3]!.id, 'test'),
-        () => store.applyItemChanges([{ kind: 'delete', sourceId: packages[5]!.choUri! }]),
-        () => store.upsertItems([{ ...packages[7]!, etag: 'changed', json: packages[8]!.json } satisfies PreparedItem]),
+      const pending: Array<() => Promise<unknown>> = [
+        async () => (await store.upsertItems(packages.slice(half))),
+        async () => (await store.blockItem(packages[3]!.id, 'test')),
+        async () => (await store.applyItemChanges([{ kind: 'delete', sourceId: packages[5]!.choUri! }])),
+        async () => (await store.upsertItems([{ ...packages[7]!, etag: 'changed', json: packages[8]!.json } satisfies PreparedItem])),
       ];
-      let position = feedAll(fed, store, 'item', null, () => pending.shift()?.());
+      let position = await feedAll(fed, store, 'item', null, async () => pending.shift()?.());
       while (pending.length > 0) {
-        pending.shift()!();
-        position = feedAll(fed, store, 'item', position);
+        await pending.shift()!();
+        position = await feedAll(fed, store, 'item', position);
       }
-      store.unblockItem(packages[3]!.id);
-      store.blockItem(packages[9]!.id, 'test');
-      feedAll(fed, store, 'item', position);
+      (await store.unblockItem(packages[3]!.id));
+      (await store.blockItem(packages[9]!.id, 'test'));
+      await feedAll(fed, store, 'item', position);
 
       const direct = new SearchIndex(itemSchema);
       const gone = new Set([packages[5]!.id, packages[9]!.id]);
@@ -100,24 +99,24 @@ for (const backend of BACKENDS) {
       assert.equal(fed.size, packages.length - 2);
       assertSameAnswers(fed, direct, requests(itemSchema, ['*:*', 'goethe', 'Berlin', 'title:brief*', 'has_media_fct:true', `id:${packages[7]!.id}`], ['type_fct', 'place_fct', 'sector_fct', 'time_fct']));
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
-  test(`[${backend.name}] persons: catchUp over the store's feed answers as an index of the same documents, counts included`, () => {
-    const { store, dispose } = backend.open();
+  test(`[${backend.name}] persons: catchUp over the store's feed answers as an index of the same documents, counts included`, async () => {
+    const { store, dispose } = await backend.open();
     try {
       const persons = fixturePersons();
       assert.ok(persons.length > 100);
       const refs = (n: number) => persons.filter((_, i) => i % n === 0).map((p) => p.id);
-      store.upsertPersons(persons);
+      (await store.upsertPersons(persons));
       const fed = new SearchIndex(personSchema);
-      let position = feedAll(fed, store, 'person', null);
+      let position = await feedAll(fed, store, 'person', null);
       // Items referring to persons load after the scan: their counts come as increments.
-      store.upsertItems([{ ...itemFixture('A'), refs: refs(3) }, { ...itemFixture('B'), refs: refs(5) }]);
+      (await store.upsertItems([{ ...itemFixture('A'), refs: refs(3) }, { ...itemFixture('B'), refs: refs(5) }]));
       const renamed = { ...(JSON.parse(persons[1]!.doc) as Person), preferredName: 'Umbenannt, Person' };
-      store.upsertPersons([preparePerson(renamed)]);
-      position = feedAll(fed, store, 'person', position);
+      (await store.upsertPersons([preparePerson(renamed)]));
+      position = await feedAll(fed, store, 'person', position);
       assert.ok(position);
 
       const direct = new SearchIndex(personSchema);
@@ -130,21 +129,21 @@ for (const backend of BACKENDS) {
       direct.refreshOrders(1024);
       assertSameAnswers(fed, direct, requests(personSchema, ['*:*', 'Umbenannt', 'Berlin', 'count:[1 TO *]', 'preferredName:m*'], personSchema.facets.slice()));
     } finally {
-      dispose();
+      await dispose();
     }
   });
 
-  test(`[${backend.name}] a feed whose position was pruned throws FeedRescanError`, () => {
-    const { store, dispose } = backend.open({ searchChangesKept: 1 });
+  test(`[${backend.name}] a feed whose position was pruned throws FeedRescanError`, async () => {
+    const { store, dispose } = await backend.open({ searchChangesKept: 1 });
     try {
-      store.upsertItems([itemFixture('A')]);
+      (await store.upsertItems([itemFixture('A')]));
       const index = new SearchIndex(itemSchema);
-      const position = feedAll(index, store, 'item', null);
-      store.upsertItems([{ ...itemFixture('A'), etag: 'x1', json: '{}' }]);
-      store.upsertItems([{ ...itemFixture('A'), etag: 'x2', json: '{}' }]);
-      assert.throws(() => catchUp(index, storeFeed(store, 'item'), position, 1000), (e) => e instanceof FeedRescanError && e.kind === 'item');
+      const position = await feedAll(index, store, 'item', null);
+      (await store.upsertItems([{ ...itemFixture('A'), etag: 'x1', json: '{}' }]));
+      (await store.upsertItems([{ ...itemFixture('A'), etag: 'x2', json: '{}' }]));
+      await assert.rejects(storeCatchUp(index, storeFeed(store, 'item'), position, 1000, 50), (e) => e instanceof FeedRescanError && e.kind === 'item');
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

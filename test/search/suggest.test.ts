@@ -86,12 +86,12 @@ test('suggest matches a brute force through upserts, deletes and rank refreshes'
 
 for (const backend of BACKENDS) {
   test(`[${backend.name}] the index host suggests titles of the real fixtures`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const packages = [...cortexPackages(), ...(await edmPackages())].map((p) => p.item);
-      store.upsertItems(packages);
+      (await store.upsertItems(packages));
       const host = new IndexHost(store);
-      while (!host.refresh('item', 1000));
+      while (!(await host.refresh('item', 1000)));
       const got = host.suggest('item', 'Goethe', 5);
       assert.ok(got.length > 0, 'some title starts with Goethe');
       for (const t of got) assert.ok(fold(t).startsWith('goethe'), t);

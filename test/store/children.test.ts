@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ASYNC_BACKENDS, loadPackages } from '../helpers/asyncBackends.js';
+import { BACKENDS, loadPackages } from '../helpers/backends.js';
 import type { TestPackage } from '../helpers/packages.js';
 
 
-for (const backend of ASYNC_BACKENDS) {
+for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
   test(`${b} children: numeric positions by value, then other positions, then none; ties by label, then id`, async () => {

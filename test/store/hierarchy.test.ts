@@ -5,12 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ASYNC_BACKENDS, loadPackages, preparedItem } from '../helpers/asyncBackends.js';
+import { BACKENDS, loadPackages, preparedItem } from '../helpers/backends.js';
 import type { TestPackage } from '../helpers/packages.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
 
 
-for (const backend of ASYNC_BACKENDS) {
+for (const backend of BACKENDS) {
   test(`[${backend.name}] chain of depth 12: parents lists the item and all 11 ancestors, root last`, async () => {
     const { store, dispose } = await backend.open();
     try {

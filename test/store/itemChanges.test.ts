@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import type { HarvestState, PreparedItem } from '../../src/store/Store.js';
-import { ASYNC_BACKENDS } from '../helpers/asyncBackends.js';
+import { BACKENDS } from '../helpers/backends.js';
 import { cortexXml, type TestPackage } from '../helpers/packages.js';
 
 function prepared(p: TestPackage, extra: Partial<PreparedItem> = {}): PreparedItem {
@@ -17,7 +17,7 @@ function prepared(p: TestPackage, extra: Partial<PreparedItem> = {}): PreparedIt
 
 const running: HarvestState = { highWater: null, resumptionToken: 'page-2', runFrom: null, runStarted: '2026-11-22T10:00:00Z' };
 
-for (const backend of ASYNC_BACKENDS) {
+for (const backend of BACKENDS) {
   test(`[${backend.name}] changes apply in order: upsert, delete by source id, upsert again`, async () => {
     const { store, dispose } = await backend.open();
     try {
@@ -64,7 +64,7 @@ for (const backend of ASYNC_BACKENDS) {
     const { store, dispose } = await backend.open();
     try {
       const bad = { ...prepared({ id: 'D', title: 'D' }), label: null as unknown as string }; // violates NOT NULL
-      await assert.rejects(async () => store.applyItemChanges([{ kind: 'upsert', item: prepared({ id: 'E', title: 'E' }) }, { kind: 'upsert', item: bad }], { source: 'src', state: running }));
+      await assert.rejects(async () => (await store.applyItemChanges([{ kind: 'upsert', item: prepared({ id: 'E', title: 'E' }) }, { kind: 'upsert', item: bad }], { source: 'src', state: running })));
       assert.equal(await store.countItems(), 0);
       assert.equal(await store.getHarvestState('src'), undefined);
     } finally {

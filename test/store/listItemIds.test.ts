@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import type { PreparedItem } from '../../src/store/Store.js';
-import { ASYNC_BACKENDS } from '../helpers/asyncBackends.js';
+import { BACKENDS } from '../helpers/backends.js';
 import { cortexXml } from '../helpers/packages.js';
 
 function prepared(id: string): PreparedItem {
@@ -19,7 +19,7 @@ function prepared(id: string): PreparedItem {
 const IDS = ['b', 'A', 'ZZ', 'a-1', 'a', 'Z', '0', 'a:2', 'B.5'];
 const SORTED = [...IDS].sort();
 
-for (const backend of ASYNC_BACKENDS) {
+for (const backend of BACKENDS) {
   test(`[${backend.name}] listItemIds pages through every item in id order`, async () => {
     const { store, dispose } = await backend.open();
     try {

@@ -16,20 +16,20 @@ function noting(store: Store, seen: Map<string, PreparedItem>): Store {
   const note = (item: PreparedItem) => seen.set(item.id, item);
   return {
     ...store,
-    upsertItems: (items) => {
+    upsertItems: async (items) => {
       items.forEach(note);
-      return store.upsertItems(items);
+      return (await store.upsertItems(items));
     },
-    applyItemChanges: (changes: readonly ItemChange[], harvest) => {
+    applyItemChanges: async (changes: readonly ItemChange[], harvest) => {
       for (const c of changes) if (c.kind === 'upsert') note(c.item);
-      return store.applyItemChanges(changes, harvest);
+      return (await store.applyItemChanges(changes, harvest));
     },
   };
 }
 
 for (const backend of BACKENDS) {
   test(`[${backend.name}] every fixture package's JSON and XML come back byte for byte`, async () => {
-    const { store, dispose } = backend.open();
+    const { store, dispose } = await backend.open();
     try {
       const loaded = new Map<string, PreparedItem>();
       const summary = await ingestItems(noting(store, loaded), [`${FIXTURES}items`], {
@@ -38,27 +38,27 @@ for (const backend of BACKENDS) {
       });
       assert.equal(summary.problems.length, 0, JSON.stringify(summary.problems.slice(0, 3)));
       assert.ok(loaded.size > 1000, `the fixtures hold over 1,000 packages, ${loaded.size} were loaded`);
-      assert.equal(store.countItems(), loaded.size);
+      assert.equal((await store.countItems()), loaded.size);
       let brotliForms = 0;
       for (const item of loaded.values()) {
         for (const format of ['json', 'xml'] as const) {
-          const doc = store.getItemDocument(item.id, format);
+          const doc = (await store.getItemDocument(item.id, format));
           assert.ok(doc, `${item.id} ${format}`);
           const expected = Buffer.from(item[format], 'utf8');
           assert.ok(doc.body.equals(expected), `${item.id} ${format}: the body differs from what was loaded`);
           // Read twice: the second may come from a cache of decoded bodies.
-          assert.ok(store.getItemDocument(item.id, format)!.body.equals(expected), `${item.id} ${format}, read again`);
+          assert.ok((await store.getItemDocument(item.id, format))!.body.equals(expected), `${item.id} ${format}, read again`);
           assert.equal(doc.etag, item.etag);
           if (doc.brotli !== undefined) {
             brotliForms++;
             assert.ok(brotliDecompressSync(doc.brotli).equals(expected), `${item.id} ${format}: the brotli form is of another body`);
           }
         }
-        assert.equal(store.readSearchBodies('item', [item.id])[0], item.json, `${item.id}: the search document is the JSON`);
+        assert.equal((await store.readSearchBodies('item', [item.id]))[0], item.json, `${item.id}: the search document is the JSON`);
       }
       assert.ok(brotliForms === 0 || brotliForms === 2 * loaded.size, 'a backend hands over the brotli form of every body or of none');
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

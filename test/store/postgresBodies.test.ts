@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { encodeBody } from '../../src/store/bodyCodec.js';
-import { POSTGRES } from '../helpers/asyncBackends.js';
+import { POSTGRES } from '../helpers/backends.js';
 import { fixtureItems } from './storeFixtures.js';
 
 test('[postgres] every fixture package is stored as brotli and comes back byte for byte', async () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { POSTGRES, SQLITE } from '../helpers/asyncBackends.js';
+import { POSTGRES, SQLITE } from '../helpers/backends.js';
 import { assertSameAnswers, fixtureItems, fixturePersons, loadEverything } from './storeFixtures.js';
 
 test('SQLite and PostgreSQL loaded alike answer every read alike, on the real fixtures', async () => {

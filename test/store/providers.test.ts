@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import type { PreparedItem, ProviderRecord } from '../../src/store/Store.js';
-import { ASYNC_BACKENDS } from '../helpers/asyncBackends.js';
+import { BACKENDS } from '../helpers/backends.js';
 import { cortexXml, type TestPackage } from '../helpers/packages.js';
 import { CORTEX_DIR } from '../helpers/paths.js';
 import { readFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ const UNI = provider('UNI', { providerId: '001', name: 'Universität', sectors: 
 const LIB = provider('LIB', { providerId: '002', parentId: '001', name: 'Bibliothek der Universität', sectors: ['sec_02', 'sec_04'] });
 const MUS = provider('MUS', { providerId: '003', name: 'Museum', sectors: ['sec_06'] });
 
-for (const backend of ASYNC_BACKENDS) {
+for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
   test(`${b} listProviders: every institution named, with the items each delivered, by name`, async () => {

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import type { Person } from '../../src/ingest/persons/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
-import type { AsyncStore, PreparedItem, SearchKind } from '../../src/store/Store.js';
-import { ASYNC_BACKENDS } from '../helpers/asyncBackends.js';
+import type { Store, PreparedItem, SearchKind } from '../../src/store/Store.js';
+import { BACKENDS } from '../helpers/backends.js';
 import { cortexXml, type TestPackage } from '../helpers/packages.js';
 
 function prepared(p: TestPackage, extra: Partial<PreparedItem> = {}): PreparedItem {
@@ -23,7 +23,7 @@ const gnd = (n: number) => `http://d-nb.info/gnd/99999${n}`;
 const person = (n: number, name: string): Person => ({ id: gnd(n), type: 'person', preferredName: name, variantName: [] }) as Person;
 
 /** Reads from `after` until done, applying the changes to `state` in order; returns the position reached. */
-async function drain(store: AsyncStore, kind: SearchKind, after: string | null, limit: number, state = new Map<string, string>()) {
+async function drain(store: Store, kind: SearchKind, after: string | null, limit: number, state = new Map<string, string>()) {
   let position = after;
   let calls = 0;
   for (;;) {
@@ -41,16 +41,16 @@ async function drain(store: AsyncStore, kind: SearchKind, after: string | null, 
 }
 
 /** Only the changes after `after`, as id -> body (null = gone). */
-async function changesAfter(store: AsyncStore, kind: SearchKind, after: string) {
+async function changesAfter(store: Store, kind: SearchKind, after: string) {
   const batch = await store.readSearchChanges(kind, after, 1000);
   assert.ok(!('rescan' in batch));
   assert.equal(batch.done, true);
   return { changes: Object.fromEntries(batch.changes.map((c) => [c.id, c.body])), position: batch.position, ids: batch.changes.map((c) => c.id) };
 }
 
-const jsonOf = async (store: AsyncStore, id: string) => (await store.getItemDocument(id, 'json'))!.body.toString('utf8');
+const jsonOf = async (store: Store, id: string) => (await store.getItemDocument(id, 'json'))!.body.toString('utf8');
 
-for (const backend of ASYNC_BACKENDS) {
+for (const backend of BACKENDS) {
   test(`[${backend.name}] a full scan gives every stored item but the blocked ones, in pages, then the changes after it`, async () => {
     const { store, dispose } = await backend.open();
     try {
@@ -190,7 +190,7 @@ for (const backend of ASYNC_BACKENDS) {
       for (const bad of ['', 'x', 'person:log:0', 'item:log:999999', 'item:log:-1', 'item:scan:0']) {
         assert.deepEqual(await store.readSearchChanges('item', bad, 10), { rescan: true }, bad);
       }
-      await assert.rejects(async () => store.readSearchChanges('item', null, 0), RangeError);
+      await assert.rejects(async () => (await store.readSearchChanges('item', null, 0)), RangeError);
     } finally {
       await dispose();
     }

@@ -6,21 +6,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { BACKENDS } from '../helpers/backends.js';
+import { SQLITE } from '../helpers/backends.js';
 
-test('[sqlite] marking a key used gives way to another writer, then works once the lock is free', () => {
-  const { store, path, dispose } = BACKENDS.find((b) => b.name === 'sqlite')!.open();
+test('[sqlite] marking a key used gives way to another writer, then works once the lock is free', async () => {
+  const { store, location: path, dispose } = await SQLITE.open();
   const ingest = new Database(path);
   try {
-    store.createKey('portal', 'hash-of-the-portal-key');
+    (await store.createKey('portal', 'hash-of-the-portal-key'));
     ingest.exec('BEGIN IMMEDIATE');
-    store.markKeyUsed('portal', new Date(1_800_000_000_000));
-    assert.equal(store.listKeys()[0]!.lastUsedAt, null, 'skipped while the lock is held');
+    (await store.markKeyUsed('portal', new Date(1_800_000_000_000)));
+    assert.equal((await store.listKeys())[0]!.lastUsedAt, null, 'skipped while the lock is held');
     ingest.exec('COMMIT');
-    store.markKeyUsed('portal', new Date(1_800_000_060_000));
-    assert.deepEqual(store.listKeys()[0]!.lastUsedAt, new Date(1_800_000_060_000));
+    (await store.markKeyUsed('portal', new Date(1_800_000_060_000)));
+    assert.deepEqual((await store.listKeys())[0]!.lastUsedAt, new Date(1_800_000_060_000));
   } finally {
     ingest.close();
-    dispose();
+    await dispose();
   }
 });

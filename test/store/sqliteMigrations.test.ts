@@ -22,7 +22,7 @@ import { CORTEX_DIR } from '../helpers/paths.js';
 
 const uri = (id: string) => `http://www.deutsche-digitale-bibliothek.de/item/${id}`;
 
-test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence positions through migration 5', () => {
+test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence positions through migration 5', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
   const path = join(dir, 'old.db');
   try {
@@ -37,16 +37,16 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
 
     const store = openSqliteStore({ path });
     try {
-      const doc = store.getItemDocument('SECOND', 'json')!;
+      const doc = (await store.getItemDocument('SECOND', 'json'))!;
       const { brotli: _, ...plain } = doc;
       assert.deepEqual({ ...plain, body: doc.body.toString() }, { body: '{"second":1}', etag: 'e-second', lastModified: new Date(1_700_000_002_000), blockedReason: null });
-      assert.equal(store.getItemDocument('ROOT', 'xml')!.body.toString(), '<root/>');
-      assert.deepEqual(store.getItemHead('FIRST'), { etag: 'e-first', lastModified: new Date(1_700_000_001_000), blockedReason: null });
-      assert.deepEqual(store.getAncestry('SECOND')!.nodes, [
+      assert.equal((await store.getItemDocument('ROOT', 'xml'))!.body.toString(), '<root/>');
+      assert.deepEqual((await store.getItemHead('FIRST')), { etag: 'e-first', lastModified: new Date(1_700_000_001_000), blockedReason: null });
+      assert.deepEqual((await store.getAncestry('SECOND'))!.nodes, [
         { id: 'SECOND', parent: 'ROOT', label: 'Akte 2', type: 'htype_002', position: '2', leaf: true, aggregationEntity: false },
         { id: 'ROOT', parent: null, label: 'Fonds', type: 'htype_001', position: '1', leaf: false, aggregationEntity: true },
       ]);
-      assert.deepEqual(store.applyItemChanges([{ kind: 'delete', sourceId: 'oai:root' }]), { inserted: 0, updated: 0, unchanged: 0, deleted: 1 });
+      assert.deepEqual((await store.applyItemChanges([{ kind: 'delete', sourceId: 'oai:root' }])), { inserted: 0, updated: 0, unchanged: 0, deleted: 1 });
     } finally {
       store.close();
     }
@@ -67,7 +67,7 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
   }
 });
 
-test('[sqlite] migration 9 drops the old person search tables and keeps each person, its count and its gender for the engine', () => {
+test('[sqlite] migration 9 drops the old person search tables and keeps each person, its count and its gender for the engine', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
   const path = join(dir, 'old.db');
   try {
@@ -86,14 +86,14 @@ test('[sqlite] migration 9 drops the old person search tables and keeps each per
 
     const store = openSqliteStore({ path });
     try {
-      const batch = store.readSearchChanges('person', null, 10);
+      const batch = (await store.readSearchChanges('person', null, 10));
       assert.ok(!('rescan' in batch));
       assert.deepEqual(batch.changes, [
         { id: 'http://d-nb.info/gnd/1', body: `${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"gender":["Frau"],"count":3}` },
         { id: 'http://d-nb.info/gnd/2', body: `${doc('http://d-nb.info/gnd/2', 'Zwei').slice(0, -1)},"count":0}` },
       ]);
       // What a search shows has no gender (spec 2.1).
-      assert.deepEqual(store.readSearchBodies('person', ['http://d-nb.info/gnd/1']), [`${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`]);
+      assert.deepEqual((await store.readSearchBodies('person', ['http://d-nb.info/gnd/1'])), [`${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`]);
     } finally {
       store.close();
     }
@@ -152,7 +152,7 @@ const rawBody = (db: Database.Database, table: string, id: string) =>
   db.prepare<[string], Buffer>(`SELECT b.body FROM ${table} b JOIN items i ON i.num = b.item WHERE i.id = ?`).pluck().get(id)!;
 const changeCount = (db: Database.Database) => db.prepare<[], number>('SELECT count(*) FROM search_item_changes').pluck().get()!;
 
-test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they read back byte for byte', () => {
+test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they read back byte for byte', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
   const path = join(dir, 'old.db');
   try {
@@ -165,11 +165,11 @@ test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they r
     try {
       for (const item of items) {
         for (const format of ['json', 'xml'] as const) {
-          assert.ok(store.getItemDocument(item.id, format)!.body.equals(Buffer.from(item[format], 'utf8')), `${item.id} ${format}`);
+          assert.ok((await store.getItemDocument(item.id, format))!.body.equals(Buffer.from(item[format], 'utf8')), `${item.id} ${format}`);
         }
       }
-      assert.equal(store.getItemDocument(blocked, 'json')!.blockedReason, 'Claim by the holder.');
-      assert.equal(store.readSearchBodies('item', [items[0]!.id])[0], items[0]!.json);
+      assert.equal((await store.getItemDocument(blocked, 'json'))!.blockedReason, 'Claim by the holder.');
+      assert.equal((await store.readSearchBodies('item', [items[0]!.id]))[0], items[0]!.json);
     } finally {
       store.close();
     }
@@ -206,7 +206,7 @@ test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they r
   }
 });
 
-test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs again to the end', () => {
+test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs again to the end', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
   const path = join(dir, 'old.db');
   try {
@@ -234,7 +234,7 @@ test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs
 
     const store = openSqliteStore({ path });
     try {
-      for (const item of [items[0]!, items[600]!, last]) assert.equal(store.getItemDocument(item.id, 'xml')!.body.toString('utf8'), item.xml);
+      for (const item of [items[0]!, items[600]!, last]) assert.equal((await store.getItemDocument(item.id, 'xml'))!.body.toString('utf8'), item.xml);
     } finally {
       store.close();
     }
@@ -243,7 +243,7 @@ test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs
   }
 });
 
-test('[sqlite] a store that records another body encoding is refused with what to do', () => {
+test('[sqlite] a store that records another body encoding is refused with what to do', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
   const path = join(dir, 'other.db');
   try {

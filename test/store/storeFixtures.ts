@@ -1,12 +1,12 @@
 /**
- * The real fixtures as a store holds them, loaded the same way into any AsyncStore, and
+ * The real fixtures as a store holds them, loaded the same way into any Store, and
  * a comparison of everything two stores answer (issue #16 point 9: both backends give
  * the same results).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readPreparedPersons } from '../../src/ingest/persons/preparePerson.js';
-import type { AsyncStore, PreparedItem, PreparedPerson, SearchKind } from '../../src/store/Store.js';
+import type { Store, PreparedItem, PreparedPerson, SearchKind } from '../../src/store/Store.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { cortexPackages, edmPackages } from '../search/itemFixtures.js';
 
@@ -27,7 +27,7 @@ export function fixturePersons(): PreparedPerson[] {
  * Loads the fixtures and a little of everything else a store keeps: items in batches,
  * persons (some referred to by items), a block, keys (one revoked), a harvest state, load runs.
  */
-export async function loadEverything(store: AsyncStore, items: readonly PreparedItem[], persons: readonly PreparedPerson[]): Promise<void> {
+export async function loadEverything(store: Store, items: readonly PreparedItem[], persons: readonly PreparedPerson[]): Promise<void> {
   const withRefs = items.map((item, i) => ({ ...item, refs: [...item.refs, ...persons.filter((_, j) => j % 7 === i % 7).slice(0, 3).map((p) => p.id)] }));
   for (let i = 0; i < withRefs.length; i += 50) await store.upsertItems(withRefs.slice(i, i + 50));
   await store.upsertPersons(persons);
@@ -44,7 +44,7 @@ export async function loadEverything(store: AsyncStore, items: readonly Prepared
   await store.recordLoad({ kind: 'persons', finishedAt: new Date('2024-03-04T05:06:08Z'), records: persons.length, inserted: persons.length, updated: 0, unchanged: 0, deleted: 0, problems: 2 });
 }
 
-async function fullScan(store: AsyncStore, kind: SearchKind): Promise<Map<string, string | null>> {
+async function fullScan(store: Store, kind: SearchKind): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   let position: string | null = null;
   for (;;) {
@@ -64,7 +64,7 @@ const timeless = <T extends object>(x: T | undefined) =>
  * Asserts that two stores answer every read alike, for the given item ids and persons.
  * `sameTimes`: also the times the stores set (true for a copy, false for two loads).
  */
-export async function assertSameAnswers(a: AsyncStore, b: AsyncStore, itemIds: readonly string[], personIds: readonly string[], sameTimes: boolean): Promise<void> {
+export async function assertSameAnswers(a: Store, b: Store, itemIds: readonly string[], personIds: readonly string[], sameTimes: boolean): Promise<void> {
   const t = <T extends object>(x: T | undefined) => (sameTimes ? x : timeless(x));
   assert.equal(await b.countItems(), await a.countItems());
   assert.equal(await b.countPersons(), await a.countPersons());

@@ -324,7 +324,7 @@ describe('a blocked item', () => {
     try {
       const get = (url: string) => t.app.inject({ url, headers: BROWSER });
       assert.ok((await get('/search?q=File')).body.includes('1–20 von 25'));
-      assert.equal(t.store.blockItem('FILE25', 'a test'), true);
+      assert.equal((await t.store.blockItem('FILE25', 'a test')), true);
       const page = await get('/item/FILE25');
       assert.equal(page.statusCode, 404);
       assert.ok(page.body.includes('<p class="problem">Dieses Objekt ist gesperrt.</p>'));

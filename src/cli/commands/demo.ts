@@ -27,9 +27,9 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   const persons = await ingestEntities(store, [`${FIXTURES}persons`], { batchSize: config.ingest.batchSize });
   io.err(`Loaded demo persons: ${persons.inserted} new, ${persons.updated} updated, ${persons.unchanged} unchanged, ${persons.problems.length} skipped.`);
   // A demo key per run: the old ones are revoked, a key is printed only once.
-  for (const k of store.listKeys()) if (k.name.startsWith('demo-') && !k.revokedAt) store.revokeKey(k.name);
+  for (const k of await store.listKeys()) if (k.name.startsWith('demo-') && !k.revokedAt) await store.revokeKey(k.name);
   const key = generateApiKey();
-  store.createKey(`demo-${Date.now()}`, hashApiKey(key));
+  await store.createKey(`demo-${Date.now()}`, hashApiKey(key));
   const running = await serveCommand(config, store, io.err);
   const base = running.httpUrl;
   io.out('');

@@ -142,7 +142,7 @@ export async function exportCommand(
   const started = Date.now();
   const host = new IndexHost(store);
   io.err(`Indexing the ${what} of the store...`);
-  while (!host.refresh(kind, 250)) if (options.signal?.aborted) return stopped(io, 0, flags, what, options.cli);
+  while (!(await host.refresh(kind, 250))) if (options.signal?.aborted) return stopped(io, 0, flags, what, options.cli);
   io.err(`Indexed ${host.index(kind).size.toLocaleString('en-US')} ${what} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   if (afterId !== undefined) io.err(`Resuming ${flags.out} after ${afterId}.`);
 

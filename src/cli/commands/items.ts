@@ -6,12 +6,12 @@
 import type { ItemFormat, Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
 
-export function blockItem(store: Store, id: string, reason: string, io: CliIo): number {
+export async function blockItem(store: Store, id: string, reason: string, io: CliIo): Promise<number> {
   if (reason.trim() === '') {
     io.err('Give a reason with --reason TEXT; it is shown to clients in the 403 message.');
     return EXIT.failed;
   }
-  if (!store.blockItem(id, reason.trim())) {
+  if (!(await store.blockItem(id, reason.trim()))) {
     io.err(`No item '${id}' in the store. Load it first, or check the id.`);
     return EXIT.failed;
   }
@@ -19,8 +19,8 @@ export function blockItem(store: Store, id: string, reason: string, io: CliIo): 
   return EXIT.ok;
 }
 
-export function unblockItem(store: Store, id: string, io: CliIo): number {
-  if (!store.unblockItem(id)) {
+export async function unblockItem(store: Store, id: string, io: CliIo): Promise<number> {
+  if (!(await store.unblockItem(id))) {
     io.err(`Item '${id}' is not blocked.`);
     return EXIT.failed;
   }
@@ -29,9 +29,9 @@ export function unblockItem(store: Store, id: string, io: CliIo): number {
 }
 
 /** `items list [--limit N] [--after ID]`: ids on stdout, one a line (for scripts); how to go on on stderr. */
-export function listItems(store: Store, options: { limit: number; after?: string | undefined }, cli: string, io: CliIo): number {
+export async function listItems(store: Store, options: { limit: number; after?: string | undefined }, cli: string, io: CliIo): Promise<number> {
   // One more than asked tells whether another page follows.
-  const ids = store.listItemIds({ after: options.after, limit: options.limit + 1 });
+  const ids = await store.listItemIds({ after: options.after, limit: options.limit + 1 });
   const page = ids.slice(0, options.limit);
   for (const id of page) io.out(id);
   if (page.length === 0) {
@@ -45,8 +45,8 @@ export function listItems(store: Store, options: { limit: number; after?: string
 export const DEFAULT_LIST_LIMIT = 100;
 
 /** `items show ID [--format json|xml]`: the package as a client gets it from /items/{id}/aip. */
-export function showItem(store: Store, id: string, format: ItemFormat, cli: string, io: CliIo): number {
-  const doc = store.getItemDocument(id, format);
+export async function showItem(store: Store, id: string, format: ItemFormat, cli: string, io: CliIo): Promise<number> {
+  const doc = await store.getItemDocument(id, format);
   if (!doc) {
     io.err(`No item '${id}' in the store. See the ids with: ${cli} items list`);
     return EXIT.failed;

@@ -8,20 +8,20 @@ import { EXIT, type CliIo } from '../io.js';
 
 const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
-export function createKey(store: Store, name: string, io: CliIo): number {
+export async function createKey(store: Store, name: string, io: CliIo): Promise<number> {
   if (!KEY_NAME.test(name)) {
     io.err(`The key name '${name}' is not valid: use 1 to 64 letters, digits, '.', '_', '@', '-'.`);
     return EXIT.failed;
   }
   const key = generateApiKey();
-  store.createKey(name, hashApiKey(key));
+  await store.createKey(name, hashApiKey(key));
   io.out(key);
   io.err(`Created key '${name}'. It is shown only this once: store it now.`);
   return EXIT.ok;
 }
 
-export function listKeys(store: Store, io: CliIo): number {
-  const keys = store.listKeys();
+export async function listKeys(store: Store, io: CliIo): Promise<number> {
+  const keys = await store.listKeys();
   if (keys.length === 0) {
     io.out('No keys. Create one with: heritage-api keys create --name NAME');
     return EXIT.ok;
@@ -34,8 +34,8 @@ export function listKeys(store: Store, io: CliIo): number {
   return EXIT.ok;
 }
 
-export function revokeKey(store: Store, name: string, io: CliIo): number {
-  if (!store.revokeKey(name)) {
+export async function revokeKey(store: Store, name: string, io: CliIo): Promise<number> {
+  if (!(await store.revokeKey(name))) {
     io.err(`No active key named '${name}'. See: heritage-api keys list`);
     return EXIT.failed;
   }

@@ -88,10 +88,10 @@ export async function startServer(config: Config, store: Store, logging = true):
 /** Runs until SIGINT/SIGTERM, then closes the servers and the store cleanly. */
 export async function serveCommand(config: Config, store: Store, log: (line: string) => void): Promise<RunningServer> {
   const running = await startServer(config, store);
-  log(`heritage-api listening on ${running.httpUrl}${running.httpsUrl ? ` and ${running.httpsUrl}` : ''} (${store.countItems()} items)`);
+  log(`heritage-api listening on ${running.httpUrl}${running.httpsUrl ? ` and ${running.httpsUrl}` : ''} (${await store.countItems()} items)`);
   const stop = async () => {
     await running.close();
-    store.close();
+    await store.close();
     process.exit(0);
   };
   process.once('SIGINT', stop).once('SIGTERM', stop);

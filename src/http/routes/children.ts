@@ -36,8 +36,8 @@ export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRoute
   const vary = itemVary(config.http.corsOrigin);
   let version = '';
 
-  function body(id: string, offset: number, rows: number, format: 'json' | 'xml'): TaggedBody {
-    const now = store.dataVersion();
+  async function body(id: string, offset: number, rows: number, format: 'json' | 'xml'): Promise<TaggedBody> {
+    const now = await store.dataVersion();
     if (now !== version) {
       bodies.clear();
       version = now;
@@ -45,7 +45,7 @@ export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRoute
     const key = `${format}\u0000${offset}\u0000${rows}\u0000${id}`;
     let cached = bodies.get(key);
     if (cached === undefined) {
-      const page = store.getChildren(id, offset, rows);
+      const page = await store.getChildren(id, offset, rows);
       // Deleted between the check and the read.
       if (!page) throw ApiError.of('itemNotFound', id);
       cached = tagged(Buffer.from(format === 'json' ? childrenToJson(page) : childrenToXml(page)));
@@ -58,10 +58,10 @@ export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRoute
     const id = request.params.id;
     if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
     const rep = itemRepresentation(request, config.http.requireAccept);
-    servable(id, store.getItemHead(id));
+    servable(id, await store.getItemHead(id));
     const offset = request.query.offset ?? 0;
     const rows = request.query.rows ?? CHILDREN_LIMITS.defaultRows;
-    return sendTagged(request, reply.header('Content-Type', rep.contentType).header('Vary', vary), body(id, offset, rows, rep.format), cacheControl);
+    return sendTagged(request, reply.header('Content-Type', rep.contentType).header('Vary', vary), await body(id, offset, rows, rep.format), cacheControl);
   }
 
   app.get<Route>('/items/:id/children', { onRequest: deps.onRequest, schema: childrenSchema }, children);

@@ -34,9 +34,9 @@ function json(reply: FastifyReply, body: unknown): FastifyReply {
 }
 
 /** Why the server is not ready, or undefined when it is. */
-export function notReadyReason(deps: HealthRouteDeps): string | undefined {
+export async function notReadyReason(deps: HealthRouteDeps): Promise<string | undefined> {
   try {
-    deps.store.dataVersion();
+    await deps.store.dataVersion();
   } catch {
     // The error itself is logged where the store is used and counted in heritage_store_errors_total.
     return 'the store does not answer';
@@ -48,7 +48,7 @@ export function notReadyReason(deps: HealthRouteDeps): string | undefined {
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps): void {
   app.get('/health/live', ROUTE, async (_request, reply) => json(reply, { status: 'live' }));
   app.get('/health/ready', ROUTE, async (_request, reply) => {
-    const reason = notReadyReason(deps);
+    const reason = await notReadyReason(deps);
     if (reason !== undefined) {
       throw ApiError.of('notReady', reason, RETRY_AFTER_SECONDS).withHeaders({ 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' });
     }

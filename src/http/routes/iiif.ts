@@ -80,7 +80,7 @@ export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): v
     const type = contentType(request);
     const host = request.host;
     if (!HOST.test(host)) throw ApiError.of('badRequest', `the Host header '${shown(host)}' is not a host name with an optional port; the manifest's URLs are built from it.`);
-    const doc = store.getItemDocument(id, 'json');
+    const doc = await store.getItemDocument(id, 'json');
     if (!doc) throw ApiError.of('itemNotFound', id);
     if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
     const pkg: unknown = JSON.parse(doc.body.toString('utf8'));

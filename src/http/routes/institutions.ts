@@ -34,10 +34,12 @@ export function registerInstitutionRoutes(app: FastifyInstance, deps: Institutio
   let providers: ProviderSummary[] = [];
 
   /** The body under `key`, made by `make` from the institutions of the current data. */
-  function body(key: string, make: (list: readonly ProviderSummary[]) => unknown): TaggedBody {
-    const now = store.dataVersion();
+  async function body(key: string, make: (list: readonly ProviderSummary[]) => unknown): Promise<TaggedBody> {
+    const now = await store.dataVersion();
     if (now !== version) {
-      providers = store.listProviders();
+      const list = await store.listProviders();
+      if (now === version) return body(key, make); // another request read them meanwhile
+      providers = list;
       bodies.clear();
       version = now;
     }
@@ -49,9 +51,9 @@ export function registerInstitutionRoutes(app: FastifyInstance, deps: Institutio
     return cached;
   }
 
-  const answer = (request: FastifyRequest, reply: FastifyReply, key: string, make: (list: readonly ProviderSummary[]) => unknown) => {
+  const answer = async (request: FastifyRequest, reply: FastifyReply, key: string, make: (list: readonly ProviderSummary[]) => unknown) => {
     const rep = jsonOnly(request, config.http.requireAccept);
-    return sendTagged(request, reply.header('Content-Type', rep.contentType), body(key, make), cacheControl);
+    return sendTagged(request, reply.header('Content-Type', rep.contentType), await body(key, make), cacheControl);
   };
 
   app.get<{ Querystring: ListQuery }>('/institutions', { onRequest: deps.onRequest, schema: institutionsSchema }, async (request, reply) => {

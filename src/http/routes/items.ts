@@ -34,14 +34,14 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   async function aip(request: ItemRequest, reply: FastifyReply) {
-    const answer = deps.packages.answer(request, itemId(request));
+    const answer = await deps.packages.answer(request, itemId(request));
     return reply.headers(answer.headers).code(answer.status).send(answer.body);
   }
 
   async function parents(request: ItemRequest, reply: FastifyReply) {
     const id = itemId(request);
     const rep = itemRepresentation(request, config.http.requireAccept);
-    const answer = deps.hierarchies.body(id, rep.format);
+    const answer = await deps.hierarchies.body(id, rep.format);
     if (answer === undefined) throw ApiError.of('itemNotFound', redactUrl(id));
     // The fast path (../fastPath.ts) writes these headers too, in this order.
     return sendTagged(request, reply.header('Content-Type', rep.contentType).header('Vary', vary), answer, cacheControl);

@@ -26,7 +26,7 @@ export function registerPartRoutes(app: FastifyInstance, deps: PartRouteDeps): v
   const handler = (part: PackagePart) => async (request: FastifyRequest<Route>, reply: FastifyReply) => {
     const id = request.params.id;
     if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
-    const answer = parts.answer(request, id, part);
+    const answer = await parts.answer(request, id, part);
     return reply.headers(answer.headers).code(answer.status).send(answer.body);
   };
   for (const part of PACKAGE_PARTS) {

@@ -88,15 +88,16 @@ export function registerServiceRoutes(app: FastifyInstance, deps: ServiceRouteDe
 
   async function status(request: FastifyRequest, reply: FastifyReply) {
     const rep = jsonOnly(request, config.http.requireAccept);
-    const dataVersion = store.dataVersion();
-    if (counted?.version !== dataVersion) counted = { version: dataVersion, items: store.countItems(), persons: store.countPersons() };
+    const dataVersion = await store.dataVersion();
+    if (counted?.version !== dataVersion) counted = { version: dataVersion, items: await store.countItems(), persons: await store.countPersons() };
+    const { items, persons } = counted;
     const body = {
       version: VERSION,
       dataVersion,
-      items: counted.items,
-      persons: counted.persons,
-      loads: store.listLoads().map(loadEntry),
-      harvests: store.listHarvests().map(harvestEntry),
+      items,
+      persons,
+      loads: (await store.listLoads()).map(loadEntry),
+      harvests: (await store.listHarvests()).map(harvestEntry),
     };
     return reply.header('Content-Type', rep.contentType).header('Cache-Control', 'no-cache').send(JSON.stringify(body));
   }

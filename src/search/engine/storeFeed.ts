@@ -3,6 +3,10 @@
  * engine's ChangeFeed (feed.ts): stored bodies become SearchDocuments of the kind's schema.
  * The store knows no schema and the engine no backend; this is where the two meet.
  *
+ * The store answers with promises (a networked backend: issue #16 point 1), so the feed is
+ * read here asynchronously, batch by batch, and each batch applied synchronously with
+ * feed.ts applyChange: storeCatchUp is feed.ts catchUp for such a feed.
+ *
  * A position the store can no longer serve (its log was pruned past it) throws
  * FeedRescanError: the caller builds a new index from a full scan (position null) and
  * swaps it in. Replaying a full scan into the old index would leave behind the documents
@@ -10,7 +14,8 @@
  */
 import type { Person } from '../../ingest/persons/person.js';
 import type { SearchChange, SearchFeedStore, SearchKind } from '../../store/Store.js';
-import type { ChangeBatch, ChangeFeed } from './feed.js';
+import { applyChange, type ChangeBatch } from './feed.js';
+import type { SearchIndex } from './SearchIndex.js';
 import { itemDocumentsFromJson } from './itemDocument.js';
 import { personDocument } from './personDocument.js';
 import type { Change } from './types.js';
@@ -43,14 +48,47 @@ function personChange(c: SearchChange): Change {
   return { op: 'upsert', doc: personDocument({ ...person, id: c.id }, count) };
 }
 
+/** The engine's ChangeFeed (feed.ts), its batches read asynchronously from a store. */
+export interface StoreFeed {
+  /** At most `limit` changes after `position`, in commit order. */
+  changesAfter(position: string | null, limit: number): Promise<ChangeBatch>;
+}
+
 /** The engine's feed of one kind from a store (in a search worker: its own connection). */
-export function storeFeed(store: SearchFeedStore, kind: SearchKind): ChangeFeed {
+export function storeFeed(store: SearchFeedStore, kind: SearchKind): StoreFeed {
   const toChange = kind === 'item' ? itemChange : personChange;
   return {
-    changesAfter(position: string | null, limit: number): ChangeBatch {
-      const batch = store.readSearchChanges(kind, position, limit);
+    async changesAfter(position: string | null, limit: number): Promise<ChangeBatch> {
+      const batch = await store.readSearchChanges(kind, position, limit);
       if ('rescan' in batch) throw new FeedRescanError(kind, position);
       return { changes: batch.changes.map(toChange), position: batch.position, done: batch.done };
     },
   };
+}
+
+/**
+ * feed.ts catchUp for a StoreFeed: applies changes from `position` on until the feed is
+ * drained or `budgetMs` has passed; returns where it stopped and whether it caught up.
+ * The budget counts the applying and the waiting for the store alike.
+ */
+export async function storeCatchUp(
+  index: SearchIndex,
+  feed: StoreFeed,
+  position: string | null,
+  budgetMs: number,
+  batchSize: number,
+): Promise<{ position: string | null; done: boolean; applied: number }> {
+  const stop = Date.now() + budgetMs;
+  let applied = 0;
+  for (;;) {
+    const batch = await feed.changesAfter(position, batchSize);
+    for (const c of batch.changes) applyChange(index, c);
+    applied += batch.changes.length;
+    position = batch.position;
+    if (batch.done) {
+      index.refreshOrders(1024);
+      return { position, done: true, applied };
+    }
+    if (Date.now() >= stop) return { position, done: false, applied };
+  }
 }

@@ -1,10 +1,10 @@
 /**
  * The PostgreSQL store (issue #16 point 2): every operation of the Store,
- * asynchronous (AsyncStore), over a pool of `pg` connections. Its schema
+ * asynchronous, over a pool of `pg` connections. Its schema
  * is applied by `heritage-api migrate` and checked here at open.
  */
 import type pg from 'pg';
-import type { AsyncStore, StoreSpec } from '../Store.js';
+import type { Store, StoreSpec } from '../Store.js';
 import { createPool, operatorError } from './db.js';
 import { PgChildren } from './children.js';
 import { PgItems } from './items.js';
@@ -30,7 +30,7 @@ export interface PostgresSpec {
 }
 
 /** Opens the store at `options.url`; refuses one whose schema is not this version's (run `heritage-api migrate`). */
-export async function openPostgresStore(options: PostgresOptions): Promise<AsyncStore> {
+export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
   const pool = createPool({ url: options.url, max: options.maxConnections });
   try {
     await checkSchema(pool, options.url);
@@ -41,7 +41,19 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Async
   return postgresStore(pool, options);
 }
 
-function postgresStore(pool: pg.Pool, options: PostgresOptions): AsyncStore {
+/**
+ * Another connection to the store of `spec` (from openStore.ts), for a search worker: it
+ * reads the search feed and the bodies of hits, one query at a time.
+ */
+export function reopenPostgresStore(spec: StoreSpec): Promise<Store> {
+  const { url } = spec.settings as PostgresSpec;
+  return openPostgresStore({ url, maxConnections: WORKER_CONNECTIONS });
+}
+
+/** A search worker's pool: its feed and a search's bodies may overlap, nothing more. */
+const WORKER_CONNECTIONS = 2;
+
+function postgresStore(pool: pg.Pool, options: PostgresOptions): Store {
   const kept = options.searchChangesKept ?? SEARCH_CHANGES_KEPT;
   if (!(kept >= 1)) throw new RangeError('searchChangesKept must be at least 1: the newest change keeps the numbering going');
   const items = new PgItems(pool, kept);
@@ -61,39 +73,78 @@ function postgresStore(pool: pg.Pool, options: PostgresOptions): AsyncStore {
         throw operatorError(e, options.url);
       }
     };
+  // This process's own writes, counted once committed, so that dataVersion() moves at once
+  // for them even when it answers from a reading of data_version begun before (below).
+  let ownWrites = 0;
+  const w = <A extends unknown[], R>(run: (...args: A) => Promise<R>) => {
+    const translated = t(run);
+    return async (...args: A): Promise<R> => {
+      try {
+        return await translated(...args);
+      } finally {
+        ownWrites++;
+      }
+    };
+  };
+  // Callers compare dataVersion() on every request: concurrent calls share one reading of
+  // data_version, so that a busy server asks PostgreSQL once per round trip, not once per
+  // request. Another connection's commit is thus seen one round trip late at most (SQLite's
+  // COMMIT_CHECK_MS is the same trade).
+  let reading: Promise<number> | undefined;
+  const readVersion = () => {
+    reading ??= pool.query<{ version: number }>('SELECT version FROM data_version').then(
+      (r) => {
+        reading = undefined;
+        return r.rows[0]!.version;
+      },
+      (e: unknown) => {
+        reading = undefined;
+        throw e;
+      },
+    );
+    return reading;
+  };
+  let closed = false;
   // Explicit delegation keeps the Store surface visible in one place.
   return {
-    upsertItems: t((x) => items.upsertItems(x)),
-    applyItemChanges: t((changes, harvest) => items.applyItemChanges(changes, harvest)),
+    upsertItems: w((x) => items.upsertItems(x)),
+    applyItemChanges: w((changes, harvest) => items.applyItemChanges(changes, harvest)),
     getHarvestState: t((source) => items.getHarvestState(source)),
     getItemDocument: t((id, f) => items.getItemDocument(id, f)),
     getItemHead: t((id) => items.getItemHead(id)),
     getAncestry: t((id) => items.getAncestry(id)),
     getChildren: t((id, offset, rows) => children.getChildren(id, offset, rows)),
     findCycles: t((ids) => items.findCycles(ids)),
-    blockItem: t((id, reason) => items.blockItem(id, reason)),
-    unblockItem: t((id) => items.unblockItem(id)),
+    blockItem: w((id, reason) => items.blockItem(id, reason)),
+    unblockItem: w((id) => items.unblockItem(id)),
     countItems: t(() => items.countItems()),
     listItemIds: t((o) => items.listItemIds(o)),
     listProviders: t(() => providers.list(pool)),
-    upsertPersons: t((x) => persons.upsertPersons(x)),
+    upsertPersons: w((x) => persons.upsertPersons(x)),
     countPersons: t(() => persons.countPersons()),
-    createKey: t((name, hash) => keys.createKey(name, hash)),
+    createKey: w((name, hash) => keys.createKey(name, hash)),
     listKeys: t(() => keys.listKeys()),
-    revokeKey: t((name) => keys.revokeKey(name)),
+    revokeKey: w((name) => keys.revokeKey(name)),
     findActiveKey: t((hash) => keys.findActiveKey(hash)),
     markKeyUsed: t((name, at) => keys.markKeyUsed(name, at)),
-    recordLoad: t((run) => status.recordLoad(run)),
+    recordLoad: w((run) => status.recordLoad(run)),
     listLoads: t(() => status.listLoads()),
     listHarvests: t(() => status.listHarvests()),
     readSearchChanges: t((kind, after, limit) => search.readSearchChanges(kind, after, limit)),
     readSearchBodies: t((kind, ids) => search.readSearchBodies(kind, ids)),
     // Moved by triggers in the transaction of every write that changes what is served (schema.ts).
-    dataVersion: t(async () => String((await pool.query<{ version: number }>('SELECT version FROM data_version')).rows[0]!.version)),
-    reopenSpec: async (): Promise<StoreSpec> => {
+    dataVersion: t(async () => {
+      const own = ownWrites;
+      return `${await readVersion()}.${own}`;
+    }),
+    reopenSpec: (): StoreSpec => {
       const settings: PostgresSpec = { url: options.url };
       return { backend: 'postgres', settings };
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
   };
 }

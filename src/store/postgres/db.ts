@@ -36,7 +36,9 @@ export interface PoolOptions {
 }
 
 export function createPool(options: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types });
+  // allowExitOnIdle: idle connections do not keep a process alive that has nothing else to do (a
+  // command that is done, a search worker's thread), as an open SQLite file does not.
+  const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types, allowExitOnIdle: true });
   // An idle connection the server drops (a restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return pool;

@@ -107,50 +107,70 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const status = new SqliteStatus(db);
   const persons = new SqlitePersonWriter(db, invalidate);
   const keys = new SqliteKeys(db, invalidate);
+  // Writes may meet another process's lock or a full disk; reads on WAL do not wait for writers.
+  // A failure is a rejected promise, as a networked backend's is (Store.ts).
+  const write =
+    <A extends unknown[], R>(run: (...args: A) => R) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return run(...args);
+      } catch (e) {
+        throw operatorError(e, options.path, busySeconds);
+      }
+    };
+  // One resolved promise per version: callers compare it on every request (issue #5), and
+  // while nothing changes they get the same one, with nothing allocated.
+  let versionPromise = Promise.resolve(version);
   // Explicit delegation keeps the Store surface visible in one place.
   return {
-    // Writes may meet another process's lock or a full disk; reads on WAL do not wait for writers.
-    upsertItems: translated((x) => items.upsertItems(x)),
-    applyItemChanges: translated((changes, harvest) => items.applyItemChanges(changes, harvest)),
-    getHarvestState: (source) => items.getHarvestState(source),
-    getItemDocument: (id, f) => items.getItemDocument(id, f),
-    getItemHead: (id) => items.getItemHead(id),
-    getAncestry: (id) => items.getAncestry(id),
-    getChildren: (id, offset, rows) => children.getChildren(id, offset, rows),
-    findCycles: (ids) => items.findCycles(ids),
-    blockItem: translated((id, reason) => items.blockItem(id, reason)),
-    unblockItem: translated((id) => items.unblockItem(id)),
-    countItems: () => items.countItems(),
-    listItemIds: (options) => items.listItemIds(options),
-    listProviders: () => providers.list(),
-    upsertPersons: translated((x) => persons.upsertPersons(x)),
-    countPersons: () => persons.countPersons(),
-    createKey: translated((name, hash) => keys.createKey(name, hash)),
-    listKeys: () => keys.listKeys(),
-    revokeKey: translated((name) => keys.revokeKey(name)),
-    findActiveKey: (hash) => keys.findActiveKey(hash),
-    markKeyUsed: (name, at) => keys.markKeyUsed(name, at),
-    recordLoad: (run) => status.recordLoad(run),
-    listLoads: () => status.listLoads(),
-    listHarvests: () => status.listHarvests(),
-    readSearchChanges: (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
-    readSearchBodies: (kind, ids) => searchChanges.readSearchBodies(kind, ids),
+    upsertItems: write((x) => items.upsertItems(x)),
+    applyItemChanges: write((changes, harvest) => items.applyItemChanges(changes, harvest)),
+    getHarvestState: async (source) => items.getHarvestState(source),
+    getItemDocument: async (id, f) => items.getItemDocument(id, f),
+    getItemHead: async (id) => items.getItemHead(id),
+    getAncestry: async (id) => items.getAncestry(id),
+    getChildren: async (id, offset, rows) => children.getChildren(id, offset, rows),
+    findCycles: async (ids) => items.findCycles(ids),
+    blockItem: write((id, reason) => items.blockItem(id, reason)),
+    unblockItem: write((id) => items.unblockItem(id)),
+    countItems: async () => items.countItems(),
+    listItemIds: async (options) => items.listItemIds(options),
+    listProviders: async () => providers.list(),
+    upsertPersons: write((x) => persons.upsertPersons(x)),
+    countPersons: async () => persons.countPersons(),
+    createKey: write((name, hash) => keys.createKey(name, hash)),
+    listKeys: async () => keys.listKeys(),
+    revokeKey: write((name) => keys.revokeKey(name)),
+    findActiveKey: async (hash) => keys.findActiveKey(hash),
+    markKeyUsed: write((name, at) => keys.markKeyUsed(name, at)),
+    recordLoad: write((run) => status.recordLoad(run)),
+    listLoads: async () => status.listLoads(),
+    listHarvests: async () => status.listHarvests(),
+    readSearchChanges: async (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
+    readSearchBodies: async (kind, ids) => searchChanges.readSearchBodies(kind, ids),
     dataVersion: () => {
-      // One string while nothing changes: callers compare it on every request (issue #5).
-      const commits = otherCommits();
+      let commits: number;
+      try {
+        commits = otherCommits();
+      } catch (e) {
+        return Promise.reject(operatorError(e, options.path, busySeconds));
+      }
       if (commits !== versionCommits || ownWrites !== versionWrites) {
         versionCommits = commits;
         versionWrites = ownWrites;
         version = `${commits}.${ownWrites}`;
+        versionPromise = Promise.resolve(version);
       }
-      return version;
+      return versionPromise;
     },
     reopenSpec: () => {
       if (options.path === ':memory:' || options.path === '') return undefined;
       const settings: SqliteSpec = { path: options.path, cacheMegabytes: options.cacheMegabytes ?? 64 };
       return { backend: 'sqlite', settings };
     },
-    close: () => db.close(),
+    close: async () => {
+      db.close();
+    },
   };
 }
 

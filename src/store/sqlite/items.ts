@@ -19,6 +19,7 @@ import { itemIdFromUri } from '../itemIds.js';
 import { DecodedBodies, encodeBody } from '../bodyCodec.js';
 import type { SqliteItemRefs } from './persons.js';
 import type { SqliteProviders } from './providers.js';
+import type { Sync } from './sync.js';
 
 /** A parent chain longer than this is treated as broken data (real hierarchies are ≤ 12 deep). */
 const MAX_DEPTH = 1000;
@@ -67,7 +68,7 @@ const NODE_COLUMNS = `id, cho_uri, parent_ref, label, hierarchy_type, position, 
   NOT EXISTS (SELECT 1 FROM items c WHERE c.parent_ref = items.cho_uri) AS leaf`;
 
 // getChildren is ./children.ts's, listProviders ./providers.ts's.
-export class SqliteItems implements Omit<ItemStore, 'getChildren' | 'listProviders'> {
+export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listProviders'>> {
   private readonly selectOld: Statement<[string], OldRow>;
   private readonly insert: Statement;
   private readonly setSource: Statement<[string, string]>;

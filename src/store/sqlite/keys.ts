@@ -5,6 +5,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { UsageError } from '../../errors.js';
 import type { ApiKeyRecord, KeyStore } from '../Store.js';
+import type { Sync } from './sync.js';
 
 interface KeyRow {
   name: string;
@@ -15,7 +16,7 @@ interface KeyRow {
 
 const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
 
-export class SqliteKeys implements KeyStore {
+export class SqliteKeys implements Sync<KeyStore> {
   private readonly insert: Statement;
   private readonly list: Statement<[], KeyRow>;
   private readonly revoke: Statement;

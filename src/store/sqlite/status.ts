@@ -4,6 +4,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { HarvestStatus, LoadRun, StatusStore } from '../Store.js';
+import type { Sync } from './sync.js';
 
 interface LoadRow {
   kind: string;
@@ -25,7 +26,7 @@ interface HarvestRow {
   updated_at: number;
 }
 
-export class SqliteStatus implements StatusStore {
+export class SqliteStatus implements Sync<StatusStore> {
   private readonly saveLoad: Statement;
   private readonly loads: Statement<[], LoadRow>;
   private readonly harvests: Statement<[], HarvestRow>;
