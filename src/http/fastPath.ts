@@ -38,11 +38,12 @@ import type { AnswerLog } from './requestLog.js';
 import { isValidItemId } from '../store/itemIds.js';
 
 /**
- * Answers the request and returns true, or returns false and leaves it untouched: at
- * once (false) for a request it does not take by its method and path, else as a promise
- * once the store has answered (issue #16 point 1: the store seam is asynchronous).
+ * Returns false and leaves the request untouched when it does not take it by its method
+ * and path; else returns true and answers it once the store has answered (issue #16
+ * point 1: the store seam is asynchronous), or hands it to `FastPathDeps.fallback`
+ * (Fastify) when it cannot answer it exactly as the route does.
  */
-export type FastPath = (req: IncomingMessage, res: ServerResponse) => false | Promise<boolean>;
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface FastPathDeps {
   config: Config;
@@ -50,6 +51,8 @@ export interface FastPathDeps {
   log: AnswerLog | undefined;
   /** The headers @fastify/cors adds to every answer, when they do not depend on the request. */
   cors: { allowOrigin: string; exposeHeaders: string } | undefined;
+  /** What answers a request the fast path took but cannot answer itself: Fastify. */
+  fallback: (req: IncomingMessage, res: ServerResponse) => void;
   /** Rejects when the request may not be answered; undefined for an anonymous read (auth.anonymousRead). */
   authenticate: (request: KeyedRequest) => Promise<string | undefined>;
   hierarchies: HierarchyAnswers;
@@ -70,16 +73,16 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
   const proxied = config.server.trustProxy && log !== undefined;
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
-  /** The package, as the aip route answers it; false when Fastify must answer. */
-  async function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, route: string, started: number): Promise<boolean> {
+  /** The package, as the aip route answers it; Fastify answers what it cannot. */
+  async function packageAnswer(req: IncomingMessage, res: ServerResponse, id: string, route: string, started: number): Promise<void> {
     let answer: PackageAnswer;
     try {
       await deps.authenticate(req);
       answer = await deps.packages.answer(req, id);
     } catch {
-      return false; // Fastify writes the error.
+      return deps.fallback(req, res); // Fastify writes the error.
     }
-    if (answer.status !== 200 || answer.body === undefined) return false; // 304: Fastify's own way of writing it
+    if (answer.status !== 200 || answer.body === undefined) return deps.fallback(req, res); // 304: Fastify's own way of writing it
     const h = answer.headers;
     // A literal, not a spread: a spread cost 1.4 µs a request.
     const head: Record<string, string | number> = {
@@ -97,11 +100,10 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     res.end(answer.body);
     if (log !== undefined) log(req, 200, started);
     deps.record?.(route, 200, started);
-    return true;
   }
 
-  /** The ancestry, as the parents route answers it; false when Fastify must answer. */
-  async function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<boolean> {
+  /** The ancestry, as the parents route answers it; Fastify answers what it cannot. */
+  async function parentsAnswer(req: IncomingMessage, res: ServerResponse, id: string, started: number): Promise<void> {
     let format: 'json' | 'xml';
     let contentType: string;
     let answer;
@@ -110,9 +112,9 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
       ({ format, contentType } = itemRepresentation(req, config.http.requireAccept));
       answer = await deps.hierarchies.body(id, format);
     } catch {
-      return false;
+      return deps.fallback(req, res);
     }
-    if (answer === undefined) return false;
+    if (answer === undefined) return deps.fallback(req, res);
     res.writeHead(200, {
       'access-control-allow-origin': cors!.allowOrigin,
       'access-control-expose-headers': cors!.exposeHeaders,
@@ -125,7 +127,11 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     res.end(answer.body);
     if (log !== undefined) log(req, 200, started);
     deps.record?.('/items/:id/parents', 200, started);
-    return true;
+  }
+
+  function failed(this: void, e: unknown): void {
+    // Unreachable in practice: writeHead and end do not throw for the headers made here.
+    process.emitWarning(`fast path: ${(e as Error).message}`);
   }
 
   return (req, res) => {
@@ -141,13 +147,17 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     // '?' and '%' would need Fastify's query and path decoding; a valid id has neither.
     if (!isValidItemId(id)) return false;
     const rest = slash < 0 ? '' : url.slice(slash);
+    let answering: Promise<void>;
     if (rest === '/parents') {
       // Compression of parents answers is @fastify/compress's; a 304 is Fastify's to write.
       if (req.headers['accept-encoding'] !== undefined || req.headers['if-none-match'] !== undefined) return false;
-      return parentsAnswer(req, res, id, started);
-    }
-    if (rest === '/aip') return packageAnswer(req, res, id, '/items/:id/aip', started);
-    if (rest === '') return packageAnswer(req, res, id, '/items/:id', started);
-    return false;
+      answering = parentsAnswer(req, res, id, started);
+    } else if (rest === '/aip') answering = packageAnswer(req, res, id, '/items/:id/aip', started);
+    else if (rest === '') answering = packageAnswer(req, res, id, '/items/:id', started);
+    else return false;
+    // The answers catch what the store and the key check throw; anything else (writing the
+    // answer failed) ends the request, which no one else can answer any more.
+    answering.catch(failed);
+    return true;
   };
 }

@@ -119,13 +119,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const listener: RequestListener = (req, res) => {
     if (fastPath === undefined) return fastify!(req, res);
-    const answered = fastPath(req, res);
-    if (answered === false) return fastify!(req, res);
-    // The fast path catches what the store and the key check throw; anything else is Fastify's to answer, if it still can.
-    answered.then(
-      (done) => done || fastify!(req, res),
-      (e: unknown) => (res.headersSent ? res.destroy(e as Error) : fastify!(req, res)),
-    );
+    if (!fastPath(req, res)) fastify!(req, res);
   };
   const app = Fastify({
     logger: logging
@@ -266,6 +260,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     log: requestLog?.answer,
     // What @fastify/cors adds to every answer when any origin may read it.
     cors: anyOrigin ? { allowOrigin: '*', exposeHeaders: CORS.exposedHeaders.join(', ') } : undefined,
+    fallback: (req, res) => fastify!(req, res),
     authenticate,
     hierarchies,
     packages,

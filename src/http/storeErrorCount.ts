@@ -28,6 +28,10 @@ export function countingStoreErrors(store: Store, onError: (operation: string) =
       if (!clientErrors(e)) onError(name);
       throw e;
     };
+    // A backend may hand over the same promise again (SQLite's dataVersion() while nothing
+    // changes): it gets the same counted one, with nothing allocated per request.
+    let lastIn: unknown;
+    let lastOut: unknown;
     counted[name] = (...args: unknown[]) => {
       let result: unknown;
       try {
@@ -36,7 +40,12 @@ export function countingStoreErrors(store: Store, onError: (operation: string) =
         count(e);
       }
       // The store's operations answer with promises (Store.ts): their failures are rejections.
-      return result instanceof Promise ? result.catch(count) : result;
+      if (!(result instanceof Promise)) return result;
+      if (result !== lastIn) {
+        lastIn = result;
+        lastOut = result.catch(count);
+      }
+      return lastOut;
     };
   }
   return counted as unknown as Store;
