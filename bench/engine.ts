@@ -169,6 +169,27 @@ measureSpell('spellcheck: misspelt common term (2 edits), items', items, misspel
 measure('spellcheck: the 1-edit misspellings without spellcheck, items', (k) => ({ ...spell(items1)(k), spellcheck: undefined }), items, 300);
 if (persons) measureSpell('spellcheck: misspelt common name (1 edit), persons', persons, misspellings(persons, 0, 300, 1));
 
+// suggestions (suggest.ts): prefixes of 2-4 letters of common and rare words, 10 completions
+function measureSuggest(name: string, ix: SearchIndex, runs = 300): void {
+  if (ONLY !== undefined && !name.includes(ONLY)) return;
+  const prefix = (k: number) => word((k * 37) % 20_000).slice(0, 2 + (k % 3));
+  for (let k = 0; k < 20; k++) ix.suggest(prefix(k), 10);
+  const times: number[] = [];
+  let found = 0;
+  const c0 = process.cpuUsage();
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    found += ix.suggest(prefix(k), 10).length;
+    times.push(performance.now() - t0);
+  }
+  const c = process.cpuUsage(c0);
+  times.sort((a, b) => a - b);
+  const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
+  row(name, `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${((c.user + c.system) / 1000 / runs).toFixed(2)} ms (mean suggestions ${(found / runs).toFixed(1)}, ${runs} runs)`);
+}
+measureSuggest('suggest: 2-4 letter prefixes, items', items);
+if (persons) measureSuggest('suggest: 2-4 letter prefixes, persons', persons);
+
 const final = process.memoryUsage();
 row('RSS after the queries', mb(final.rss));
 

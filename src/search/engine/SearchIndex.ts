@@ -43,7 +43,8 @@ export interface SearchIndexOptions {
   now?: () => number;
   /**
    * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
-   * 128 MiB) of lists with at least `minPostings` postings (default 2048).
+   * 64 MiB: a worker holds two indexes within the server's 1.5 GB, issue #14 point 8) of
+   * lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
@@ -190,7 +191,7 @@ export class SearchIndex {
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
     this.limits = options.limits;
-    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 128 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
+    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
   /** Live documents. */
