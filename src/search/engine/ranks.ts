@@ -2,12 +2,13 @@
  * Ranks of string sort keys (and of ids), so that orders compare numbers instead of strings
  * (issue #14 point 8: ordering a million hits by title compared a million strings).
  *
- * `sorted` holds the distinct strings known at the last refresh, in code point order. Each
+ * `sorted` names the distinct strings known at the last refresh, in code point order, each
+ * by an ordinal of the column (stringColumn.ts) that holds it. Each
  * ordinal's rank is the index of its string there, or, for a string added since, a half
  * rank: (number of sorted strings below it) − 0.5. Either way the rank is monotone in the
  * string: s < t implies rank(s) ≤ rank(t), and equal integer ranks mean equal strings. Two
  * strings added since the last refresh may share a half rank; an order then compares the
- * strings themselves (order.ts). A missing value has rank NaN. An ordinal's string never
+ * strings' bytes (sortPlan.ts rankedComponent). A missing value has rank NaN. An ordinal's string never
  * changes (an upsert takes a new ordinal), so ranks stay true until the next refresh, which
  * merges the new strings in: O(distinct + new · log new), run when a search finds more than
  * an eighth of the ordinals half-ranked, or when a feed has caught up (feed.ts).
