@@ -15,8 +15,9 @@
  *     apart, so a phrase never spans two values;
  *   - facets: value ids per facet (dictionary.ts), per value a posting list of ordinals and a
  *     live-document count, and per document its value ids (CSR over ordinals);
- *   - numbers and numeric sort keys in Float64Arrays (NaN = none), string sort keys in an
- *     array of strings, and per document a mask of its non-empty text fields.
+ *   - numbers and numeric sort keys in Float64Arrays (NaN = none); ids, string sort keys
+ *     and suggestion displays as UTF-8 in byte pools (stringColumn.ts), no JS string per
+ *     document; per document a mask of its non-empty text fields.
  */
 import { fold, tokens } from '../fold.js';
 import { Analyzer, IdBuffer } from './analyzer.js';
@@ -26,6 +27,8 @@ import { ListPool } from './listPool.js';
 import { PostingsCache } from './postingsCache.js';
 import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
+import { IdTable } from './idTable.js';
+import { StringColumn } from './stringColumn.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
 import type { ExpansionLimits } from './evaluate.js';
@@ -40,7 +43,8 @@ export interface SearchIndexOptions {
   now?: () => number;
   /**
    * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
-   * 128 MiB) of lists with at least `minPostings` postings (default 2048).
+   * 64 MiB: a worker holds two indexes within the server's 1.5 GB, issue #14 point 8) of
+   * lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
@@ -52,7 +56,11 @@ export class FacetColumn {
   readonly postings = new ListPool();
   /** Live documents per value id. */
   readonly live = new Growable(Uint32Array);
-  /** Values of ordinal d are ids[start[d] .. start[d + 1]). */
+  /**
+   * Values of ordinal d are ids[start[d] .. start[d + 1]). Written from the first value of
+   * the facet on (before it every start is 0): a facet no document has costs no 4 bytes per
+   * document, so readers check `ids.length` first.
+   */
   readonly start = new Growable(Uint32Array);
   readonly ids = new U32List();
 }
@@ -122,11 +130,13 @@ export class SearchIndex {
   readonly postingsCache: PostingsCache;
   readonly limits: ExpansionLimits | undefined;
 
-  /** Ordinal -> id (undefined once deleted). */
-  readonly ids: Array<string | undefined> = [];
-  readonly byId = new Map<string, number>();
+  /** Ordinal -> id (kept after a delete: `live` says whether the document is there). */
+  readonly ids = new StringColumn();
   readonly idHash = new Growable(Uint32Array);
   readonly live = new Growable(Uint8Array);
+  /** Id -> live ordinal. */
+  readonly byId = new IdTable(this.ids, this.idHash, this.live);
+  private nextOrdinal = 0;
   readonly fieldMask = new Growable(Uint32Array);
   /** Hashes of nameKey(first value of the first text field), for the exact-match tier. */
   readonly exactA = new Growable(Uint32Array);
@@ -142,16 +152,16 @@ export class SearchIndex {
   readonly facets: FacetColumn[];
   readonly numbers: Array<Growable<Float64Array>>;
   readonly sortNumbers: Array<Growable<Float64Array> | undefined>;
-  readonly sortStrings: Array<Array<string | undefined> | undefined>;
+  readonly sortStrings: Array<StringColumn | undefined>;
   /** Ranks of the string sort keys and of the ids (ranks.ts). */
   readonly sortRanks: Array<RankedStrings | undefined>;
-  readonly idRanks = new RankedStrings((d) => this.ids[d]);
+  readonly idRanks = new RankedStrings(this.ids);
   /**
-   * Ordinal -> the first value of the first text field as written (undefined once deleted):
-   * what suggest.ts shows for a folded sort key. One string per document, the same order of
-   * memory as the sort key itself.
+   * Ordinal -> the first value of the first text field as written: what suggest.ts shows
+   * for a folded sort key. One string per document, the same order of memory as the sort
+   * key itself.
    */
-  readonly displays: Array<string | undefined> = [];
+  readonly displays = new StringColumn();
   private suggester: Suggester | undefined;
   private liveCount = 0;
   private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
@@ -176,12 +186,12 @@ export class SearchIndex {
     this.facets = schema.facets.map(() => new FacetColumn());
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
     this.sortNumbers = schema.sortKeys.map((k) => (k.type === 'number' ? new Growable(Float64Array, 1024, NaN) : undefined));
-    this.sortStrings = schema.sortKeys.map((k) => (k.type === 'string' ? [] : undefined));
-    this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings((d) => strings[d]) : undefined));
+    this.sortStrings = schema.sortKeys.map((k) => (k.type === 'string' ? new StringColumn() : undefined));
+    this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings(strings) : undefined));
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
     this.limits = options.limits;
-    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 128 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
+    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
   /** Live documents. */
@@ -191,27 +201,32 @@ export class SearchIndex {
 
   /** Ordinals handed out so far (live or not). */
   get ordinals(): number {
-    return this.ids.length;
+    return this.nextOrdinal;
   }
 
   has(id: string): boolean {
-    return this.byId.has(id);
+    return this.byId.get(id) !== undefined;
+  }
+
+  /** The id of an ordinal (of a deleted document too). */
+  id(ord: number): string {
+    return this.ids.get(ord)!;
   }
 
   /** Adds a document, or replaces the one with the same id. */
   upsert(doc: SearchDocument): void {
     if (typeof doc.id !== 'string' || doc.id === '') throw new Error(`${this.schema.kind} document without an id`);
     this.delete(doc.id);
-    const ord = this.ids.length;
-    this.ids.push(doc.id);
-    this.byId.set(doc.id, ord);
+    const ord = this.nextOrdinal++;
+    this.ids.set(ord, doc.id);
     this.idHash.set(ord, hashString(doc.id));
-    this.idRanks.set(ord, doc.id);
     this.live.set(ord, 1);
+    this.byId.add(ord);
+    this.idRanks.set(ord);
     this.liveCount++;
     this.version++;
     const display = doc.text[this.schema.text[0]!.name]?.[0];
-    this.displays[ord] = typeof display === 'string' ? display : undefined;
+    this.displays.set(ord, typeof display === 'string' ? display : undefined);
     this.indexText(ord, doc);
     this.indexFacets(ord, doc);
     this.schema.numbers.forEach((f, i) => {
@@ -222,8 +237,8 @@ export class SearchIndex {
       const v = doc.sort[k.name];
       if (k.type === 'number') this.sortNumbers[i]!.set(ord, typeof v === 'number' && Number.isFinite(v) ? v : NaN);
       else {
-        this.sortStrings[i]![ord] = typeof v === 'string' ? v : undefined;
-        this.sortRanks[i]!.set(ord, typeof v === 'string' ? v : undefined);
+        this.sortStrings[i]!.set(ord, typeof v === 'string' ? v : undefined);
+        this.sortRanks[i]!.set(ord);
       }
     });
   }
@@ -232,14 +247,11 @@ export class SearchIndex {
   delete(id: string): boolean {
     const ord = this.byId.get(id);
     if (ord === undefined) return false;
-    this.byId.delete(id);
     this.live.array[ord] = 0;
     this.liveCount--;
     this.version++;
-    this.ids[ord] = undefined;
-    this.displays[ord] = undefined;
-    for (const s of this.sortStrings) if (s) s[ord] = undefined;
     for (const f of this.facets) {
+      if (f.ids.length === 0) continue;
       const ids = f.ids.array;
       for (let j = f.start.array[ord]!; j < f.start.array[ord + 1]!; j++) f.live.array[ids[j]!]!--;
     }
@@ -332,8 +344,10 @@ export class SearchIndex {
   private indexFacets(ord: number, doc: SearchDocument): void {
     this.schema.facets.forEach((name, fi) => {
       const col = this.facets[fi]!;
+      const values = doc.facets[name];
+      if (col.ids.length === 0 && (values === undefined || !values.some((v) => typeof v === 'string'))) return;
       col.start.set(ord, col.ids.length);
-      for (const value of new Set(doc.facets[name] ?? [])) {
+      for (const value of new Set(values ?? [])) {
         if (typeof value !== 'string') continue;
         const v = col.values.intern(value);
         if (v === col.postings.count) col.postings.create();
@@ -361,7 +375,7 @@ export class SearchIndex {
     const out = new Uint32Array(this.liveCount);
     const live = this.live.array;
     let n = 0;
-    for (let d = 0; d < this.ids.length; d++) if (live[d] === 1) out[n++] = d;
+    for (let d = 0; d < this.nextOrdinal; d++) if (live[d] === 1) out[n++] = d;
     this.allCache = { version: this.version, docs: out };
     return out;
   }

@@ -24,7 +24,6 @@ import type { QueryNode } from '../../query/ast.js';
 import { fold, tokens } from '../fold.js';
 import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
-import { compareCodePoints } from './order.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
 import { idf, Postings } from './postings.js';
@@ -335,7 +334,9 @@ export class Evaluator {
     if (t !== undefined) return this.existsText(1 << t);
     const f = ix.facetField.get(field);
     if (f !== undefined) {
-      const start = ix.facets[f]!.start.array;
+      const col = ix.facets[f]!;
+      if (col.ids.length === 0) return EMPTY_DOCS;
+      const start = col.start.array;
       return this.scan((d) => start[d + 1]! > start[d]!);
     }
     const num = ix.numberField.get(field);
@@ -345,7 +346,7 @@ export class Evaluator {
     }
     const s = ix.sortKey.get(field);
     const strings = s === undefined ? undefined : ix.sortStrings[s];
-    if (strings) return this.scan((d) => strings[d] !== undefined);
+    if (strings) return this.scan((d) => strings.has(d));
     throw new SearchRequestError(`${field}:* is not supported.`);
   }
 
@@ -374,13 +375,19 @@ export class Evaluator {
     const s = ix.sortKey.get(node.field);
     const strings = s === undefined || !ix.schema.sortKeys[s]!.queryable ? undefined : ix.sortStrings[s];
     if (strings) {
-      const lo = node.lower === null ? null : fold(node.lower);
-      const hi = node.upper === null ? null : fold(node.upper);
+      // compared as UTF-8 bytes in place: code point order (stringColumn.ts)
+      const lo = node.lower === null ? null : Buffer.from(fold(node.lower), 'utf8');
+      const hi = node.upper === null ? null : Buffer.from(fold(node.upper), 'utf8');
       return this.scan((d) => {
-        const v = strings[d];
-        if (v === undefined) return false;
-        if (lo !== null && (node.includeLower ? compareCodePoints(v, lo) < 0 : compareCodePoints(v, lo) <= 0)) return false;
-        if (hi !== null && (node.includeUpper ? compareCodePoints(v, hi) > 0 : compareCodePoints(v, hi) >= 0)) return false;
+        if (!strings.has(d)) return false;
+        if (lo !== null) {
+          const c = strings.compareBytes(d, lo, lo.length);
+          if (node.includeLower ? c < 0 : c <= 0) return false;
+        }
+        if (hi !== null) {
+          const c = strings.compareBytes(d, hi, hi.length);
+          if (node.includeUpper ? c > 0 : c >= 0) return false;
+        }
         return true;
       });
     }

@@ -4,6 +4,7 @@
  * checked cooperatively all along (errors.ts).
  */
 import { Deadline, SearchRequestError } from './errors.js';
+import { EMPTY_DOCS } from './hits.js';
 import { Evaluator, type ExpansionLimits, type Hits } from './evaluate.js';
 import {
   compareCodePoints,
@@ -46,7 +47,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   }
   const result: SearchResult = {
     total: hits.docs.length,
-    ids: page.map((h) => ix.ids[hits.docs[h]!]!),
+    ids: page.map((h) => ix.id(hits.docs[h]!)),
     scores: page.map((h) => (hits.scores ? hits.scores[h]! : 0)),
     facets,
     matchedTerms,
@@ -117,6 +118,7 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
     counts = col.live.array;
   } else {
     counts = new Uint32Array(nValues);
+    if (col.ids.length === 0) docs = EMPTY_DOCS; // no document has a value (SearchIndex.ts FacetColumn)
     const start = col.start.array;
     const vals = col.ids.array;
     for (let i = 0; i < docs.length; i++) {
