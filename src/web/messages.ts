@@ -242,7 +242,7 @@ const SECTORS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
   sec_07: { de: 'Sonstige', en: 'Other' },
 };
 
-/** The DDB media type vocabulary (http://ddb.vocnet.org/medientyp/, src/ingest/edm/mediaTypes.ts). */
+/** The DDB media type vocabulary (http://ddb.vocnet.org/medientyp/, src/domain/mediaTypes.ts). */
 const MEDIA_TYPES: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
   mediatype_001: { de: 'Audio', en: 'Audio' },
   mediatype_002: { de: 'Bild', en: 'Image' },

@@ -8,7 +8,7 @@
  * swaps it in. Replaying a full scan into the old index would leave behind the documents
  * deleted meanwhile, since a scan names only the rows that exist.
  */
-import type { Person } from '../../ingest/persons/person.js';
+import type { Person } from '../../domain/person.js';
 import type { SearchChange, SearchFeedStore, SearchKind } from '../../store/Store.js';
 import type { ChangeBatch, ChangeFeed } from './feed.js';
 import { itemDocumentsFromJson } from './itemDocument.js';
