@@ -47,6 +47,7 @@ import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerSolrRoutes } from './routes/searchSelect.js';
+import { registerFacetValueRoutes } from './routes/searchFacetValues.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -242,6 +243,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   // The item search family (issue #14), on the same runner as /entities.
   registerSearchRoutes(app, { config, onRequest, search: searches });
   registerSolrRoutes(app, { config, onRequest, search: searches });
+  registerFacetValueRoutes(app, { config, onRequest, search: searches });
   registerHealthRoutes(app, { store, searches });
   registerMetricsRoute(app, { config, metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
