@@ -48,6 +48,7 @@ import { registerRootRoute } from './routes/root.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerSolrRoutes } from './routes/searchSelect.js';
 import { registerFacetValueRoutes } from './routes/searchFacetValues.js';
+import { registerMltRoutes } from './routes/searchMlt.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -244,6 +245,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerSearchRoutes(app, { config, onRequest, search: searches });
   registerSolrRoutes(app, { config, onRequest, search: searches });
   registerFacetValueRoutes(app, { config, onRequest, search: searches });
+  registerMltRoutes(app, { config, onRequest, search: searches });
   registerHealthRoutes(app, { store, searches });
   registerMetricsRoute(app, { config, metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
