@@ -52,7 +52,7 @@ const matches = (d: ItemDocuments, c: Clause) =>
   c.facet ? (d.search.facets[c.field] ?? []).includes(c.text) : (d.search.text[c.field] ?? []).some((v) => tokens(v).includes(c.text));
 
 /** The body with its docs in id order (the order of relevance is the engine's, tested in test/search). */
-function byId(body: { results: Array<{ docs: Array<{ id: string }> }> }) {
+function byId<T extends { results: Array<{ docs: Array<{ id: string }> }> }>(body: T): T {
   body.results[0]!.docs.sort((a, b) => compareCodePoints(a.id, b.id));
   return body;
 }
