@@ -49,6 +49,7 @@ import { registerSearchRoutes } from './routes/search.js';
 import { registerSolrRoutes } from './routes/searchSelect.js';
 import { registerFacetValueRoutes } from './routes/searchFacetValues.js';
 import { registerMltRoutes } from './routes/searchMlt.js';
+import { registerOrganizationRoutes } from './routes/searchOrganization.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -246,6 +247,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerSolrRoutes(app, { config, onRequest, search: searches });
   registerFacetValueRoutes(app, { config, onRequest, search: searches });
   registerMltRoutes(app, { config, onRequest, search: searches });
+  registerOrganizationRoutes(app, { config, onRequest, store });
   registerHealthRoutes(app, { store, searches });
   registerMetricsRoute(app, { config, metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
