@@ -13,8 +13,9 @@
  *       docDelta, nFields, then per field (nPositions * 32 + field), nPositions position deltas
  *     positions count tokens within a field; values of a multi-valued field are one position
  *     apart, so a phrase never spans two values;
- *   - facets: value ids per facet (dictionary.ts), per value a posting list of ordinals and a
- *     live-document count, and per document its value ids (CSR over ordinals);
+ *   - facets (facetColumn.ts): value ids per facet, per value a posting list of ordinals and
+ *     a live-document count, and per document its value id (a dense column while no
+ *     document has two) or its value ids (CSR over ordinals);
  *   - numbers and numeric sort keys in Float64Arrays (NaN = none); ids, string sort keys
  *     and suggestion displays as UTF-8 in byte pools (stringColumn.ts), no JS string per
  *     document; per document a mask of its non-empty text fields.
@@ -22,7 +23,8 @@
 import { fold, tokens } from '../fold.js';
 import { Analyzer, IdBuffer } from './analyzer.js';
 import { Dictionary } from './dictionary.js';
-import { Growable, U32List } from './growable.js';
+import { FacetColumn } from './facetColumn.js';
+import { Growable } from './growable.js';
 import { ListPool } from './listPool.js';
 import { PostingsCache } from './postingsCache.js';
 import { RankedStrings } from './ranks.js';
@@ -49,20 +51,6 @@ export interface SearchIndexOptions {
   postingsCache?: { bytes?: number; minPostings?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
   limits?: ExpansionLimits;
-}
-
-export class FacetColumn {
-  readonly values = new Dictionary();
-  readonly postings = new ListPool();
-  /** Live documents per value id. */
-  readonly live = new Growable(Uint32Array);
-  /**
-   * Values of ordinal d are ids[start[d] .. start[d + 1]). Written from the first value of
-   * the facet on (before it every start is 0): a facet no document has costs no 4 bytes per
-   * document, so readers check `ids.length` first.
-   */
-  readonly start = new Growable(Uint32Array);
-  readonly ids = new U32List();
 }
 
 /** Order-insensitive key of a name (as src/search/personFields.ts nameKey). */
@@ -250,11 +238,7 @@ export class SearchIndex {
     this.live.array[ord] = 0;
     this.liveCount--;
     this.version++;
-    for (const f of this.facets) {
-      if (f.ids.length === 0) continue;
-      const ids = f.ids.array;
-      for (let j = f.start.array[ord]!; j < f.start.array[ord + 1]!; j++) f.live.array[ids[j]!]!--;
-    }
+    for (const f of this.facets) f.delete(ord);
     return true;
   }
 
@@ -343,19 +327,9 @@ export class SearchIndex {
 
   private indexFacets(ord: number, doc: SearchDocument): void {
     this.schema.facets.forEach((name, fi) => {
-      const col = this.facets[fi]!;
       const values = doc.facets[name];
-      if (col.ids.length === 0 && (values === undefined || !values.some((v) => typeof v === 'string'))) return;
-      col.start.set(ord, col.ids.length);
-      for (const value of new Set(values ?? [])) {
-        if (typeof value !== 'string') continue;
-        const v = col.values.intern(value);
-        if (v === col.postings.count) col.postings.create();
-        col.postings.pushDelta(v, ord);
-        col.live.set(v, (col.live.array[v] ?? 0) + 1);
-        col.ids.push(v);
-      }
-      col.start.set(ord + 1, col.ids.length);
+      const distinct = values === undefined ? [] : [...new Set(values.filter((v) => typeof v === 'string'))];
+      this.facets[fi]!.add(ord, distinct);
     });
   }
 
@@ -425,7 +399,7 @@ export class SearchIndex {
   /** Bytes in typed arrays and pools (JS strings and maps not counted). */
   get poolBytes(): number {
     let n = this.text.bytes;
-    for (const f of this.facets) n += f.postings.bytes + f.ids.array.byteLength + f.start.array.byteLength;
+    for (const f of this.facets) n += f.bytes;
     return n;
   }
 
