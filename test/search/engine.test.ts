@@ -186,12 +186,14 @@ function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
 }
 
 describe('search engine against a brute-force reference', () => {
-  // seed 2 keeps every decoded list between searches, seed 3 only a few bytes of them (postingsCache.ts)
+  // seed 2 keeps every decoded list between searches, seed 3 only a few bytes of them
+  // (postingsCache.ts); the same for the arrays a search hands to the next (scratchPool.ts)
   const caches = [undefined, { minPostings: 0 }, { minPostings: 0, bytes: 2000 }];
+  const scratch = [undefined, { minLength: 0 }, { minLength: 0, bytes: 2000 }];
   for (const seed of [1, 2, 3]) {
     it(`random documents, queries and updates (seed ${seed})`, () => {
       const r = new Rng(seed);
-      const ix = new SearchIndex(schema, { postingsCache: caches[seed - 1] });
+      const ix = new SearchIndex(schema, { postingsCache: caches[seed - 1], scratch: scratch[seed - 1] });
       const ref = new Reference(schema);
       let next = 0;
       maxSizes = 1;
@@ -224,6 +226,7 @@ describe('search engine against a brute-force reference', () => {
         assert.equal(size.single === null, round >= 2, `size: a dense column until a document has two values (round ${round})`);
       }
       assert.notEqual(ix.facets[ix.facetField.get('shape')!]!.single, null, 'shape: one value at most, so a dense column');
+      if (seed > 1) assert.ok(ix.scratchPool.bytes > 0, 'searches handed arrays to the next ones');
     });
   }
 });

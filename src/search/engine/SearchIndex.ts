@@ -33,6 +33,7 @@ import { IdTable } from './idTable.js';
 import { StringColumn } from './stringColumn.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
+import { ScratchPool } from './scratchPool.js';
 import type { ExpansionLimits } from './evaluate.js';
 import { Suggester } from './suggest.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
@@ -51,6 +52,8 @@ export interface SearchIndexOptions {
   postingsCache?: { bytes?: number; minPostings?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
   limits?: ExpansionLimits;
+  /** Per-search arrays kept for the next search (scratchPool.ts): at most `bytes` (default 32 MiB) of arrays of at least `minLength` (default 16,384). */
+  scratch?: { bytes?: number; minLength?: number };
 }
 
 /** Order-insensitive key of a name (as src/search/personFields.ts nameKey). */
@@ -116,6 +119,8 @@ export class SearchIndex {
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
   readonly postingsCache: PostingsCache;
+  /** Large per-search arrays kept for the next search (scratchPool.ts). */
+  readonly scratchPool: ScratchPool;
   readonly limits: ExpansionLimits | undefined;
 
   /** Ordinal -> id (kept after a delete: `live` says whether the document is there). */
@@ -179,6 +184,7 @@ export class SearchIndex {
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
     this.limits = options.limits;
+    this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 

@@ -87,8 +87,8 @@ export class Evaluator {
     if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
     // reading a hit's values costs about a quarter of decoding, uniting and intersecting one posting
     if (a.docs.length > 4 * postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
-    const docs = new Uint32Array(a.docs.length);
-    const scores = a.scores ? new Float64Array(a.docs.length) : null;
+    const docs = this.ix.scratchPool.u32(a.docs.length);
+    const scores = a.scores ? this.ix.scratchPool.f64(a.docs.length) : null;
     let k = 0;
     if (col.single) {
       // value id + 1 per ordinal (facetColumn.ts): one load per hit
@@ -273,7 +273,7 @@ export class Evaluator {
   private term(word: string, mask: number): Hits {
     const id = this.ix.terms.get(word);
     if (id === undefined) return this.hits(EMPTY_DOCS);
-    const out = new Scratch();
+    const out = new Scratch(this.ix.scratchPool);
     const df = this.postings.readPostings(id, mask, out, false);
     const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);

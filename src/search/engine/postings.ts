@@ -192,14 +192,14 @@ export class Postings {
         if ((e.n & 1023) === 0) this.deadline.tick(1024);
       }
       ix.postingsCache.put(key, e);
-      const out = new Uint32Array(Math.min(e.n, col.live.array[v]!));
+      const out = ix.scratchPool.u32(Math.min(e.n, col.live.array[v]!));
       let k = 0;
       for (let i = 0; i < e.n; i++) {
         const d = e.docs[i]!;
         if (live[d] === 1) out[k++] = d;
       }
       this.deadline.tick(e.n);
-      acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k));
+      acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k), ix.scratchPool.u32(acc.length + k));
     }
     return acc;
   }

@@ -25,6 +25,7 @@ export const MAX_ROWS = 100_000;
 export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number, limits?: ExpansionLimits): SearchResult {
   const clock = new Deadline(deadline, ix.now);
   clock.check();
+  ix.scratchPool.begin(); // nothing of an earlier search is in use (scratchPool.ts)
   checkPaging(req);
   checkSpellcheck(req);
   const scoring = req.sort.kind === 'relevance';
