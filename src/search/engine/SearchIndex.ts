@@ -34,6 +34,7 @@ import { StringColumn } from './stringColumn.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
 import { ScratchPool } from './scratchPool.js';
+import { Spellings } from './spellings.js';
 import type { ExpansionLimits } from './evaluate.js';
 import { Suggester } from './suggest.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
@@ -157,7 +158,15 @@ export class SearchIndex {
   readonly displays = new StringColumn();
   private suggester: Suggester | undefined;
   private liveCount = 0;
-  private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
+  /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
+  readonly spellings = new Spellings();
+  /** The current document's (term id, spelling) pairs, as the analyzer meets them. */
+  private readonly docSpellings: Array<[number, string]> = [];
+  private readonly analyzer = new Analyzer(
+    this.terms,
+    () => this.text.create(),
+    (id, spelling) => this.docSpellings.push([id, spelling]),
+  );
   private readonly scratch = new TextScratch();
   /** Per term id: the ordinal + 1 that last saw it, and its slot in that document. */
   private readonly seen = new Growable(Int32Array);
@@ -292,6 +301,17 @@ export class SearchIndex {
       }
     }
     this.fieldMask.set(ord, mask >>> 0);
+    if (this.docSpellings.length > 0) {
+      // once per document and spelling
+      const seen = new Set<string>();
+      for (const [id, spelling] of this.docSpellings) {
+        const key = `${id}\0${spelling}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        this.spellings.add(id, spelling);
+      }
+      this.docSpellings.length = 0;
+    }
     this.exactA.set(ord, key === '' ? 0 : hashString(key));
     this.exactB.set(ord, key === '' ? 0 : hashString2(key));
     // counting sort of the occurrences by slot (stable)
@@ -380,6 +400,12 @@ export class SearchIndex {
       if (live[doc] === 1) df++;
     }
     return df;
+  }
+
+  /** How the most documents indexed with a folded term spell it, lower case (`zurich` → `zürich`): what a correction shows. */
+  spelling(term: string): string {
+    const id = this.terms.get(term);
+    return id === undefined ? term : this.spellings.best(id, term, this.termDocs.array[id] ?? 0);
   }
 
   /** The indexed terms starting with `prefix` (already folded), in code point order: the vocabulary for suggestions and spelling. */
