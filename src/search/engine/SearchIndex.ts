@@ -27,6 +27,7 @@ import { FacetColumn } from './facetColumn.js';
 import { Growable } from './growable.js';
 import { ListPool } from './listPool.js';
 import { PostingsCache } from './postingsCache.js';
+import { TF_CAP } from './postings.js';
 import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { IdTable } from './idTable.js';
@@ -117,6 +118,11 @@ export class SearchIndex {
   readonly numberField: ReadonlyMap<string, number>;
   readonly sortKey: ReadonlyMap<string, number>;
   readonly weights: Float64Array;
+  /**
+   * Every weight a posting can sum to (Σ weight × min(tf, 3), or the best weight) is a whole
+   * number below 2^24, so exact in a Float32: the postings cache keeps its weights so.
+   */
+  readonly weightsFit32: boolean;
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
   readonly postingsCache: PostingsCache;
@@ -160,12 +166,10 @@ export class SearchIndex {
   private liveCount = 0;
   /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
   readonly spellings = new Spellings();
-  /** The current document's (term id, spelling) pairs, as the analyzer meets them. */
-  private readonly docSpellings: Array<[number, string]> = [];
   private readonly analyzer = new Analyzer(
     this.terms,
     () => this.text.create(),
-    (id, spelling) => this.docSpellings.push([id, spelling]),
+    (id, spelling) => this.spellings.add(this.nextOrdinal - 1, id, spelling),
   );
   private readonly scratch = new TextScratch();
   /** Per term id: the ordinal + 1 that last saw it, and its slot in that document. */
@@ -185,6 +189,7 @@ export class SearchIndex {
     this.numberField = new Map(schema.numbers.map((f, i) => [f.name, i]));
     this.sortKey = new Map(schema.sortKeys.map((k, i) => [k.name, i]));
     this.weights = Float64Array.from(schema.text.map((f) => f.weight));
+    this.weightsFit32 = this.weights.every((w) => Number.isInteger(w)) && TF_CAP * this.weights.reduce((a, b) => a + b, 0) < 2 ** 24;
     this.facets = schema.facets.map(() => new FacetColumn());
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
     this.sortNumbers = schema.sortKeys.map((k) => (k.type === 'number' ? new Growable(Float64Array, 1024, NaN) : undefined));
@@ -301,17 +306,6 @@ export class SearchIndex {
       }
     }
     this.fieldMask.set(ord, mask >>> 0);
-    if (this.docSpellings.length > 0) {
-      // once per document and spelling
-      const seen = new Set<string>();
-      for (const [id, spelling] of this.docSpellings) {
-        const key = `${id}\0${spelling}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        this.spellings.add(id, spelling);
-      }
-      this.docSpellings.length = 0;
-    }
     this.exactA.set(ord, key === '' ? 0 : hashString(key));
     this.exactB.set(ord, key === '' ? 0 : hashString2(key));
     // counting sort of the occurrences by slot (stable)

@@ -27,7 +27,12 @@ export class Postings {
   readPostings(id: number, mask: number, out: Scratch, best: boolean): number {
     const ix = this.ix;
     const key = `t${id}:${mask}:${best ? 1 : 0}`;
-    const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: new Float64Array(64), n: 0, reader: ix.text.reader(id) };
+    const e = ix.postingsCache.get(key) ?? {
+      docs: new Uint32Array(64),
+      values: ix.weightsFit32 ? new Float32Array(64) : new Float64Array(64),
+      n: 0,
+      reader: ix.text.reader(id),
+    };
     const r = e.reader;
     r.resume();
     const weights = ix.weights;
