@@ -166,11 +166,10 @@ export class SearchIndex {
   private liveCount = 0;
   /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
   readonly spellings = new Spellings();
-  private readonly analyzer = new Analyzer(
-    this.terms,
-    () => this.text.create(),
-    (id, spelling) => this.spellings.add(this.nextOrdinal - 1, id, spelling),
-  );
+  private readonly analyzer = new Analyzer(this.terms, () => this.text.create(), {
+    intern: (spelling) => this.spellings.intern(spelling),
+    spelt: (id, sid) => this.spellings.add(this.nextOrdinal - 1, id, sid),
+  });
   private readonly scratch = new TextScratch();
   /** Per term id: the ordinal + 1 that last saw it, and its slot in that document. */
   private readonly seen = new Growable(Int32Array);

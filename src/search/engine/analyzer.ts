@@ -27,10 +27,21 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Words as written (as spellcheck.ts reads a query): letters with their marks, digits. */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
-/** A chunk's term ids with the spelling of each where it is not the term itself. */
+/** A chunk's term ids with the spelling id of each, -1 where it is spelt as the term. */
 interface Spelt {
   ids: readonly number[];
-  spellings: ReadonlyArray<string | undefined>;
+  spellings: readonly number[];
+}
+
+/** A chunk of one term spelt otherwise is cached as one negative number (no object: most chunks are one word). */
+const SPELT_SHIFT = 2 ** 26;
+
+/** What the analyzer asks of the index about spellings (spellings.ts). */
+export interface SpellingSink {
+  /** The id of a spelling (lower case, NFC). */
+  intern(spelling: string): number;
+  /** Term `id` occurs spelt as spelling `sid`. */
+  spelt(id: number, sid: number): void;
 }
 
 export class Analyzer {
@@ -40,11 +51,10 @@ export class Analyzer {
     private readonly terms: Dictionary,
     /** Called with the id of every term the dictionary did not know. */
     private readonly added: (id: number) => void,
-    /** Called for every occurrence of a term spelt otherwise (lower case, NFC). */
-    private readonly spelt: (id: number, spelling: string) => void = () => {},
+    private readonly spellings?: SpellingSink,
   ) {}
 
-  /** Term ids of a chunk without spaces (cached): one id, a list, or a list with spellings. */
+  /** Term ids of a chunk without spaces (cached): one id (negative: with a spelling), a list, or a list with spellings. */
   private chunk(text: string): number | readonly number[] | Spelt {
     let ids = this.cache.get(text);
     if (ids !== undefined) return ids;
@@ -58,8 +68,12 @@ export class Analyzer {
         if (id === before) this.added(id);
         out.push(id);
       }
-      const spellings = ASCII.test(text) ? undefined : spellingsOf(text, toks);
-      ids = spellings ? { ids: out, spellings } : out.length === 1 ? out[0]! : out;
+      const spelt = this.spellings === undefined || ASCII.test(text) ? undefined : spellingsOf(text, toks);
+      if (spelt === undefined) ids = out.length === 1 ? out[0]! : out;
+      else {
+        const sids = spelt.map((s) => (s === undefined ? -1 : this.spellings!.intern(s)));
+        ids = out.length === 1 && out[0]! < SPELT_SHIFT && sids[0]! < SPELT_SHIFT ? -(1 + out[0]! + sids[0]! * SPELT_SHIFT) : { ids: out, spellings: sids };
+      }
     }
     if (this.cache.size >= CACHE_LIMIT) this.cache = new Map();
     this.cache.set(text, ids);
@@ -74,12 +88,19 @@ export class Analyzer {
       const part = sp < 0 ? (from === 0 ? value : value.slice(from)) : value.slice(from, sp);
       if (part.length > 0) {
         const ids = this.chunk(part);
-        if (typeof ids === 'number') out.push(ids);
-        else if (isSpelt(ids)) {
+        if (typeof ids === 'number') {
+          if (ids >= 0) out.push(ids);
+          else {
+            const x = -ids - 1;
+            const id = x % SPELT_SHIFT;
+            out.push(id);
+            this.spellings!.spelt(id, (x - id) / SPELT_SHIFT);
+          }
+        } else if (isSpelt(ids)) {
           for (let i = 0; i < ids.ids.length; i++) {
             out.push(ids.ids[i]!);
-            const s = ids.spellings[i];
-            if (s !== undefined) this.spelt(ids.ids[i]!, s);
+            const s = ids.spellings[i]!;
+            if (s >= 0) this.spellings!.spelt(ids.ids[i]!, s);
           }
         } else for (let i = 0; i < ids.length; i++) out.push(ids[i]!);
       }
