@@ -13,8 +13,9 @@
  *       docDelta, nFields, then per field (nPositions * 32 + field), nPositions position deltas
  *     positions count tokens within a field; values of a multi-valued field are one position
  *     apart, so a phrase never spans two values;
- *   - facets: value ids per facet (dictionary.ts), per value a posting list of ordinals and a
- *     live-document count, and per document its value ids (CSR over ordinals);
+ *   - facets (facetColumn.ts): value ids per facet, per value a posting list of ordinals and
+ *     a live-document count, and per document its value id (a dense column while no
+ *     document has two) or its value ids (CSR over ordinals);
  *   - numbers and numeric sort keys in Float64Arrays (NaN = none); ids, string sort keys
  *     and suggestion displays as UTF-8 in byte pools (stringColumn.ts), no JS string per
  *     document; per document a mask of its non-empty text fields.
@@ -22,15 +23,19 @@
 import { fold, tokens } from '../fold.js';
 import { Analyzer, IdBuffer } from './analyzer.js';
 import { Dictionary } from './dictionary.js';
-import { Growable, U32List } from './growable.js';
+import { FacetColumn } from './facetColumn.js';
+import { Growable } from './growable.js';
 import { ListPool } from './listPool.js';
 import { PostingsCache } from './postingsCache.js';
+import { TF_CAP } from './postings.js';
 import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
 import { IdTable } from './idTable.js';
 import { StringColumn } from './stringColumn.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
+import { ScratchPool } from './scratchPool.js';
+import { Spellings } from './spellings.js';
 import type { ExpansionLimits } from './evaluate.js';
 import { Suggester } from './suggest.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
@@ -49,20 +54,8 @@ export interface SearchIndexOptions {
   postingsCache?: { bytes?: number; minPostings?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
   limits?: ExpansionLimits;
-}
-
-export class FacetColumn {
-  readonly values = new Dictionary();
-  readonly postings = new ListPool();
-  /** Live documents per value id. */
-  readonly live = new Growable(Uint32Array);
-  /**
-   * Values of ordinal d are ids[start[d] .. start[d + 1]). Written from the first value of
-   * the facet on (before it every start is 0): a facet no document has costs no 4 bytes per
-   * document, so readers check `ids.length` first.
-   */
-  readonly start = new Growable(Uint32Array);
-  readonly ids = new U32List();
+  /** Per-search arrays kept for the next search (scratchPool.ts): at most `bytes` (default 32 MiB) of arrays of at least `minLength` (default 16,384). */
+  scratch?: { bytes?: number; minLength?: number };
 }
 
 /** Order-insensitive key of a name (as src/search/personFields.ts nameKey). */
@@ -125,9 +118,16 @@ export class SearchIndex {
   readonly numberField: ReadonlyMap<string, number>;
   readonly sortKey: ReadonlyMap<string, number>;
   readonly weights: Float64Array;
+  /**
+   * Every weight a posting can sum to (Σ weight × min(tf, 3), or the best weight) is a whole
+   * number below 2^24, so exact in a Float32: the postings cache keeps its weights so.
+   */
+  readonly weightsFit32: boolean;
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
   readonly postingsCache: PostingsCache;
+  /** Large per-search arrays kept for the next search (scratchPool.ts). */
+  readonly scratchPool: ScratchPool;
   readonly limits: ExpansionLimits | undefined;
 
   /** Ordinal -> id (kept after a delete: `live` says whether the document is there). */
@@ -164,7 +164,12 @@ export class SearchIndex {
   readonly displays = new StringColumn();
   private suggester: Suggester | undefined;
   private liveCount = 0;
-  private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
+  /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
+  readonly spellings = new Spellings();
+  private readonly analyzer = new Analyzer(this.terms, () => this.text.create(), {
+    intern: (spelling) => this.spellings.intern(spelling),
+    spelt: (id, sid) => this.spellings.add(this.nextOrdinal - 1, id, sid),
+  });
   private readonly scratch = new TextScratch();
   /** Per term id: the ordinal + 1 that last saw it, and its slot in that document. */
   private readonly seen = new Growable(Int32Array);
@@ -183,6 +188,7 @@ export class SearchIndex {
     this.numberField = new Map(schema.numbers.map((f, i) => [f.name, i]));
     this.sortKey = new Map(schema.sortKeys.map((k, i) => [k.name, i]));
     this.weights = Float64Array.from(schema.text.map((f) => f.weight));
+    this.weightsFit32 = this.weights.every((w) => Number.isInteger(w)) && TF_CAP * this.weights.reduce((a, b) => a + b, 0) < 2 ** 24;
     this.facets = schema.facets.map(() => new FacetColumn());
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
     this.sortNumbers = schema.sortKeys.map((k) => (k.type === 'number' ? new Growable(Float64Array, 1024, NaN) : undefined));
@@ -191,6 +197,7 @@ export class SearchIndex {
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
     this.limits = options.limits;
+    this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
@@ -250,11 +257,7 @@ export class SearchIndex {
     this.live.array[ord] = 0;
     this.liveCount--;
     this.version++;
-    for (const f of this.facets) {
-      if (f.ids.length === 0) continue;
-      const ids = f.ids.array;
-      for (let j = f.start.array[ord]!; j < f.start.array[ord + 1]!; j++) f.live.array[ids[j]!]!--;
-    }
+    for (const f of this.facets) f.delete(ord);
     return true;
   }
 
@@ -343,19 +346,9 @@ export class SearchIndex {
 
   private indexFacets(ord: number, doc: SearchDocument): void {
     this.schema.facets.forEach((name, fi) => {
-      const col = this.facets[fi]!;
       const values = doc.facets[name];
-      if (col.ids.length === 0 && (values === undefined || !values.some((v) => typeof v === 'string'))) return;
-      col.start.set(ord, col.ids.length);
-      for (const value of new Set(values ?? [])) {
-        if (typeof value !== 'string') continue;
-        const v = col.values.intern(value);
-        if (v === col.postings.count) col.postings.create();
-        col.postings.pushDelta(v, ord);
-        col.live.set(v, (col.live.array[v] ?? 0) + 1);
-        col.ids.push(v);
-      }
-      col.start.set(ord + 1, col.ids.length);
+      const distinct = values === undefined ? [] : [...new Set(values.filter((v) => typeof v === 'string'))];
+      this.facets[fi]!.add(ord, distinct);
     });
   }
 
@@ -402,6 +395,12 @@ export class SearchIndex {
     return df;
   }
 
+  /** How the most documents indexed with a folded term spell it, lower case (`zurich` → `zürich`): what a correction shows. */
+  spelling(term: string): string {
+    const id = this.terms.get(term);
+    return id === undefined ? term : this.spellings.best(id, term, this.termDocs.array[id] ?? 0);
+  }
+
   /** The indexed terms starting with `prefix` (already folded), in code point order: the vocabulary for suggestions and spelling. */
   termsWithPrefix(prefix: string): string[] {
     const ids = this.terms.withPrefix(prefix, () => true, Infinity, () => new Error('unreachable'));
@@ -425,7 +424,7 @@ export class SearchIndex {
   /** Bytes in typed arrays and pools (JS strings and maps not counted). */
   get poolBytes(): number {
     let n = this.text.bytes;
-    for (const f of this.facets) n += f.postings.bytes + f.ids.array.byteLength + f.start.array.byteLength;
+    for (const f of this.facets) n += f.bytes;
     return n;
   }
 

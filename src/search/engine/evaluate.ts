@@ -87,20 +87,34 @@ export class Evaluator {
     if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
     // reading a hit's values costs about a quarter of decoding, uniting and intersecting one posting
     if (a.docs.length > 4 * postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
-    const mark = new Uint8Array(col.values.size);
-    for (const v of ids) mark[v] = 1;
-    const start = col.start.array;
-    const vals = col.ids.array;
-    const docs = new Uint32Array(a.docs.length);
-    const scores = a.scores ? new Float64Array(a.docs.length) : null;
+    const docs = this.ix.scratchPool.u32(a.docs.length);
+    const scores = a.scores ? this.ix.scratchPool.f64(a.docs.length) : null;
     let k = 0;
-    for (let i = 0; i < a.docs.length; i++) {
-      const d = a.docs[i]!;
-      for (let j = start[d]!, end = start[d + 1]!; j < end; j++) {
-        if (mark[vals[j]!] === 1) {
+    if (col.single) {
+      // value id + 1 per ordinal (facetColumn.ts): one load per hit
+      const mark = new Uint8Array(col.values.size + 1);
+      for (const v of ids) mark[v + 1] = 1;
+      const single = col.single.array;
+      for (let i = 0; i < a.docs.length; i++) {
+        const d = a.docs[i]!;
+        if (mark[single[d]!] === 1) {
           if (scores) scores[k] = a.scores![i]!;
           docs[k++] = d;
-          break;
+        }
+      }
+    } else {
+      const mark = new Uint8Array(col.values.size);
+      for (const v of ids) mark[v] = 1;
+      const start = col.start!.array;
+      const vals = col.ids!.array;
+      for (let i = 0; i < a.docs.length; i++) {
+        const d = a.docs[i]!;
+        for (let j = start[d]!, end = start[d + 1]!; j < end; j++) {
+          if (mark[vals[j]!] === 1) {
+            if (scores) scores[k] = a.scores![i]!;
+            docs[k++] = d;
+            break;
+          }
         }
       }
     }
@@ -259,7 +273,7 @@ export class Evaluator {
   private term(word: string, mask: number): Hits {
     const id = this.ix.terms.get(word);
     if (id === undefined) return this.hits(EMPTY_DOCS);
-    const out = new Scratch();
+    const out = new Scratch(this.ix.scratchPool);
     const df = this.postings.readPostings(id, mask, out, false);
     const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);
@@ -335,9 +349,8 @@ export class Evaluator {
     const f = ix.facetField.get(field);
     if (f !== undefined) {
       const col = ix.facets[f]!;
-      if (col.ids.length === 0) return EMPTY_DOCS;
-      const start = col.start.array;
-      return this.scan((d) => start[d + 1]! > start[d]!);
+      if (!col.hasValues) return EMPTY_DOCS;
+      return this.scan((d) => col.has(d));
     }
     const num = ix.numberField.get(field);
     if (num !== undefined) {

@@ -4,7 +4,6 @@
  * checked cooperatively all along (errors.ts).
  */
 import { Deadline, SearchRequestError } from './errors.js';
-import { EMPTY_DOCS } from './hits.js';
 import { Evaluator, type ExpansionLimits, type Hits } from './evaluate.js';
 import {
   compareCodePoints,
@@ -26,6 +25,7 @@ export const MAX_ROWS = 100_000;
 export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number, limits?: ExpansionLimits): SearchResult {
   const clock = new Deadline(deadline, ix.now);
   clock.check();
+  ix.scratchPool.begin(); // nothing of an earlier search is in use (scratchPool.ts)
   checkPaging(req);
   checkSpellcheck(req);
   const scoring = req.sort.kind === 'relevance';
@@ -116,11 +116,21 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
   if (docs.length === ix.size) {
     // every live document is a hit: the live counts are the answer, no pass needed
     counts = col.live.array;
+  } else if (!col.hasValues) {
+    counts = new Uint32Array(nValues);
+  } else if (col.single) {
+    // one load per hit (facetColumn.ts); slot 0 counts the hits without a value
+    const all = new Uint32Array(nValues + 1);
+    const single = col.single.array;
+    for (let i = 0; i < docs.length; i++) {
+      all[single[docs[i]!]!]!++;
+      if ((i & 16383) === 16383) clock.tick(16384);
+    }
+    counts = all.subarray(1);
   } else {
     counts = new Uint32Array(nValues);
-    if (col.ids.length === 0) docs = EMPTY_DOCS; // no document has a value (SearchIndex.ts FacetColumn)
-    const start = col.start.array;
-    const vals = col.ids.array;
+    const start = col.start!.array;
+    const vals = col.ids!.array;
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i]!;
       for (let j = start[d]!; j < start[d + 1]!; j++) counts[vals[j]!]!++;
