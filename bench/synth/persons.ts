@@ -5,7 +5,7 @@
  * Persons 0..known-1 are fixed real records (from fixtures/) with synthetic ids,
  * the same for every seed.
  */
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { Rng, Zipf } from './rng.js';
 import type { Forename, Piece, Surname, Vocab } from './vocab.js';
 

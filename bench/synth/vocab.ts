@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mapEntityFacts } from '../../src/ingest/persons/mappers.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { tokens } from '../../src/search/fold.js';
 import { Discrete, Rng } from './rng.js';
 

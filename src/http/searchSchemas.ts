@@ -58,7 +58,7 @@ export const SEARCH_PARAMETER_HINTS: Readonly<Record<string, string>> = Object.f
   OPENAPI_SEARCH_PARAMETERS.map((name) => [name, hintOf(name)]),
 );
 
-const jsonErrors = {
+export const jsonErrors = {
   400: commonErrors[400],
   401: commonErrors[401],
   403: { ...commonErrors[403], description: 'The API key is unknown or revoked.' },

@@ -47,6 +47,9 @@ import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerSolrRoutes } from './routes/searchSelect.js';
+import { registerFacetValueRoutes } from './routes/searchFacetValues.js';
+import { registerMltRoutes } from './routes/searchMlt.js';
+import { registerOrganizationRoutes } from './routes/searchOrganization.js';
 import { registerServiceRoutes } from './routes/service.js';
 
 export interface ServerOptions {
@@ -239,6 +242,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   // The item search family (issue #14), on the same runner as /entities.
   registerSearchRoutes(app, { config, onRequest, search: searches });
   registerSolrRoutes(app, { config, onRequest, search: searches });
+  registerFacetValueRoutes(app, { config, onRequest, search: searches });
+  registerMltRoutes(app, { config, onRequest, search: searches });
+  registerOrganizationRoutes(app, { config, onRequest, store });
   registerHealthRoutes(app, { store, searches });
   registerMetricsRoute(app, { config, metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });

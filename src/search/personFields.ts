@@ -3,7 +3,7 @@
  * person (the engine's document: src/search/engine/personDocument.ts), the
  * stored document (spec 2.1), and the gender vocabulary. Shared by every backend.
  */
-import type { Person } from '../ingest/persons/person.js';
+import type { Person } from '../domain/person.js';
 import { normaliseGender } from '../domain/personNames.js';
 import type { QueryNode } from '../query/ast.js';
 import { FACETS, type FacetName } from './entitySearch.js';

@@ -87,6 +87,7 @@ const de = {
   unavailable: 'Gerade nicht möglich',
   blocked: 'Dieses Objekt ist gesperrt.',
   tryAgain: 'Bitte versuchen Sie es gleich noch einmal oder engen Sie die Suche ein.',
+  tooManyPages: 'Zu viele Seitenaufrufe von dieser Adresse. Bitte versuchen Sie es in {seconds} Sekunden noch einmal.',
   backHome: 'Zur Startseite',
   image: 'Bild',
   download: 'Datei',
@@ -196,6 +197,7 @@ const en: Messages = {
   unavailable: 'Not possible right now',
   blocked: 'This item is blocked.',
   tryAgain: 'Please try again in a moment, or narrow the search.',
+  tooManyPages: 'Too many page requests from this address. Please try again in {seconds} seconds.',
   backHome: 'Back to the home page',
   image: 'Image',
   download: 'File',
@@ -240,7 +242,7 @@ const SECTORS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
   sec_07: { de: 'Sonstige', en: 'Other' },
 };
 
-/** The DDB media type vocabulary (http://ddb.vocnet.org/medientyp/, src/ingest/edm/mediaTypes.ts). */
+/** The DDB media type vocabulary (http://ddb.vocnet.org/medientyp/, src/domain/mediaTypes.ts). */
 const MEDIA_TYPES: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
   mediatype_001: { de: 'Audio', en: 'Audio' },
   mediatype_002: { de: 'Bild', en: 'Image' },

@@ -118,7 +118,8 @@ export interface Pages {
   tree(id: string, req: PageRequest): Promise<PageAnswer>;
   person(gnd: string, req: PageRequest): Promise<PageAnswer>;
   /** A page for an error the server answers on a page's path (a 429 of the rate limit): its status and message. */
-  error(status: number, message: string, req: PageRequest): PageAnswer;
+  /** A refusal as a page; a 429 says, in the visitor's language, how long to wait. */
+  error(status: number, message: string, req: PageRequest, retryAfterSeconds?: number): PageAnswer;
 }
 
 export function createPages(deps: PageDeps): Pages {
@@ -153,8 +154,10 @@ export function createPages(deps: PageDeps): Pages {
   }
 
   return {
-    error: (status, message, req) => {
+    error: (status, message, req, retryAfterSeconds) => {
       const f = frame('/', req, (t) => (status === 429 || status >= 500 ? t.unavailable : t.badRequest));
+      // The API's 429 message speaks of keys; a visitor of the pages has none.
+      if (status === 429 && retryAfterSeconds !== undefined) return problem(f, status, f.title, format(f.t.tooManyPages, { seconds: retryAfterSeconds }));
       return problem(f, status, f.title, status === 429 ? `${message} ${f.t.tryAgain}` : message);
     },
 

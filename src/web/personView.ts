@@ -3,7 +3,7 @@
  * names, dates, places, occupations, the GND link. Pure; reads any field as absent when
  * it has an unexpected shape.
  */
-import { canonicalGndUri } from '../ingest/persons/person.js';
+import { canonicalGndUri } from '../domain/person.js';
 
 export interface PersonView {
   id: string;
@@ -27,7 +27,7 @@ export function isGndNumber(value: string): boolean {
   return GND_NUMBER.test(value);
 }
 
-/** The stored id of a GND person (src/ingest/persons/person.ts canonicalGndUri). */
+/** The stored id of a GND person (src/domain/person.ts canonicalGndUri). */
 export function gndUri(gnd: string): string {
   return `http://d-nb.info/gnd/${gnd.toUpperCase()}`;
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate, type Manifest } from '../../bench/data.js';
 import { textValues } from '../../bench/synth/persons.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { fold, tokens } from '../../src/search/fold.js';

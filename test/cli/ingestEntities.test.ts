@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadVocab } from '../../bench/synth/vocab.js';
 import { PersonGenerator } from '../../bench/synth/persons.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { entityDoc } from '../../src/search/personFields.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cli } from '../helpers/cli.js';

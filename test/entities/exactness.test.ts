@@ -32,7 +32,7 @@ import { loadVocab } from '../../bench/synth/vocab.js';
 import { PersonGenerator } from '../../bench/synth/persons.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { parseQuery } from '../../src/query/parse.js';
 import type { EntitySearchResult } from '../../src/search/entitySearch.js';
 import { fold, tokens } from '../../src/search/fold.js';

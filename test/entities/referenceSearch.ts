@@ -35,7 +35,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import type { QueryNode } from '../../src/query/ast.js';
 import { fold, tokens } from '../../src/search/fold.js';
 

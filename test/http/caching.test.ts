@@ -170,10 +170,13 @@ for (const backend of BACKENDS) {
       const doc = res.json();
       assert.equal(doc.openapi, '3.1.0');
       assert.deepEqual(Object.keys(doc.paths).sort(), [
-        '/', '/binary/{*}', '/entities', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
+        '/', '/binary/{*}', '/entities', '/entities/facets', '/entities/facets/maxpages', '/entities/facets/{facetName}', '/entities/sortcriteria', '/entities/suggest', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
         '/items/{id}/iiif', '/items/{id}/indexing-profile', '/items/{id}/parents', '/items/{id}/source', '/items/{id}/source/description',
         '/items/{id}/source/record', '/items/{id}/view', '/openapi.json',
-        '/search', '/search/facets', '/search/index/{index}/{handler}', '/search/person', '/search/person/facets', '/search/person/sortcriteria', '/search/person/suggest', '/search/sortcriteria', '/search/suggest',
+        '/search', '/search/facets', '/search/facets/maxpages', '/search/facets/{facetName}', '/search/index/{index}/{handler}', '/search/mlt',
+        '/search/organization', '/search/organization/facets', '/search/organization/facets/maxpages', '/search/organization/facets/{facetName}',
+        '/search/organization/sortcriteria', '/search/organization/suggest', '/search/person', '/search/person/facets', '/search/person/facets/maxpages',
+        '/search/person/facets/{facetName}', '/search/person/sortcriteria', '/search/person/suggest', '/search/sortcriteria', '/search/suggest',
         '/status', '/version',
       ]);
       // The same operations under /2 (issue #15 point 7): a second server.

@@ -29,7 +29,11 @@ const openapi = async (t: TestApp): Promise<Doc> => (await t.app.inject({ url: '
 const OPERATIONS = [
   '/items/{id}/aip', '/items/{id}', '/items/{id}/parents', '/entities', '/search/person', '/search', '/search/facets',
   '/search/sortcriteria', '/search/suggest', '/search/person/facets', '/search/person/sortcriteria', '/search/person/suggest',
-  '/search/index/{index}/{handler}', '/items/{id}/children', '/items/{id}/view', '/items/{id}/edm',
+  '/entities/facets', '/entities/sortcriteria', '/entities/suggest', '/search/index/{index}/{handler}',
+  '/search/facets/{facetName}', '/search/person/facets/{facetName}', '/search/person/facets/maxpages', '/entities/facets/{facetName}',
+  '/entities/facets/maxpages', '/search/facets/maxpages', '/search/mlt', '/search/organization', '/search/organization/facets',
+  '/search/organization/facets/{facetName}', '/search/organization/facets/maxpages', '/search/organization/sortcriteria',
+  '/search/organization/suggest', '/items/{id}/children', '/items/{id}/view', '/items/{id}/edm',
   '/items/{id}/indexing-profile', '/items/{id}/binaries', '/items/{id}/source', '/items/{id}/source/description',
   '/items/{id}/source/record', '/version', '/status', '/institutions', '/institutions/sectors', '/institutions/map',
   '/binary/{*}', '/items/{id}/iiif',

@@ -16,7 +16,7 @@ import { buildPackage } from '../../src/ingest/edm/buildPackage.js';
 import { base32, derivedItemId, edmItemId } from '../../src/ingest/edm/itemId.js';
 import { languageCode } from '../../src/ingest/edm/languages.js';
 import { licenseOf } from '../../src/ingest/edm/licenses.js';
-import { extensionOfMimeType, extensionOfUrl, mediaTypeOfEdmType, mimeTypeOfExtension } from '../../src/ingest/edm/mediaTypes.js';
+import { extensionOfMimeType, extensionOfUrl, mediaTypeOfEdmType, mimeTypeOfExtension } from '../../src/domain/mediaTypes.js';
 import { dayNumber, timeCodes, yearRange } from '../../src/ingest/edm/timeVocabulary.js';
 import { RecordError } from '../../src/ingest/items/prepareItem.js';
 

@@ -2,7 +2,7 @@
 // are the same person; one form (http) is stored. Other URIs are kept as given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalGndUri, canonicalPersonId } from '../../src/ingest/persons/person.js';
+import { canonicalGndUri, canonicalPersonId } from '../../src/domain/person.js';
 import { readPersons } from '../../src/ingest/persons/readPersons.js';
 import { personsOf } from './paths.js';
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readPersons } from '../../src/ingest/persons/readPersons.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { PERSON_FILES, personsOf, readText } from './paths.js';
 
 const efText = readText(PERSON_FILES.entityFacts);

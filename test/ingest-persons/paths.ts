@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PersonReadResult } from '../../src/ingest/persons/readPersons.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 
 export const DATA_DIR = new URL('../../fixtures/', import.meta.url);
 

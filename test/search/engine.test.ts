@@ -27,7 +27,7 @@ const schema: Schema = {
     { name: 'body', weight: 2 },
     { name: 'tags', weight: 1 },
   ],
-  facets: ['color', 'shape'],
+  facets: ['color', 'shape', 'size'],
   numbers: [{ name: 'year', example: 'year:[1900 TO 1905]' }],
   sortKeys: [
     { name: 'title', type: 'string', queryable: true },
@@ -40,6 +40,13 @@ const schema: Schema = {
 const WORDS = ['alpha', 'beta', 'gamma', 'Müller', 'muller', 'Straße', 'strasse', 'Łódź', 'café', 'x1', 'ab', 'abc', 'abd', 'b2b', 'delta'];
 const COLORS = ['red', 'green', 'blue', 'Red', 'dark red'];
 const SHAPES = ['round', 'square'];
+const SIZES = ['S', 'M', 'L'];
+/**
+ * How many values a document may have in `size`: 1 until the random test raises it, so that
+ * the facet turns from a dense single-value column into CSR (facetColumn.ts) mid-way, after
+ * deletes and replacements.
+ */
+let maxSizes = 1;
 /** Id prefixes where UTF-16 order and code point order differ (U+FF41 vs U+20021). */
 const ID_PREFIXES = ['d', '\uFF41', '\u{20021}'];
 
@@ -71,7 +78,7 @@ function randomDoc(r: Rng, id: string): SearchDocument {
   return {
     id,
     text: { title: title === undefined ? [] : [title], body: some(3, () => r.words(1, 6)), tags: some(3, () => r.pick(WORDS)) },
-    facets: { color: some(2, () => r.pick(COLORS)), shape: some(1, () => r.pick(SHAPES)) },
+    facets: { color: some(2, () => r.pick(COLORS)), shape: some(1, () => r.pick(SHAPES)), size: some(maxSizes, () => r.pick(SIZES)) },
     numbers: { year },
     sort: { title: title === undefined ? null : fold(title), year },
   };
@@ -95,9 +102,10 @@ function randomLeaf(r: Rng, ids: string[]): QueryNode<string> {
         { kind: 'phrase', field: 'color', text: 'dark red' },
         { kind: 'prefix', field: 'color', text: r.pick(['r', 'R', 'dark']) },
         { kind: 'wildcard', field: 'shape', pattern: r.pick(['*ou*', 's?uare']) },
+        { kind: 'term', field: 'size', text: r.pick(SIZES) },
       ]);
     case 6:
-      return { kind: 'exists', field: r.pick(['title', 'body', 'tags', 'color', 'shape', 'year', 'id', 'type']) };
+      return { kind: 'exists', field: r.pick(['title', 'body', 'tags', 'color', 'shape', 'size', 'year', 'id', 'type']) };
     case 7: {
       const b = () => (r.next() < 0.2 ? null : String(1899 + r.int(8)));
       return { kind: 'range', field: 'year', lower: b(), upper: b(), includeLower: r.next() < 0.5, includeUpper: r.next() < 0.5 };
@@ -145,9 +153,11 @@ function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
   const filters: Record<string, string[]> = {};
   if (r.next() < 0.3) filters['color'] = [r.pick(COLORS), r.pick(COLORS)];
   if (r.next() < 0.15) filters['shape'] = [r.pick(SHAPES)];
+  if (r.next() < 0.2) filters['size'] = [r.pick(SIZES), r.pick(SIZES)];
   const facets = [
     { field: 'color', limit: r.pick([-1, 0, 2]), mincount: r.pick([0, 1, 2]), sort: r.pick(['count', 'index'] as const) },
     { field: 'shape', limit: 5, mincount: 1, sort: 'count' as const },
+    { field: 'size', limit: r.pick([-1, 2]), mincount: r.pick([0, 1]), sort: r.pick(['count', 'index'] as const) },
   ];
   const sort = r.pick(SORTS);
   const base: SearchRequest = { query, filters, facets, sort, offset: r.int(8), rows: 1 + r.int(10) };
@@ -176,14 +186,20 @@ function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
 }
 
 describe('search engine against a brute-force reference', () => {
-  // seed 2 keeps every decoded list between searches, seed 3 only a few bytes of them (postingsCache.ts)
-  const caches = [undefined, { minPostings: 0 }, { minPostings: 0, bytes: 2000 }];
-  for (const seed of [1, 2, 3]) {
+  // seed 2 keeps every decoded list between searches, seed 3 only a few bytes of them
+  // (postingsCache.ts); the same for the arrays a search hands to the next (scratchPool.ts)
+  const caches = [undefined, { minPostings: 0 }, { minPostings: 0, bytes: 2000 }, { minPostings: 0 }];
+  const scratch = [undefined, { minLength: 0 }, { minLength: 0, bytes: 2000 }, { minLength: 0 }];
+  // seed 4: weights not exact in a Float32 (SearchIndex.weightsFit32), every list cached
+  const fractional: Schema = { ...schema, text: [{ name: 'title', weight: 5.3 }, { name: 'body', weight: 0.7 }, { name: 'tags', weight: 0.1 }] };
+  for (const seed of [1, 2, 3, 4]) {
     it(`random documents, queries and updates (seed ${seed})`, () => {
       const r = new Rng(seed);
-      const ix = new SearchIndex(schema, { postingsCache: caches[seed - 1] });
-      const ref = new Reference(schema);
+      const sc = seed === 4 ? fractional : schema;
+      const ix = new SearchIndex(sc, { postingsCache: caches[seed - 1], scratch: scratch[seed - 1] });
+      const ref = new Reference(sc);
       let next = 0;
+      maxSizes = 1;
       for (let i = 0; i < 150; i++) {
         const doc = randomDoc(r, `${r.pick(ID_PREFIXES)}${next++}`);
         ix.upsert(doc);
@@ -192,6 +208,7 @@ describe('search engine against a brute-force reference', () => {
       for (let round = 0; round < 4; round++) {
         // odd rounds with the sort ranks refreshed (ranks.ts), even ones with documents newer than them
         if (round % 2 === 1) ix.refreshOrders(0);
+        if (round === 2) maxSizes = 2; // from here on `size` is multi-valued (facetColumn.ts)
         for (let q = 0; q < 40; q++) compare(ix, ref, r, `seed ${seed} round ${round} query ${q}`);
         // replace, delete and add some
         const ids = [...ref.docs.keys()];
@@ -208,7 +225,12 @@ describe('search engine against a brute-force reference', () => {
           }
         }
         assert.equal(ix.size, ref.docs.size);
+        const size = ix.facets[ix.facetField.get('size')!]!;
+        assert.equal(size.single === null, round >= 2, `size: a dense column until a document has two values (round ${round})`);
       }
+      assert.notEqual(ix.facets[ix.facetField.get('shape')!]!.single, null, 'shape: one value at most, so a dense column');
+      if (seed > 1) assert.ok(ix.scratchPool.bytes > 0, 'searches handed arrays to the next ones');
+      assert.equal(ix.weightsFit32, seed !== 4, 'whole weights: the postings cache keeps them as Float32');
     });
   }
 });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { parseQuery } from '../../src/query/parse.js';
 import { itemSchema, queryFields } from '../../src/search/engine/schema.js';

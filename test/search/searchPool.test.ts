@@ -11,7 +11,7 @@ import { loadConfig, type ConfigOverrides } from '../../src/config.js';
 import { ApiError } from '../../src/errors.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { createSearchRunner, SearchPool, type PoolOptions, type SearchRunner } from '../../src/search/searchPool.js';
 import { BACKENDS, type TestBackend } from '../helpers/backends.js';

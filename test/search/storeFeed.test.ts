@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { preparePerson, readPreparedPersons } from '../../src/ingest/persons/preparePerson.js';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { parseQuery } from '../../src/query/parse.js';
 import { itemDocumentsFromJson } from '../../src/search/engine/itemDocument.js';
 import { personDocument } from '../../src/search/engine/personDocument.js';

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Person } from '../../src/ingest/persons/person.js';
+import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import type { Store, PreparedItem, SearchKind } from '../../src/store/Store.js';

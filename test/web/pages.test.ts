@@ -285,7 +285,11 @@ describe('the pages\' rate limit', () => {
       assert.equal(limited.statusCode, 429);
       assert.match(String(limited.headers['retry-after']), /^\d+$/);
       assert.equal(limited.headers['content-type'], HTML_TYPE);
-      assert.match(limited.body, /<h1>Gerade nicht möglich<\/h1>\n<p class="problem">Too many requests[^<]*Bitte versuchen Sie es gleich noch einmal/);
+      const seconds = String(limited.headers['retry-after']);
+      assert.match(limited.body, new RegExp(`<h1>Gerade nicht möglich</h1>\\n<p class="problem">Zu viele Seitenaufrufe von dieser Adresse. Bitte versuchen Sie es in ${seconds} Sekunden noch einmal.</p>`));
+      const english = await t.app.inject({ url: '/', headers: { ...BROWSER, 'accept-language': 'en' }, remoteAddress: '10.0.0.1' });
+      assert.equal(english.statusCode, 429);
+      assert.match(english.body, new RegExp(`<p class="problem">Too many page requests from this address. Please try again in ${String(english.headers['retry-after'])} seconds.</p>`));
       // Another address has its own count; the API is not counted with the pages.
       assert.equal((await t.app.inject({ url: '/item/FILE01', headers: BROWSER, remoteAddress: '10.0.0.2' })).statusCode, 200);
       const api = await t.app.inject({ url: '/items/FILE01/parents', headers: t.json, remoteAddress: '10.0.0.1' });

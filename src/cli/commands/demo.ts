@@ -43,6 +43,7 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   io.out(`  curl -H 'Accept: application/xml' '${base}/items/${DEMO_ITEM}/aip?oauth_consumer_key=${key}'`);
   io.out(`  curl -H 'Accept: application/json' '${base}/items/${DEMO_EDM_ISSUE}/parents?oauth_consumer_key=${key}'`);
   io.out(`  curl -H 'Accept: application/json' '${base}/entities?query=Schriftsteller&facet=person_occupation_fct&rows=2&oauth_consumer_key=${key}'`);
+  io.out(`  curl -H 'Accept: application/json' '${base}/search?query=Goethe&facet=type_fct&rows=2&oauth_consumer_key=${key}'`);
   io.out('');
   io.out('Stop with Ctrl-C.');
 }

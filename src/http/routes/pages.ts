@@ -118,7 +118,8 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
     // too, with the error's status, headers and message; anything else goes to the app's handler.
     scope.setErrorHandler((error, request, reply) => {
       if (!(error instanceof ApiError)) throw error;
-      const page = pages.error(error.status, error.message, requestOf(request));
+      const retryAfter = error.headers['Retry-After'];
+      const page = pages.error(error.status, error.message, requestOf(request), retryAfter === undefined ? undefined : Number(retryAfter));
       return reply.code(page.status).headers(headers).headers(error.headers).header('Content-Type', HTML_TYPE).send(page.html);
     });
     const options = (constrained: boolean): RouteShorthandOptions => ({

@@ -173,7 +173,8 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
     return reply.header('Content-Type', type).send(body);
   });
 
-  for (const [prefix, kind] of [['/search', 'item'], ['/search/person', 'person']] as const) {
+  // /entities/facets, /entities/sortcriteria, /entities/suggest: the 2.6.1 names of the /search/person forms.
+  for (const [prefix, kind] of [['/search', 'item'], ['/search/person', 'person'], ['/entities', 'person']] as const) {
     const types = kind === 'item' ? ITEM_FACET_TYPES : PERSON_FACET_TYPES;
     app.get(`${prefix}/facets`, { ...cached, schema: facetsSchema(kind) }, async (request, reply) => {
       const type = json(request);

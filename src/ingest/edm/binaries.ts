@@ -14,7 +14,7 @@
 import { NS } from '../../formats/namespaces.js';
 import type { XmlElement } from '../../formats/xmlTree.js';
 import { node, type Node } from './cortexWriter.js';
-import { extensionOfMimeType, extensionOfUrl, mimeTypeOfExtension, UNKNOWN_MIME_TYPE } from './mediaTypes.js';
+import { extensionOfMimeType, extensionOfUrl, mimeTypeOfExtension, UNKNOWN_MIME_TYPE } from '../../domain/mediaTypes.js';
 import { aboutOf, literals, NS_EBUCORE, preferredLabel, props, type RdfGraph, resources } from './rdfGraph.js';
 
 export interface Binary {

@@ -13,7 +13,7 @@ import { binariesOf, binariesPart } from './binaries.js';
 import { node, textNode, writeCortex } from './cortexWriter.js';
 import { deriveFacets, indexingProfilePart, mediaTypesOf, timeOf } from './indexingProfile.js';
 import { itemIdOf } from './itemId.js';
-import { mediaWord } from './mediaTypes.js';
+import { mediaWord } from '../../domain/mediaTypes.js';
 import { previewPart, subtitleOf, titleOf } from './preview.js';
 import { CORTEX_TYPE, defaultIngestId, ingestDateText, propertiesPart } from './properties.js';
 import { dataProviderOf, providerInfoPart } from './providerInfo.js';

@@ -9,7 +9,7 @@ import { NS } from '../../formats/namespaces.js';
 import { affiliateFacets } from './affiliates.js';
 import { node, textNode, type Node } from './cortexWriter.js';
 import { languageCode } from './languages.js';
-import { mediaTypeOfEdmType, NO_MEDIA_TYPE } from './mediaTypes.js';
+import { mediaTypeOfEdmType, NO_MEDIA_TYPE } from '../../domain/mediaTypes.js';
 import type { ProviderDirectory } from './providers.js';
 import { providerNames, type RecordProvider } from './providerInfo.js';
 import { aboutOf, isHttpUri, literalOf, literals, props, type RdfGraph, resourceOf, resources } from './rdfGraph.js';

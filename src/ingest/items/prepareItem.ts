@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { ddbItemUri, isValidItemId } from '../../store/itemIds.js';
 import type { PreparedItem, ProviderRecord } from '../../store/Store.js';
 import { sectorCodeOf } from '../edm/providers.js';
-import { canonicalPersonId } from '../persons/person.js';
+import { canonicalPersonId } from '../../domain/person.js';
 
 type Json = Record<string, unknown>;
 

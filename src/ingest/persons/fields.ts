@@ -4,7 +4,7 @@
  * the same person from two sources must give the same entity where they agree).
  */
 import { naturalName, normaliseGender, type NameParts } from '../../domain/personNames.js';
-import { canonicalPersonId, type Person } from './person.js';
+import { canonicalPersonId, type Person } from '../../domain/person.js';
 
 /** What a mapper says about one record; readPersons adds the position. */
 export type RecordResult =

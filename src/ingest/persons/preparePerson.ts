@@ -7,7 +7,7 @@ import { hash } from 'node:crypto';
 import { entityDoc } from '../../search/personFields.js';
 import type { PreparedPerson } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
-import type { Person } from './person.js';
+import type { Person } from '../../domain/person.js';
 import { readPersons } from './readPersons.js';
 import { DEFAULT_LIMITS, type RecordLimits } from '../../formats/recordLimits.js';
 

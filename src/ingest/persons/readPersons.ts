@@ -6,7 +6,7 @@
 import { blankSpans, DEFAULT_LIMITS, scanJsonRecords, type RecordLimits, type RefusedSpan } from '../../formats/recordLimits.js';
 import { describe, isObject, type RecordResult } from './fields.js';
 import { ACCEPTED_RECORDS, mapRecord, recordKind } from './mappers.js';
-import type { Person } from './person.js';
+import type { Person } from '../../domain/person.js';
 
 export type PersonReadResult =
   | { kind: 'person'; person: Person; position: string }

@@ -13,21 +13,29 @@
  *       docDelta, nFields, then per field (nPositions * 32 + field), nPositions position deltas
  *     positions count tokens within a field; values of a multi-valued field are one position
  *     apart, so a phrase never spans two values;
- *   - facets: value ids per facet (dictionary.ts), per value a posting list of ordinals and a
- *     live-document count, and per document its value ids (CSR over ordinals);
- *   - numbers and numeric sort keys in Float64Arrays (NaN = none), string sort keys in an
- *     array of strings, and per document a mask of its non-empty text fields.
+ *   - facets (facetColumn.ts): value ids per facet, per value a posting list of ordinals and
+ *     a live-document count, and per document its value id (a dense column while no
+ *     document has two) or its value ids (CSR over ordinals);
+ *   - numbers and numeric sort keys in Float64Arrays (NaN = none); ids, string sort keys
+ *     and suggestion displays as UTF-8 in byte pools (stringColumn.ts), no JS string per
+ *     document; per document a mask of its non-empty text fields.
  */
 import { fold, tokens } from '../fold.js';
 import { Analyzer, IdBuffer } from './analyzer.js';
 import { Dictionary } from './dictionary.js';
-import { Growable, U32List } from './growable.js';
+import { FacetColumn } from './facetColumn.js';
+import { Growable } from './growable.js';
 import { ListPool } from './listPool.js';
 import { PostingsCache } from './postingsCache.js';
+import { TF_CAP } from './postings.js';
 import { RankedStrings } from './ranks.js';
 import { hashString } from './order.js';
+import { IdTable } from './idTable.js';
+import { StringColumn } from './stringColumn.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
+import { ScratchPool } from './scratchPool.js';
+import { Spellings } from './spellings.js';
 import type { ExpansionLimits } from './evaluate.js';
 import { Suggester } from './suggest.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
@@ -40,21 +48,14 @@ export interface SearchIndexOptions {
   now?: () => number;
   /**
    * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
-   * 128 MiB) of lists with at least `minPostings` postings (default 2048).
+   * 64 MiB: a worker holds two indexes within the server's 1.5 GB, issue #14 point 8) of
+   * lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
   limits?: ExpansionLimits;
-}
-
-export class FacetColumn {
-  readonly values = new Dictionary();
-  readonly postings = new ListPool();
-  /** Live documents per value id. */
-  readonly live = new Growable(Uint32Array);
-  /** Values of ordinal d are ids[start[d] .. start[d + 1]). */
-  readonly start = new Growable(Uint32Array);
-  readonly ids = new U32List();
+  /** Per-search arrays kept for the next search (scratchPool.ts): at most `bytes` (default 32 MiB) of arrays of at least `minLength` (default 16,384). */
+  scratch?: { bytes?: number; minLength?: number };
 }
 
 /** Order-insensitive key of a name (as src/search/personFields.ts nameKey). */
@@ -117,16 +118,25 @@ export class SearchIndex {
   readonly numberField: ReadonlyMap<string, number>;
   readonly sortKey: ReadonlyMap<string, number>;
   readonly weights: Float64Array;
+  /**
+   * Every weight a posting can sum to (Σ weight × min(tf, 3), or the best weight) is a whole
+   * number below 2^24, so exact in a Float32: the postings cache keeps its weights so.
+   */
+  readonly weightsFit32: boolean;
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
   readonly postingsCache: PostingsCache;
+  /** Large per-search arrays kept for the next search (scratchPool.ts). */
+  readonly scratchPool: ScratchPool;
   readonly limits: ExpansionLimits | undefined;
 
-  /** Ordinal -> id (undefined once deleted). */
-  readonly ids: Array<string | undefined> = [];
-  readonly byId = new Map<string, number>();
+  /** Ordinal -> id (kept after a delete: `live` says whether the document is there). */
+  readonly ids = new StringColumn();
   readonly idHash = new Growable(Uint32Array);
   readonly live = new Growable(Uint8Array);
+  /** Id -> live ordinal. */
+  readonly byId = new IdTable(this.ids, this.idHash, this.live);
+  private nextOrdinal = 0;
   readonly fieldMask = new Growable(Uint32Array);
   /** Hashes of nameKey(first value of the first text field), for the exact-match tier. */
   readonly exactA = new Growable(Uint32Array);
@@ -142,19 +152,24 @@ export class SearchIndex {
   readonly facets: FacetColumn[];
   readonly numbers: Array<Growable<Float64Array>>;
   readonly sortNumbers: Array<Growable<Float64Array> | undefined>;
-  readonly sortStrings: Array<Array<string | undefined> | undefined>;
+  readonly sortStrings: Array<StringColumn | undefined>;
   /** Ranks of the string sort keys and of the ids (ranks.ts). */
   readonly sortRanks: Array<RankedStrings | undefined>;
-  readonly idRanks = new RankedStrings((d) => this.ids[d]);
+  readonly idRanks = new RankedStrings(this.ids);
   /**
-   * Ordinal -> the first value of the first text field as written (undefined once deleted):
-   * what suggest.ts shows for a folded sort key. One string per document, the same order of
-   * memory as the sort key itself.
+   * Ordinal -> the first value of the first text field as written: what suggest.ts shows
+   * for a folded sort key. One string per document, the same order of memory as the sort
+   * key itself.
    */
-  readonly displays: Array<string | undefined> = [];
+  readonly displays = new StringColumn();
   private suggester: Suggester | undefined;
   private liveCount = 0;
-  private readonly analyzer = new Analyzer(this.terms, () => this.text.create());
+  /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
+  readonly spellings = new Spellings();
+  private readonly analyzer = new Analyzer(this.terms, () => this.text.create(), {
+    intern: (spelling) => this.spellings.intern(spelling),
+    spelt: (id, sid) => this.spellings.add(this.nextOrdinal - 1, id, sid),
+  });
   private readonly scratch = new TextScratch();
   /** Per term id: the ordinal + 1 that last saw it, and its slot in that document. */
   private readonly seen = new Growable(Int32Array);
@@ -173,15 +188,17 @@ export class SearchIndex {
     this.numberField = new Map(schema.numbers.map((f, i) => [f.name, i]));
     this.sortKey = new Map(schema.sortKeys.map((k, i) => [k.name, i]));
     this.weights = Float64Array.from(schema.text.map((f) => f.weight));
+    this.weightsFit32 = this.weights.every((w) => Number.isInteger(w)) && TF_CAP * this.weights.reduce((a, b) => a + b, 0) < 2 ** 24;
     this.facets = schema.facets.map(() => new FacetColumn());
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
     this.sortNumbers = schema.sortKeys.map((k) => (k.type === 'number' ? new Growable(Float64Array, 1024, NaN) : undefined));
-    this.sortStrings = schema.sortKeys.map((k) => (k.type === 'string' ? [] : undefined));
-    this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings((d) => strings[d]) : undefined));
+    this.sortStrings = schema.sortKeys.map((k) => (k.type === 'string' ? new StringColumn() : undefined));
+    this.sortRanks = this.sortStrings.map((strings) => (strings ? new RankedStrings(strings) : undefined));
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
     this.limits = options.limits;
-    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 128 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
+    this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
+    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
   }
 
   /** Live documents. */
@@ -191,27 +208,32 @@ export class SearchIndex {
 
   /** Ordinals handed out so far (live or not). */
   get ordinals(): number {
-    return this.ids.length;
+    return this.nextOrdinal;
   }
 
   has(id: string): boolean {
-    return this.byId.has(id);
+    return this.byId.get(id) !== undefined;
+  }
+
+  /** The id of an ordinal (of a deleted document too). */
+  id(ord: number): string {
+    return this.ids.get(ord)!;
   }
 
   /** Adds a document, or replaces the one with the same id. */
   upsert(doc: SearchDocument): void {
     if (typeof doc.id !== 'string' || doc.id === '') throw new Error(`${this.schema.kind} document without an id`);
     this.delete(doc.id);
-    const ord = this.ids.length;
-    this.ids.push(doc.id);
-    this.byId.set(doc.id, ord);
+    const ord = this.nextOrdinal++;
+    this.ids.set(ord, doc.id);
     this.idHash.set(ord, hashString(doc.id));
-    this.idRanks.set(ord, doc.id);
     this.live.set(ord, 1);
+    this.byId.add(ord);
+    this.idRanks.set(ord);
     this.liveCount++;
     this.version++;
     const display = doc.text[this.schema.text[0]!.name]?.[0];
-    this.displays[ord] = typeof display === 'string' ? display : undefined;
+    this.displays.set(ord, typeof display === 'string' ? display : undefined);
     this.indexText(ord, doc);
     this.indexFacets(ord, doc);
     this.schema.numbers.forEach((f, i) => {
@@ -222,8 +244,8 @@ export class SearchIndex {
       const v = doc.sort[k.name];
       if (k.type === 'number') this.sortNumbers[i]!.set(ord, typeof v === 'number' && Number.isFinite(v) ? v : NaN);
       else {
-        this.sortStrings[i]![ord] = typeof v === 'string' ? v : undefined;
-        this.sortRanks[i]!.set(ord, typeof v === 'string' ? v : undefined);
+        this.sortStrings[i]!.set(ord, typeof v === 'string' ? v : undefined);
+        this.sortRanks[i]!.set(ord);
       }
     });
   }
@@ -232,17 +254,10 @@ export class SearchIndex {
   delete(id: string): boolean {
     const ord = this.byId.get(id);
     if (ord === undefined) return false;
-    this.byId.delete(id);
     this.live.array[ord] = 0;
     this.liveCount--;
     this.version++;
-    this.ids[ord] = undefined;
-    this.displays[ord] = undefined;
-    for (const s of this.sortStrings) if (s) s[ord] = undefined;
-    for (const f of this.facets) {
-      const ids = f.ids.array;
-      for (let j = f.start.array[ord]!; j < f.start.array[ord + 1]!; j++) f.live.array[ids[j]!]!--;
-    }
+    for (const f of this.facets) f.delete(ord);
     return true;
   }
 
@@ -331,17 +346,9 @@ export class SearchIndex {
 
   private indexFacets(ord: number, doc: SearchDocument): void {
     this.schema.facets.forEach((name, fi) => {
-      const col = this.facets[fi]!;
-      col.start.set(ord, col.ids.length);
-      for (const value of new Set(doc.facets[name] ?? [])) {
-        if (typeof value !== 'string') continue;
-        const v = col.values.intern(value);
-        if (v === col.postings.count) col.postings.create();
-        col.postings.pushDelta(v, ord);
-        col.live.set(v, (col.live.array[v] ?? 0) + 1);
-        col.ids.push(v);
-      }
-      col.start.set(ord + 1, col.ids.length);
+      const values = doc.facets[name];
+      const distinct = values === undefined ? [] : [...new Set(values.filter((v) => typeof v === 'string'))];
+      this.facets[fi]!.add(ord, distinct);
     });
   }
 
@@ -361,7 +368,7 @@ export class SearchIndex {
     const out = new Uint32Array(this.liveCount);
     const live = this.live.array;
     let n = 0;
-    for (let d = 0; d < this.ids.length; d++) if (live[d] === 1) out[n++] = d;
+    for (let d = 0; d < this.nextOrdinal; d++) if (live[d] === 1) out[n++] = d;
     this.allCache = { version: this.version, docs: out };
     return out;
   }
@@ -388,6 +395,12 @@ export class SearchIndex {
     return df;
   }
 
+  /** How the most documents indexed with a folded term spell it, lower case (`zurich` → `zürich`): what a correction shows. */
+  spelling(term: string): string {
+    const id = this.terms.get(term);
+    return id === undefined ? term : this.spellings.best(id, term, this.termDocs.array[id] ?? 0);
+  }
+
   /** The indexed terms starting with `prefix` (already folded), in code point order: the vocabulary for suggestions and spelling. */
   termsWithPrefix(prefix: string): string[] {
     const ids = this.terms.withPrefix(prefix, () => true, Infinity, () => new Error('unreachable'));
@@ -411,7 +424,7 @@ export class SearchIndex {
   /** Bytes in typed arrays and pools (JS strings and maps not counted). */
   get poolBytes(): number {
     let n = this.text.bytes;
-    for (const f of this.facets) n += f.postings.bytes + f.ids.array.byteLength + f.start.array.byteLength;
+    for (const f of this.facets) n += f.bytes;
     return n;
   }
 

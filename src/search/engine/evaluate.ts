@@ -24,7 +24,6 @@ import type { QueryNode } from '../../query/ast.js';
 import { fold, tokens } from '../fold.js';
 import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
-import { compareCodePoints } from './order.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
 import { idf, Postings } from './postings.js';
@@ -88,20 +87,34 @@ export class Evaluator {
     if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
     // reading a hit's values costs about a quarter of decoding, uniting and intersecting one posting
     if (a.docs.length > 4 * postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
-    const mark = new Uint8Array(col.values.size);
-    for (const v of ids) mark[v] = 1;
-    const start = col.start.array;
-    const vals = col.ids.array;
-    const docs = new Uint32Array(a.docs.length);
-    const scores = a.scores ? new Float64Array(a.docs.length) : null;
+    const docs = this.ix.scratchPool.u32(a.docs.length);
+    const scores = a.scores ? this.ix.scratchPool.f64(a.docs.length) : null;
     let k = 0;
-    for (let i = 0; i < a.docs.length; i++) {
-      const d = a.docs[i]!;
-      for (let j = start[d]!, end = start[d + 1]!; j < end; j++) {
-        if (mark[vals[j]!] === 1) {
+    if (col.single) {
+      // value id + 1 per ordinal (facetColumn.ts): one load per hit
+      const mark = new Uint8Array(col.values.size + 1);
+      for (const v of ids) mark[v + 1] = 1;
+      const single = col.single.array;
+      for (let i = 0; i < a.docs.length; i++) {
+        const d = a.docs[i]!;
+        if (mark[single[d]!] === 1) {
           if (scores) scores[k] = a.scores![i]!;
           docs[k++] = d;
-          break;
+        }
+      }
+    } else {
+      const mark = new Uint8Array(col.values.size);
+      for (const v of ids) mark[v] = 1;
+      const start = col.start!.array;
+      const vals = col.ids!.array;
+      for (let i = 0; i < a.docs.length; i++) {
+        const d = a.docs[i]!;
+        for (let j = start[d]!, end = start[d + 1]!; j < end; j++) {
+          if (mark[vals[j]!] === 1) {
+            if (scores) scores[k] = a.scores![i]!;
+            docs[k++] = d;
+            break;
+          }
         }
       }
     }
@@ -260,7 +273,7 @@ export class Evaluator {
   private term(word: string, mask: number): Hits {
     const id = this.ix.terms.get(word);
     if (id === undefined) return this.hits(EMPTY_DOCS);
-    const out = new Scratch();
+    const out = new Scratch(this.ix.scratchPool);
     const df = this.postings.readPostings(id, mask, out, false);
     const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);
@@ -335,8 +348,9 @@ export class Evaluator {
     if (t !== undefined) return this.existsText(1 << t);
     const f = ix.facetField.get(field);
     if (f !== undefined) {
-      const start = ix.facets[f]!.start.array;
-      return this.scan((d) => start[d + 1]! > start[d]!);
+      const col = ix.facets[f]!;
+      if (!col.hasValues) return EMPTY_DOCS;
+      return this.scan((d) => col.has(d));
     }
     const num = ix.numberField.get(field);
     if (num !== undefined) {
@@ -345,7 +359,7 @@ export class Evaluator {
     }
     const s = ix.sortKey.get(field);
     const strings = s === undefined ? undefined : ix.sortStrings[s];
-    if (strings) return this.scan((d) => strings[d] !== undefined);
+    if (strings) return this.scan((d) => strings.has(d));
     throw new SearchRequestError(`${field}:* is not supported.`);
   }
 
@@ -374,13 +388,19 @@ export class Evaluator {
     const s = ix.sortKey.get(node.field);
     const strings = s === undefined || !ix.schema.sortKeys[s]!.queryable ? undefined : ix.sortStrings[s];
     if (strings) {
-      const lo = node.lower === null ? null : fold(node.lower);
-      const hi = node.upper === null ? null : fold(node.upper);
+      // compared as UTF-8 bytes in place: code point order (stringColumn.ts)
+      const lo = node.lower === null ? null : Buffer.from(fold(node.lower), 'utf8');
+      const hi = node.upper === null ? null : Buffer.from(fold(node.upper), 'utf8');
       return this.scan((d) => {
-        const v = strings[d];
-        if (v === undefined) return false;
-        if (lo !== null && (node.includeLower ? compareCodePoints(v, lo) < 0 : compareCodePoints(v, lo) <= 0)) return false;
-        if (hi !== null && (node.includeUpper ? compareCodePoints(v, hi) > 0 : compareCodePoints(v, hi) >= 0)) return false;
+        if (!strings.has(d)) return false;
+        if (lo !== null) {
+          const c = strings.compareBytes(d, lo, lo.length);
+          if (node.includeLower ? c < 0 : c <= 0) return false;
+        }
+        if (hi !== null) {
+          const c = strings.compareBytes(d, hi, hi.length);
+          if (node.includeUpper ? c > 0 : c >= 0) return false;
+        }
         return true;
       });
     }

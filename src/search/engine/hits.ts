@@ -3,6 +3,8 @@
  * NOT of a query (evaluate.ts) with scores added.
  */
 
+import type { ScratchPool } from './scratchPool.js';
+
 export interface Hits {
   docs: Uint32Array;
   /** Parallel to docs; null when the sort needs no scores. */
@@ -24,19 +26,20 @@ export function allZero(a: Float64Array): boolean {
   return true;
 }
 
-/** Growable scratch lists, reused within one search. */
+/** Growable scratch lists, reused within one search; grown from `pool` when given (scratchPool.ts). */
 export class Scratch {
-  docs = new Uint32Array(1024);
-  vals = new Float64Array(1024);
+  docs: Uint32Array = new Uint32Array(1024);
+  vals: Float64Array = new Float64Array(1024);
   n = 0;
+  constructor(private readonly pool?: ScratchPool) {}
   /** Room for `extra` more entries. */
   reserve(extra: number): void {
     if (this.n + extra <= this.docs.length) return;
     const size = Math.max(this.n + extra, this.docs.length * 2);
-    const d = new Uint32Array(size);
+    const d = this.pool ? this.pool.u32(size) : new Uint32Array(size);
     d.set(this.docs.subarray(0, this.n));
     this.docs = d;
-    const s = new Float64Array(size);
+    const s = this.pool ? this.pool.f64(size) : new Float64Array(size);
     s.set(this.vals.subarray(0, this.n));
     this.vals = s;
   }
@@ -114,9 +117,8 @@ export function differenceHits(a: Hits, b: Hits, scoring: boolean): Hits {
   return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
 }
 
-
-export function unionDocs(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
+/** a OR b, into `out` (room for a.length + b.length); returns the part of `out` written. */
+export function unionDocs(a: Uint32Array, b: Uint32Array, out: Uint32Array): Uint32Array {
   let i = 0;
   let j = 0;
   let k = 0;
@@ -129,5 +131,5 @@ export function unionDocs(a: Uint32Array, b: Uint32Array): Uint32Array {
   }
   while (i < a.length) out[k++] = a[i++]!;
   while (j < b.length) out[k++] = b[j++]!;
-  return out.slice(0, k);
+  return out.subarray(0, k);
 }

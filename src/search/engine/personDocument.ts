@@ -2,7 +2,7 @@
  * A person as a search document under `personSchema` (schema.ts): its text fields, facets
  * (src/search/personFields.ts facetValues), years, count and folded name as sort key.
  */
-import type { Person } from '../../ingest/persons/person.js';
+import type { Person } from '../../domain/person.js';
 import { fold, yearOf } from '../fold.js';
 import { facetValues } from '../personFields.js';
 import { personSchema } from './schema.js';

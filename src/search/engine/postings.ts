@@ -27,7 +27,12 @@ export class Postings {
   readPostings(id: number, mask: number, out: Scratch, best: boolean): number {
     const ix = this.ix;
     const key = `t${id}:${mask}:${best ? 1 : 0}`;
-    const e = ix.postingsCache.get(key) ?? { docs: new Uint32Array(64), values: new Float64Array(64), n: 0, reader: ix.text.reader(id) };
+    const e = ix.postingsCache.get(key) ?? {
+      docs: new Uint32Array(64),
+      values: ix.weightsFit32 ? new Float32Array(64) : new Float64Array(64),
+      n: 0,
+      reader: ix.text.reader(id),
+    };
     const r = e.reader;
     r.resume();
     const weights = ix.weights;
@@ -192,14 +197,14 @@ export class Postings {
         if ((e.n & 1023) === 0) this.deadline.tick(1024);
       }
       ix.postingsCache.put(key, e);
-      const out = new Uint32Array(Math.min(e.n, col.live.array[v]!));
+      const out = ix.scratchPool.u32(Math.min(e.n, col.live.array[v]!));
       let k = 0;
       for (let i = 0; i < e.n; i++) {
         const d = e.docs[i]!;
         if (live[d] === 1) out[k++] = d;
       }
       this.deadline.tick(e.n);
-      acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k));
+      acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k), ix.scratchPool.u32(acc.length + k));
     }
     return acc;
   }

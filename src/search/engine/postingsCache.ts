@@ -13,8 +13,12 @@ import type { ListReader } from './listPool.js';
 export interface CachedPostings {
   /** Every ordinal of the list decoded so far (live or not), ascending; capacity ≥ n. */
   docs: Uint32Array;
-  /** Per ordinal: what the list's decoder computed (a weight), or null. */
-  values: Float64Array | null;
+  /**
+   * Per ordinal: what the list's decoder computed (a weight), or null. Float32 where every
+   * such value is exact in it (SearchIndex.weightsFit32), which keeps 8 bytes a posting
+   * instead of 12.
+   */
+  values: Float32Array | Float64Array | null;
   n: number;
   reader: ListReader;
 }
@@ -59,7 +63,7 @@ export class PostingsCache {
     docs.set(e.docs);
     e.docs = docs;
     if (e.values) {
-      const values = new Float64Array(e.docs.length);
+      const values = e.values instanceof Float32Array ? new Float32Array(e.docs.length) : new Float64Array(e.docs.length);
       values.set(e.values);
       e.values = values;
     }

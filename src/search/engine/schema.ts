@@ -7,7 +7,7 @@
  * a string sort key `preferredName` (ranges on the name compare folded names). A query names
  * a field; which role answers depends on the query node (evaluate.ts documents it).
  */
-import { canonicalPersonId } from '../../ingest/persons/person.js';
+import { canonicalPersonId } from '../../domain/person.js';
 import { yearOf } from '../fold.js';
 
 export interface TextFieldSpec {

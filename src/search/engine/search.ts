@@ -25,6 +25,7 @@ export const MAX_ROWS = 100_000;
 export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number, limits?: ExpansionLimits): SearchResult {
   const clock = new Deadline(deadline, ix.now);
   clock.check();
+  ix.scratchPool.begin(); // nothing of an earlier search is in use (scratchPool.ts)
   checkPaging(req);
   checkSpellcheck(req);
   const scoring = req.sort.kind === 'relevance';
@@ -46,7 +47,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   }
   const result: SearchResult = {
     total: hits.docs.length,
-    ids: page.map((h) => ix.ids[hits.docs[h]!]!),
+    ids: page.map((h) => ix.id(hits.docs[h]!)),
     scores: page.map((h) => (hits.scores ? hits.scores[h]! : 0)),
     facets,
     matchedTerms,
@@ -115,10 +116,21 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
   if (docs.length === ix.size) {
     // every live document is a hit: the live counts are the answer, no pass needed
     counts = col.live.array;
+  } else if (!col.hasValues) {
+    counts = new Uint32Array(nValues);
+  } else if (col.single) {
+    // one load per hit (facetColumn.ts); slot 0 counts the hits without a value
+    const all = new Uint32Array(nValues + 1);
+    const single = col.single.array;
+    for (let i = 0; i < docs.length; i++) {
+      all[single[docs[i]!]!]!++;
+      if ((i & 16383) === 16383) clock.tick(16384);
+    }
+    counts = all.subarray(1);
   } else {
     counts = new Uint32Array(nValues);
-    const start = col.start.array;
-    const vals = col.ids.array;
+    const start = col.start!.array;
+    const vals = col.ids!.array;
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i]!;
       for (let j = start[d]!; j < start[d + 1]!; j++) counts[vals[j]!]!++;

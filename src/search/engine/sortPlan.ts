@@ -15,7 +15,7 @@ import type { QueryNode } from '../../query/ast.js';
 import { tokens } from '../fold.js';
 import { SearchRequestError } from './errors.js';
 import type { Hits } from './evaluate.js';
-import { hashString, mix32, numberComponent, stringComponent, type Component, type CursorValue } from './order.js';
+import { hashString, mix32, numberComponent, type Component, type CursorValue } from './order.js';
 import type { RankedStrings } from './ranks.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { SearchSort } from './types.js';
@@ -55,7 +55,6 @@ export function sortPlan(
   ix.refreshOrders();
   const docs = hits.docs;
   const n = docs.length;
-  const ids = ix.ids;
   const ranked = (r: RankedStrings, descending: boolean): Coarse => {
     const rank = r.rank.array;
     const sign = descending ? -1 : 1;
@@ -81,7 +80,7 @@ export function sortPlan(
       of: (v) => (v === null ? Infinity : sign * Number(v)),
     };
   };
-  const byId = (descending: boolean) => stringComponent((h) => ids[docs[h]!], descending);
+  const byId = (descending: boolean) => rankedComponent(ix.idRanks, docs, descending);
   const key = (name: string, descending: boolean): { component: Component; coarse: Coarse } => {
     const k = ix.sortKey.get(name);
     if (k === undefined) {
@@ -92,8 +91,8 @@ export function sortPlan(
       const a = nums.array;
       return { component: numberComponent((h) => a[docs[h]!]!, descending), coarse: numeric(a, descending) };
     }
-    const strings = ix.sortStrings[k]!;
-    return { component: stringComponent((h) => strings[docs[h]!], descending), coarse: ranked(ix.sortRanks[k]!, descending) };
+    const r = ix.sortRanks[k]!;
+    return { component: rankedComponent(r, docs, descending), coarse: ranked(r, descending) };
   };
   const plan = (order: Component[], coarse: Coarse): SortPlan => {
     const keys = keyBuffer(n);
@@ -155,6 +154,40 @@ export function sortPlan(
       };
     }
   }
+}
+
+/**
+ * A string component (missing values last in either direction) over a column and its ranks
+ * (ranks.ts): ranks decide unless two hits share a half rank, then the UTF-8 bytes in place.
+ */
+function rankedComponent(r: RankedStrings, docs: Uint32Array, descending: boolean): Component {
+  const rank = r.rank.array;
+  const col = r.column;
+  const sign = descending ? -1 : 1;
+  let cursorText: string | undefined;
+  let cursorBytes = Buffer.alloc(0);
+  return {
+    compare: (a, b) => {
+      const x = rank[docs[a]!]!;
+      const y = rank[docs[b]!]!;
+      if (x !== x || y !== y) return x !== x ? (y !== y ? 0 : 1) : -1; // NaN: none, last
+      if (x !== y) return x < y ? -sign : sign;
+      if (x === Math.floor(x)) return 0;
+      return sign * col.compare(docs[a]!, docs[b]!);
+    },
+    compareValue: (a, v) => {
+      const d = docs[a]!;
+      const has = rank[d] === rank[d];
+      if (!has || v === null) return has === (v !== null) ? 0 : has ? -1 : 1;
+      const s = String(v);
+      if (s !== cursorText) {
+        cursorText = s;
+        cursorBytes = Buffer.from(s, 'utf8');
+      }
+      return sign * col.compareBytes(d, cursorBytes, cursorBytes.length);
+    },
+    value: (a) => col.get(docs[a]!) ?? null,
+  };
 }
 
 /**

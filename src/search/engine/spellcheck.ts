@@ -17,9 +17,9 @@
  *   - only plain terms outside NOT are corrected, word by word (`Goethe-Hauss` becomes
  *     `Goethe-Haus`); field names, operators, phrases, prefixes,
  *     wildcards, ranges and everything between the terms stay as written. A replacement
- *     takes the case pattern of the word it replaces (`Goehte` → `Goethe`, `GOEHTE` →
- *     `GOETHE`); the vocabulary is folded, so it has no diacritics (`Müler` → `Muller`,
- *     which finds `Müller`);
+ *     is matched on the folded form, spelt as most documents indexed with it spell it
+ *     (spellings.ts: `Zürch` → `Zürich`, `Straus` → `Strauß`), and takes the case pattern
+ *     of the word it replaces (`Goehte` → `Goethe`, `GOEHTE` → `GOETHE`);
  *   - the corrected query is run with the same filters and kept only if it finds more.
  * All of it runs only when the query found fewer than minHits: no cost otherwise.
  */
@@ -89,7 +89,7 @@ export function correctQuery(
     words.forEach((w, i) => {
       const better = corrector.correct(folded[i]![0]!, mask);
       if (better === undefined) return;
-      const spelt = withCaseOf(w[0], better);
+      const spelt = withCaseOf(w[0], ix.spelling(better));
       edits.push({ start: span.start + w.index!, end: span.start + w.index! + w[0].length, text: spelt });
       out += raw.slice(at, w.index!) + spelt;
       at = w.index! + w[0].length;
@@ -140,12 +140,12 @@ function rewrite(node: QueryNode<string>, rewritten: ReadonlyMap<string, string>
   }
 }
 
-/** `folded` spelt with the case pattern of `word`: all capitals, a capital first, or as is. */
-export function withCaseOf(word: string, folded: string): string {
+/** `spelling` (lower case) with the case pattern of `word`: all capitals, a capital first, or as is. */
+export function withCaseOf(word: string, spelling: string): string {
   const lower = word.toLowerCase();
-  if (word === lower) return folded;
-  if (word.length > 1 && word === word.toUpperCase()) return folded.toUpperCase();
-  return word[0] !== lower[0] ? folded[0]!.toUpperCase() + folded.slice(1) : folded;
+  if (word === lower) return spelling;
+  if (word.length > 1 && word === word.toUpperCase()) return spelling.toUpperCase();
+  return word[0] !== lower[0] ? spelling[0]!.toUpperCase() + spelling.slice(1) : spelling;
 }
 
 /** The best replacement of one folded word in the fields of a mask (memoised per search). */

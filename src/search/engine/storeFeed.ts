@@ -12,7 +12,7 @@
  * swaps it in. Replaying a full scan into the old index would leave behind the documents
  * deleted meanwhile, since a scan names only the rows that exist.
  */
-import type { Person } from '../../ingest/persons/person.js';
+import type { Person } from '../../domain/person.js';
 import type { SearchChange, SearchFeedStore, SearchKind } from '../../store/Store.js';
 import { applyChange, type ChangeBatch } from './feed.js';
 import type { SearchIndex } from './SearchIndex.js';

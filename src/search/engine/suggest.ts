@@ -58,24 +58,26 @@ export class Suggester {
 
   /** The first `limit` keys with the prefix among the ranked ones that a live document has. */
   private fromRanks(ranks: RankedStrings, p: string, limit: number, found: Map<string, string>): void {
-    const distinct = ranks.distinct;
+    const size = ranks.size;
     let lo = 0;
-    let hi = distinct.length;
+    let hi = size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareCodePoints(distinct[mid]!, p) < 0) lo = mid + 1;
+      if (compareCodePoints(ranks.distinct(mid), p) < 0) lo = mid + 1;
       else hi = mid;
     }
     const live = this.index.live.array;
     const displays = this.index.displays;
     let taken = 0;
-    for (let r = lo; r < distinct.length && taken < limit && distinct[r]!.startsWith(p); r++) {
+    for (let r = lo; r < size && taken < limit; r++) {
+      const key = ranks.distinct(r);
+      if (!key.startsWith(p)) break;
       if (r + 1 >= this.start.length) break; // a key of a newer generation than the lists
       for (let k = this.start[r]!; k < this.start[r + 1]!; k++) {
         const d = this.byRank[k]!;
-        const display = displays[d];
+        const display = displays.get(d);
         if (live[d] === 1 && display !== undefined) {
-          found.set(distinct[r]!, display);
+          found.set(key, display);
           taken++;
           break;
         }
@@ -89,8 +91,9 @@ export class Suggester {
     const live = this.index.live.array;
     const displays = this.index.displays;
     const consider = (d: number) => {
-      const s = strings[d];
-      const display = displays[d];
+      if (live[d] !== 1) return;
+      const s = strings.get(d);
+      const display = displays.get(d);
       if (s !== undefined && display !== undefined && live[d] === 1 && s.startsWith(p) && !found.has(s)) found.set(s, display);
     };
     for (const d of ranks.pendingOrdinals()) consider(d);
@@ -101,7 +104,7 @@ export class Suggester {
   private rebuild(ranks: RankedStrings): void {
     const n = this.index.ordinals;
     const rank = ranks.rank.ensure(n);
-    const size = ranks.distinct.length;
+    const size = ranks.size;
     const start = new Uint32Array(size + 1);
     for (let d = 0; d < n; d++) {
       const r = rank[d]!;

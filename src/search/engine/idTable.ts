@@ -1,0 +1,70 @@
+/**
+ * Id -> live ordinal, as an open-addressing hash table of ordinals over the ids' StringColumn
+ * (stringColumn.ts), instead of a Map of JS strings (issue #14 point 8: a Map entry and its
+ * key string cost about 80 bytes per document; this table costs 8–16).
+ *
+ * The table holds every ordinal added since it was last rebuilt; a deleted ordinal stays in
+ * it but no longer matches (its document is not live), and a rebuild, when the table is half
+ * full, keeps only the live ones. Linear probing; the hash is the one SearchIndex keeps per
+ * ordinal (`idHash`) anyway.
+ */
+import type { Growable } from './growable.js';
+import { hashString } from './order.js';
+import type { StringColumn } from './stringColumn.js';
+
+export class IdTable {
+  private slots = new Int32Array(1024);
+  private count = 0;
+
+  constructor(
+    private readonly ids: StringColumn,
+    private readonly hash: Growable<Uint32Array>,
+    private readonly live: Growable<Uint8Array>,
+  ) {}
+
+  /** The live ordinal of an id, or undefined. */
+  get(id: string): number | undefined {
+    const h = hashString(id);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    const hash = this.hash.array;
+    const live = this.live.array;
+    let encoded: { buf: Buffer; len: number } | undefined;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const s = slots[i]!;
+      if (s === 0) return undefined;
+      const ord = s - 1;
+      if (hash[ord] === h && live[ord] === 1) {
+        encoded ??= this.ids.encode(id);
+        if (this.ids.compareBytes(ord, encoded.buf, encoded.len) === 0) return ord;
+      }
+    }
+  }
+
+  /** Adds a new ordinal, its hash and id already set in the columns. */
+  add(ord: number): void {
+    if ((this.count + 1) * 2 > this.slots.length) this.rebuild();
+    this.insert(this.slots, ord);
+    this.count++;
+  }
+
+  private insert(slots: Int32Array, ord: number): void {
+    const mask = slots.length - 1;
+    let i = this.hash.array[ord]! & mask;
+    while (slots[i] !== 0) i = (i + 1) & mask;
+    slots[i] = ord + 1;
+  }
+
+  /** A table of the live ordinals, a quarter full. */
+  private rebuild(): void {
+    const live = this.live.array;
+    let n = 0;
+    for (const s of this.slots) if (s !== 0 && live[s - 1] === 1) n++;
+    let size = 1024;
+    while (size < 4 * (n + 1)) size *= 2;
+    const slots = new Int32Array(size);
+    for (const s of this.slots) if (s !== 0 && live[s - 1] === 1) this.insert(slots, s - 1);
+    this.slots = slots;
+    this.count = n;
+  }
+}

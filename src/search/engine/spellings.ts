@@ -1,0 +1,82 @@
+/**
+ * How the documents spell a term when not as the term itself (issue #18): the vocabulary is
+ * folded (`zurich`, `padagoge`), but a German reader offered a correction expects `Zürich`
+ * and `Pädagoge`. Kept only for terms some document spells otherwise (diacritics, ß), as
+ * the number of documents per spelling (lower case, NFC); the documents that spell a term as
+ * the term are the rest of those indexed with it (SearchIndex.termDocs); a document counts
+ * once per term, for the first other spelling it has. Like termDocs it
+ * counts every document ever indexed, a replaced one's earlier version included: a cheap
+ * count that follows loads without a pass over the postings.
+ */
+import { Growable } from './growable.js';
+import { compareCodePoints } from './order.js';
+
+export class Spellings {
+  /** Spelling id → spelling, and back. */
+  private readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** Term id → the spelling id + 1 first met (0: none; the usual case: the only one), its documents in `firstDocs`. */
+  private readonly first = new Growable(Int32Array);
+  private readonly firstDocs = new Growable(Uint32Array);
+  /** Term id → documents per further spelling id, for the few terms with two or more. */
+  private readonly more = new Map<number, Map<number, number>>();
+  /** Per term id: the ordinal + 1 that last counted a spelling of it (one per document). */
+  private readonly counted = new Growable(Int32Array);
+
+  /** The id of a spelling. */
+  intern(spelling: string): number {
+    let sid = this.ids.get(spelling);
+    if (sid === undefined) {
+      sid = this.strings.length;
+      this.strings.push(spelling);
+      this.ids.set(spelling, sid);
+    }
+    return sid;
+  }
+
+  /** Document `ord` spells term `id` as spelling `sid` (not the term itself); only its first such spelling of the term counts. */
+  add(ord: number, id: number, sid: number): void {
+    const counted = this.counted.ensure(id);
+    if (counted[id] === ord + 1) return;
+    counted[id] = ord + 1;
+    const first = this.first.ensure(id);
+    const f = first[id]!;
+    if (f === sid + 1) this.firstDocs.array[id]!++;
+    else if (f === 0) {
+      first[id] = sid + 1;
+      this.firstDocs.set(id, 1);
+    } else {
+      let m = this.more.get(id);
+      if (m === undefined) this.more.set(id, (m = new Map()));
+      m.set(sid, (m.get(sid) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * The spelling of the most documents among the `indexed` documents of term `id` (`term`
+   * itself included); ties go to a spelling other than the term, then to code point order.
+   */
+  best(id: number, term: string, indexed: number): string {
+    const f = this.first.array[id] ?? 0;
+    if (f === 0) return term;
+    const spellings: Array<[number, number]> = [[f - 1, this.firstDocs.array[id]!], ...(this.more.get(id) ?? [])];
+    let best = term;
+    let bestDocs = indexed;
+    for (const [, docs] of spellings) bestDocs -= docs;
+    let other = false;
+    for (const [sid, docs] of spellings) {
+      const s = this.strings[sid]!;
+      if (docs > bestDocs || (docs === bestDocs && (!other || compareCodePoints(s, best) < 0))) {
+        best = s;
+        bestDocs = docs;
+        other = true;
+      }
+    }
+    return best;
+  }
+
+  /** Distinct spellings kept. */
+  get size(): number {
+    return this.strings.length;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * One string per ordinal (ids, string sort keys, suggestion displays) as UTF-8 bytes in a
+ * pool of byte chunks, not as JS strings (issue #14 point 8: memory at a million documents).
+ *
+ * A JS string costs 40–60 bytes beyond its text, and a million of them, made one by one
+ * among the garbage of the documents they came from, pin that garbage's heap pages: at 1 M
+ * items + 1 M persons the heap held twice its live bytes. Here a string costs its UTF-8
+ * bytes, a length varint and 4 bytes of address.
+ *
+ * UTF-8 byte order is code point order, so strings compare in place (`compare`,
+ * `compareBytes`) without being decoded. An ordinal's string never changes (an upsert takes a
+ * new ordinal), and its bytes stay after a delete, so ranks (ranks.ts) may keep naming a
+ * string by an ordinal whose document is gone.
+ */
+import { Growable } from './growable.js';
+
+const CHUNK_BITS = 20; // 1 MiB chunks
+const CHUNK = 1 << CHUNK_BITS;
+
+export class StringColumn {
+  private chunks: Buffer[] = [];
+  /** Next free byte address; 0 means "no string". */
+  private top = 1;
+  /** Per ordinal: the address of its length varint, 0 when it has none. */
+  private readonly at = new Growable(Uint32Array);
+  private scratch = Buffer.alloc(256);
+
+  /** Bytes of the pool and the addresses. */
+  get bytes(): number {
+    let n = this.at.array.byteLength;
+    for (const c of this.chunks) n += c.length;
+    return n;
+  }
+
+  set(ord: number, s: string | undefined): void {
+    if (s === undefined) {
+      this.at.set(ord, 0);
+      return;
+    }
+    const len = Buffer.byteLength(s, 'utf8');
+    const head = len < 0x80 ? 1 : len < 0x4000 ? 2 : len < 0x200000 ? 3 : 5;
+    const size = head + len;
+    if (this.chunks.length === 0 || this.top >>> CHUNK_BITS >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
+      // a new chunk; a string longer than a chunk gets one of its own size, and the next
+      // string starts a new chunk
+      this.top = this.chunks.length * CHUNK + (this.chunks.length === 0 ? 1 : 0);
+      this.chunks.push(Buffer.allocUnsafeSlow(Math.max(CHUNK, (this.top & (CHUNK - 1)) + size)));
+    }
+    if (this.chunks.length > 2 ** (32 - CHUNK_BITS)) throw new Error('StringColumn: more than 4 GiB of strings');
+    const addr = this.top;
+    const c = this.chunks[addr >>> CHUNK_BITS]!;
+    let o = addr & (CHUNK - 1);
+    let v = len;
+    while (v >= 0x80) {
+      c[o++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    c[o++] = v;
+    c.write(s, o, len, 'utf8');
+    this.top = (addr & (CHUNK - 1)) + size >= CHUNK ? this.chunks.length * CHUNK : addr + size;
+    this.at.set(ord, addr);
+  }
+
+  has(ord: number): boolean {
+    return ord < this.at.array.length && this.at.array[ord] !== 0;
+  }
+
+  /** The string of an ordinal, undefined when it has none. */
+  get(ord: number): string | undefined {
+    if (ord >= this.at.array.length) return undefined;
+    const addr = this.at.array[ord]!;
+    if (addr === 0) return undefined;
+    const c = this.chunks[addr >>> CHUNK_BITS]!;
+    let o = addr & (CHUNK - 1);
+    let len = 0;
+    let shift = 0;
+    for (;;) {
+      const b = c[o++]!;
+      len += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) break;
+      shift += 7;
+    }
+    return c.toString('utf8', o, o + len);
+  }
+
+  /** The chunk, start and end of an ordinal's bytes (the ordinal must have a string). */
+  private span(ord: number): [Buffer, number, number] {
+    const addr = this.at.array[ord]!;
+    const c = this.chunks[addr >>> CHUNK_BITS]!;
+    let o = addr & (CHUNK - 1);
+    let len = 0;
+    let shift = 0;
+    for (;;) {
+      const b = c[o++]!;
+      len += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) break;
+      shift += 7;
+    }
+    return [c, o, o + len];
+  }
+
+  /** Code point order of the strings of two ordinals that both have one. */
+  compare(a: number, b: number): number {
+    const [ca, sa, ea] = this.span(a);
+    const [cb, sb, eb] = this.span(b);
+    return ca.compare(cb, sb, eb, sa, ea);
+  }
+
+  /**
+   * `s` as UTF-8 in a scratch buffer, for `compareBytes` and `equals`: valid until the next
+   * call of `encode`.
+   */
+  encode(s: string): { buf: Buffer; len: number } {
+    const len = Buffer.byteLength(s, 'utf8');
+    if (len > this.scratch.length) this.scratch = Buffer.alloc(len * 2);
+    this.scratch.write(s, 0, len, 'utf8');
+    return { buf: this.scratch, len };
+  }
+
+  /** Code point order of an ordinal's string (it must have one) against encoded bytes. */
+  compareBytes(ord: number, buf: Buffer, len: number): number {
+    const [c, s, e] = this.span(ord);
+    return c.compare(buf, 0, len, s, e);
+  }
+
+  /** Whether an ordinal's string (it must have one) starts with the encoded bytes. */
+  startsWith(ord: number, buf: Buffer, len: number): boolean {
+    const [c, s, e] = this.span(ord);
+    return e - s >= len && c.compare(buf, 0, len, s, s + len) === 0;
+  }
+}
