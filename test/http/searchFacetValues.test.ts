@@ -15,11 +15,11 @@ import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
 
 const EF = `${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`;
 
-function storedItems(t: TestApp): ItemDocuments[] {
+async function storedItems(t: TestApp): Promise<ItemDocuments[]> {
   const out: ItemDocuments[] = [];
   let position: string | null = null;
   for (;;) {
-    const batch = t.store.readSearchChanges('item', position, 10_000);
+    const batch = await t.store.readSearchChanges('item', position, 10_000);
     if ('rescan' in batch) throw new Error('rescan');
     for (const c of batch.changes) if (c.body !== null) out.push(itemDocumentsFromJson(c.body, c.id));
     position = batch.position;
@@ -49,7 +49,7 @@ for (const backend of BACKENDS) {
 
   test(`${b} /search/facets/{facetName}: the values of one facet over the hits, as the stored documents say`, async () => {
     const t = await app();
-    const all = storedItems(t);
+    const all = await storedItems(t);
     const goethe = all.filter((d) => hasWord(d, 'goethe'));
     assert.ok(goethe.length >= 3);
     const res = await t.app.inject({ url: '/search/facets/place_fct?query=goethe&facet.limit=3', headers: t.json });

@@ -14,11 +14,11 @@ import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
 
 const SOURCE = '4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22';
 
-function storedItems(t: TestApp): ItemDocuments[] {
+async function storedItems(t: TestApp): Promise<ItemDocuments[]> {
   const out: ItemDocuments[] = [];
   let position: string | null = null;
   for (;;) {
-    const batch = t.store.readSearchChanges('item', position, 10_000);
+    const batch = await t.store.readSearchChanges('item', position, 10_000);
     if ('rescan' in batch) throw new Error('rescan');
     for (const c of batch.changes) if (c.body !== null) out.push(itemDocumentsFromJson(c.body, c.id));
     position = batch.position;
@@ -84,7 +84,7 @@ for (const backend of BACKENDS) {
 
   test(`${b} /search/mlt: the items that share a word or a value of the fields asked, without the item`, async () => {
     const t = await app();
-    const all = storedItems(t);
+    const all = await storedItems(t);
     for (const [url, fields] of [
       [`/search/mlt?facet=id&id=${SOURCE}&fields=place,title&rows=1000`, ['place', 'title']],
       [`/search/mlt?id=${SOURCE}&rows=1000`, ['title', 'place', 'affiliate', 'keywords']],
