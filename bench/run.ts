@@ -389,7 +389,7 @@ async function main() {
   // The load leaves gigabytes of dirty pages; let them reach the disk before measuring, so the
   // first case does not compete with write-back (it read ~20 % low otherwise).
   execFileSync('sync');
-  // The quick set is 0.4 GB: sync is enough, and the quick run must stay under three minutes.
+  // The quick set is 0.4 GB: sync is enough, and the quick run must stay short.
   if (!quick) await ioSettled();
   const key = cli(['keys', 'create', '--name', `bench-${process.pid}`]).trim();
   const port = await freePort();
