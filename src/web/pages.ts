@@ -117,8 +117,10 @@ export interface Pages {
   item(id: string, req: PageRequest): Promise<PageAnswer>;
   tree(id: string, req: PageRequest): Promise<PageAnswer>;
   person(gnd: string, req: PageRequest): Promise<PageAnswer>;
-  /** A page for an error the server answers on a page's path (a 429 of the rate limit): its status and message. */
-  /** A refusal as a page; a 429 says, in the visitor's language, how long to wait. */
+  /**
+   * A page for an error the server answers on a page's path: its status and message; a 429
+   * of the pages' rate limit says instead, in the visitor's language, how long to wait.
+   */
   error(status: number, message: string, req: PageRequest, retryAfterSeconds?: number): PageAnswer;
 }
 
