@@ -16,6 +16,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { createPool } from '../../src/store/postgres/db.js';
+import { migratePostgres } from '../../src/store/postgres/schema.js';
 
 const DEFAULT_BIN = '/usr/lib/postgresql/15/bin';
 
@@ -168,5 +170,15 @@ export async function startReplicaCluster(bin: string, prepare: (primaryUrl: str
   } catch (e) {
     await close();
     throw e;
+  }
+}
+
+/** `heritage-api migrate` on the primary, before the replica is copied from it. */
+export async function migrate(url: string): Promise<void> {
+  const pool = createPool({ url, max: 1 });
+  try {
+    await migratePostgres(pool, url);
+  } finally {
+    await pool.end();
   }
 }

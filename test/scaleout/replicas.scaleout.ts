@@ -16,12 +16,10 @@ import pg from 'pg';
 import { hashApiKey } from '../../src/apiKeys.js';
 import { ApiError } from '../../src/errors.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
-import { createPool } from '../../src/store/postgres/db.js';
 import { openPostgresStore } from '../../src/store/postgres/PostgresStore.js';
-import { migratePostgres } from '../../src/store/postgres/schema.js';
 import type { Store } from '../../src/store/Store.js';
 import { CHAPTER_ID, CORTEX_DIR, OTHER_CORTEX_ID } from '../helpers/paths.js';
-import { postgresBin, startReplicaCluster } from './replicaCluster.js';
+import { migrate, postgresBin, startReplicaCluster } from './replicaCluster.js';
 
 async function until(what: string, condition: () => Promise<boolean> | boolean, seconds = 60): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
@@ -38,15 +36,6 @@ async function sql(url: string, text: string): Promise<void> {
     await client.query(text);
   } finally {
     await client.end();
-  }
-}
-
-export async function migrate(url: string): Promise<void> {
-  const pool = createPool({ url, max: 1 });
-  try {
-    await migratePostgres(pool, url);
-  } finally {
-    await pool.end();
   }
 }
 
