@@ -120,6 +120,15 @@ test('reads follow the replica while it keeps up, the primary serves when it lag
     assert.equal(state().primaryReachable, false);
     assert.equal(state().readsFromPrimary, false);
     assert.match(await s.dataVersion(), /\/p\d+:down$/);
+    // A node started meanwhile opens the store through the replica, and reads.
+    const late = await openPostgresStore({ url: primary.url, replicaUrls: [replica.url], maxReplicaLagSeconds: 1 });
+    try {
+      assert.equal(late.replication!()!.primaryReachable, false);
+      assert.notEqual(await late.getItemHead(OTHER_CORTEX_ID), undefined);
+      await assert.rejects(late.revokeKey('before'), { errorName: 'PrimaryStoreUnreachableException' });
+    } finally {
+      await late.close();
+    }
 
     // Back: writes resume.
     await primary.start();

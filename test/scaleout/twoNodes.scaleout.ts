@@ -133,6 +133,12 @@ test('a primary, a streaming replica and two API nodes: loads while serving, the
 
     for (let i = 0; i < 2; i++) nodes.push(await startNode(env));
     for (const node of nodes) await until('the node to be ready', async () => (await fetch(`${node.base}/health/ready`)).status === 200);
+    // Each node reads from the replica and shows its lag, labelled host:port/database.
+    for (const node of nodes) {
+      await until('the node to read from the replica', async () => (await metric(node, 'heritage_store_reads_from_primary')) === 0);
+      const lag = await metric(node, `heritage_store_replica_lag_seconds{replica="127.0.0.1:${replica.port}/heritage"}`);
+      assert.ok(lag !== undefined && lag <= MAX_LAG, `lag ${lag}`);
+    }
 
     // Every answer is recorded, and judged at the end against the final bytes.
     const answers: Array<{ node: number; path: string; id: string; at: number; answer: Answer }> = [];
