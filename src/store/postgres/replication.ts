@@ -122,7 +122,8 @@ export class Replication<S extends Endpoint> {
   private samples: Sample[] = [];
   private timer: NodeJS.Timeout | undefined;
   private ticks = 0;
-  private running = false;
+  private checkingPrimary = false;
+  private checkingReplicas = false;
   private closed = false;
   /** Nodes that start with the same replicas spread over them: each prefers its own. */
   private readonly preference: number;
@@ -147,6 +148,8 @@ export class Replication<S extends Endpoint> {
 
   /** Checks every server once (so that a node starts on its replicas), then in the background. */
   async start(): Promise<void> {
+    // The primary first: the replicas' first lag is then measured against a position it had before.
+    await this.check(false);
     await this.check(true);
     this.timer = setInterval(() => void this.check(this.ticks++ % Math.round(REPLICA_PROBE_MS / PRIMARY_PROBE_MS) === 0), PRIMARY_PROBE_MS);
     this.timer.unref();
@@ -205,16 +208,23 @@ export class Replication<S extends Endpoint> {
     await Promise.all([...this.probes.values()].map((p) => p.end()));
   }
 
+  /**
+   * The primary's and the replicas' checks run apart: a replica that hangs (up to its
+   * timeout) must not hold the polling of the primary's data_version, which key lookups'
+   * caches follow (PostgresStore.ts dataVersion).
+   */
   private async check(replicasToo: boolean): Promise<void> {
-    if (this.running || this.closed) return;
-    this.running = true;
-    try {
-      await this.checkPrimary();
-      if (replicasToo) await Promise.all(this.replicas.map((r) => this.checkReplica(r)));
-      this.choose();
-    } finally {
-      this.running = false;
+    if (this.closed) return;
+    const checks: Array<Promise<void>> = [];
+    if (!this.checkingPrimary) {
+      this.checkingPrimary = true;
+      checks.push(this.checkPrimary().finally(() => ((this.checkingPrimary = false), this.choose())));
     }
+    if (replicasToo && !this.checkingReplicas) {
+      this.checkingReplicas = true;
+      checks.push(Promise.all(this.replicas.map((r) => this.checkReplica(r))).then(() => ((this.checkingReplicas = false), this.choose())));
+    }
+    await Promise.all(checks);
   }
 
   private async checkPrimary(): Promise<void> {
