@@ -117,7 +117,8 @@ let sharedDecoded: DecodedBodies | undefined;
 function server(url: string, options: PostgresOptions, standby: boolean): PgServer {
   const kept = options.searchChangesKept ?? SEARCH_CHANGES_KEPT;
   if (!(kept >= 1)) throw new RangeError('searchChangesKept must be at least 1: the newest change keeps the numbering going');
-  const pool = createPool({ url, max: options.maxConnections });
+  // A replica that hangs fails its reads after a while, and they are tried on the next server.
+  const pool = createPool({ url, max: options.maxConnections, ...(standby ? { queryTimeoutMs: REPLICA_QUERY_TIMEOUT_MS } : {}) });
   sharedDecoded ??= new DecodedBodies(DECODED_BODIES_BYTES);
   return {
     url,
@@ -135,6 +136,12 @@ function server(url: string, options: PostgresOptions, standby: boolean): PgServ
 
 /** How often a read is tried again on the next server when its server went away under it. */
 const READ_ATTEMPTS = 3;
+
+/** Longest read on a replica: longer, and it counts as gone (a hung server), and the read moves on. */
+const REPLICA_QUERY_TIMEOUT_MS = 30_000;
+/** With replicas, longest wait for data_version, and for a key's last use on the primary (inside a request). */
+const VERSION_TIMEOUT_MS = 10_000;
+const MARK_USED_TIMEOUT_MS = 2_000;
 
 function postgresStore(primary: PgServer, replication: Replication<PgServer> | undefined, options: PostgresOptions): Store {
   // What the operator must fix (the server gone, a full disk, a wrong password) becomes a
@@ -209,7 +216,8 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
   const readVersion = (s: PgServer, epoch: number): Promise<number> => {
     if (reading !== undefined && readingEpoch === epoch) return reading;
     readingEpoch = epoch;
-    const shared = s.pool.query<{ version: number }>('SELECT version FROM data_version').then(
+    const text = 'SELECT version FROM data_version';
+    const shared = s.pool.query<{ version: number }>({ text, ...(replication === undefined ? {} : { query_timeout: VERSION_TIMEOUT_MS }) }).then(
       (res) => {
         if (reading === shared) reading = undefined;
         return res.rows[0]!.version;
@@ -263,7 +271,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     markKeyUsed: async (name, at) => {
       if (replication !== undefined && !replication.primaryUp()) return;
       try {
-        await primary.keys.markKeyUsed(name, at);
+        await primary.keys.markKeyUsed(name, at, replication === undefined ? undefined : MARK_USED_TIMEOUT_MS);
       } catch (e) {
         if (!isUnreachable(e)) throw operatorError(e, primary.url);
         replication?.unreachable(primary, e);
