@@ -28,6 +28,13 @@ export const DEFAULTS = {
     cacheMegabytes: 64,
     /** How long a write waits for another process's write lock (a batch of 100,000 persons holds it ~5 s) before it gives up. */
     busyTimeoutSeconds: 30,
+    /**
+     * PostgreSQL streaming replicas of store.url that serve reads (issue #16 point 3;
+     * docs/deployment.md "Replicas"); writes go to store.url. Env: comma-separated.
+     */
+    replicaUrls: [] as readonly string[],
+    /** A replica further behind the primary than this, in seconds, is left out until it catches up. */
+    maxReplicaLagSeconds: 5,
   },
   server: {
     host: '127.0.0.1',
@@ -192,7 +199,9 @@ export function envName(section: string, key: string): string {
   return `HERITAGE_API_${section}_${key}`.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
-function coerce(value: string, like: unknown, where: string): string | number | boolean {
+function coerce(value: string, like: unknown, where: string): string | number | boolean | string[] {
+  // A list from one string (an environment variable, a flag): comma-separated.
+  if (Array.isArray(like)) return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (typeof like === 'number') {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${where}: expected a number, got '${value}'.`);
@@ -271,6 +280,9 @@ function apply(target: Record<string, Record<string, unknown>>, layer: ConfigOve
       }
       const like = defaults[key];
       const v = typeof value === 'string' && typeof like !== 'string' ? coerce(value, like, `${origin} ${section}.${key}`) : value;
+      if (Array.isArray(like) && !(Array.isArray(v) && v.every((x) => typeof x === 'string'))) {
+        throw new UsageError(`${origin}: '${section}.${key}' must be a list of strings, got ${JSON.stringify(value)}.`);
+      }
       if (typeof v !== typeof like) throw new UsageError(`${origin}: '${section}.${key}' must be a ${typeof like}, got ${JSON.stringify(value)}.`);
       target[section]![key] = v;
     }
@@ -292,6 +304,18 @@ function validate(c: Config): void {
   if (c.store.path.trim() === '') throw new UsageError('store.path must name a database file.');
   if (c.store.backend === 'postgres' && !/^postgres(?:ql)?:\/\/[^/?#]+\/[^/?#]+/i.test(c.store.url)) {
     throw new UsageError('store.backend postgres needs store.url: postgres://user:password@host:port/database (HERITAGE_API_STORE_URL).');
+  }
+  for (const replica of c.store.replicaUrls) {
+    if (!/^postgres(?:ql)?:\/\/[^/?#]+\/[^/?#]+/i.test(replica)) {
+      throw new UsageError(`store.replicaUrls: each replica is postgres://user:password@host:port/database (HERITAGE_API_STORE_REPLICA_URLS, comma-separated); one is not.`);
+    }
+    if (replica === c.store.url) throw new UsageError('store.replicaUrls names store.url itself: list the streaming replicas of the primary, not the primary.');
+  }
+  if (c.store.replicaUrls.length > 0 && c.store.backend !== 'postgres') {
+    throw new UsageError('store.replicaUrls needs store.backend postgres: replicas are PostgreSQL streaming replicas of store.url.');
+  }
+  if (!(Number.isFinite(c.store.maxReplicaLagSeconds) && c.store.maxReplicaLagSeconds > 0)) {
+    throw new UsageError(`store.maxReplicaLagSeconds must be a number of seconds above 0, got ${c.store.maxReplicaLagSeconds}.`);
   }
   if (!LOG_LEVELS.includes(c.server.logLevel)) throw new UsageError(`server.logLevel must be one of ${LOG_LEVELS.join(', ')}.`);
   const positive = (name: string, n: number, min = 1) => {

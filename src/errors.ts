@@ -105,6 +105,9 @@ export const ERRORS = {
   // --- operators (issue #16 point 7; docs/api.md "Health and metrics") ---
   notReady: define('NotReadyException', 503, ['reason', 'retryAfterSeconds'], (reason: string, retryAfterSeconds: number) =>
     `This server is not ready to answer: ${reason}. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/live tells whether the process runs at all.`),
+  // A write (a load, a key, a block) while the PostgreSQL primary is down (issue #16 point 3; docs/deployment.md "Replicas").
+  primaryUnreachable: define('PrimaryStoreUnreachableException', 503, [], () =>
+    'The primary store is unreachable, so this write was not made: loads, keys and blocks are written to the primary. Reads go on from the replicas; writes resume when the primary is back: run this again then.'),
   // --- anything else ---
   internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
     `Internal error. It has been logged; quote request id ${requestId} when you report it.`),

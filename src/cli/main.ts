@@ -8,7 +8,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config, type ConfigOverrides } from '../config.js';
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { openStore } from '../store/openStore.js';
 import { StoreNotFoundError } from '../store/storeErrors.js';
 import type { Store } from '../store/Store.js';
@@ -259,6 +259,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     }
     if (e instanceof UsageError) {
       io.err(`heritage-api: ${e.message}`);
+      return EXIT.failed;
+    }
+    // A catalog error (src/errors.ts) says what to do already: the primary store unreachable for a write.
+    if (e instanceof ApiError) {
+      io.err(`heritage-api: ${e.message} (${e.errorName})`);
       return EXIT.failed;
     }
     throw e;

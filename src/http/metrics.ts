@@ -19,6 +19,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SearchState } from '../search/searchPool.js';
+import type { ReplicationState } from '../store/Store.js';
 
 /** Upper bounds of the latency buckets, in seconds: cached answers take tens of µs, searches up to the budget. */
 export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -53,6 +54,8 @@ export interface MetricsSources {
   search: () => SearchState;
   /** Seconds since the search index last caught up with the data; undefined before it was built. */
   indexAgeSeconds: () => Promise<number | undefined>;
+  /** The store's replicas (Store.replication); undefined for a store without. */
+  replication?: () => ReplicationState | undefined;
 }
 
 export interface Metrics {
@@ -170,6 +173,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
   search((s) => s.refused, 'heritage_search_refused_total', 'Searches refused because the queue was full (503).', 'counter');
   search((s) => s.terminated, 'heritage_search_workers_terminated_total', 'Search workers terminated by the watchdog.', 'counter');
 
+  replicationMetrics(registry, () => sources.replication?.());
+
   return {
     route,
     record: (pattern, status, seconds) => route(pattern).record(status, seconds),
@@ -177,4 +182,35 @@ export function createMetrics(sources: MetricsSources): Metrics {
     text: () => registry.metrics(),
     contentType: registry.contentType,
   };
+}
+
+/**
+ * The replicas of a PostgreSQL store (issue #16 points 3 and 7; docs/deployment.md
+ * "Replicas"), as the store last checked them: absent for a store without replicas.
+ * A replica is labelled host:port/database, never with its user or password.
+ */
+function replicationMetrics(registry: Registry, state: () => ReplicationState | undefined): void {
+  const gauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, s: ReplicationState) => void) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const s = state();
+        if (s !== undefined) fill(this, s);
+      },
+    });
+  gauge('heritage_store_replica_lag_seconds', 'Seconds each replica is behind the primary, as last checked (about every second); absent while it does not answer.', ['replica'], (g, s) => {
+    for (const r of s.replicas) if (r.lagSeconds !== undefined) g.set({ replica: r.name }, r.lagSeconds);
+  });
+  gauge('heritage_store_replica_in_use', 'Whether reads may go to each replica (1): it answers, is a standby and lags at most store.maxReplicaLagSeconds.', ['replica'], (g, s) => {
+    for (const r of s.replicas) g.set({ replica: r.name }, r.inUse ? 1 : 0);
+  });
+  gauge('heritage_store_replicas_in_use', 'Replicas reads may go to now; 0: the primary serves the reads.', [], (g, s) => g.set(s.replicas.filter((r) => r.inUse).length));
+  gauge('heritage_store_reads_from_primary', 'Whether this process reads from the primary (1) or from a replica (0).', [], (g, s) => g.set(s.readsFromPrimary ? 1 : 0));
+  gauge('heritage_store_primary_reachable', 'Whether the primary answered its last check (1); 0: writes fail with PrimaryStoreUnreachableException, reads go on from the replicas.', [], (g, s) =>
+    g.set(s.primaryReachable ? 1 : 0),
+  );
 }

@@ -104,6 +104,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const metrics = createMetrics({
     search: () => searches!.state(),
     indexAgeSeconds: () => indexAge(),
+    replication: () => storeOfRecord.replication?.(),
   });
   const store = countingStoreErrors(storeOfRecord, metrics.storeError);
   const indexAge = createIndexAge(store, () => searches!.state());

@@ -327,6 +327,26 @@ export interface StoreSpec {
   readonly settings: unknown;
 }
 
+/**
+ * Where a store with replicas reads from (issue #16 point 3; src/store/postgres/replication.ts),
+ * for /metrics. Servers are named host:port/database, never with user or password.
+ */
+export interface ReplicationState {
+  primaryReachable: boolean;
+  /** The server reads go to now: a replica's name, or the primary's. */
+  readingFrom: string;
+  readsFromPrimary: boolean;
+  replicas: Array<{
+    name: string;
+    /** Seconds behind the primary at the last check; undefined when it did not answer. */
+    lagSeconds: number | undefined;
+    /** Answers, is a standby of this schema, and lags at most the maximum: reads may go to it. */
+    inUse: boolean;
+    /** Why it is left out, when it is. */
+    reason: string | undefined;
+  }>;
+}
+
 export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore, SearchFeedStore {
   /**
    * Changes whenever the stored data may have changed, through this process or
@@ -339,4 +359,9 @@ export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore, Se
    */
   reopenSpec(): StoreSpec | undefined;
   close(): Promise<void>;
+  /**
+   * Synchronous, no I/O: the state of the replicas as last checked; undefined (or absent)
+   * for a store without replicas.
+   */
+  replication?(): ReplicationState | undefined;
 }

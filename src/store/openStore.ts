@@ -24,7 +24,7 @@ export async function openStore(config: Config, purpose: 'serve' | 'load' = 'ser
     case 'sqlite':
       return openSqliteStore({ path: config.store.path, cacheMegabytes, create: options.create, busyTimeoutSeconds: config.store.busyTimeoutSeconds });
     case 'postgres':
-      return openPostgresStore({ url: config.store.url });
+      return openPostgresStore({ url: config.store.url, replicaUrls: config.store.replicaUrls, maxReplicaLagSeconds: config.store.maxReplicaLagSeconds });
     default:
       // config.ts validates the backend name; this is a guard for new backends.
       throw new Error(`No store backend '${config.store.backend}'.`);

@@ -45,6 +45,18 @@ test('the config is frozen', () => {
   }, TypeError);
 });
 
+test('store.replicaUrls: a JSON list in the file, comma-separated in the environment; store.maxReplicaLagSeconds may be a fraction', () => {
+  const postgres = { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://p:5432/db' };
+  assert.deepEqual(loadConfig().store.replicaUrls, []);
+  assert.equal(loadConfig().store.maxReplicaLagSeconds, 5);
+  const fromEnv = loadConfig({ env: { ...postgres, HERITAGE_API_STORE_REPLICA_URLS: ' postgres://r1:5432/db, postgres://r2/db ,', HERITAGE_API_STORE_MAX_REPLICA_LAG_SECONDS: '0.5' } });
+  assert.deepEqual(fromEnv.store.replicaUrls, ['postgres://r1:5432/db', 'postgres://r2/db']);
+  assert.equal(fromEnv.store.maxReplicaLagSeconds, 0.5);
+  assert.ok(Object.isFrozen(fromEnv.store.replicaUrls));
+  const fromFile = loadConfig({ env: postgres, file: file({ store: { replicaUrls: ['postgres://r1/db'] } }) });
+  assert.deepEqual(fromFile.store.replicaUrls, ['postgres://r1/db']);
+});
+
 test('bad values are refused with a message that says what to fix', () => {
   const cases: Array<[Parameters<typeof loadConfig>[0], string]> = [
     [{ env: { HERITAGE_API_SERVER_PORT: 'eighty' } }, "HERITAGE_API_SERVER_PORT: expected a number, got 'eighty'."],
@@ -69,6 +81,14 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ env: { HERITAGE_API_SEARCH_MAX_CLAUSES: '0.5' } }, 'search.maxClauses must be an integer ≥ 1, got 0.5.'],
     [{ flags: { web: { rateLimitMax: -1 } } }, 'web.rateLimitMax must be an integer ≥ 0, got -1.'],
     [{ env: { HERITAGE_API_WEB_ENABLED: 'maybe' } }, "HERITAGE_API_WEB_ENABLED: expected true or false, got 'maybe'."],
+    [{ env: { HERITAGE_API_STORE_REPLICA_URLS: 'postgres://r/db' } }, 'store.replicaUrls needs store.backend postgres'],
+    [
+      { env: { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://p/db', HERITAGE_API_STORE_REPLICA_URLS: 'postgres://r/db,http://u:secret@r2' } },
+      'store.replicaUrls: each replica is postgres://user:password@host:port/database (HERITAGE_API_STORE_REPLICA_URLS, comma-separated); one is not.',
+    ],
+    [{ env: { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://p/db', HERITAGE_API_STORE_REPLICA_URLS: 'postgres://p/db' } }, 'store.replicaUrls names store.url itself'],
+    [{ file: file({ store: { replicaUrls: [1] } }) }, "'store.replicaUrls' must be a list of strings, got [1]."],
+    [{ flags: { store: { maxReplicaLagSeconds: 0 } } }, 'store.maxReplicaLagSeconds must be a number of seconds above 0, got 0.'],
   ];
   for (const [options, message] of cases) {
     assert.throws(() => loadConfig(options), (e: Error) => e.name === 'UsageError' && e.message.includes(message), message);

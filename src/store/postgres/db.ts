@@ -33,12 +33,28 @@ export interface PoolOptions {
   url: string;
   /** Connections of this process (pg's default is 10). */
   max?: number;
+  /** A server that does not accept a connection within this long counts as unreachable (never a hang). */
+  connectTimeoutMs?: number;
+  /** Client-side bound on one query; none by default (a load's statements may be long). */
+  queryTimeoutMs?: number;
 }
+
+/** How long a connection may take: a stopped or unreachable server fails a request, it does not hold it. */
+export const CONNECT_TIMEOUT_MS = 5000;
 
 export function createPool(options: PoolOptions): pg.Pool {
   // allowExitOnIdle: idle connections do not keep a process alive that has nothing else to do (a
   // command that is done, a search worker's thread), as an open SQLite file does not.
-  const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types, allowExitOnIdle: true });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    types,
+    allowExitOnIdle: true,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    // A server gone without a word (a cable, a crashed host) is noticed by the kernel's probes.
+    keepAlive: true,
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
+  });
   // An idle connection the server drops (a restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return pool;
@@ -50,16 +66,18 @@ export function createPool(options: PoolOptions): pg.Pool {
  */
 export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, readOnly = false): Promise<T> {
   const client = await pool.connect();
+  let failed: Error | undefined;
   try {
     await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
+    await client.query('ROLLBACK').catch((rollback: Error) => (failed = rollback));
     throw e;
   } finally {
-    client.release();
+    // A connection that could not even roll back (the server went away) is dropped, not reused.
+    client.release(failed);
   }
 }
 

@@ -24,7 +24,7 @@ import { pruneSearchChanges } from './searchChanges.js';
 import { sequencePosition } from './sequence.js';
 
 /** Decoded package bodies kept, as on SQLite (src/store/sqlite/items.ts DECODED_BODIES_BYTES). */
-const DECODED_BODIES_BYTES = 32 * 1024 * 1024;
+export const DECODED_BODIES_BYTES = 32 * 1024 * 1024;
 
 /** A parent chain longer than this is treated as broken data (real hierarchies are ≤ 12 deep). */
 const MAX_DEPTH = 1000;
@@ -84,11 +84,11 @@ const SAVE_HARVEST = `
 export class PgItems {
   private readonly refs = new PgItemRefs();
   private readonly providers = new PgProviders();
-  private readonly decoded = new DecodedBodies(DECODED_BODIES_BYTES);
-
   constructor(
     private readonly pool: pg.Pool,
     private readonly searchChangesKept: number,
+    /** Shared by the primary's and the replicas' items (replication.ts): a body decodes alike from any. */
+    private readonly decoded = new DecodedBodies(DECODED_BODIES_BYTES),
   ) {}
 
   async applyItemChanges(changes: readonly ItemChange[], harvest?: { source: string; state: HarvestState }): Promise<ChangeResult> {

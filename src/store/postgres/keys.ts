@@ -49,10 +49,12 @@ export class PgKeys {
    * Best effort, never waiting: this runs inside a request. A row another transaction
    * holds (a revoke under way) is skipped; the key's next use records it.
    */
-  async markKeyUsed(name: string, at: Date): Promise<void> {
-    await this.pool.query(
-      'UPDATE api_keys SET last_used_at = $1 WHERE name = (SELECT name FROM api_keys WHERE name = $2 FOR UPDATE SKIP LOCKED)',
-      [at.getTime(), name],
-    );
+  async markKeyUsed(name: string, at: Date, timeoutMs?: number): Promise<void> {
+    await this.pool.query({
+      text: 'UPDATE api_keys SET last_used_at = $1 WHERE name = (SELECT name FROM api_keys WHERE name = $2 FOR UPDATE SKIP LOCKED)',
+      values: [at.getTime(), name],
+      // With replicas, a primary that hangs must not hold the request (PostgresStore.ts).
+      ...(timeoutMs === undefined ? {} : { query_timeout: timeoutMs }),
+    });
   }
 }

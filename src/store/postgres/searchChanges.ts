@@ -93,7 +93,16 @@ export async function pruneSearchChanges(db: Queryable, minimumKept: number): Pr
 }
 
 export class PgSearchChanges {
-  constructor(private readonly pool: pg.Pool) {}
+  /**
+   * `standby`: this pool reads a streaming replica (replication.ts). A reader that moves
+   * to a replica from a server further on meets a position past the replica's log: that
+   * is the replica not having replayed those changes yet, not another store's position,
+   * so it is told "nothing new yet" rather than to scan everything again.
+   */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly standby = false,
+  ) {}
 
   async readSearchChanges(kind: SearchKind, after: string | null, limit: number): Promise<SearchChangeBatch | SearchRescan> {
     checkKind(kind);
@@ -118,6 +127,7 @@ export class PgSearchChanges {
     const maxSeq = await maxOf(db, `SELECT coalesce(max(seq), 0) AS n FROM ${k.log}`);
     const at = after === null ? { scan: true, seq: maxSeq, row: 0 } : parsePosition(kind, after);
     const pruned = (await db.query<{ through: number }>('SELECT through FROM search_changes_pruned WHERE kind = $1', [kind])).rows[0]!.through;
+    if (at !== undefined && at.seq > maxSeq && this.standby && after !== null) return { changes: [], position: after, done: true };
     // Changes after at.seq were pruned, or the position is not of this store's log.
     if (at === undefined || at.seq < pruned || at.seq > maxSeq) return RESCAN;
     if (at.scan) {
