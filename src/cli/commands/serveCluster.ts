@@ -22,6 +22,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { hostMetrics } from '../../http/clusterMetrics.js';
@@ -76,7 +77,7 @@ async function runPrimary(config: Config, store: Store, log: (line: string) => v
   const rateLimits = hostRateLimits();
   const peers = new Map<Worker, IpcPeer>();
   const metrics = hostMetrics({ search: () => searches.state(), indexAgeSeconds: createIndexAge(store, () => searches.state()) }, () => peers.values());
-  cluster.setupPrimary({ exec: MAIN.pathname, args: [...argv], serialization: 'advanced' });
+  cluster.setupPrimary({ exec: fileURLToPath(MAIN), args: [...argv], serialization: 'advanced' });
 
   const listened = new Set<Worker>();
   const failures = new Map<Worker, Failure>();
