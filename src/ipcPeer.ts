@@ -86,10 +86,17 @@ export class IpcPeer {
     this.pending.clear();
   }
 
-  /** Throws what cannot be sent (a value that cannot be cloned); a closed channel closes the peer. */
+  /**
+   * Throws what cannot be sent (a value that cannot be cloned); a closed channel closes the peer.
+   * Always with a callback: without one, Node reports a closed channel as an 'error' event,
+   * which would end the process whose peer just exited.
+   */
   private send(message: Message, sent?: () => void): void {
     try {
-      this.channel.send(message, sent === undefined ? undefined : () => sent());
+      this.channel.send(message, (error) => {
+        if ((error as { code?: unknown } | null)?.code === 'ERR_IPC_CHANNEL_CLOSED') this.close(error!);
+        sent?.();
+      });
     } catch (e) {
       sent?.();
       if ((e as { code?: unknown }).code !== 'ERR_IPC_CHANNEL_CLOSED') throw e;

@@ -101,6 +101,8 @@ async function runPrimary(config: Config, store: Store, log: (line: string) => v
     });
     peer.listen('failed', (f) => failures.set(worker, f as Failure));
     worker.on('exit', (code, signal) => onExit(worker, peer, code, signal));
+    // A message to a worker that has just exited fails; its exit is handled above.
+    worker.on('error', () => {});
   };
 
   const onExit = (worker: Worker, peer: IpcPeer, code: number, signal: string | null): void => {
