@@ -18,7 +18,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { cpus, totalmem, type } from 'node:os';
+import { availableParallelism, cpus, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './data.js';
@@ -39,6 +39,11 @@ const dataDir = option('data', join(ROOT, quick ? 'data/bench-quick' : 'data/ben
 const seconds = Number(option('duration', quick ? '3' : '10'));
 const connections = Number(option('connections', '50'));
 const db = join(dataDir, 'bench.db');
+/**
+ * The server's HTTP worker processes as a user gets them (server.workers, default one per
+ * core; HERITAGE_API_SERVER_WORKERS in the environment sets it), and so the ceiling's.
+ */
+const WORKERS = Number(process.env.HERITAGE_API_SERVER_WORKERS ?? '0') || availableParallelism();
 /** How many packages the rotating aip case asks for in turn. */
 const ROTATING_ITEMS = 1000;
 
@@ -224,7 +229,7 @@ function startCeiling(responses: ReadonlyMap<string, Sample>): Promise<{ child: 
   const specFile = join(dataDir, 'ceiling.json');
   const spec = Object.fromEntries([...responses].map(([path, r]) => [path, { status: r.status, headers: r.headers, body: r.body.toString('base64') }]));
   writeFileSync(specFile, JSON.stringify({ responses: spec }));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ceiling.ts'), specFile], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ceiling.ts'), specFile, String(WORKERS)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve) => child.stdout!.once('data', (d) => resolve({ child, port: Number(d.toString().trim()) })));
@@ -372,6 +377,17 @@ function peakMemoryMb(pid: number): number {
   return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
 }
 
+/** The peak memory of the server's primary and of each of its worker processes (serve --workers). */
+function nodeMemory(pid: number): { primary: number; workers: number[] } {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    children = []; // A kernel without the children file: the primary alone.
+  }
+  return { primary: peakMemoryMb(pid), workers: children.map(peakMemoryMb) };
+}
+
 async function main() {
   if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does).');
   let loadRates: { persons: number; items: number };
@@ -476,7 +492,7 @@ async function main() {
   const rows: string[][] = [];
   let itemPaging: { hits: number; seconds: number; exact: boolean } | undefined;
   let freshness: { searchableAfter: number; items: number } | undefined;
-  let memory = 0;
+  let memory: ReturnType<typeof nodeMemory> = { primary: 0, workers: [] };
   let paging: { query: string; hits: number; pages: number; seconds: number; exact: boolean } | undefined;
   try {
     for (const c of cases) {
@@ -542,7 +558,7 @@ async function main() {
     log(`cursor paging through '${pagingQuery}' ...`);
     paging = { query: pagingQuery, ...(await cursorPaging(base, json, pagingQuery)) };
   } finally {
-    memory = peakMemoryMb(server.pid!);
+    memory = nodeMemory(server.pid!);
     server.kill();
   }
   emptyServerLog();
@@ -555,8 +571,8 @@ async function main() {
     '',
     'Written by `npm run bench`' + (quick ? ' --quick' : '') + '. Server and load generator are separate processes on the same machine, over loopback;',
     `each case runs ${seconds} s with the connections given (latency targets of /entities with 1, so p99 is a request's own time, not the queue in front of it).`,
-    '"ceiling" is a bare node:http server answering the same bytes from memory with the same connections, measured in the same run.',
-    `The server runs as a user starts it, \`heritage-api --db FILE serve --port N\` with every other setting at its default${logLevelNote}, except web.rateLimitMax=0 (the pages' limit per address)`,
+    `"ceiling" is a bare node:http server answering the same bytes from memory with the same connections, measured in the same run, in ${WORKERS} process${WORKERS > 1 ? 'es (node:cluster)' : ''} as the server has HTTP workers.`,
+    `The server runs as a user starts it, \`heritage-api --db FILE serve --port N\` with every other setting at its default${logLevelNote} (${WORKERS} HTTP worker process${WORKERS > 1 ? 'es' : ''}), except web.rateLimitMax=0 (the pages' limit per address)`,
     '(docs/configuration.md), its standard output to a file.',
     'A case over many paths asks for each in turn on every connection (ours and the ceiling alike); its bytes are their mean.',
     '',
@@ -564,7 +580,9 @@ async function main() {
     `- Data: ${manifest.persons} persons, ${manifest.items} items (\`${dataDir.replace(ROOT, '')}\`)`,
     `- Load: ${loadRates.persons} persons/s, ${loadRates.items} packages/s (targets: ≥ 20,000 persons/s, ≥ 1,000 packages/s)` +
       (reusedStore ? ', measured when the store was made by --generate; this run measured that store again' : ''),
-    `- Server peak memory (VmHWM): ${memory} MB (target ≤ 1,536 MB with both indexes at 1 M each, issue #14)`,
+    `- Server peak memory (VmHWM): ${memory.primary} MB` +
+      (memory.workers.length > 0 ? ` the primary (which holds the search indexes), ${memory.workers.join(' + ')} MB its ${memory.workers.length} HTTP workers` : '') +
+      ' (target ≤ 1,536 MB for the indexes at 1 M each, issue #14)',
     `- Server log (standard output, log level ${process.env.HERITAGE_API_SERVER_LOG_LEVEL ?? 'default'}): ${(loggedBytes / 2 ** 20).toFixed(0)} MB over the run`,
     itemPaging
       ? `- Item cursor paging (rows=1000) through ${itemPaging.hits} hits of '*:*': ${itemPaging.seconds.toFixed(2)} s, ` +

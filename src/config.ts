@@ -52,6 +52,12 @@ export const DEFAULTS = {
      * issue #13 point 11); `info` turns the one-line-per-request log on.
      */
     logLevel: 'warn',
+    /**
+     * HTTP worker processes of `serve`, all on the one port (issue #16 point 5,
+     * docs/deployment.md "Workers"): 0 starts one per core (os.availableParallelism()),
+     * 1 serves from a single process.
+     */
+    workers: 0,
   },
   http: {
     /**
@@ -326,6 +332,7 @@ function validate(c: Config): void {
   positive('ingest.cacheMegabytes', c.ingest.cacheMegabytes);
   positive('ingest.maxRecordBytes', c.ingest.maxRecordBytes, 1024);
   positive('store.cacheMegabytes', c.store.cacheMegabytes);
+  positive('server.workers', c.server.workers, 0);
   positive('store.busyTimeoutSeconds', c.store.busyTimeoutSeconds, 0);
   positive('http.rateLimitMax', c.http.rateLimitMax, 0);
   positive('http.rateLimitWindowSeconds', c.http.rateLimitWindowSeconds);

@@ -20,7 +20,7 @@ import { blockItem, DEFAULT_LIST_LIMIT, listItems, shellWord, showItem, unblockI
 import { copyCommand } from './commands/copy.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
-import { serveCommand } from './commands/serve.js';
+import { serveNodeCommand } from './commands/serveCluster.js';
 import { EXIT, processIo, type CliIo } from './io.js';
 
 /** src/cli and dist/cli are both two levels below the package root: found from here, never from the working directory. */
@@ -41,11 +41,20 @@ function positiveInteger(flag: string): (value: string) => number {
   };
 }
 
+/** A commander argument parser for a count from 0. */
+function count(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${flag} takes a whole number from 0 up, not '${value}'.`);
+    return n;
+  };
+}
+
 /** Flags of the commands that map onto config keys (serve's, and --providers). */
 function overrides(global: GlobalFlags, serve: Record<string, unknown> = {}): ConfigOverrides {
   const server: Record<string, unknown> = {};
   if (global.logLevel) server.logLevel = global.logLevel;
-  for (const k of ['port', 'host', 'httpsPort', 'tlsCert', 'tlsKey'] as const) if (serve[k] !== undefined) server[k] = serve[k];
+  for (const k of ['port', 'host', 'httpsPort', 'tlsCert', 'tlsKey', 'workers'] as const) if (serve[k] !== undefined) server[k] = serve[k];
   return {
     store: global.db ? { path: global.db } : {},
     ingest: typeof serve.providers === 'string' ? { providersFile: serve.providers } : {},
@@ -159,9 +168,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
       .option('--tls-cert <file>', 'PEM certificate for HTTPS')
       .option('--tls-key <file>', 'PEM private key for HTTPS')
       .option('--allow-missing-accept', 'answer requests without Accept with JSON instead of 406');
-  serveOptions(program.command('serve').description('Start the API server')).action((flags: Record<string, unknown>) =>
+  serveOptions(program.command('serve').description('Start the API server'))
+    .addOption(new Option('--workers <n>', 'HTTP worker processes on the one port (server.workers): 0 one per core, 1 a single process').argParser(count('--workers')))
+    .action((flags: Record<string, unknown>) =>
     withStore(flags, async (config, store) => {
-      await serveCommand(config, store, io.err);
+      await serveNodeCommand(config, store, io.err, argv);
       return EXIT.ok;
     }, { keepOpen: true }),
   );

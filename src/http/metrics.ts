@@ -58,6 +58,9 @@ export interface MetricsSources {
   replication?: () => ReplicationState | undefined;
 }
 
+/** One registry's metrics as prom-client reads them, to add up those of a node's processes (./clusterMetrics.ts). */
+export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
 export interface Metrics {
   /** The tally of a route pattern: get it once, when the route is registered, and record on it. */
   route(pattern: string): RouteTally;
@@ -67,6 +70,8 @@ export interface Metrics {
   storeError(operation: string): void;
   /** The text of GET /metrics. */
   text(): Promise<string>;
+  /** This process's metrics, for the primary of `serve --workers N` to add up (./clusterMetrics.ts). */
+  json(): Promise<MetricsJson>;
   readonly contentType: string;
 }
 
@@ -109,7 +114,12 @@ class TallyHistogram extends Histogram<'route'> {
   }
 }
 
-export function createMetrics(sources: MetricsSources): Metrics {
+/**
+ * The metrics of one process's requests and store, and of the search when `sources` is
+ * given. The HTTP workers of `serve --workers N` leave the search out: the primary hosts
+ * it and adds its own (registerSearchMetrics) once to the node's sum (./clusterMetrics.ts).
+ */
+export function createMetrics(sources: MetricsSources | undefined): Metrics {
   const registry = new Registry();
   // Process metrics: CPU, memory, event loop lag, handles, GC (prom-client's defaults).
   collectDefaultMetrics({ register: registry });
@@ -145,6 +155,20 @@ export function createMetrics(sources: MetricsSources): Metrics {
     registers: [registry],
   });
 
+  if (sources !== undefined) registerSearchMetrics(registry, sources);
+
+  return {
+    route,
+    record: (pattern, status, seconds) => route(pattern).record(status, seconds),
+    storeError: (operation) => storeErrors.inc({ operation }),
+    text: () => registry.metrics(),
+    json: () => registry.getMetricsAsJSON(),
+    contentType: registry.contentType,
+  };
+}
+
+/** The search's metrics (index age, pool state), on the registry of the process that hosts the search. */
+export function registerSearchMetrics(registry: Registry, sources: MetricsSources): void {
   new Gauge({
     name: 'heritage_search_index_age_seconds',
     help: 'Seconds since the search index last caught up with the stored data (0: it holds the latest data); absent before it is built.',
@@ -172,16 +196,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
   search((s) => s.timeouts, 'heritage_search_timeouts_total', 'Searches stopped at their time budget (503).', 'counter');
   search((s) => s.refused, 'heritage_search_refused_total', 'Searches refused because the queue was full (503).', 'counter');
   search((s) => s.terminated, 'heritage_search_workers_terminated_total', 'Search workers terminated by the watchdog.', 'counter');
-
+  // The replicas as this process's store sees them: registered only where the search is hosted
+  // (one process per node), so a cluster's sum of its processes' metrics counts them once.
   replicationMetrics(registry, () => sources.replication?.());
-
-  return {
-    route,
-    record: (pattern, status, seconds) => route(pattern).record(status, seconds),
-    storeError: (operation) => storeErrors.inc({ operation }),
-    text: () => registry.metrics(),
-    contentType: registry.contentType,
-  };
 }
 
 /**

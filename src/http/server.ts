@@ -22,6 +22,7 @@ import { createCorsHeaders } from './corsHeaders.js';
 import { createErrorSender, frameworkErrorOf, installErrorHandling } from './errorHandler.js';
 import { createFastPath, type FastPath } from './fastPath.js';
 import { createMetrics, UNMATCHED } from './metrics.js';
+import type { NodeLinks } from './clusterWorker.js';
 import { createIndexAge } from './indexAge.js';
 import { countingStoreErrors } from './storeErrorCount.js';
 import type { SearchRunner } from '../search/searchPool.js';
@@ -57,6 +58,8 @@ export interface ServerOptions {
   logStream?: NodeJS.WritableStream;
   /** false switches logging off (the CLI's --quiet and most tests). */
   logging?: boolean;
+  /** In an HTTP worker of `serve --workers N`: what it shares with its node (./clusterWorker.ts). */
+  node?: NodeLinks;
 }
 
 const CORS = {
@@ -101,11 +104,11 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const logging = options.logging ?? true;
   // Metrics (issue #16 point 7, ./metrics.ts): the search runner is made with the entity routes below.
   let searches: SearchRunner | undefined;
-  const metrics = createMetrics({
-    search: () => searches!.state(),
-    indexAgeSeconds: () => indexAge(),
-    replication: () => storeOfRecord.replication?.(),
-  });
+  const node = options.node;
+  // A worker of a node leaves the search's metrics (and the replicas') to the primary, which hosts the search (./clusterMetrics.ts).
+  const metrics = createMetrics(
+    node ? undefined : { search: () => searches!.state(), indexAgeSeconds: () => indexAge(), replication: () => storeOfRecord.replication?.() },
+  );
   const store = countingStoreErrors(storeOfRecord, metrics.storeError);
   const indexAge = createIndexAge(store, () => searches!.state());
   const corsHeaders = createCorsHeaders(config.http.corsOrigin, CORS.exposedHeaders);
@@ -224,6 +227,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
       timeWindow: config.http.rateLimitWindowSeconds * 1000,
       // Per authenticated key, by name; per address without a valid key (./authHooks.ts).
       keyGenerator: auth.limitKey,
+      // In a worker of a node, the counts are the node's (./clusterRateLimit.ts).
+      ...(node ? { store: node.rateLimitStore('api') } : {}),
       errorResponseBuilder: (_request, context) => {
         const seconds = Math.ceil(context.ttl / 1000);
         return ApiError.of('rateLimited', seconds).withHeaders({ 'Retry-After': String(seconds) });
@@ -239,7 +244,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const hierarchies = createHierarchyAnswers(store);
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
-  searches = registerEntityRoutes(app, { store, config, onRequest });
+  searches = registerEntityRoutes(app, { store, config, onRequest, searches: node?.searches });
   // The item search family (issue #14), on the same runner as /entities.
   registerSearchRoutes(app, { config, onRequest, search: searches });
   registerSolrRoutes(app, { config, onRequest, search: searches });
@@ -247,7 +252,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerMltRoutes(app, { config, onRequest, search: searches });
   registerOrganizationRoutes(app, { config, onRequest, store });
   registerHealthRoutes(app, { store, searches });
-  registerMetricsRoute(app, { config, metrics, onRequest });
+  registerMetricsRoute(app, { config, metrics: node ? { ...metrics, text: node.metrics(() => metrics.json()) } : metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
   registerPartRoutes(app, { store, config, onRequest });
   registerServiceRoutes(app, { store, config, onRequest });
@@ -258,7 +263,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerRootRoute(app, { config });
   // Pages for people (issue #17, docs/pages.md), on the same search runner as the API.
   const runner = searches;
-  if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s) });
+  if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
   await app.register(openapiRoute);
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({

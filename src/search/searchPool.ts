@@ -83,7 +83,7 @@ export interface PoolOptions {
 const DEFAULT_GRACE_MS = 1000;
 
 /** The pool, or the main thread when there can be no workers. */
-export function createSearchRunner(store: Store, settings: SearchSettings, options: PoolOptions = {}): SearchRunner {
+export function createSearchRunner(store: Store, settings: SearchSettings, options: PoolOptions = {}): Runner {
   const spec = settings.workers > 0 ? store.reopenSpec() : undefined;
   if (spec === undefined) return new MainThreadSearch(store, settings);
   return new SearchPool({ spec, ...hostedSettings(settings) }, settings, { dataVersion: () => store.dataVersion(), ...options });
@@ -137,8 +137,12 @@ function toApiError(failure: SearchFailure, budgetMs: number): Error {
 }
 
 
-/** What both runners share: entity searches as engine searches, the clause limit before anything runs. */
-abstract class Runner implements SearchRunner {
+/**
+ * What the runners share: entity searches as engine searches, the clause limit before
+ * anything runs. Exported for the runner of an HTTP worker process (./ipcSearch.ts),
+ * which forwards its searches to the process that hosts the indexes.
+ */
+export abstract class Runner implements SearchRunner {
   constructor(protected readonly settings: SearchSettings) {}
 
   async run(search: EntitySearch): Promise<EntitySearchResult> {
@@ -161,7 +165,7 @@ abstract class Runner implements SearchRunner {
   }
 
   /** Refuses a query with too many clauses at once (src/search/searchLimits.ts), then runs it. */
-  private submit(op: SearchOp): Promise<OpResult> {
+  submit(op: SearchOp): Promise<OpResult> {
     if (op.op === 'engine') {
       try {
         checkClauses(op.search.request.query, this.settings.maxClauses);

@@ -67,7 +67,7 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ flags: { media: { baseUrl: 'https://media.example.org/b?x=1' } } }, 'media.baseUrl must be an http:// or https:// URL'],
     [{ flags: { harvest: { timeoutSeconds: 0 } } }, 'harvest.timeoutSeconds must be an integer ≥ 1, got 0.'],
     [{ flags: { harvest: { retries: -1 } } }, 'harvest.retries must be an integer ≥ 0, got -1.'],
-    [{ file: file({ server: { prot: 1 } }) }, "unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel."],
+    [{ file: file({ server: { prot: 1 } }) }, "unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel, workers."],
     [{ file: file({ server: { port: true } }) }, "'server.port' must be a number, got true."],
     [{ file: file('{ not json') }, 'is not valid JSON'],
     [{ file: '/no/such/config.json' }, 'Cannot read the config file /no/such/config.json'],
@@ -77,6 +77,7 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ env: { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'mysql://h/db' } }, 'store.backend postgres needs store.url'],
     [{ flags: { ingest: { batchSize: 0 } } }, 'ingest.batchSize must be an integer ≥ 1, got 0.'],
     [{ flags: { search: { workers: -1 } } }, 'search.workers must be an integer ≥ 0, got -1.'],
+    [{ env: { HERITAGE_API_SERVER_WORKERS: '-2' } }, 'server.workers must be an integer ≥ 0, got -2.'],
     [{ flags: { search: { timeBudgetMs: 0 } } }, 'search.timeBudgetMs must be an integer ≥ 1, got 0.'],
     [{ env: { HERITAGE_API_SEARCH_MAX_CLAUSES: '0.5' } }, 'search.maxClauses must be an integer ≥ 1, got 0.5.'],
     [{ flags: { web: { rateLimitMax: -1 } } }, 'web.rateLimitMax must be an integer ≥ 0, got -1.'],
@@ -132,12 +133,12 @@ test('an unknown setting or section in the config file names the nearest setting
   };
   assert.equal(
     message({ server: { prot: 9000 } }),
-    "config file FILE: unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel. Did you mean 'server.port'?",
+    "config file FILE: unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel, workers. Did you mean 'server.port'?",
   );
   // A setting put into the wrong section is found in its own.
   assert.equal(
     message({ server: { requireAccept: false } }),
-    "config file FILE: unknown setting 'server.requireAccept'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel. Did you mean 'http.requireAccept'?",
+    "config file FILE: unknown setting 'server.requireAccept'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel, workers. Did you mean 'http.requireAccept'?",
   );
   assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, web. Did you mean 'http'?");
 });

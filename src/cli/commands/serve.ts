@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { UsageError } from '../../errors.js';
+import type { NodeLinks } from '../../http/clusterWorker.js';
 import { buildServer, nodeServerPartsOf, requestListenerOf } from '../../http/server.js';
 import type { Store } from '../../store/Store.js';
 
@@ -43,8 +44,9 @@ export function listenError(e: unknown, host: string, port: number, flag: string
   return e;
 }
 
-export async function startServer(config: Config, store: Store, logging = true): Promise<RunningServer> {
-  const app = await buildServer(config, store, { logging });
+/** `node`: in an HTTP worker of `serve --workers N`, what it shares with its node (./serveCluster.ts). */
+export async function startServer(config: Config, store: Store, logging = true, node?: NodeLinks): Promise<RunningServer> {
+  const app = await buildServer(config, store, { logging, ...(node ? { node } : {}) });
   try {
     await app.listen({ host: config.server.host, port: config.server.port });
   } catch (e) {

@@ -131,12 +131,14 @@ export interface EntityRouteDeps {
   store: Store;
   config: Config;
   onRequest: onRequestHookHandler;
+  /** The runner to use (a worker of `serve --workers N` forwards to its primary); default: one of this process's own. */
+  searches?: SearchRunner | undefined;
 }
 
 /** Returns the search runner, for /health/ready and /metrics. */
 export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): SearchRunner {
   // Searches run off the event loop, within a time budget (issue #13; src/search/searchPool.ts).
-  const searches = createSearchRunner(deps.store, deps.config.search);
+  const searches = deps.searches ?? createSearchRunner(deps.store, deps.config.search);
   // A listening server starts its workers at once; inject() in tests starts them with the first search.
   app.addHook('onListen', (done) => {
     searches.start();

@@ -13,6 +13,7 @@
  * client address (`web.rateLimitMax`), apart from the API's.
  */
 import rateLimit from '@fastify/rate-limit';
+import type { RateLimitStoreClass } from '../clusterRateLimit.js';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { ConstraintStrategy, Handler, HTTPVersion, Req } from 'find-my-way';
 import type { Config } from '../../config.js';
@@ -29,6 +30,8 @@ export interface PageRouteDeps {
   config: Config;
   store: PageDeps['store'];
   engine: Engine;
+  /** In a worker of `serve --workers N`: the limiter's store, counting for the node (../clusterRateLimit.ts). */
+  rateLimitStore?: RateLimitStoreClass | undefined;
 }
 
 /** The route constraint of the page routes that share a path with the API. */
@@ -101,7 +104,7 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
 
   await app.register(async (scope) => {
     // One bucket per address for every page (the plugin's handler keeps one store).
-    if (!scope.hasDecorator('rateLimit')) await scope.register(rateLimit, { global: false });
+    if (!scope.hasDecorator('rateLimit')) await scope.register(rateLimit, { global: false, ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}) });
     const limit =
       config.web.rateLimitMax > 0
         ? scope.rateLimit({

@@ -1,0 +1,121 @@
+/**
+ * The search of a node of several processes (`serve --workers N`, issue #16
+ * point 5): one process hosts the engine's indexes (the primary, with its
+ * pool of search threads, ./searchPool.ts), so that their memory is not
+ * multiplied by N; each HTTP worker has an IpcSearchRunner that sends its
+ * searches there over the cluster's IPC channel (src/ipcPeer.ts).
+ *
+ * The worker's runner is a Runner as the pool is: it turns entity searches
+ * into engine searches and refuses too many clauses itself; the host runs
+ * the rest on its own runner, with its budget, queue and watchdog, and sends
+ * back the answer or the error as the client is to see it (the same 400s
+ * and 503s, headers included). What the pool reports for /health/ready is
+ * sent to every worker whenever it changes.
+ */
+import { ApiError, type ApiErrorParts } from '../errors.js';
+import type { IpcPeer } from '../ipcPeer.js';
+import type { OpResult, SearchOp } from './hostedIndexes.js';
+import { Runner, type SearchSettings, type SearchState } from './searchPool.js';
+
+const SEARCH = 'search';
+const STATE = 'search.state';
+
+type Outcome = { ok: true; result: OpResult } | { ok: false; api: ApiErrorParts } | { ok: false; internal: { message: string; stack: string | undefined } };
+
+/** The host's state, numbered so that a worker keeps the latest whatever order they arrive in. */
+interface StampedState {
+  seq: number;
+  state: SearchState;
+}
+
+const NOT_STARTED: SearchState = { indexBuilt: false, index: undefined, workers: 0, busy: 0, queued: 0, timeouts: 0, refused: 0, terminated: 0 };
+
+/** The search runner of an HTTP worker process. */
+export class IpcSearchRunner extends Runner {
+  private latest: StampedState = { seq: -1, state: NOT_STARTED };
+
+  constructor(
+    private readonly peer: IpcPeer,
+    settings: SearchSettings,
+  ) {
+    super(settings);
+    peer.listen(STATE, (s) => this.keep(s as StampedState));
+  }
+
+  protected async execute(op: SearchOp): Promise<OpResult> {
+    const outcome = await this.peer.call<Outcome>(SEARCH, op);
+    if (outcome.ok) return outcome.result;
+    if ('api' in outcome) throw ApiError.revive(outcome.api);
+    const error = new Error(outcome.internal.message);
+    error.stack = outcome.internal.stack;
+    throw error;
+  }
+
+  /** Asks for the host's state at once: a worker started after the index was built is ready without waiting for a change. */
+  start(): void {
+    this.peer.call<StampedState>(STATE, null).then(
+      (s) => this.keep(s),
+      () => {}, // The host is gone: the worker stops with it (src/cli/commands/serveCluster.ts).
+    );
+  }
+
+  state(): SearchState {
+    return this.latest.state;
+  }
+
+  /** The indexes are the host's: nothing of this process to close. */
+  async close(): Promise<void> {}
+
+  private keep(s: StampedState): void {
+    if (s.seq > this.latest.seq) this.latest = s;
+  }
+}
+
+/** What the host of the indexes runs: answers the searches of the workers it is given, tells them its state. */
+export interface SearchHost {
+  /** Answers this worker's searches and state calls. */
+  attach(peer: IpcPeer): void;
+  detach(peer: IpcPeer): void;
+  close(): void;
+}
+
+/**
+ * Serves `runner` (the primary's pool) to the HTTP workers; looks at its state every
+ * `pollMs` and sends it to every worker when it changed.
+ */
+export function hostSearches(runner: Runner, pollMs: number): SearchHost {
+  const peers = new Set<IpcPeer>();
+  let seq = 0;
+  let last = JSON.stringify(runner.state());
+  const stamped = (): StampedState => ({ seq, state: runner.state() });
+  const timer = setInterval(() => {
+    const now = JSON.stringify(runner.state());
+    if (now === last) return;
+    last = now;
+    seq++;
+    const s = stamped();
+    for (const peer of peers) peer.note(STATE, s);
+  }, pollMs).unref();
+  return {
+    attach(peer) {
+      peers.add(peer);
+      peer.handle(SEARCH, async (op): Promise<Outcome> => {
+        try {
+          return { ok: true, result: await runner.submit(op as SearchOp) };
+        } catch (e) {
+          if (e instanceof ApiError) return { ok: false, api: e.parts() };
+          const error = e instanceof Error ? e : new Error(String(e));
+          return { ok: false, internal: { message: error.message, stack: error.stack } };
+        }
+      });
+      peer.handle(STATE, () => stamped());
+    },
+    detach(peer) {
+      peers.delete(peer);
+    },
+    close() {
+      clearInterval(timer);
+      peers.clear();
+    },
+  };
+}
