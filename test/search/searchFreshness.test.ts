@@ -14,6 +14,7 @@ import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { parseQuery } from '../../src/query/parse.js';
 import { itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import { HostedIndexes } from '../../src/search/hostedIndexes.js';
 import { createSearchRunner, type SearchRunner } from '../../src/search/searchPool.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { FIXTURES } from '../helpers/paths.js';
@@ -73,4 +74,29 @@ for (const backend of BACKENDS) {
       }
     });
   }
+}
+
+for (const backend of BACKENDS) {
+  // 1 ms slices: the 1,222 persons take several passes (500 a batch), each of which must
+  // follow the last by itself. No timer of the test's own wakes the event loop meanwhile:
+  // an unref'd setImmediate (the passes' scheduling before) waited for some other event,
+  // so that a worker without searches never finished its build (a server never got ready).
+  test(`[${backend.name}] the background build goes on slice after slice with nothing else to wake the thread`, { timeout: 60_000 }, async () => {
+    const { store, dispose } = await backend.open();
+    await ingestEntities(store, [EF], { batchSize: 500 });
+    const hosted = new HostedIndexes(store, { limits: { maxClauses: 1024, maxExpansionsPerTerm: 1000, maxExpansionsPerQuery: 10_000 }, indexSliceMs: 1, indexPollMs: 100 }, () => built());
+    let built: () => void = () => {};
+    const done = new Promise<void>((resolve) => (built = resolve));
+    // Keeps the process alive (the passes' timers are unref'd) without waking its loop before the test's timeout.
+    const alive = setTimeout(() => {}, 120_000);
+    try {
+      hosted.start();
+      await done;
+      assert.equal(hosted.host.index('person').size, await store.countPersons());
+    } finally {
+      clearTimeout(alive);
+      hosted.close();
+      dispose();
+    }
+  });
 }
