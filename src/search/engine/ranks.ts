@@ -114,6 +114,12 @@ export class RankedStrings {
     const surrogate = strings.some((s) => /[\uD800-\uDFFF]/.test(s));
     byString.sort(surrogate ? (i, j) => compareCodePoints(strings[i]!, strings[j]!) : (i, j) => (strings[i]! < strings[j]! ? -1 : strings[i]! > strings[j]! ? 1 : 0));
     const old = this.sorted;
+    // A few strings into many (a feed that has caught up, issue #14 point 6): find their
+    // places by binary search instead of decoding every known string.
+    if (byString.length * (32 - Math.clz32(old.length)) * 4 < old.length) {
+      this.insertFew(ordinals, strings, ords, byString);
+      return;
+    }
     const merged = new Uint32Array(old.length + byString.length);
     let m = 0;
     const newOf = new Float64Array(old.length);
@@ -144,6 +150,60 @@ export class RankedStrings {
       }
     }
     this.sorted = merged.slice(0, m);
+    const rank = this.rank.ensure(ordinals);
+    for (let d = 0; d < ordinals; d++) {
+      const r = rank[d]!;
+      if (r === Math.floor(r)) rank[d] = newOf[r]!; // NaN stays NaN
+    }
+    for (let k = 0; k < ords.length; k++) rank[ords[k]!] = rankOfAdded[k]!;
+    this.pending = new U32List();
+    this.generation++;
+  }
+
+  /**
+   * refresh() for a few added strings (`byString`: indexes of `strings` / `ords` in code
+   * point order): each one's place among the known strings by binary search, comparing
+   * bytes in place, then the known strings copied around them and every ordinal's rank
+   * shifted by the added strings below it. O(added · log known) comparisons and two passes
+   * over typed arrays; no known string is decoded (a refresh of 1,024 strings into 1 M
+   * took 0.5–1.2 s by the merge, on a thread that serves searches).
+   */
+  private insertFew(ordinals: number, strings: string[], ords: number[], byString: number[]): void {
+    const old = this.sorted;
+    const col = this.column;
+    const merged = new Uint32Array(old.length + byString.length);
+    const newOf = new Uint32Array(old.length);
+    const rankOfAdded = new Float64Array(ords.length);
+    let m = 0;
+    let i = 0;
+    let last: string | undefined;
+    for (const k of byString) {
+      const ord = ords[k]!;
+      let lo = i;
+      let hi = old.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (col.compare(old[mid]!, ord) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      for (; i < lo; i++) {
+        newOf[i] = m;
+        merged[m++] = old[i]!;
+      }
+      const s = strings[k]!;
+      if (i < old.length && col.compare(old[i]!, ord) === 0) rankOfAdded[k] = m; // known already: old[i] goes to m next
+      else if (last === s) rankOfAdded[k] = m - 1; // the same as the previous added string
+      else {
+        merged[m++] = ord;
+        rankOfAdded[k] = m - 1;
+        last = s;
+      }
+    }
+    for (; i < old.length; i++) {
+      newOf[i] = m;
+      merged[m++] = old[i]!;
+    }
+    this.sorted = m === merged.length ? merged : merged.slice(0, m);
     const rank = this.rank.ensure(ordinals);
     for (let d = 0; d < ordinals; d++) {
       const r = rank[d]!;
