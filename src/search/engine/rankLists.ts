@@ -5,7 +5,8 @@
  * key for each of a million hits and scanned them all for 20.
  *
  * The ordinals are kept grouped by integer rank (ranks.ts; a counting sort, rebuilt when
- * the ranks are refreshed or many ordinals were added since, as suggest.ts does). A page
+ * the ranks are refreshed or many ordinals were added since); suggest.ts reads the same
+ * groups for the first live document of a key. A page
  * then needs only the groups from the cursor's rank on until they hold enough live
  * documents, plus every ordinal the groups do not cover (half-ranked or newer). Those are
  * candidates: the caller orders them exactly as it would all hits, so the answer is the
@@ -35,10 +36,20 @@ export class RankLists {
    * order of the key whose value is not below `from` (undefined: from the first). Undefined
    * when that cannot be told from the groups (too few documents with a value): order all.
    */
+  /**
+   * The groups, up to date: the ordinals of integer rank r are byRank[start[r] .. start[r + 1]);
+   * ordinals from `built` on are in none (nor are half-ranked ones: ranks.pendingOrdinals()).
+   */
+  groups(): { byRank: Uint32Array; start: Uint32Array; built: number } {
+    const ranks = this.index.sortRanks[this.key]!;
+    if (ranks.generation !== this.generation || this.index.ordinals - this.built > REBUILD_AFTER) this.rebuild();
+    return { byRank: this.byRank, start: this.start, built: this.built };
+  }
+
   candidates(need: number, from: string | undefined): Uint32Array | undefined {
     const ix = this.index;
     const ranks = ix.sortRanks[this.key]!;
-    if (ranks.generation !== this.generation || ix.ordinals - this.built > REBUILD_AFTER) this.rebuild();
+    this.groups();
     const size = ranks.size;
     const first = from === undefined ? 0 : Math.max(0, Math.floor(ranks.rankOf(from)));
     const live = ix.live.array;
