@@ -72,7 +72,14 @@ const started = performance.now();
 // Not ready after 3 minutes: searches wake the workers (a build that waited for one, before
 // commit "Schedule the index passes on timers"), and the ready time is reported as null.
 let woken = false;
-while ((await fetch(`${base}/health/ready`)).status !== 200) {
+// Each body read to its end: an unread one keeps its connection, and after a long build the
+// next request waited for undici's 300 s headers timeout.
+const ready = async () => {
+  const r = await fetch(`${base}/health/ready`);
+  await r.arrayBuffer();
+  return r.status === 200;
+};
+while (!(await ready())) {
   woken ||= performance.now() - started > 180_000;
   if (woken) await fetch(`${base}/search?query=*:*&rows=0`, { headers }).then((r) => r.arrayBuffer());
   else await sleep(500);
