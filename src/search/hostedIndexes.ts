@@ -6,7 +6,7 @@
  * Freshness without stalls: a pass applies the store's changes of each kind for at most
  * `indexSliceMs / 2` (IndexHost.refresh) and yields to the event loop, so searches and
  * messages are served between slices. While changes remain the next pass follows at once
- * (setImmediate); once caught up the feed is polled every `indexPollMs`, so a commit of any
+ * (a 0 ms timer); once caught up the feed is polled every `indexPollMs`, so a commit of any
  * connection is searchable within about that long. A start builds both indexes this way;
  * a search of a kind waits until that kind is built (nothing else waits), then refreshes
  * for at most `indexSliceMs` itself, so that a commit just made through the server is seen
@@ -65,7 +65,7 @@ export { entityResult };
 
 export class HostedIndexes {
   readonly host: IndexHost;
-  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private started = false;
   private waiting: Array<{ kind: SearchKind; go: (error?: unknown) => void }> = [];
@@ -122,21 +122,18 @@ export class HostedIndexes {
 
   close(): void {
     this.closed = true;
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
-    }
+    clearTimeout(this.timer);
   }
 
   private schedule(delayMs: number): void {
     if (this.closed) return;
-    const pass = () => void this.pass();
-    this.timer = delayMs === 0 ? setImmediate(pass) : setTimeout(pass, delayMs);
-    // Waiting for the next poll keeps a process alive only while a search waits for it. Work
-    // still to do (a build, a catch-up) is never unref'd: Node runs unref'd immediates only
-    // when something else wakes the event loop, so in a search worker, where nothing else
-    // does, a build crept along at a pass per stray wake-up and /health/ready stayed 503.
-    if (delayMs !== 0 && this.waiting.length === 0) this.timer.unref();
+    // A timer, even for the next slice at once: an unref'd setImmediate does not wake an
+    // event loop that waits for other handles (a worker's port, a server's socket), so the
+    // next pass ran only when a message or a request happened to come: a build without
+    // searches never ended, and a load in progress reached the index at a slice per search.
+    this.timer = setTimeout(() => void this.pass(), delayMs);
+    // Background index work keeps a process alive only while a search waits for it.
+    if (this.waiting.length === 0) this.timer.unref();
   }
 
   private async pass(): Promise<void> {

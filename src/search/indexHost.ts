@@ -8,6 +8,7 @@
  * Both come as promises (a networked backend); the refreshes of one kind run one after
  * another, never interleaved, so that no batch is applied twice or out of order.
  */
+import { LruCache } from '../lruCache.js';
 import type { SearchFeedStore, SearchKind } from '../store/Store.js';
 import { itemDocumentsFromJson, type ItemResultDoc } from './engine/itemDocument.js';
 import { itemSchema, personSchema } from './engine/schema.js';
@@ -42,8 +43,26 @@ export interface EngineAnswer extends SearchResult {
   fields?: Array<Record<string, StoredValue>>;
 }
 
+/** What a hit shows (EngineAnswer.docs and .fields), kept per ordinal. */
+interface Shown {
+  doc: string;
+  /** With EngineSearch.fields only; computed the first time they are asked for. */
+  fields?: Record<string, StoredValue>;
+}
+
+/**
+ * Bytes of hits' documents kept per index (Solr's documentCache): the bench's item pages
+ * spent a fifth of their time reading, decompressing, parsing and mapping 20 package
+ * bodies of 10–60 KB each. Keyed by ordinal, which names one version of one document
+ * (an upsert takes a new one), so an entry never goes stale: a changed document's new
+ * ordinal misses. 8 MiB: some 15,000 item docs.
+ */
+const SHOWN_BYTES = 8 * 2 ** 20;
+
 interface Hosted {
   index: SearchIndex;
+  /** Hits' documents by ordinal of this index (a rebuilt index numbers from 0 again). */
+  shown: LruCache<Shown>;
   position: string | null;
   /** The feed has been drained at least once: the index holds every document. */
   built: boolean;
@@ -126,24 +145,32 @@ export class IndexHost {
 
   /** Searches `kind`'s index as it stands (refresh first to see the latest commits). */
   async search({ kind, request, fields }: EngineSearch, deadline: number): Promise<EngineAnswer> {
-    const result = this.hosted[kind].index.search(request, deadline);
-    const bodies = await this.store.readSearchBodies(kind, result.ids);
+    const { index, shown } = this.hosted[kind];
+    const result = index.search(request, deadline);
+    // The hits' ordinals now: a refresh may run while the store is read below.
+    const keys = result.ids.map((id) => String(index.byId.get(id)));
+    const known = keys.map((k) => {
+      const s = shown.get(k);
+      return s !== undefined && (!fields || s.fields !== undefined) ? s : undefined;
+    });
+    const missing = result.ids.filter((_, i) => known[i] === undefined);
+    const bodies = missing.length === 0 ? [] : await this.store.readSearchBodies(kind, missing);
+    let next = 0;
     const docs: string[] = [];
     const stored: Array<Record<string, StoredValue>> = [];
-    bodies.forEach((body, i) => {
-      const id = result.ids[i]!;
-      // A hit deleted since the index last caught up still shows, as it was found: its id.
-      if (body === null) {
-        docs.push(JSON.stringify({ id }));
-        if (fields) stored.push({ id });
-      } else if (kind === 'item') {
-        const item = itemDocumentsFromJson(body, id);
-        docs.push(JSON.stringify(item.result));
-        if (fields) stored.push(storedItemFields(item.result, item.search));
-      } else {
-        docs.push(body);
-        if (fields) stored.push(JSON.parse(body) as Record<string, StoredValue>);
+    result.ids.forEach((id, i) => {
+      let s = known[i];
+      if (s === undefined) {
+        const body = bodies[next++]!;
+        // A hit deleted since the index last caught up still shows, as it was found: its id.
+        if (body === null) s = { doc: JSON.stringify({ id }), fields: { id } };
+        else {
+          s = shownOf(kind, id, body, fields === true);
+          shown.set(keys[i]!, s);
+        }
       }
+      docs.push(s.doc);
+      if (fields) stored.push(s.fields!);
     });
     return fields ? { ...result, docs, fields: stored } : { ...result, docs };
   }
@@ -154,8 +181,19 @@ export class IndexHost {
   }
 
   private fresh(kind: SearchKind): Hosted {
-    return { index: new SearchIndex(SCHEMAS[kind], this.options), position: null, built: false };
+    const shown = new LruCache<Shown>(SHOWN_BYTES, (s) => 2 * s.doc.length + (s.fields ? 2 * s.doc.length : 0) + 64);
+    return { index: new SearchIndex(SCHEMAS[kind], this.options), shown, position: null, built: false };
   }
+}
+
+/** What a stored body shows: an item's ItemResultDoc, a person's entity document as stored. */
+function shownOf(kind: SearchKind, id: string, body: string, fields: boolean): Shown {
+  if (kind === 'item') {
+    const item = itemDocumentsFromJson(body, id);
+    const doc = JSON.stringify(item.result);
+    return fields ? { doc, fields: storedItemFields(item.result, item.search) } : { doc };
+  }
+  return fields ? { doc: body, fields: JSON.parse(body) as Record<string, StoredValue> } : { doc: body };
 }
 
 /** An item's stored fields: its result doc, its facets with values, its day numbers. */

@@ -8,7 +8,8 @@
  *
  * Every search gets `search.timeBudgetMs`, counted from the moment its
  * worker starts it (once its index is built and has had its short refresh:
- * building an index is not the search's doing). The worker looks at the deadline in
+ * building an index is not the search's doing; a job that waited for neither
+ * counts from its dispatch, searchJob.ts STARTED_AFTER_MS). The worker looks at the deadline in
  * its loops and stops itself; the main thread also answers the 503 at the
  * budget whatever the worker does, and terminates and replaces a worker
  * that is still busy `graceMs` later (stuck in one long statement). At most
@@ -277,6 +278,8 @@ interface Slot {
   /** The sync sent and not yet answered: the data version read before it was sent. */
   sync: { token: number; version: { version: string | undefined; at: number } } | undefined;
   syncTimer: NodeJS.Timeout | undefined;
+  /** The worker has said `built`: both its indexes serve (they stay built). */
+  built: boolean;
 }
 
 function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
@@ -387,15 +390,18 @@ export class SearchPool extends Runner {
       slot.job = job;
       // A worker with a search keeps the process alive until it answers.
       slot.worker.ref();
-      const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs: this.settings.timeBudgetMs };
+      // A worker with its indexes built starts the job at once (or says when: searchJob.ts);
+      // one still building says `started` once built, and the budget waits for that.
+      const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs: this.settings.timeBudgetMs, armed: slot.built };
       this.post(slot, message);
+      if (slot.built) this.arm(slot, job);
     }
   }
 
   private spawn(): Slot {
     const spawned = this.versionNow();
     const worker = startWorker(this.workerUrl, this.setup);
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined };
+    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined, built: false };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
@@ -417,6 +423,7 @@ export class SearchPool extends Runner {
   private onAnswer(slot: Slot, m: WorkerAnswer): void {
     if (slot.gone) return;
     if (m.type === 'built') {
+      slot.built = true;
       void slot.spawned.then((version) => {
         if (slot.gone) return;
         this.caughtUp(version);
@@ -435,11 +442,7 @@ export class SearchPool extends Runner {
     if (job === undefined || job.id !== m.id) return;
     const budgetMs = this.settings.timeBudgetMs;
     if (m.type === 'started') {
-      job.budgetTimer = setTimeout(() => {
-        this.timeouts++;
-        this.settle(job, overBudget(budgetMs));
-      }, budgetMs);
-      slot.killTimer = setTimeout(() => this.terminate(slot), budgetMs + this.graceMs);
+      this.arm(slot, job);
       return;
     }
     clearTimeout(slot.killTimer);
@@ -451,6 +454,18 @@ export class SearchPool extends Runner {
       this.settle(job, toApiError(m.failure, budgetMs));
     }
     this.dispatch();
+  }
+
+  /** (Re)starts a job's budget: its 503 at the budget, the watchdog's termination after the grace. */
+  private arm(slot: Slot, job: Job): void {
+    const budgetMs = this.settings.timeBudgetMs;
+    clearTimeout(job.budgetTimer);
+    clearTimeout(slot.killTimer);
+    job.budgetTimer = setTimeout(() => {
+      this.timeouts++;
+      this.settle(job, overBudget(budgetMs));
+    }, budgetMs);
+    slot.killTimer = setTimeout(() => this.terminate(slot), budgetMs + this.graceMs);
   }
 
   /** Answers a job once: later answers (a worker finishing after the watchdog's 503) are dropped. */

@@ -243,6 +243,9 @@ const CASES: Case[] = [
   { name: `place_fct:"${places[0]}"`, query: `place_fct:"${places[0]}"`, facets: [fc('place_fct', 3)] },
   { name: `affiliate_fct:"${affiliate}"`, query: `affiliate_fct:"${affiliate}"`, hits: [1, ITEMS - 1], facets: [fc('affiliate_fct', 3)] },
   { name: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`, query: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`, facets: [fc('type_fct')] },
+  // a facet clause beside a word is applied as a filter of the word's hits (evaluate.ts 'and')
+  { name: `${common.word} AND type_fct:${types[0]} AND place_fct:"${places[0]}"`, query: `${common.word} AND type_fct:${types[0]} AND place_fct:"${places[0]}"`, facets: [fc('sector_fct')] },
+  { name: `${veryCommon.word} AND sector_fct:${sectors[0]} NOT type_fct:${types[1]}`, query: `${veryCommon.word} AND sector_fct:${sectors[0]} NOT type_fct:${types[1]}`, facets: [fc('type_fct')] },
   { name: `id:${someId}`, query: `id:${someId}`, hits: [1, 1] },
   { name: `begin_time:[${b1} TO ${b2}]`, query: `begin_time:[${b1} TO ${b2}]`, hits: [1, ITEMS - 1], facets: [fc('time_fct', -1)] },
   { name: `begin_time:{${b1} TO *] AND ${common.word}`, query: `begin_time:{${b1} TO *] AND ${common.word}` },

@@ -29,6 +29,7 @@ import { ListPool } from './listPool.js';
 import { PostingsCache } from './postingsCache.js';
 import { TF_CAP } from './postings.js';
 import { RankedStrings } from './ranks.js';
+import { RankLists } from './rankLists.js';
 import { hashString } from './order.js';
 import { IdTable } from './idTable.js';
 import { StringColumn } from './stringColumn.js';
@@ -163,6 +164,8 @@ export class SearchIndex {
    */
   readonly displays = new StringColumn();
   private suggester: Suggester | undefined;
+  /** Per string sort key, its ordinals grouped by rank, made when first asked for (rankLists.ts). */
+  private readonly lists = new Map<number, RankLists>();
   private liveCount = 0;
   /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
   readonly spellings = new Spellings();
@@ -419,6 +422,13 @@ export class SearchIndex {
       this.suggester = new Suggester(this, key);
     }
     return this.suggester.suggest(prefix, limit);
+  }
+
+  /** The ordinals of string sort key `key` grouped by rank (rankLists.ts). */
+  rankLists(key: number): RankLists {
+    let l = this.lists.get(key);
+    if (l === undefined) this.lists.set(key, (l = new RankLists(this, key)));
+    return l;
   }
 
   /** Bytes in typed arrays and pools (JS strings and maps not counted). */

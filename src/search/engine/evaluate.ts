@@ -48,9 +48,26 @@ export type { Hits } from './hits.js';
 
 type Leaf = Extract<QueryNode<string>, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>;
 
+/** A facet clause applied as a filter (Evaluator.filter). */
+interface FacetClause {
+  f: number;
+  ids: readonly number[];
+}
+
+/**
+ * A positive leaf and what it matched: its documents, or for a facet clause applied as a
+ * filter its facet and values (a hit matched it when it has one of them).
+ */
+export type Matched = { text: string; docs: Uint32Array } | { text: string; facet: number; ids: readonly number[] };
+
+/** How matchedTerms writes a leaf: `goe*` for a prefix, the pattern of a wildcard. */
+function leafText(node: Leaf): string {
+  return node.kind === 'prefix' ? `${node.text}*` : node.kind === 'wildcard' ? node.pattern : node.text;
+}
+
 export class Evaluator {
   /** Positive leaves (outside NOT) with what they matched, for matchedTerms. */
-  readonly matched: Array<{ text: string; docs: Uint32Array }> = [];
+  readonly matched: Matched[] = [];
   private readonly allText: number;
 
   /** Words all wildcards of the query stood for so far (ExpansionLimits). */
@@ -129,8 +146,24 @@ export class Evaluator {
         return this.hits(this.ix.allLive());
       case 'and': {
         const positive = node.children.filter((c) => c.kind !== 'not');
-        let acc = positive.length === 0 ? this.hits(this.ix.allLive()) : this.evaluate(positive[0]!, negated);
-        for (const c of positive.slice(1)) acc = this.intersect(acc, this.evaluate(c, negated));
+        // A facet clause beside others (Solr's fq type_fct:"…", a field clause of v1) filters
+        // their hits instead of decoding its postings (half of all documents, say) to
+        // intersect with: filter() picks the cheaper of the two. Its score is 0 either way.
+        const facets = positive.length > 1 ? positive.map((c) => this.facetClause(c)) : [];
+        let acc: Hits | undefined;
+        const deferred: FacetClause[] = [];
+        positive.forEach((c, i) => {
+          const facet = facets.length > 0 && facets.some((x) => x === undefined) ? facets[i] : undefined;
+          if (facet !== undefined) {
+            if (!negated) this.matched.push({ text: leafText(c as Leaf), facet: facet.f, ids: facet.ids });
+            deferred.push(facet);
+          } else {
+            const h = this.evaluate(c, negated);
+            acc = acc === undefined ? h : this.intersect(acc, h);
+          }
+        });
+        acc ??= this.hits(this.ix.allLive());
+        for (const f of deferred) acc = this.filter(acc, f.f, f.ids);
         for (const c of node.children) if (c.kind === 'not') acc = this.difference(acc, this.evaluate(c.child, !negated));
         return acc;
       }
@@ -147,10 +180,7 @@ export class Evaluator {
         return this.hits(this.range(node));
       default: {
         const h = this.leaf(node);
-        if (!negated) {
-          const text = node.kind === 'prefix' ? `${node.text}*` : node.kind === 'wildcard' ? node.pattern : node.text;
-          this.matched.push({ text, docs: h.docs });
-        }
+        if (!negated) this.matched.push({ text: leafText(node), docs: h.docs });
         return h;
       }
     }
@@ -309,7 +339,22 @@ export class Evaluator {
     return this.hits(docs, scores);
   }
 
+  /** A term, phrase, prefix or wildcard on a facet field: its facet and value ids; else undefined. */
+  private facetClause(node: QueryNode<string>): FacetClause | undefined {
+    if (node.kind !== 'term' && node.kind !== 'phrase' && node.kind !== 'prefix' && node.kind !== 'wildcard') return undefined;
+    const field = node.field;
+    const schema = this.ix.schema;
+    // as leaf() resolves a field: the id, constants and text fields come before facets
+    if (field === null || field === schema.idField || schema.constants?.[field] !== undefined || this.ix.textField.has(field)) return undefined;
+    const f = this.ix.facetField.get(field);
+    return f === undefined ? undefined : { f, ids: this.facetIds(f, node) };
+  }
+
   private facetLeaf(f: number, node: Leaf): Uint32Array {
+    return this.facetDocs(f, this.facetIds(f, node));
+  }
+
+  private facetIds(f: number, node: Leaf): number[] {
     const col = this.ix.facets[f]!;
     let ids: number[];
     if (node.kind === 'term' || node.kind === 'phrase') {
@@ -321,7 +366,7 @@ export class Evaluator {
       const accept = this.ix.wildcard(node.pattern);
       ids = col.values.withPrefix(literalPrefix(node.pattern), accept, Infinity, () => new Error('unreachable'));
     }
-    return this.facetDocs(f, ids);
+    return ids;
   }
 
   /** Live documents passing `test`, ascending (a pass over every live document). */

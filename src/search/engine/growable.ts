@@ -5,6 +5,20 @@
 type TypedCtor<T> = { new (length: number): T };
 type Typed = Uint8Array | Uint32Array | Int32Array | Float64Array;
 
+/**
+ * The next capacity of a column of `length` that must hold index `needed - 1`: doubling
+ * while small, then by a quarter. Doubling past a million documents left up to half of
+ * every per-document column empty, and a load that crossed 2^20 documents doubled them
+ * all at once (old and new arrays side by side while copying): most of the server's
+ * peak over its 1.5 GB budget (issue #14 point 8). Growing by a quarter still copies
+ * each element a bounded number of times (amortised O(1) per append).
+ */
+export function grownLength(length: number, needed: number): number {
+  let n = Math.max(length, 1);
+  while (n < needed) n = n < 1 << 20 ? n * 2 : n + Math.ceil(n / 4 / 65536) * 65536;
+  return n;
+}
+
 export class Growable<T extends Typed> {
   array: T;
 
@@ -20,9 +34,7 @@ export class Growable<T extends Typed> {
   /** Makes index `i` writable. */
   ensure(i: number): T {
     if (i >= this.array.length) {
-      let n = this.array.length * 2;
-      while (n <= i) n *= 2;
-      const grown = new this.ctor(n);
+      const grown = new this.ctor(grownLength(this.array.length, i + 1));
       grown.set(this.array as never);
       if (this.fill !== 0) grown.fill(this.fill, this.array.length);
       this.array = grown;
@@ -42,7 +54,7 @@ export class U32List {
 
   push(v: number): void {
     if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
+      const grown = new Uint32Array(grownLength(this.data.length, this.length + 1));
       grown.set(this.data);
       this.data = grown;
     }

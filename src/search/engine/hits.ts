@@ -21,6 +21,11 @@ export function zeros(n: number): Float64Array {
   return zeroBuffer.subarray(0, n);
 }
 
+/** Whether `a` was made by zeros() (then every score is 0, without reading them). */
+export function isZeros(a: Float64Array): boolean {
+  return a.buffer === zeroBuffer.buffer;
+}
+
 export function allZero(a: Float64Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
   return true;

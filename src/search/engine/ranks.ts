@@ -95,61 +95,67 @@ export class RankedStrings {
 
   /**
    * Merges the strings added since the last refresh into `sorted` and re-ranks every
-   * ordinal. The added strings are decoded for the sort and dropped after it.
+   * ordinal. No string is decoded: the added ordinals are sorted by comparing their bytes
+   * in place (UTF-8 byte order is code point order), and each is placed among the known
+   * strings by binary search, then the known strings are copied around them and every
+   * ordinal's rank shifted by the added strings below it: O(added · log known)
+   * comparisons and two passes over typed arrays. (The merge before decoded every known
+   * string, a million JS strings at a time: 0.5–1.2 s for 1,024 new strings into 1 M on
+   * the thread that serves searches, and a few hundred MB of garbage at the first build.)
    */
   refresh(ordinals: number): void {
     if (this.pending.length === 0) return;
-    const pend = this.pending.array.subarray(0, this.pending.length);
     const col = this.column;
-    const strings: string[] = [];
-    const ords: number[] = [];
-    for (let i = 0; i < pend.length; i++) {
-      const s = col.get(pend[i]!);
-      if (s !== undefined) {
-        strings.push(s);
-        ords.push(pend[i]!);
-      }
-    }
-    const byString = ords.map((_, i) => i);
-    const surrogate = strings.some((s) => /[\uD800-\uDFFF]/.test(s));
-    byString.sort(surrogate ? (i, j) => compareCodePoints(strings[i]!, strings[j]!) : (i, j) => (strings[i]! < strings[j]! ? -1 : strings[i]! > strings[j]! ? 1 : 0));
+    const pend = this.pending.array.subarray(0, this.pending.length);
+    let n = 0;
+    const added = new Uint32Array(pend.length);
+    for (let i = 0; i < pend.length; i++) if (col.has(pend[i]!)) added[n++] = pend[i]!;
+    const byString = added.subarray(0, n).sort((a, b) => col.compare(a, b));
     const old = this.sorted;
     const merged = new Uint32Array(old.length + byString.length);
-    let m = 0;
-    const newOf = new Float64Array(old.length);
-    /** New rank of each added ordinal (by its index in `ords`). */
-    const rankOfAdded = new Float64Array(ords.length);
-    let i = 0;
-    let j = 0;
-    let oldString = old.length > 0 ? col.get(old[0]!)! : '';
-    /** The string of merged[m - 1]. */
-    let last: string | undefined;
-    while (i < old.length || j < byString.length) {
-      const c = i === old.length ? 1 : j === byString.length ? -1 : compareCodePoints(oldString, strings[byString[j]!]!);
-      if (c <= 0) {
-        // c === 0: an added string that was known already (its ordinal was set before a refresh)
-        if (c === 0) rankOfAdded[byString[j++]!] = m;
-        newOf[i] = m;
-        merged[m++] = old[i++]!;
-        last = oldString;
-        if (i < old.length) oldString = col.get(old[i]!)!;
-      } else {
-        const k = byString[j++]!;
-        const s = strings[k]!;
-        if (m === 0 || last !== s) {
-          merged[m++] = ords[k]!;
-          last = s;
-        }
-        rankOfAdded[k] = m - 1;
-      }
-    }
-    this.sorted = merged.slice(0, m);
+    const newOf = new Uint32Array(old.length);
     const rank = this.rank.ensure(ordinals);
+    let m = 0;
+    let i = 0;
+    /** The added ordinal last put into `merged`, -1 for none. */
+    let last = -1;
+    /** Pairs: an added ordinal, its new rank. */
+    const ranked = new Uint32Array(2 * byString.length);
+    let p = 0;
+    for (let k = 0; k < byString.length; k++) {
+      const ord = byString[k]!;
+      let lo = i;
+      let hi = old.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (col.compare(old[mid]!, ord) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      for (; i < lo; i++) {
+        newOf[i] = m;
+        merged[m++] = old[i]!;
+      }
+      let r: number;
+      if (i < old.length && col.compare(old[i]!, ord) === 0) r = m; // known already: old[i] goes to m next
+      else if (last >= 0 && col.compare(last, ord) === 0) r = m - 1; // the same as the previous added string
+      else {
+        merged[m++] = ord;
+        r = m - 1;
+        last = ord;
+      }
+      ranked[p++] = ord;
+      ranked[p++] = r;
+    }
+    for (; i < old.length; i++) {
+      newOf[i] = m;
+      merged[m++] = old[i]!;
+    }
+    this.sorted = m === merged.length ? merged : merged.slice(0, m);
     for (let d = 0; d < ordinals; d++) {
       const r = rank[d]!;
       if (r === Math.floor(r)) rank[d] = newOf[r]!; // NaN stays NaN
     }
-    for (let k = 0; k < ords.length; k++) rank[ords[k]!] = rankOfAdded[k]!;
+    for (let k = 0; k < p; k += 2) rank[ranked[k]!] = ranked[k + 1]!;
     this.pending = new U32List();
     this.generation++;
   }

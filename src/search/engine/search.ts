@@ -5,6 +5,7 @@
  */
 import { Deadline, SearchRequestError } from './errors.js';
 import { Evaluator, type ExpansionLimits, type Hits } from './evaluate.js';
+import { isZeros, zeros } from './hits.js';
 import {
   compareCodePoints,
   decodeCursor,
@@ -14,8 +15,9 @@ import {
   smallestHits,
   stringComponent,
   type Component,
+  type CursorValue,
 } from './order.js';
-import { sortPlan } from './sortPlan.js';
+import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
@@ -34,21 +36,23 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock));
   // Tier queries match apart from the query: their leaves are no matched terms.
   const tierDocs = (q: SearchRequest['query']) => new Evaluator(ix, false, clock, limits).evaluate(q).docs;
-  const plan = sortPlan(ix, req.sort, req.query, hits, tierDocs);
-  const order = plan.order;
   const fingerprint = fingerprintOf(req);
-  const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
   const skip = req.cursor === undefined ? req.offset : 0;
+  // Every live document by a string key: only the candidates for the page are ordered.
+  const ordered = byRankCandidates(ix, req, hits, skip + req.rows, fingerprint) ?? hits;
+  const plan = sortPlan(ix, req.sort, req.query, ordered, tierDocs);
+  const order = plan.order;
+  const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
   const tick = () => clock.tick(1024);
-  const page = smallestHits(hits.docs.length, order, skip + req.rows, after, tick, plan.keys, after ? plan.afterKey(after) : -Infinity).slice(skip);
+  const page = smallestHits(ordered.docs.length, order, skip + req.rows, after, tick, plan.keys, after ? plan.afterKey(after) : -Infinity).slice(skip);
   const matchedTerms: string[] = [];
   for (const m of ev.matched) {
-    if (!matchedTerms.includes(m.text) && overlaps(m.docs, hits.docs)) matchedTerms.push(m.text);
+    if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, hits.docs) : hasValue(ix, m.facet, m.ids, hits.docs))) matchedTerms.push(m.text);
   }
   const result: SearchResult = {
     total: hits.docs.length,
-    ids: page.map((h) => ix.id(hits.docs[h]!)),
-    scores: page.map((h) => (hits.scores ? hits.scores[h]! : 0)),
+    ids: page.map((h) => ix.id(ordered.docs[h]!)),
+    scores: page.map((h) => (ordered.scores ? ordered.scores[h]! : 0)),
     facets,
     matchedTerms,
   };
@@ -62,6 +66,49 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
     result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, order.map((c) => c.value(last)));
   }
   return result;
+}
+
+/**
+ * When the hits are every live document (`*:*`, no filter) and the order is a string sort
+ * key ascending (`sort` by it, or relevance with all scores 0, which the schema's first
+ * tiebreak orders), the page is among far fewer candidates (rankLists.ts): those hits,
+ * for sortPlan and smallestHits to order exactly as they would all. Undefined otherwise.
+ */
+function byRankCandidates(ix: SearchIndex, req: SearchRequest, hits: Hits, need: number, fingerprint: string): Hits | undefined {
+  if (need > 10_000 || hits.docs !== ix.allLive() || hits.docs.length <= 8 * need) return undefined;
+  let name: string;
+  /** Where the key's value is among a cursor's values, and how many they are. */
+  let at: number;
+  let length: number;
+  if (req.sort.kind === 'relevance') {
+    const t = ix.schema.relevanceTiebreak[0];
+    if (t === undefined || t.descending || hits.scores === null || !isZeros(hits.scores) || exactKey(ix, req.query) !== null) return undefined;
+    name = t.key;
+    at = 1;
+    length = 2 + ix.schema.relevanceTiebreak.length;
+  } else if (req.sort.kind === 'key' && !req.sort.descending) {
+    name = req.sort.key;
+    at = 0;
+    length = 2;
+  } else return undefined;
+  const key = ix.sortKey.get(name);
+  if (key === undefined || ix.sortRanks[key] === undefined) return undefined;
+  let from: string | undefined;
+  if (req.cursor !== undefined && req.cursor !== '*') {
+    let values: CursorValue[];
+    try {
+      values = decodeCursor(req.cursor, fingerprint, length);
+    } catch {
+      return undefined; // sortPlan's way says why
+    }
+    const v = values[at];
+    if (typeof v !== 'string' || (at === 1 && values[0] !== 0)) return undefined;
+    from = v;
+  }
+  ix.refreshOrders(); // as sortPlan does first: the ranks the candidates are of
+  const docs = ix.rankLists(key).candidates(need, from);
+  if (docs === undefined) return undefined;
+  return { docs, scores: hits.scores ? zeros(docs.length) : null };
 }
 
 /** The hits of a query with the request's facet filters. */
@@ -158,6 +205,23 @@ function overlaps(a: Uint32Array, b: Uint32Array): boolean {
     while (j < b.length && b[j]! < x) j++;
     if (j === b.length) return false;
     if (b[j] === x) return true;
+  }
+  return false;
+}
+
+/** Whether a hit has one of the value ids of facet `f` (a facet clause applied as a filter matched it). */
+function hasValue(ix: SearchIndex, f: number, ids: readonly number[], docs: Uint32Array): boolean {
+  if (ids.length === 0 || docs.length === 0) return false;
+  const col = ix.facets[f]!;
+  const want = new Set(ids);
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    if (col.single) {
+      if (want.has((col.single.array[d] ?? 0) - 1)) return true;
+    } else if (col.start) {
+      const vals = col.ids!.array;
+      for (let j = col.start.array[d]!, end = col.start.array[d + 1]!; j < end; j++) if (want.has(vals[j]!)) return true;
+    }
   }
   return false;
 }

@@ -307,7 +307,7 @@ function relevancePlan(
  * The words an exact first-field match must have: those of the positive terms and phrases
  * on no field or on the first text field, order-insensitive (nameKey); null = none.
  */
-function exactKey(ix: SearchIndex, query: QueryNode<string>): string | null {
+export function exactKey(ix: SearchIndex, query: QueryNode<string>): string | null {
   const first = ix.schema.text[0]!.name;
   const words: string[] = [];
   const walk = (n: QueryNode<string>): void => {

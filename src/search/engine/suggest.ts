@@ -7,10 +7,11 @@
  * folded first value) and its ranks (ranks.ts), whose `distinct` strings are sorted, so
  * the keys with a prefix are one range found by binary search. What it adds is small:
  *   - per distinct key of the last rank refresh, the ordinals that have it (a counting
- *     sort of the rank array: two Uint32Arrays), so that a live one gives the original
- *     text to show (SearchIndex.displays); rebuilt when the ranks are refreshed, or when
- *     more than REBUILD_AFTER ordinals have been added since (an upsert of a document
- *     whose title is already known gets an integer rank without a refresh);
+ *     sort of the rank array: two Uint32Arrays, rankLists.ts, shared with the pages of
+ *     `*:*`), so that a live one gives the original text to show (SearchIndex.displays);
+ *     rebuilt when the ranks are refreshed, or when more than 4,096 ordinals have been
+ *     added since (an upsert of a document whose title is already known gets an integer
+ *     rank without a refresh);
  *   - the ordinals not covered by that (added since the rebuild, or given a half rank)
  *     are read one by one: at most REBUILD_AFTER plus the ranks' pending ones, which a
  *     caught-up feed keeps at 1024 or fewer (feed.ts).
@@ -24,17 +25,10 @@ import { compareCodePoints } from './order.js';
 import type { RankedStrings } from './ranks.js';
 import type { SearchIndex } from './SearchIndex.js';
 
-/** Ordinals added since the last rebuild that are read one by one before rebuilding. */
+/** Half-ranked ordinals read one by one before the ranks are refreshed. */
 const REBUILD_AFTER = 4096;
 
 export class Suggester {
-  private generation = -1;
-  /** Ordinals below this were ranked when the lists were built. */
-  private built = 0;
-  /** Ordinals of integer rank r: byRank[start[r] .. start[r + 1]). */
-  private byRank = new Uint32Array(0);
-  private start = new Uint32Array(1);
-
   constructor(
     private readonly index: SearchIndex,
     /** The string sort key holding the folded display text. */
@@ -46,10 +40,10 @@ export class Suggester {
     if (p === '' || limit <= 0) return [];
     const ranks = this.index.sortRanks[this.key]!;
     if (ranks.stale > REBUILD_AFTER) ranks.refresh(this.index.ordinals);
-    if (ranks.generation !== this.generation || this.index.ordinals - this.built > REBUILD_AFTER) this.rebuild(ranks);
+    const groups = this.index.rankLists(this.key).groups();
     const found = new Map<string, string>();
-    this.fromRanks(ranks, p, limit, found);
-    this.fromRecent(ranks, p, found);
+    this.fromRanks(ranks, groups, p, limit, found);
+    this.fromRecent(ranks, groups.built, p, found);
     return [...found]
       .sort((a, b) => compareCodePoints(a[0], b[0]))
       .slice(0, limit)
@@ -57,7 +51,8 @@ export class Suggester {
   }
 
   /** The first `limit` keys with the prefix among the ranked ones that a live document has. */
-  private fromRanks(ranks: RankedStrings, p: string, limit: number, found: Map<string, string>): void {
+  private fromRanks(ranks: RankedStrings, groups: { byRank: Uint32Array; start: Uint32Array }, p: string, limit: number, found: Map<string, string>): void {
+    const { byRank, start } = groups;
     const size = ranks.size;
     let lo = 0;
     let hi = size;
@@ -72,9 +67,9 @@ export class Suggester {
     for (let r = lo; r < size && taken < limit; r++) {
       const key = ranks.distinct(r);
       if (!key.startsWith(p)) break;
-      if (r + 1 >= this.start.length) break; // a key of a newer generation than the lists
-      for (let k = this.start[r]!; k < this.start[r + 1]!; k++) {
-        const d = this.byRank[k]!;
+      if (r + 1 >= start.length) break; // a key of a newer generation than the lists
+      for (let k = start[r]!; k < start[r + 1]!; k++) {
+        const d = byRank[k]!;
         const display = displays.get(d);
         if (live[d] === 1 && display !== undefined) {
           found.set(key, display);
@@ -86,7 +81,7 @@ export class Suggester {
   }
 
   /** Keys of the ordinals the lists do not cover: added since the rebuild, or half-ranked. */
-  private fromRecent(ranks: RankedStrings, p: string, found: Map<string, string>): void {
+  private fromRecent(ranks: RankedStrings, built: number, p: string, found: Map<string, string>): void {
     const strings = this.index.sortStrings[this.key]!;
     const live = this.index.live.array;
     const displays = this.index.displays;
@@ -97,29 +92,6 @@ export class Suggester {
       if (s !== undefined && display !== undefined && live[d] === 1 && s.startsWith(p) && !found.has(s)) found.set(s, display);
     };
     for (const d of ranks.pendingOrdinals()) consider(d);
-    for (let d = this.built; d < this.index.ordinals; d++) consider(d);
-  }
-
-  /** Counting sort of the ordinals by integer rank. */
-  private rebuild(ranks: RankedStrings): void {
-    const n = this.index.ordinals;
-    const rank = ranks.rank.ensure(n);
-    const size = ranks.size;
-    const start = new Uint32Array(size + 1);
-    for (let d = 0; d < n; d++) {
-      const r = rank[d]!;
-      if (r === Math.floor(r)) start[r + 1]!++; // NaN (none) and half ranks fail the test
-    }
-    for (let r = 0; r < size; r++) start[r + 1]! += start[r]!;
-    const fill = start.slice(0, size);
-    const byRank = new Uint32Array(start[size]!);
-    for (let d = 0; d < n; d++) {
-      const r = rank[d]!;
-      if (r === Math.floor(r)) byRank[fill[r]!++] = d;
-    }
-    this.byRank = byRank;
-    this.start = start;
-    this.built = n;
-    this.generation = ranks.generation;
+    for (let d = built; d < this.index.ordinals; d++) consider(d);
   }
 }
