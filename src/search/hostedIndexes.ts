@@ -132,8 +132,11 @@ export class HostedIndexes {
     if (this.closed) return;
     const pass = () => void this.pass();
     this.timer = delayMs === 0 ? setImmediate(pass) : setTimeout(pass, delayMs);
-    // Background index work keeps a process alive only while a search waits for it.
-    if (this.waiting.length === 0) this.timer.unref();
+    // Waiting for the next poll keeps a process alive only while a search waits for it. Work
+    // still to do (a build, a catch-up) is never unref'd: Node runs unref'd immediates only
+    // when something else wakes the event loop, so in a search worker, where nothing else
+    // does, a build crept along at a pass per stray wake-up and /health/ready stayed 503.
+    if (delayMs !== 0 && this.waiting.length === 0) this.timer.unref();
   }
 
   private async pass(): Promise<void> {

@@ -14,6 +14,7 @@ import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { parseQuery } from '../../src/query/parse.js';
 import { itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import { HostedIndexes } from '../../src/search/hostedIndexes.js';
 import { createSearchRunner, type SearchRunner } from '../../src/search/searchPool.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { FIXTURES } from '../helpers/paths.js';
@@ -74,3 +75,61 @@ for (const backend of BACKENDS) {
     });
   }
 }
+
+for (const backend of BACKENDS) {
+  // The start's build must run by itself: a search worker's thread has nothing else that wakes
+  // its event loop, and a build whose passes were unref'd immediates crept along at a pass per
+  // stray wake-up (a 10,000-item store was not built after 15 minutes; /health/ready stayed 503).
+  // No search is asked here, so nothing but the background build can finish it.
+  test(`[${backend.name}] in a worker: the start builds both indexes with no search asking`, async () => {
+    const { store, dispose } = await backend.open();
+    await ingestEntities(store, [EF], { batchSize: 500 });
+    const packages = cortexPackages().map((p) => p.item);
+    await store.upsertItems(packages);
+    // Slices of 1 ms: the build takes a pass per batch, many passes in all.
+    const runner = createSearchRunner(store, loadConfig({ flags: { search: { workers: 1, indexSliceMs: 1 } } }).search);
+    try {
+      runner.start();
+      const deadline = Date.now() + 60_000;
+      while (!runner.state().indexBuilt) {
+        if (Date.now() > deadline) assert.fail('the background build did not finish within 60 s of the start');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal((await runner.engine(itemQuery('*:*'))).total, packages.length);
+    } finally {
+      await runner.close();
+      await dispose();
+    }
+  });
+}
+
+// Why the test above can pass even with the fault: stray wake-ups (the garbage collector's
+// tasks, a small store's few passes) can carry a small build along. This one pins the cause:
+// while there is index work to do, the next pass must keep the event loop running.
+test('index work still to do is scheduled so that it keeps the event loop running; an idle poll does not', async () => {
+  const { store, dispose } = await BACKENDS[0]!.open();
+  await store.upsertItems(cortexPackages().map((p) => p.item));
+  const settings = loadConfig({ flags: { search: { indexSliceMs: 1 } } }).search;
+  let built = false;
+  const hosted = new HostedIndexes(store, { limits: settings, indexSliceMs: 1, indexPollMs: settings.indexPollMs }, () => (built = true));
+  const timer = () => (hosted as unknown as { timer: NodeJS.Timeout | NodeJS.Immediate | undefined }).timer;
+  try {
+    hosted.start();
+    let buildingPasses = 0;
+    while (!built) {
+      const t = timer();
+      if (t !== undefined) {
+        assert.equal(t.hasRef(), true, 'a pass of the build is scheduled ref\'d');
+        buildingPasses++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    assert.ok(buildingPasses > 0, 'the build took more than one pass');
+    // Caught up: the next pass is a poll, which must not keep a finished process alive.
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    assert.equal(timer()?.hasRef(), false, 'the poll of a caught-up index is unref\'d');
+  } finally {
+    hosted.close();
+    await dispose();
+  }
+});
