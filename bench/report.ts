@@ -91,16 +91,21 @@ export function section(r: Report): string {
   ].join('\n');
 }
 
-/** Replaces the backend's section of docs/benchmarks.md (or adds it at the end). */
+/** `doc` with the section of `backend` replaced by `text`, or added at the end if it has none. */
+export function replaceSection(doc: string, backend: string, text: string): string {
+  const open = `<!-- bench:${backend} -->`;
+  const close = `<!-- /bench:${backend} -->`;
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  const marked = `${open}\n${text.trimEnd()}\n${close}`;
+  return start >= 0 && end > start ? doc.slice(0, start) + marked + doc.slice(end + close.length) : `${doc.trimEnd()}\n\n${marked}\n`;
+}
+
+/** Prints the report and writes it as the backend's section of docs/benchmarks.md. */
 export function writeReport(r: Report): void {
   const text = section(r);
   process.stdout.write(`${text}\n`);
   const file = join(ROOT, 'docs/benchmarks.md');
-  const open = `<!-- bench:${r.store.backend} -->`;
-  const close = `<!-- /bench:${r.store.backend} -->`;
   const doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = doc.indexOf(open);
-  const end = doc.indexOf(close);
-  const marked = `${open}\n${text}${close}`;
-  writeFileSync(file, start >= 0 && end > start ? doc.slice(0, start) + marked + doc.slice(end + close.length) : `${doc.trimEnd()}\n\n${marked}\n`);
+  writeFileSync(file, replaceSection(doc, r.store.backend, text));
 }
