@@ -95,8 +95,14 @@ export function section(r: Report): string {
 export function replaceSection(doc: string, backend: string, text: string): string {
   const open = `<!-- bench:${backend} -->`;
   const close = `<!-- /bench:${backend} -->`;
-  const start = doc.indexOf(open);
-  const end = doc.indexOf(close);
+  // Markers on lines of their own: the file's text may name them.
+  const lines = doc.split('\n');
+  const at = (marker: string) => {
+    const line = lines.indexOf(marker);
+    return line < 0 ? -1 : lines.slice(0, line).join('\n').length + (line > 0 ? 1 : 0);
+  };
+  const start = at(open);
+  const end = at(close);
   const marked = `${open}\n${text.trimEnd()}\n${close}`;
   return start >= 0 && end > start ? doc.slice(0, start) + marked + doc.slice(end + close.length) : `${doc.trimEnd()}\n\n${marked}\n`;
 }

@@ -9,6 +9,8 @@ import { replaceSection } from '../../bench/report.js';
 const doc = [
   '# Benchmarks',
   '',
+  'Sections between `<!-- bench:sqlite -->` and `<!-- /bench:sqlite -->`: the text may name the markers.',
+  '',
   '<!-- bench:sqlite -->',
   '## SQLite',
   '| old sqlite row |',
