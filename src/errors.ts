@@ -108,6 +108,11 @@ export const ERRORS = {
   // A write (a load, a key, a block) while the PostgreSQL primary is down (issue #16 point 3; docs/deployment.md "Replicas").
   primaryUnreachable: define('PrimaryStoreUnreachableException', 503, [], () =>
     'The primary store is unreachable, so this write was not made: loads, keys and blocks are written to the primary. Reads go on from the replicas; writes resume when the primary is back: run this again then.'),
+  // A read or write in a request while the store cannot answer: its server (with replicas,
+  // every server) unreachable, or SQLite's write lock held past store.busyTimeoutSeconds.
+  // Passing, so a 503 that a load balancer and a client retry, not a 500 (issue #16 point 3).
+  storeUnavailable: define('StoreUnavailableException', 503, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
+    `The store behind this server cannot answer now (unreachable or busy), so this request was not answered. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/ready says when this server can answer again.`),
   // --- anything else ---
   internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
     `Internal error. It has been logged; quote request id ${requestId} when you report it.`),

@@ -7,6 +7,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { StoreBusyError, StoreUnreachableError } from '../store/storeErrors.js';
 import { errorToJson, errorToXml, type ErrorBody } from '../formats/errorBody.js';
 import { ALLOW, pathOf } from './allowedMethods.js';
 import type { CorsHeaders } from './corsHeaders.js';
@@ -55,10 +56,23 @@ export function frameworkErrorOf(error: FastifyError): ApiError {
   return fromFastify(error) ?? ApiError.of('badRequest', 'the request could not be routed. See docs/api.md for the form of requests.');
 }
 
+/** How long a client is asked to wait before it retries a request the store could not answer. */
+const STORE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A store that cannot answer now (storeErrors.ts) as the catalog's 503, logged as a warning
+ * with the store's own message (which names the server, never its password).
+ */
+export function storeErrorOf(error: unknown, request: FastifyRequest): ApiError | undefined {
+  if (!(error instanceof StoreUnreachableError || error instanceof StoreBusyError)) return undefined;
+  request.log.warn({ requestId: request.id, reason: error.message }, 'store unavailable');
+  return ApiError.of('storeUnavailable', STORE_RETRY_AFTER_SECONDS).withHeaders({ 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) });
+}
+
 export function installErrorHandling(app: FastifyInstance, send: SendError, isKnownPath: (path: string) => boolean): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return send(request, reply, error);
-    const client = fromFastify(error);
+    const client = fromFastify(error) ?? storeErrorOf(error, request);
     if (client) return send(request, reply, client);
     request.log.error({ err: error, requestId: request.id }, 'internal error');
     return send(request, reply, ApiError.of('internal', String(request.id)), String(request.id));

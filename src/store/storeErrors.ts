@@ -12,6 +12,17 @@ export class StoreNotFoundError extends UsageError {
   }
 }
 
+/**
+ * The store's server (or, with replicas, every server reads may go to) cannot be reached.
+ * In a request it is the catalog's 503 storeUnavailable (src/http/errorHandler.ts): the
+ * client may retry; a command prints this message, which names the server.
+ */
+export class StoreUnreachableError extends UsageError {
+  constructor(readonly location: string, reason: string) {
+    super(`Cannot reach the PostgreSQL store at ${location} (${reason}): check store.url and that the server runs.`);
+  }
+}
+
 /** Another process held the store's write lock for longer than the command would wait. */
 export class StoreBusyError extends UsageError {
   constructor(

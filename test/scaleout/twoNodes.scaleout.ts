@@ -226,7 +226,12 @@ test('a primary, a streaming replica and two API nodes: loads while serving, the
       if (!settled && a.path.endsWith('/parents') && a.answer.status === 200) continue;
       wrong.push(`${a.path} on node ${a.node} at ${a.at - (done ?? 0)} ms after its load: ${a.answer.status} ${a.answer.body.slice(0, 200)}`);
     }
-    assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} wrong answers of ${answers.length}`);
+    // A 5xx's cause is in its node's log under the request id the body quotes: show it with the failure.
+    const causes = wrong
+      .slice(0, 3)
+      .map((w) => /"requestId":"([^"]+)"/.exec(w)?.[1])
+      .flatMap((rid) => (rid === undefined ? [] : nodes.flatMap((n) => n.log.split('\n').filter((l) => l.includes(rid)))));
+    assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} wrong answers of ${answers.length}; logged: ${causes.join('\n')}`);
     assert.ok(answers.length > 1000, `${answers.length} answers, ${notYet} before their load`);
     t.diagnostic(`${answers.length} answers judged: ${answers.length - notYet} final bytes, ${notYet} 404 before their load was done`);
 

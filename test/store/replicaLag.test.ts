@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isUnreachable, lagSeconds, parseLsn, serverName } from '../../src/store/postgres/replication.js';
+import { isUnreachable } from '../../src/store/postgres/db.js';
+import { lagSeconds, parseLsn, serverName } from '../../src/store/postgres/replication.js';
 
 const row = (replay: string, receive: string | null = replay, replayAge: number | null = 1000) => ({
   standby: true,

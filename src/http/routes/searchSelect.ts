@@ -17,7 +17,7 @@ import { ITEM_FACETS, itemSchema, personSchema, type Schema } from '../../search
 import type { FacetRequest, SearchRequest, SearchSort } from '../../search/engine/types.js';
 import type { StoredValue } from '../../search/indexHost.js';
 import type { SearchKind } from '../../store/Store.js';
-import { frameworkErrorOf } from '../errorHandler.js';
+import { frameworkErrorOf, storeErrorOf } from '../errorHandler.js';
 import { jsonOnly } from '../formatChoice.js';
 import { SEARCH_LIMITS, solrSelectSchema } from '../searchSchemas.js';
 import { list, one, parseFor, type Query, type SearchService } from './searchEngine.js';
@@ -176,10 +176,11 @@ export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): v
   const { config, onRequest, search } = deps;
   /** Every failure of these routes in Solr's shape, with the status and message of the catalog. */
   const errorHandler = (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
-    let api: ApiError;
+    let api: ApiError | undefined;
     if (error instanceof ApiError) api = error;
     else if ((error as FastifyError).validation || ((error as FastifyError).statusCode ?? 500) < 500) api = frameworkErrorOf(error as FastifyError);
-    else {
+    else api = storeErrorOf(error, request);
+    if (api === undefined) {
       request.log.error({ err: error, requestId: request.id }, 'internal error');
       api = ApiError.of('internal', String(request.id));
     }

@@ -7,14 +7,14 @@ import type pg from 'pg';
 import { ApiError } from '../../errors.js';
 import type { Store, StoreSpec } from '../Store.js';
 import { DecodedBodies } from '../bodyCodec.js';
-import { createPool, operatorError } from './db.js';
+import { createPool, isUnreachable, operatorError } from './db.js';
 import { PgChildren } from './children.js';
 import { DECODED_BODIES_BYTES, PgItems } from './items.js';
 import { PgKeys } from './keys.js';
 import { PgPersons } from './persons.js';
 import { PgProviders } from './providers.js';
 import type { ReplicationState } from '../Store.js';
-import { isRecoveryConflict, isUnreachable, Replication, serverName } from './replication.js';
+import { isRecoveryConflict, Replication, serverName } from './replication.js';
 import { checkSchema } from './schema.js';
 import { PgSearchChanges, SEARCH_CHANGES_KEPT } from './searchChanges.js';
 import { PgStatus } from './status.js';
@@ -147,6 +147,17 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
   // What the operator must fix (the server gone, a full disk, a wrong password) becomes a
   // sentence, not a stack trace (db.ts operatorError).
   //
+  // Whether a read that failed on `s` is worth another try on reader(). When `s` is gone and
+  // no other server is in use (the reads were on the primary, which is stopping, and the
+  // replica that came back has not been checked since), the servers are checked first: the
+  // retry then finds the replica instead of failing the request on the same dead server.
+  const readAgain = async (s: PgServer, e: unknown, attempt: number): Promise<boolean> => {
+    if (attempt >= READ_ATTEMPTS || replication === undefined) return false;
+    if (isRecoveryConflict(e, s, primary)) return true;
+    if (!replication.unreachable(s, e)) return false;
+    if (replication.reader() === s) await replication.recheck();
+    return true;
+  };
   // Reads go to the server replication.ts chose (the primary when there are no replicas). A
   // read whose server went away under it is tried again on the next one: reads are safe to repeat.
   const r =
@@ -157,8 +168,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
         try {
           return await run(s, ...args);
         } catch (e) {
-          const again = attempt < READ_ATTEMPTS && replication !== undefined && (replication.unreachable(s, e) || isRecoveryConflict(e, s, primary));
-          if (!again) throw operatorError(e, s.url);
+          if (!(await readAgain(s, e, attempt))) throw operatorError(e, s.url);
         }
       }
     };
@@ -232,7 +242,13 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
   };
   const dataVersion = async (): Promise<string> => {
     const own = ownWrites;
-    if (replication === undefined) return `${await readVersion(primary, 0)}.${own}`;
+    if (replication === undefined) {
+      try {
+        return `${await readVersion(primary, 0)}.${own}`;
+      } catch (e) {
+        throw operatorError(e, primary.url);
+      }
+    }
     const primaryTag = replication.primaryTag();
     for (let attempt = 1; ; attempt++) {
       const s = replication.reader();
@@ -240,7 +256,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
       try {
         return `r${epoch}:${await readVersion(s, epoch)}.${own}/${primaryTag}`;
       } catch (e) {
-        if (!(attempt < READ_ATTEMPTS && replication.unreachable(s, e))) throw operatorError(e, s.url);
+        if (!(await readAgain(s, e, attempt))) throw operatorError(e, s.url);
       }
     }
   };

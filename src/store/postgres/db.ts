@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { UsageError } from '../../errors.js';
+import { StoreUnreachableError } from '../storeErrors.js';
 
 /** int8 (counts, sequence numbers, milliseconds) as a JS number: every value the store keeps is below 2^53. */
 const types = {
@@ -81,6 +82,23 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
   }
 }
 
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN',
+  '57P01', // admin_shutdown: the server is stopping
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or shutting down
+  '08000', '08001', '08003', '08004', '08006', // connection_exception and its kinds
+]);
+
+/** Whether `e` says the server cannot be reached (as opposed to a query it refused). */
+export function isUnreachable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+  const message = (e as Error | undefined)?.message ?? '';
+  // pg's own errors carry no code.
+  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|connect(ion)? timeout/i.test(message);
+}
+
 /**
  * PostgreSQL's and the network's errors that the operator must fix, as UsageErrors that
  * name the store (without its password). Anything else is returned as it is.
@@ -90,13 +108,8 @@ export function operatorError(e: unknown, url: string): unknown {
   const code = (e as { code?: unknown }).code;
   const reason = (e as Error).message;
   const where = redactUrl(url);
+  if (isUnreachable(e)) return new StoreUnreachableError(where, reason);
   switch (code) {
-    case 'ECONNREFUSED':
-    case 'ENOTFOUND':
-    case 'EHOSTUNREACH':
-    case 'ETIMEDOUT':
-    case '57P03': // cannot_connect_now: starting up or shutting down
-      return new UsageError(`Cannot reach the PostgreSQL store at ${where} (${reason}): check store.url and that the server runs.`);
     case '28P01':
     case '28000':
       return new UsageError(`PostgreSQL refused the login to ${where} (${reason}): check the user and password in store.url.`);

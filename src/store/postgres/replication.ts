@@ -19,7 +19,7 @@
  */
 import type pg from 'pg';
 import type { ReplicationState } from '../Store.js';
-import { createPool, redactUrl } from './db.js';
+import { createPool, isUnreachable, redactUrl } from './db.js';
 import { SCHEMA_VERSION } from './schema.js';
 
 /** How often the primary is asked for its WAL position and data_version. */
@@ -74,23 +74,6 @@ export function parseLsn(lsn: string): bigint {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN',
-  '57P01', // admin_shutdown: the server is stopping
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now: starting up or shutting down
-  '08000', '08001', '08003', '08004', '08006', // connection_exception and its kinds
-]);
-
-/** Whether `e` says the server cannot be reached (as opposed to a query it refused). */
-export function isUnreachable(e: unknown): boolean {
-  const code = (e as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
-  const message = (e as Error | undefined)?.message ?? '';
-  // pg's own errors carry no code.
-  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|connect(ion)? timeout/i.test(message);
-}
-
 /** A replica's query cancelled by the replay of a conflicting change (hot standby): worth one more try. */
 export function isRecoveryConflict(e: unknown, server: Endpoint, primary: Endpoint): boolean {
   const code = (e as { code?: unknown } | undefined)?.code;
@@ -122,8 +105,9 @@ export class Replication<S extends Endpoint> {
   private samples: Sample[] = [];
   private timer: NodeJS.Timeout | undefined;
   private ticks = 0;
-  private checkingPrimary = false;
-  private checkingReplicas = false;
+  /** The checks under way: a check asked for meanwhile waits for them instead of starting another. */
+  private checkingPrimary: Promise<void> | undefined;
+  private checkingReplicas: Promise<void> | undefined;
   private closed = false;
   /** Nodes that start with the same replicas spread over them: each prefers its own. */
   private readonly preference: number;
@@ -190,6 +174,16 @@ export class Replication<S extends Endpoint> {
     return true;
   }
 
+  /**
+   * Checks every server now, for a read that found its server gone and no other in use:
+   * a replica that came back since its last check (up to REPLICA_PROBE_MS ago) is found
+   * at once instead of the read failing. A check under way is waited for, not repeated;
+   * each takes at most PROBE_TIMEOUT_MS.
+   */
+  async recheck(): Promise<void> {
+    await this.check(true);
+  }
+
   state(): ReplicationState {
     return {
       primaryReachable: this.up,
@@ -215,16 +209,11 @@ export class Replication<S extends Endpoint> {
    */
   private async check(replicasToo: boolean): Promise<void> {
     if (this.closed) return;
-    const checks: Array<Promise<void>> = [];
-    if (!this.checkingPrimary) {
-      this.checkingPrimary = true;
-      checks.push(this.checkPrimary().finally(() => ((this.checkingPrimary = false), this.choose())));
+    this.checkingPrimary ??= this.checkPrimary().finally(() => ((this.checkingPrimary = undefined), this.choose()));
+    if (replicasToo) {
+      this.checkingReplicas ??= Promise.all(this.replicas.map((r) => this.checkReplica(r))).then(() => ((this.checkingReplicas = undefined), this.choose()));
     }
-    if (replicasToo && !this.checkingReplicas) {
-      this.checkingReplicas = true;
-      checks.push(Promise.all(this.replicas.map((r) => this.checkReplica(r))).then(() => ((this.checkingReplicas = false), this.choose())));
-    }
-    await Promise.all(checks);
+    await Promise.all([this.checkingPrimary, replicasToo ? this.checkingReplicas : undefined]);
   }
 
   private async checkPrimary(): Promise<void> {

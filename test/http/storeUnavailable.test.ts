@@ -1,0 +1,89 @@
+/**
+ * A PostgreSQL store that stops answering while the server runs (issue #16 point 3; the CI
+ * run of 2026-11-25 saw 500s for it): every request that needs the store gets the catalog's
+ * 503 StoreUnavailableException with Retry-After, never a 500, and the server answers again
+ * by itself once the store is back. The store is a real PostgreSQL behind a TCP relay that
+ * the test cuts and restores, as a network or a restarting server would.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { loadConfig } from '../../src/config.js';
+import { buildServer } from '../../src/http/server.js';
+import { ingestItems } from '../../src/ingest/ingestItems.js';
+import { openPostgresStore } from '../../src/store/postgres/PostgresStore.js';
+import { migratedDatabase } from '../helpers/backends.js';
+import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+
+/** A relay from a local port to PostgreSQL, which can be cut (every connection closed, none accepted) and restored on the same port. */
+class Relay {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly to: URL) {}
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(Number(this.to.port), this.to.hostname);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server!;
+    this.server = undefined;
+    const closed = new Promise((resolve) => server.close(resolve));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+test('a PostgreSQL store that stops answering: 503 StoreUnavailableException with Retry-After on every route that needs it, no 500; answers again once it is back', async () => {
+  const db = await migratedDatabase();
+  const relay = new Relay(new URL(db.url));
+  await relay.open();
+  const url = new URL(db.url);
+  url.port = String(relay.port);
+  const store = await openPostgresStore({ url: url.toString() });
+  const config = loadConfig({ flags: { store: { backend: 'postgres', url: url.toString() }, auth: { anonymousRead: true } } });
+  const app = await buildServer(config, store, { logging: false });
+  try {
+    await ingestItems(store, [CORTEX_DIR], { batchSize: 100 });
+    const path = `/items/${CHAPTER_ID}/parents`;
+    const before = await app.inject({ url: path, headers: { accept: 'application/json' } });
+    assert.equal(before.statusCode, 200);
+
+    await relay.cut();
+    const expected = { status: 503, name: 'StoreUnavailableException', message:
+        'The store behind this server cannot answer now (unreachable or busy), so this request was not answered. Retry after 1 seconds (see the Retry-After header); /health/ready says when this server can answer again.',
+    };
+    for (const [route, accept] of [[path, 'application/json'], [`/items/${CHAPTER_ID}/aip`, 'application/json'], [`/items/${CHAPTER_ID}/children`, 'application/json']] as const) {
+      const res = await app.inject({ url: route, headers: { accept } });
+      assert.deepEqual({ status: res.statusCode, retryAfter: res.headers['retry-after'], body: JSON.parse(res.body) }, { status: 503, retryAfter: '1', body: expected }, route);
+    }
+    const xml = await app.inject({ url: path, headers: { accept: 'application/xml' } });
+    assert.equal(xml.statusCode, 503);
+    assert.match(xml.body, /<name>StoreUnavailableException<\/name>/);
+
+    // The store is back on the same address: the pool's new connections reach it, with no restart.
+    await relay.open();
+    const after = await app.inject({ url: path, headers: { accept: 'application/json' } });
+    assert.deepEqual({ status: after.statusCode, body: after.body }, { status: 200, body: before.body });
+  } finally {
+    await app.close();
+    await store.close();
+    if (relay.port !== 0) await relay.cut().catch(() => {});
+  }
+});
