@@ -209,7 +209,7 @@ for (const backend of BACKENDS) {
 
       const pids = new Set(requestLines(node).map((l) => l.pid));
       node.child.kill('SIGTERM');
-      assert.deepEqual(await node.exited, { code: 0, signal: null });
+      assert.deepEqual(await node.exited, { code: 0, signal: null }, node.stderr());
       for (const pid of pids) assert.equal(alive(pid), false, `worker ${pid} stopped`);
     } finally {
       for (const n of nodes) if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');

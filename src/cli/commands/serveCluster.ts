@@ -145,9 +145,16 @@ async function runPrimary(config: Config, store: Store, log: (line: string) => v
     searchHost.close();
     await searches.close();
   };
+  // A failure while stopping is said, with the exit code 1 it then gets; never an unhandled
+  // rejection whose trace would hide which step failed.
   const stop = async (code: number) => {
-    await stopWorkers();
-    await store.close();
+    try {
+      await stopWorkers();
+      await store.close();
+    } catch (e) {
+      log(`heritage-api: stopping the node failed: ${(e as Error).stack ?? String(e)}`);
+      code = 1;
+    }
     process.exit(code);
   };
 
