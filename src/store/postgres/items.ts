@@ -176,14 +176,45 @@ export class PgItems {
   }
 
   async findCycles(ids: readonly string[]): Promise<string[][]> {
+    // A load asks about every item it gave a parent (ingestItems.ts): the chains are read a
+    // level at a time for all of them (issue #16 point 10), then walked here as
+    // src/store/sqlite/items.ts walks them one lookup at a time.
+    const parentRefOf = new Map<string, string | null>();
+    for (let i = 0; i < ids.length; i += 10_000) {
+      const { rows } = await this.pool.query<{ id: string; parent_ref: string | null }>('SELECT id, parent_ref FROM items WHERE id = ANY($1::text[])', [
+        ids.slice(i, i + 10_000),
+      ]);
+      for (const r of rows) parentRefOf.set(r.id, r.parent_ref);
+    }
+    // ProvidedCHO URI -> the first item (by num) that has it, null for none.
+    const byUri = new Map<string, { id: string; parent_ref: string | null } | null>();
+    let frontier = new Set<string>();
+    for (const ref of parentRefOf.values()) if (ref !== null) frontier.add(ref);
+    for (let level = 0; frontier.size > 0 && level < MAX_DEPTH; level++) {
+      const uris = [...frontier];
+      frontier = new Set();
+      for (let i = 0; i < uris.length; i += 10_000) {
+        const chunk = uris.slice(i, i + 10_000);
+        const { rows } = await this.pool.query<{ cho_uri: string; id: string; parent_ref: string | null }>(
+          'SELECT DISTINCT ON (cho_uri) cho_uri, id, parent_ref FROM items WHERE cho_uri = ANY($1::text[]) ORDER BY cho_uri, num',
+          [chunk],
+        );
+        for (const uri of chunk) byUri.set(uri, null);
+        for (const r of rows) byUri.set(r.cho_uri, { id: r.id, parent_ref: r.parent_ref });
+      }
+      for (const uri of uris) {
+        const next = byUri.get(uri)?.parent_ref ?? null;
+        if (next !== null && !byUri.has(next)) frontier.add(next);
+      }
+    }
     const cycles: string[][] = [];
     const reported = new Set<string>();
     for (const id of ids) {
       if (reported.has(id)) continue;
       const path: string[] = [id];
-      let current = (await this.pool.query<{ parent_ref: string | null }>('SELECT parent_ref FROM items WHERE id = $1', [id])).rows[0]?.parent_ref ?? null;
+      let current = parentRefOf.get(id) ?? null;
       while (current !== null && path.length < MAX_DEPTH) {
-        const parent = (await this.pool.query<{ id: string; parent_ref: string | null }>('SELECT id, parent_ref FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1', [current])).rows[0];
+        const parent = byUri.get(current);
         if (!parent) break;
         const at = path.indexOf(parent.id);
         if (at >= 0) {
