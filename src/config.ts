@@ -75,6 +75,8 @@ export const DEFAULTS = {
     cacheMaxAgeSeconds: 300,
     /** Bytes of compressed item bodies kept in memory (gzip/brotli of packages). */
     compressedCacheBytes: 64 * 1024 * 1024,
+    /** Bytes of uncompressed item bodies (and heads) kept in memory while the data is unchanged. */
+    packageBodyCacheBytes: 64 * 1024 * 1024,
     /** Longest accepted request URL, in characters. */
     maxUrlLength: 16 * 1024,
   },
@@ -338,6 +340,7 @@ function validate(c: Config): void {
   positive('http.rateLimitWindowSeconds', c.http.rateLimitWindowSeconds);
   positive('http.cacheMaxAgeSeconds', c.http.cacheMaxAgeSeconds, 0);
   positive('http.compressedCacheBytes', c.http.compressedCacheBytes, 0);
+  positive('http.packageBodyCacheBytes', c.http.packageBodyCacheBytes, 0);
   positive('http.maxUrlLength', c.http.maxUrlLength, 64);
   positive('search.workers', c.search.workers, 0);
   positive('search.timeBudgetMs', c.search.timeBudgetMs);

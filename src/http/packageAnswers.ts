@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { ItemHead, Store } from '../store/Store.js';
+import { createItemDocuments } from './itemDocuments.js';
 import { CompressedCache } from './compressedCache.js';
 import { notModified } from './conditional.js';
 import { itemRepresentation, itemVary } from './formatChoice.js';
@@ -32,8 +33,10 @@ function usable<T extends ItemHead>(id: string, item: T | undefined): T {
   return item;
 }
 
-export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'getItemHead'>, config: Config): PackageAnswers {
+export function createPackageAnswers(store: Pick<Store, 'dataVersion' | 'getItemDocument' | 'getItemHead'>, config: Config): PackageAnswers {
   const cache = new CompressedCache(config.http.compressedCacheBytes);
+  // Heads and uncompressed bodies, kept while the data stays the same (./itemDocuments.ts).
+  const documents = createItemDocuments(store, config.http.packageBodyCacheBytes);
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
   const vary = itemVary(config.http.corsOrigin);
   return {
@@ -41,8 +44,8 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
       const rep = itemRepresentation(request, config.http.requireAccept);
       const encoding = negotiateEncoding(request.headers['accept-encoding']);
       // A body compressed before is cached under its ETag: then the head is all we read.
-      const doc = encoding === 'identity' ? usable(id, await store.getItemDocument(id, rep.format)) : undefined;
-      let item: ItemHead = doc ?? usable(id, await store.getItemHead(id));
+      const doc = encoding === 'identity' ? await documents.document(id, rep.format) : undefined;
+      let item: ItemHead = doc !== undefined ? usable(id, doc.head) : usable(id, await documents.head(id));
       let tag = `${item.etag}-${rep.format}`;
       if (notModified(request, tag, item.lastModified)) {
         return {
@@ -54,7 +57,7 @@ export function createPackageAnswers(store: Pick<Store, 'getItemDocument' | 'get
       if (doc) {
         return {
           status: 200,
-          headers: { vary, 'cache-control': cacheControl, 'content-type': rep.contentType, 'last-modified': doc.lastModified.toUTCString(), etag: `"${tag}"` },
+          headers: { vary, 'cache-control': cacheControl, 'content-type': rep.contentType, 'last-modified': item.lastModified.toUTCString(), etag: `"${tag}"` },
           body: doc.body,
         };
       }

@@ -49,7 +49,7 @@ test('a mistyped setting in the config file is refused, naming the setting meant
     stdout: '',
     stderr:
       `heritage-api: config file ${config}: unknown setting 'http.requireAcept'. Settings of 'http': requireAccept, corsOrigin, rateLimitMax, ` +
-      "rateLimitWindowSeconds, cacheMaxAgeSeconds, compressedCacheBytes, maxUrlLength. Did you mean 'http.requireAccept'?\n",
+      "rateLimitWindowSeconds, cacheMaxAgeSeconds, compressedCacheBytes, packageBodyCacheBytes, maxUrlLength. Did you mean 'http.requireAccept'?\n",
   });
 });
 

@@ -15,11 +15,11 @@ import type {
   PreparedItem,
   UpsertResult,
 } from '../Store.js';
-import { DecodedBodies, encodeBody } from '../bodyCodec.js';
+import { DecodedBodies } from '../bodyCodec.js';
 import { itemIdFromUri } from '../itemIds.js';
 import { transaction, type Queryable } from './db.js';
 import { PgItemRefs } from './persons.js';
-import { PgProviders } from './providers.js';
+import { upsertItemRun } from './itemUpserts.js';
 import { pruneSearchChanges } from './searchChanges.js';
 import { sequencePosition } from './sequence.js';
 
@@ -50,23 +50,6 @@ interface HeadRow {
 const NODE_COLUMNS = `id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
   NOT EXISTS (SELECT 1 FROM items c WHERE c.parent_ref = items.cho_uri) AS leaf`;
 
-const UPSERT = `
-  INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity,
-                     etag, source_id, source_digest, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-  ON CONFLICT (id) DO UPDATE SET
-    cho_uri = excluded.cho_uri, parent_ref = excluded.parent_ref, label = excluded.label,
-    hierarchy_type = excluded.hierarchy_type, position = excluded.position, previous_ref = excluded.previous_ref,
-    aggregation_entity = excluded.aggregation_entity,
-    etag = excluded.etag, source_id = coalesce(excluded.source_id, items.source_id),
-    source_digest = excluded.source_digest, updated_at = excluded.updated_at
-  RETURNING num`;
-
-const PUT_BODY: Record<ItemFormat, string> = {
-  json: 'INSERT INTO item_json (item, body) VALUES ($1, $2) ON CONFLICT (item) DO UPDATE SET body = excluded.body',
-  xml: 'INSERT INTO item_xml (item, body) VALUES ($1, $2) ON CONFLICT (item) DO UPDATE SET body = excluded.body',
-};
-
 const SELECT_DOC: Record<ItemFormat, string> = {
   json: `SELECT d.body, i.etag, i.updated_at, b.reason
          FROM items i JOIN item_json d ON d.item = i.num LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = $1`,
@@ -83,7 +66,6 @@ const SAVE_HARVEST = `
 
 export class PgItems {
   private readonly refs = new PgItemRefs();
-  private readonly providers = new PgProviders();
   constructor(
     private readonly pool: pg.Pool,
     private readonly searchChangesKept: number,
@@ -96,9 +78,22 @@ export class PgItems {
       const result: ChangeResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
       const now = Date.now();
       const affected = new Set<string>();
-      for (const change of changes) {
-        if (change.kind === 'delete') result.deleted += await this.deleteSource(db, change.sourceId, affected);
-        else await this.upsertOne(db, change.item, now, affected, result);
+      // Runs of upserts are written many at a time (itemUpserts.ts); a run ends at a deletion, or
+      // where an id comes again, so that each change still sees the ones before it.
+      for (let i = 0; i < changes.length; ) {
+        const change = changes[i]!;
+        if (change.kind === 'delete') {
+          result.deleted += await this.deleteSource(db, change.sourceId, affected);
+          i++;
+          continue;
+        }
+        const run: PreparedItem[] = [];
+        const ids = new Set<string>();
+        for (let c = changes[i]; c?.kind === 'upsert' && !ids.has(c.item.id); c = changes[++i]) {
+          run.push(c.item);
+          ids.add(c.item.id);
+        }
+        await upsertItemRun(db, run, now, affected, result);
       }
       if (harvest) {
         const s = harvest.state;
@@ -113,30 +108,6 @@ export class PgItems {
   async upsertItems(items: readonly PreparedItem[]): Promise<UpsertResult> {
     const { deleted: _, ...result } = await this.applyItemChanges(items.map((item) => ({ kind: 'upsert', item })));
     return result;
-  }
-
-  private async upsertOne(db: Queryable, item: PreparedItem, now: number, affected: Set<string>, result: UpsertResult): Promise<void> {
-    const old = (await db.query<{ etag: string; source_digest: string | null; source_id: string | null }>('SELECT etag, source_digest, source_id FROM items WHERE id = $1', [item.id])).rows[0];
-    // Same content (or the same source, for packages built here) again: the row and its Last-Modified stay.
-    if (old && (old.etag === item.etag || (item.sourceDigest && old.source_digest === item.sourceDigest))) {
-      if (item.sourceId && item.sourceId !== old.source_id) await db.query('UPDATE items SET source_id = $1 WHERE id = $2', [item.sourceId, item.id]);
-      if (item.providers?.length && !(await this.providers.isLinked(db, item.id))) await this.providers.replace(db, item.id, item.providers);
-      result.unchanged++;
-      return;
-    }
-    const { rows } = await db.query<{ num: number }>(UPSERT, [
-      item.id, item.choUri, item.parentRef, item.label, item.hierarchyType, item.position, item.previousRef,
-      item.aggregationEntity, item.etag, item.sourceId ?? null, item.sourceDigest ?? null, now,
-    ]);
-    const num = rows[0]!.num;
-    // Bodies are kept as bytes: a request then sends them without re-encoding.
-    // Bodies are kept compressed, as on SQLite (src/store/bodyCodec.ts).
-    await db.query(PUT_BODY.json, [num, encodeBody(item.json)]);
-    await db.query(PUT_BODY.xml, [num, encodeBody(item.xml)]);
-    await this.refs.replace(db, item.id, item.refs, affected);
-    await this.providers.replace(db, item.id, item.providers);
-    if (old) result.updated++;
-    else result.inserted++;
   }
 
   /** Removes the items a source deleted: by its identifier, else (loaded from a file) by the ProvidedCHO URI. */
@@ -205,14 +176,45 @@ export class PgItems {
   }
 
   async findCycles(ids: readonly string[]): Promise<string[][]> {
+    // A load asks about every item it gave a parent (ingestItems.ts): the chains are read a
+    // level at a time for all of them (issue #16 point 10), then walked here as
+    // src/store/sqlite/items.ts walks them one lookup at a time.
+    const parentRefOf = new Map<string, string | null>();
+    for (let i = 0; i < ids.length; i += 10_000) {
+      const { rows } = await this.pool.query<{ id: string; parent_ref: string | null }>('SELECT id, parent_ref FROM items WHERE id = ANY($1::text[])', [
+        ids.slice(i, i + 10_000),
+      ]);
+      for (const r of rows) parentRefOf.set(r.id, r.parent_ref);
+    }
+    // ProvidedCHO URI -> the first item (by num) that has it, null for none.
+    const byUri = new Map<string, { id: string; parent_ref: string | null } | null>();
+    let frontier = new Set<string>();
+    for (const ref of parentRefOf.values()) if (ref !== null) frontier.add(ref);
+    for (let level = 0; frontier.size > 0 && level < MAX_DEPTH; level++) {
+      const uris = [...frontier];
+      frontier = new Set();
+      for (let i = 0; i < uris.length; i += 10_000) {
+        const chunk = uris.slice(i, i + 10_000);
+        const { rows } = await this.pool.query<{ cho_uri: string; id: string; parent_ref: string | null }>(
+          'SELECT DISTINCT ON (cho_uri) cho_uri, id, parent_ref FROM items WHERE cho_uri = ANY($1::text[]) ORDER BY cho_uri, num',
+          [chunk],
+        );
+        for (const uri of chunk) byUri.set(uri, null);
+        for (const r of rows) byUri.set(r.cho_uri, { id: r.id, parent_ref: r.parent_ref });
+      }
+      for (const uri of uris) {
+        const next = byUri.get(uri)?.parent_ref ?? null;
+        if (next !== null && !byUri.has(next)) frontier.add(next);
+      }
+    }
     const cycles: string[][] = [];
     const reported = new Set<string>();
     for (const id of ids) {
       if (reported.has(id)) continue;
       const path: string[] = [id];
-      let current = (await this.pool.query<{ parent_ref: string | null }>('SELECT parent_ref FROM items WHERE id = $1', [id])).rows[0]?.parent_ref ?? null;
+      let current = parentRefOf.get(id) ?? null;
       while (current !== null && path.length < MAX_DEPTH) {
-        const parent = (await this.pool.query<{ id: string; parent_ref: string | null }>('SELECT id, parent_ref FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1', [current])).rows[0];
+        const parent = byUri.get(current);
         if (!parent) break;
         const at = path.indexOf(parent.id);
         if (at >= 0) {
