@@ -190,13 +190,16 @@ describe('search engine against a brute-force reference', () => {
   // (postingsCache.ts); the same for the arrays a search hands to the next (scratchPool.ts)
   const caches = [undefined, { minPostings: 0 }, { minPostings: 0, bytes: 2000 }, { minPostings: 0 }];
   const scratch = [undefined, { minLength: 0 }, { minLength: 0, bytes: 2000 }, { minLength: 0 }];
+  // seeds 2-4 filter through bitsets of facet values wherever one value in 64 has it
+  // (facetBits.ts), seed 3 keeping only a few of them between searches
+  const facetBits = [undefined, { minPostings: 0, minHits: 0 }, { minPostings: 0, minHits: 0, bytes: 200 }, { minPostings: 0, minHits: 0 }];
   // seed 4: weights not exact in a Float32 (SearchIndex.weightsFit32), every list cached
   const fractional: Schema = { ...schema, text: [{ name: 'title', weight: 5.3 }, { name: 'body', weight: 0.7 }, { name: 'tags', weight: 0.1 }] };
   for (const seed of [1, 2, 3, 4]) {
     it(`random documents, queries and updates (seed ${seed})`, () => {
       const r = new Rng(seed);
       const sc = seed === 4 ? fractional : schema;
-      const ix = new SearchIndex(sc, { postingsCache: caches[seed - 1], scratch: scratch[seed - 1] });
+      const ix = new SearchIndex(sc, { postingsCache: caches[seed - 1], scratch: scratch[seed - 1], facetBits: facetBits[seed - 1] });
       const ref = new Reference(sc);
       let next = 0;
       maxSizes = 1;
@@ -230,6 +233,7 @@ describe('search engine against a brute-force reference', () => {
       }
       assert.notEqual(ix.facets[ix.facetField.get('shape')!]!.single, null, 'shape: one value at most, so a dense column');
       if (seed > 1) assert.ok(ix.scratchPool.bytes > 0, 'searches handed arrays to the next ones');
+      if (seed === 2 || seed === 4) assert.ok(ix.facetBits.size > 0, 'facet values kept as bitsets');
       assert.equal(ix.weightsFit32, seed !== 4, 'whole weights: the postings cache keeps them as Float32');
     });
   }

@@ -26,6 +26,7 @@ import { Dictionary } from './dictionary.js';
 import { FacetColumn } from './facetColumn.js';
 import { Growable } from './growable.js';
 import { ListPool } from './listPool.js';
+import { FacetBits } from './facetBits.js';
 import { PostingsCache } from './postingsCache.js';
 import { TF_CAP } from './postings.js';
 import { RankedStrings } from './ranks.js';
@@ -57,6 +58,13 @@ export interface SearchIndexOptions {
   limits?: ExpansionLimits;
   /** Per-search arrays kept for the next search (scratchPool.ts): at most `bytes` (default 32 MiB) of arrays of at least `minLength` (default 16,384). */
   scratch?: { bytes?: number; minLength?: number };
+  /**
+   * Bitsets of long facet values kept between searches (facetBits.ts): at most `bytes`
+   * (default 8 MiB) of sets of values with at least `minPostings` live documents (default
+   * 4,096) and one ordinal in 64; a filter of fewer than `minHits` hits (default 4,096)
+   * reads their values instead.
+   */
+  facetBits?: { bytes?: number; minPostings?: number; minHits?: number };
 }
 
 /** Order-insensitive key of a name (as src/search/personFields.ts nameKey). */
@@ -129,6 +137,8 @@ export class SearchIndex {
   readonly postingsCache: PostingsCache;
   /** Large per-search arrays kept for the next search (scratchPool.ts). */
   readonly scratchPool: ScratchPool;
+  /** Bitsets of long facet values (facetBits.ts). */
+  readonly facetBits: FacetBits;
   readonly limits: ExpansionLimits | undefined;
 
   /** Ordinal -> id (kept after a delete: `live` says whether the document is there). */
@@ -202,6 +212,7 @@ export class SearchIndex {
     this.limits = options.limits;
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
+    this.facetBits = new FacetBits(options.facetBits?.bytes ?? 8 * 2 ** 20, options.facetBits?.minPostings ?? 4096, options.facetBits?.minHits ?? 4096);
   }
 
   /** Live documents. */

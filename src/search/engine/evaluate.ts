@@ -49,7 +49,7 @@ export type { Hits } from './hits.js';
 type Leaf = Extract<QueryNode<string>, { kind: 'term' | 'phrase' | 'prefix' | 'wildcard' }>;
 
 /** A facet clause applied as a filter (Evaluator.filter). */
-interface FacetClause {
+export interface FacetClause {
   f: number;
   ids: readonly number[];
 }
@@ -87,6 +87,120 @@ export class Evaluator {
 
   private readonly postings: Postings;
 
+  /**
+   * While set, a bitset of ordinals that bounds the search (the long facet values it is
+   * filtered on, bounded()): term leaves read only the postings within it. Leaving other
+   * documents out early changes no hit, score or matched term, since the hits are filtered
+   * on those values anyway: X ↦ X ∩ D commutes with AND, OR and NOT.
+   */
+  private domain: Uint32Array | null = null;
+  /** Nodes evaluated so far whose hits may lie outside the domain they were evaluated in. */
+  private unrestricted = 0;
+  /** Whether the last leaf kept its hits within the domain (term()). */
+  private restricted = false;
+
+  /**
+   * The hits of `query` with each clause applied as a filter (the request's filters:
+   * values of one facet OR-ed, facets AND-ed).
+   */
+  evaluateFiltered(query: QueryNode<string>, clauses: readonly FacetClause[]): Hits {
+    if (clauses.length === 0) return this.evaluate(query);
+    // `*:*`: the values' postings are the hits (filter())
+    return this.bounded(clauses, query.kind !== 'all', () => this.evaluate(query));
+  }
+
+  /**
+   * `run`'s hits (every live document when it gives none) filtered on each clause; with
+   * `bound`, `run` is evaluated within the bitsets of the clauses that have them, and a
+   * clause whose bitset bounded every leaf needs no pass of its own.
+   */
+  private bounded(clauses: readonly FacetClause[], bound: boolean, run: () => Hits | undefined): Hits {
+    let bits: Uint32Array | null = null;
+    const within = clauses.map(() => false);
+    if (bound) {
+      clauses.forEach((c, i) => {
+        const b = this.valueBits(c.f, c.ids);
+        if (b === undefined) return;
+        bits = bits === null ? b : this.andBits(bits, b);
+        within[i] = true;
+      });
+    }
+    const saved = this.domain;
+    const before = this.unrestricted;
+    if (bits !== null) this.domain = saved === null ? bits : this.andBits(saved, bits);
+    let acc: Hits | undefined;
+    try {
+      acc = run();
+    } finally {
+      this.domain = saved;
+    }
+    const kept = acc !== undefined && this.unrestricted === before;
+    if (acc === undefined) {
+      this.unrestricted++;
+      acc = this.hits(this.ix.allLive());
+    }
+    clauses.forEach((c, i) => {
+      if (!(kept && within[i])) acc = this.filter(acc!, c.f, c.ids);
+    });
+    return acc;
+  }
+
+  /**
+   * The bitset of the documents with any of the value ids of facet `f` (facetBits.ts), when
+   * every one of them is long enough to have one; undefined otherwise. Read only.
+   */
+  valueBits(f: number, ids: readonly number[]): Uint32Array | undefined {
+    const ix = this.ix;
+    const col = ix.facets[f]!;
+    if (ids.length === 0) return undefined;
+    for (const v of ids) if (!ix.facetBits.worth(col.live.array[v]!, ix.ordinals)) return undefined;
+    const first = ix.facetBits.get(f, ids[0]!, col, ix.ordinals, this.deadline);
+    if (ids.length === 1) return first;
+    const words = (ix.ordinals + 31) >>> 5;
+    const out = ix.scratchPool.u32(words);
+    out.set(first.subarray(0, words));
+    for (let i = 1; i < ids.length; i++) {
+      const b = ix.facetBits.get(f, ids[i]!, col, ix.ordinals, this.deadline);
+      for (let w = 0; w < words; w++) out[w]! |= b[w]!;
+    }
+    this.deadline.tick(words * ids.length);
+    return out;
+  }
+
+  /** a AND b, bitsets over the ordinals so far. */
+  private andBits(a: Uint32Array, b: Uint32Array): Uint32Array {
+    const words = (this.ix.ordinals + 31) >>> 5;
+    const out = this.ix.scratchPool.u32(words);
+    for (let w = 0; w < words; w++) out[w] = a[w]! & b[w]!;
+    this.deadline.tick(words);
+    return out;
+  }
+
+  /** The hits whose bit is set in `bits` (one load per hit). */
+  private filterBits(a: Hits, bits: Uint32Array): Hits {
+    const docs = this.ix.scratchPool.u32(a.docs.length);
+    const scores = a.scores ? this.ix.scratchPool.f64(a.docs.length) : null;
+    const from = a.docs;
+    let k = 0;
+    if (scores) {
+      const s = a.scores!;
+      for (let i = 0; i < from.length; i++) {
+        const d = from[i]!;
+        if ((bits[d >>> 5]! >>> (d & 31)) & 1) {
+          scores[k] = s[i]!;
+          docs[k++] = d;
+        }
+      }
+    } else {
+      for (let i = 0; i < from.length; i++) {
+        const d = from[i]!;
+        if ((bits[d >>> 5]! >>> (d & 31)) & 1) docs[k++] = d;
+      }
+    }
+    this.deadline.tick(from.length);
+    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+  }
+
   private hits(docs: Uint32Array, scores?: Float64Array): Hits {
     return { docs, scores: this.scoring ? (scores ?? zeros(docs.length)) : null };
   }
@@ -102,6 +216,9 @@ export class Evaluator {
     let postings = 0;
     for (const v of ids) postings += col.live.array[v]!;
     if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
+    // a bit per ordinal (facetBits.ts) is one load per hit into 1/32 of a column's bytes
+    const bits = a.docs.length >= this.ix.facetBits.minHits ? this.valueBits(f, ids) : undefined;
+    if (bits !== undefined) return this.filterBits(a, bits);
     // reading a hit's values costs about a quarter of decoding, uniting and intersecting one posting
     if (a.docs.length > 4 * postings) return this.intersect(a, this.hits(this.facetDocs(f, ids)));
     const docs = this.ix.scratchPool.u32(a.docs.length);
@@ -143,27 +260,31 @@ export class Evaluator {
     this.deadline.tick();
     switch (node.kind) {
       case 'all':
+        this.unrestricted++;
         return this.hits(this.ix.allLive());
       case 'and': {
         const positive = node.children.filter((c) => c.kind !== 'not');
         // A facet clause beside others (Solr's fq type_fct:"…", a field clause of v1) filters
         // their hits instead of decoding its postings (half of all documents, say) to
         // intersect with: filter() picks the cheaper of the two. Its score is 0 either way.
+        // Where the clause's values have bitsets (facetBits.ts), the others' words are read
+        // only within them (bounded()).
         const facets = positive.length > 1 ? positive.map((c) => this.facetClause(c)) : [];
-        let acc: Hits | undefined;
-        const deferred: FacetClause[] = [];
-        positive.forEach((c, i) => {
-          const facet = facets.length > 0 && facets.some((x) => x === undefined) ? facets[i] : undefined;
-          if (facet !== undefined) {
-            if (!negated) this.matched.push({ text: leafText(c as Leaf), facet: facet.f, ids: facet.ids });
-            deferred.push(facet);
-          } else {
-            const h = this.evaluate(c, negated);
-            acc = acc === undefined ? h : this.intersect(acc, h);
-          }
+        const deferring = facets.length > 0 && facets.some((x) => x === undefined);
+        const deferred = deferring ? facets.filter((x): x is FacetClause => x !== undefined) : [];
+        let acc = this.bounded(deferred, deferred.length > 0, () => {
+          let h: Hits | undefined;
+          positive.forEach((c, i) => {
+            const facet = deferring ? facets[i] : undefined;
+            if (facet !== undefined) {
+              if (!negated) this.matched.push({ text: leafText(c as Leaf), facet: facet.f, ids: facet.ids });
+            } else {
+              const x = this.evaluate(c, negated);
+              h = h === undefined ? x : this.intersect(h, x);
+            }
+          });
+          return h;
         });
-        acc ??= this.hits(this.ix.allLive());
-        for (const f of deferred) acc = this.filter(acc, f.f, f.ids);
         for (const c of node.children) if (c.kind === 'not') acc = this.difference(acc, this.evaluate(c.child, !negated));
         return acc;
       }
@@ -173,13 +294,18 @@ export class Evaluator {
         return acc;
       }
       case 'not':
+        this.unrestricted++;
         return this.difference(this.hits(this.ix.allLive()), this.evaluate(node.child, !negated));
       case 'exists':
+        this.unrestricted++;
         return this.hits(this.exists(node.field));
       case 'range':
+        this.unrestricted++;
         return this.hits(this.range(node));
       default: {
+        this.restricted = false;
         const h = this.leaf(node);
+        if (!this.restricted) this.unrestricted++;
         if (!negated) this.matched.push({ text: leafText(node), docs: h.docs });
         return h;
       }
@@ -304,7 +430,8 @@ export class Evaluator {
     const id = this.ix.terms.get(word);
     if (id === undefined) return this.hits(EMPTY_DOCS);
     const out = new Scratch(this.ix.scratchPool);
-    const df = this.postings.readPostings(id, mask, out, false);
+    const df = this.postings.readPostings(id, mask, out, false, this.domain);
+    this.restricted = true;
     const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);
     const w = idf(this.ix.size, df);

@@ -22,9 +22,10 @@ export class Postings {
 
   /**
    * Live documents with term `id` in a field of `mask`, pushed with Σ weight × min(tf, 3)
-   * (or, with `best`, the best field weight); returns the live df over all fields.
+   * (or, with `best`, the best field weight); returns the live df over all fields. With
+   * `domain` (a bitset over ordinals), only the documents in it are pushed; df counts all.
    */
-  readPostings(id: number, mask: number, out: Scratch, best: boolean): number {
+  readPostings(id: number, mask: number, out: Scratch, best: boolean, domain: Uint32Array | null = null): number {
     const ix = this.ix;
     const key = `t${id}:${mask}:${best ? 1 : 0}`;
     const e = ix.postingsCache.get(key) ?? {
@@ -65,13 +66,26 @@ export class Postings {
     const ov = out.vals;
     let k = out.n;
     let df = 0;
-    for (let i = 0; i < e.n; i++) {
-      const d = docs[i]!;
-      if (live[d] === 1) {
-        df++;
-        if (values[i]! > 0) {
-          od[k] = d;
-          ov[k++] = values[i]!;
+    if (domain === null) {
+      for (let i = 0; i < e.n; i++) {
+        const d = docs[i]!;
+        if (live[d] === 1) {
+          df++;
+          if (values[i]! > 0) {
+            od[k] = d;
+            ov[k++] = values[i]!;
+          }
+        }
+      }
+    } else {
+      for (let i = 0; i < e.n; i++) {
+        const d = docs[i]!;
+        if (live[d] === 1) {
+          df++;
+          if (values[i]! > 0 && (domain[d >>> 5]! >>> (d & 31)) & 1) {
+            od[k] = d;
+            ov[k++] = values[i]!;
+          }
         }
       }
     }

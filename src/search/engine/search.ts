@@ -113,14 +113,12 @@ function byRankCandidates(ix: SearchIndex, req: SearchRequest, hits: Hits, need:
 
 /** The hits of a query with the request's facet filters. */
 function filtered(ix: SearchIndex, ev: Evaluator, query: SearchRequest['query'], filters: SearchRequest['filters']): Hits {
-  let hits = ev.evaluate(query);
-  for (const [facet, values] of Object.entries(filters ?? {})) {
+  const clauses = Object.entries(filters ?? {}).map(([facet, values]) => {
     const f = facetIndex(ix, facet);
     const col = ix.facets[f]!;
-    const ids = values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined);
-    hits = ev.filter(hits, f, ids);
-  }
-  return hits;
+    return { f, ids: values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined) };
+  });
+  return ev.evaluateFiltered(query, clauses);
 }
 
 function checkSpellcheck(req: SearchRequest): void {

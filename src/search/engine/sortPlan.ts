@@ -15,6 +15,7 @@ import type { QueryNode } from '../../query/ast.js';
 import { tokens } from '../fold.js';
 import { SearchRequestError } from './errors.js';
 import type { Hits } from './evaluate.js';
+import { isZeros } from './hits.js';
 import { hashString, mix32, numberComponent, type Component, type CursorValue } from './order.js';
 import type { RankedStrings } from './ranks.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
@@ -252,12 +253,40 @@ function relevancePlan(
   const tiebreak = ix.schema.relevanceTiebreak.map((t) => key(t.key, t.descending));
   for (const t of tiebreak) order.push(t.component);
   order.push(byId(false));
+  // One pass: the span of the scores, the key -score of each hit, and the hits of tier 0
+  // (their keys are lowered by `big` below, once the span is known). Scores that are all
+  // zeros(), as of `*:*`, need no pass.
   let min = Infinity;
   let max = -Infinity;
-  for (let h = 0; h < n; h++) {
-    const s = scores[h]!;
-    if (s < min) min = s;
-    if (s > max) max = s;
+  const keys = keyBuffer(n);
+  let top: Uint32Array = new Uint32Array(0);
+  let tops = 0;
+  if (isZeros(scores) && n > 0) {
+    min = 0;
+    max = 0;
+  }
+  if (tier || !isZeros(scores) || tiebreak.length === 0) {
+    if (tier) {
+      const { a, b } = words!;
+      const ea = ix.exactA.array;
+      const eb = ix.exactB.array;
+      top = ix.scratchPool.u32(n);
+      for (let h = 0; h < n; h++) {
+        const s = scores[h]!;
+        if (s < min) min = s;
+        if (s > max) max = s;
+        keys[h] = -s;
+        const d = docs[h]!;
+        if (ea[d] === a && eb[d] === b) top[tops++] = h;
+      }
+    } else {
+      for (let h = 0; h < n; h++) {
+        const s = scores[h]!;
+        if (s < min) min = s;
+        if (s > max) max = s;
+        keys[h] = -s;
+      }
+    }
   }
   const at = tier ? 1 : 0; // where the score is in a cursor's values
   if (!tier && min === max && tiebreak.length > 0) {
@@ -273,32 +302,22 @@ function relevancePlan(
       },
     };
   }
-  const offsetOf = (maxScore: number) => 2 * Math.max(0, maxScore) + 2;
-  const coarse: Coarse = {
-    fill: (keys) => {
-      const big = offsetOf(max);
-      if (!tier) for (let h = 0; h < n; h++) keys[h] = -scores[h]!;
-      else {
-        const { a, b } = words!;
-        const ea = ix.exactA.array;
-        const eb = ix.exactB.array;
-        for (let h = 0; h < n; h++) {
-          const d = docs[h]!;
-          keys[h] = (ea[d] === a && eb[d] === b ? 0 : big) - scores[h]!;
-        }
-      }
-    },
-    of: () => 0,
-  };
-  const p = plan(order, coarse);
+  // Tier 0 below every other hit: scores are ≥ 0, so lowering its keys by more than the span
+  // of the scores puts them first (the exact components decide within a key).
+  const big = 2 * Math.max(0, max) + 2;
+  for (let i = 0; i < tops; i++) {
+    const h = top[i]!;
+    keys[h] = -scores[h]! - big;
+  }
   return {
-    ...p,
+    order,
+    keys,
     afterKey: (values) => {
       const s = values[at] === null ? 0 : Number(values[at]);
       if (!tier) return -s;
       // a score above every hit's: before every hit of its tier, after every hit of tier 0
-      if (s > max) return values[0] === 1 ? 1 : -Infinity;
-      return (values[0] === 1 ? offsetOf(max) : 0) - s;
+      if (s > max) return values[0] === 1 ? 1 - big : -Infinity;
+      return values[0] === 1 ? -s : -s - big;
     },
   };
 }
