@@ -18,8 +18,12 @@ export class StoreNotFoundError extends UsageError {
  * client may retry; a command prints this message, which names the server.
  */
 export class StoreUnreachableError extends UsageError {
-  constructor(readonly location: string, reason: string) {
-    super(`Cannot reach the PostgreSQL store at ${location} (${reason}): check store.url and that the server runs.`);
+  /** `message`: the backend's own sentence, naming the server (never its password) and what to check. */
+  constructor(
+    readonly location: string,
+    message: string,
+  ) {
+    super(message);
   }
 }
 

@@ -108,7 +108,7 @@ export function operatorError(e: unknown, url: string): unknown {
   const code = (e as { code?: unknown }).code;
   const reason = (e as Error).message;
   const where = redactUrl(url);
-  if (isUnreachable(e)) return new StoreUnreachableError(where, reason);
+  if (isUnreachable(e)) return new StoreUnreachableError(where, `Cannot reach the PostgreSQL store at ${where} (${reason}): check store.url and that the server runs.`);
   switch (code) {
     case '28P01':
     case '28000':
