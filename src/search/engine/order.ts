@@ -130,10 +130,34 @@ export function decodeCursor(cursor: string, fingerprint: string, length: number
 }
 
 /**
+ * A second coarse key, read where two hits' coarse keys are equal (sortPlan.ts): the column
+ * of the component that comes next, by ordinal (`values[docs[hit]]`), `sign` -1 when it
+ * sorts descending. Only for coarse keys that are exact: equal keys mean equal components
+ * before this one. Different values decide as that component would; equal values or a
+ * missing one (NaN) leave it to the order. Ties on one score are the rule for a common
+ * term (its scores take few values), and comparing them through every component cost more
+ * than the rest of the top k (issue #14 point 8).
+ */
+export interface TieKey {
+  values: Float64Array;
+  docs: Uint32Array;
+  sign: 1 | -1;
+}
+
+/** Coarse keys of the hits for smallestHits (sortPlan.ts). */
+export interface CoarseKeys {
+  /** A key per hit, monotone in the order. */
+  keys: Float64Array;
+  /** The key of the cursor's values (−Infinity without a cursor). */
+  afterKey: number;
+  tie?: TieKey;
+}
+
+/**
  * The k smallest hits under `order` among `n` hits, in order, skipping those not after the
- * cursor: a bounded max-heap, O(n log k) comparisons and no allocation per hit. With `keys`
- * (a coarse key per hit, monotone in the order: sortPlan.ts) and the cursor's `afterKey`,
- * most comparisons are one of two numbers; equal keys fall back to `order`.
+ * cursor: a bounded max-heap, O(n log k) comparisons and no allocation per hit. With
+ * `coarse` (a key per hit, monotone in the order: sortPlan.ts), most comparisons are one of
+ * two numbers; equal keys fall back to the tie key, then to `order`.
  */
 export function smallestHits(
   n: number,
@@ -141,18 +165,31 @@ export function smallestHits(
   k: number,
   after: readonly CursorValue[] | undefined,
   tick: () => void,
-  keys?: Float64Array,
-  afterKey = -Infinity,
+  coarse?: CoarseKeys,
 ): number[] {
   if (k <= 0 || n === 0) return [];
   const heap = new Int32Array(Math.min(k, n));
   const cap = heap.length;
   let size = 0;
+  const keys = coarse?.keys;
+  const afterKey = coarse?.afterKey ?? -Infinity;
+  const tie = coarse?.tie;
+  const tieValues = tie?.values ?? new Float64Array(0);
+  const tieDocs = tie?.docs ?? new Uint32Array(0);
+  const descending = tie?.sign === -1;
+  const tied = (a: number, b: number): boolean => {
+    if (tie !== undefined) {
+      const s = tieValues[tieDocs[a]!]!;
+      const t = tieValues[tieDocs[b]!]!;
+      if (s !== t && s === s && t === t) return descending ? s < t : s > t;
+    }
+    return compareHits(order, a, b) > 0;
+  };
   const greater = keys
     ? (a: number, b: number) => {
         const x = keys[a]!;
         const y = keys[b]!;
-        return x !== y ? x > y : compareHits(order, a, b) > 0;
+        return x !== y ? x > y : tied(a, b);
       }
     : (a: number, b: number) => compareHits(order, a, b) > 0;
   for (let h = 0; h < n; h++) {

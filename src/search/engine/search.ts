@@ -44,7 +44,8 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   const order = plan.order;
   const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
   const tick = () => clock.tick(1024);
-  const page = smallestHits(ordered.docs.length, order, skip + req.rows, after, tick, plan.keys, after ? plan.afterKey(after) : -Infinity).slice(skip);
+  const coarse = { keys: plan.keys, afterKey: after ? plan.afterKey(after) : -Infinity, tie: plan.tie };
+  const page = smallestHits(ordered.docs.length, order, skip + req.rows, after, tick, coarse).slice(skip);
   const matchedTerms: string[] = [];
   for (const m of ev.matched) {
     if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, hits.docs) : hasValue(ix, m.facet, m.ids, hits.docs))) matchedTerms.push(m.text);
@@ -166,22 +167,13 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
   } else if (col.single) {
     // one load per hit (facetColumn.ts); slot 0 counts the hits without a value
     const all = new Uint32Array(nValues + 1);
-    const single = col.single.array;
-    for (let i = 0; i < docs.length; i++) {
-      all[single[docs[i]!]!]!++;
-      if ((i & 16383) === 16383) clock.tick(16384);
-    }
+    countSingle(col.single.array, docs, all);
     counts = all.subarray(1);
   } else {
     counts = new Uint32Array(nValues);
-    const start = col.start!.array;
-    const vals = col.ids!.array;
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!;
-      for (let j = start[d]!; j < start[d + 1]!; j++) counts[vals[j]!]!++;
-      if ((i & 4095) === 4095) clock.tick(4096);
-    }
+    countMulti(col.start!.array, col.ids!.array, docs, counts);
   }
+  clock.tick(docs.length);
   // candidates: values with a live document whose count reaches mincount
   const live = col.live.array;
   const candidates: number[] = [];
@@ -194,6 +186,23 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
   const k = fr.limit === -1 ? candidates.length : fr.limit;
   const top = smallestHits(candidates.length, order, k, undefined, () => clock.tick(1024));
   return { field: fr.field, values: top.map((i) => ({ value: strings[candidates[i]!]!, count: counts[candidates[i]!]! })) };
+}
+
+/**
+ * Adds one to the count of each hit's value (value id + 1 per ordinal, facetColumn.ts).
+ * Functions of their own, so that each is compiled for its arrays alone: inside countFacet
+ * the loops ran at half the speed (issue #14 point 8).
+ */
+function countSingle(single: Uint32Array, docs: Uint32Array, counts: Uint32Array): void {
+  for (let i = 0; i < docs.length; i++) counts[single[docs[i]!]!]!++;
+}
+
+/** The same for a multi-valued column: ordinal d's values are ids[start[d] .. start[d + 1]). */
+function countMulti(start: Uint32Array, ids: Uint32Array, docs: Uint32Array, counts: Uint32Array): void {
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    for (let j = start[d]!, end = start[d + 1]!; j < end; j++) counts[ids[j]!]!++;
+  }
 }
 
 function overlaps(a: Uint32Array, b: Uint32Array): boolean {

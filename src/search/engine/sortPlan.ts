@@ -16,7 +16,7 @@ import { tokens } from '../fold.js';
 import { SearchRequestError } from './errors.js';
 import type { Hits } from './evaluate.js';
 import { isZeros } from './hits.js';
-import { hashString, mix32, numberComponent, type Component, type CursorValue } from './order.js';
+import { hashString, mix32, numberComponent, type Component, type CursorValue, type TieKey } from './order.js';
 import type { RankedStrings } from './ranks.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { SearchSort } from './types.js';
@@ -27,6 +27,16 @@ export interface SortPlan {
   keys: Float64Array;
   /** The coarse key of a cursor's values. */
   afterKey(values: readonly CursorValue[]): number;
+  /** Where equal keys are equal components so far: the next component's column (order.ts). */
+  tie?: TieKey;
+}
+
+/** A sort key's component, coarse key, and column by ordinal (ranks, or the numbers). */
+interface KeyOrder {
+  component: Component;
+  coarse: Coarse;
+  column: Float64Array;
+  sign: 1 | -1;
 }
 
 let buffer = new Float64Array(1024);
@@ -82,7 +92,7 @@ export function sortPlan(
     };
   };
   const byId = (descending: boolean) => rankedComponent(ix.idRanks, docs, descending);
-  const key = (name: string, descending: boolean): { component: Component; coarse: Coarse } => {
+  const key = (name: string, descending: boolean): KeyOrder => {
     const k = ix.sortKey.get(name);
     if (k === undefined) {
       throw new SearchRequestError(`Cannot sort by '${name}'; sort keys are ${ix.schema.sortKeys.map((s) => s.name).join(', ')}.`);
@@ -90,10 +100,10 @@ export function sortPlan(
     const nums = ix.sortNumbers[k];
     if (nums) {
       const a = nums.array;
-      return { component: numberComponent((h) => a[docs[h]!]!, descending), coarse: numeric(a, descending) };
+      return { component: numberComponent((h) => a[docs[h]!]!, descending), coarse: numeric(a, descending), column: a, sign: descending ? -1 : 1 };
     }
     const r = ix.sortRanks[k]!;
-    return { component: rankedComponent(r, docs, descending), coarse: ranked(r, descending) };
+    return { component: rankedComponent(r, docs, descending), coarse: ranked(r, descending), column: r.rank.array, sign: descending ? -1 : 1 };
   };
   const plan = (order: Component[], coarse: Coarse): SortPlan => {
     const keys = keyBuffer(n);
@@ -231,7 +241,7 @@ function relevancePlan(
   ix: SearchIndex,
   query: QueryNode<string>,
   hits: Hits,
-  key: (name: string, descending: boolean) => { component: Component; coarse: Coarse },
+  key: (name: string, descending: boolean) => KeyOrder,
   byId: (descending: boolean) => Component,
   plan: (order: Component[], coarse: Coarse) => SortPlan,
 ): SortPlan {
@@ -309,9 +319,14 @@ function relevancePlan(
     const h = top[i]!;
     keys[h] = -scores[h]! - big;
   }
+  // Keys of -score are exact unless tier 0 was lowered (a sum may round): then equal keys
+  // are equal scores, and the tiebreak's column decides first (order.ts TieKey).
+  const next = tiebreak[0];
+  const tie: TieKey | undefined = tops === 0 && next !== undefined ? { values: next.column, docs, sign: next.sign } : undefined;
   return {
     order,
     keys,
+    tie,
     afterKey: (values) => {
       const s = values[at] === null ? 0 : Number(values[at]);
       if (!tier) return -s;
