@@ -3,7 +3,7 @@
  * One typed array per column, never a JS object per document (issue #14 point 8: memory).
  */
 type TypedCtor<T> = { new (length: number): T };
-type Typed = Uint8Array | Uint32Array | Int32Array | Float64Array;
+type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 
 /**
  * The next capacity of a column of `length` that must hold index `needed - 1`: doubling
