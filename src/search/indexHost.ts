@@ -10,11 +10,11 @@
  */
 import { LruCache } from '../lruCache.js';
 import type { SearchFeedStore, SearchKind } from '../store/Store.js';
-import { itemDocumentsFromJson, type ItemResultDoc } from './engine/itemDocument.js';
+import { resultDocOf } from './engine/itemDocument.js';
 import { itemSchema, personSchema } from './engine/schema.js';
 import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
 import { FeedRescanError, storeCatchUp, storeFeed } from './engine/storeFeed.js';
-import type { SearchDocument, SearchRequest, SearchResult } from './engine/types.js';
+import type { SearchRequest, SearchResult, StoredValue } from './engine/types.js';
 
 /** One search of the engine, as the service is asked it. */
 export interface EngineSearch {
@@ -24,8 +24,7 @@ export interface EngineSearch {
   fields?: boolean;
 }
 
-/** A stored field's value, as Solr's `fl` shows it. */
-export type StoredValue = string | number | string[];
+export type { StoredValue } from './engine/types.js';
 
 /**
  * A search's result with what to show of each hit, as JSON text in page order:
@@ -173,7 +172,7 @@ export class IndexHost {
         // A hit deleted since the index last caught up still shows, as it was found: its id.
         if (body === null) known[i] = { doc: JSON.stringify({ id }), fields: { id } };
         else {
-          known[i] = shownOf(kind, id, body, fields === true);
+          known[i] = shownOf(kind, body, fields === true);
           shown.set(keys[i]!, known[i]);
         }
       });
@@ -193,26 +192,15 @@ export class IndexHost {
   }
 }
 
-/** What a stored body shows: an item's ItemResultDoc, a person's entity document as stored. */
-function shownOf(kind: SearchKind, id: string, body: string, fields: boolean): Shown {
+/**
+ * What a hit shows, from what the store hands over for it (SearchFeedStore.readSearchBodies):
+ * an item's stored fields (itemDocument.ts itemStoredFields), a person's entity document.
+ */
+function shownOf(kind: SearchKind, body: string, fields: boolean): Shown {
   if (kind === 'item') {
-    const item = itemDocumentsFromJson(body, id);
-    const doc = JSON.stringify(item.result);
-    return fields ? { doc, fields: storedItemFields(item.result, item.search) } : { doc };
+    const stored = JSON.parse(body) as Record<string, StoredValue>;
+    const doc = JSON.stringify(resultDocOf(stored));
+    return fields ? { doc, fields: stored } : { doc };
   }
   return fields ? { doc: body, fields: JSON.parse(body) as Record<string, StoredValue> } : { doc: body };
-}
-
-/** An item's stored fields: its result doc, its facets with values, its day numbers. */
-function storedItemFields(result: ItemResultDoc, search: SearchDocument): Record<string, StoredValue> {
-  const out: Record<string, StoredValue> = { ...result };
-  for (const name of itemSchema.facets) {
-    const values = search.facets[name];
-    if (values !== undefined && values.length > 0) out[name] = [...new Set(values)];
-  }
-  for (const name of ['begin_time', 'end_time']) {
-    const n = search.numbers[name];
-    if (typeof n === 'number' && Number.isFinite(n)) out[name] = n;
-  }
-  return out;
 }

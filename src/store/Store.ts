@@ -310,9 +310,10 @@ export interface SearchFeedStore {
    */
   readSearchChanges(kind: SearchKind, after: string | null, limit: number): Promise<SearchChangeBatch | SearchRescan>;
   /**
-   * The current body of each id, as readSearchChanges would hand it over (null: gone or
-   * blocked) but for a person's gender: what a search answer shows of its hits (persons:
-   * as GET /entities shows them).
+   * What a search answer shows of each id (null: gone or blocked): an item's stored fields
+   * as JSON (src/search/engine/itemDocument.ts itemStoredFields, kept beside the package
+   * and written with it), a person's document as readSearchChanges hands it over but for
+   * its gender (as GET /entities shows it).
    */
   readSearchBodies(kind: SearchKind, ids: readonly string[]): Promise<Array<string | null>>;
 }

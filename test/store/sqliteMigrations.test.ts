@@ -3,7 +3,7 @@
  * moves package bodies out of the items row: a store written before it serves
  * the same packages and hierarchies after it, and deleting an item deletes
  * its bodies. Migration 10 (issue #16 point 6) compresses the bodies, all or
- * none.
+ * none. Migration 11 (issue #14 point 8) computes every stored item's stored fields.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { UsageError } from '../../src/errors.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
+import { itemStoredFieldsJson } from '../../src/search/engine/itemDocument.js';
 import type { PreparedItem } from '../../src/store/Store.js';
 import { MIGRATIONS, migrate } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
@@ -169,7 +170,7 @@ test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they r
         }
       }
       assert.equal((await store.getItemDocument(blocked, 'json'))!.blockedReason, 'Claim by the holder.');
-      assert.equal((await store.readSearchBodies('item', [items[0]!.id]))[0], items[0]!.json);
+      assert.equal((await store.readSearchBodies('item', [items[0]!.id]))[0], itemStoredFieldsJson(items[0]!.json, items[0]!.id));
     } finally {
       store.close();
     }
@@ -259,3 +260,86 @@ test('[sqlite] a store that records another body encoding is refused with what t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('[sqlite] migration 11 gives every stored item its stored fields; a blocked item shows nothing, a deleted one takes them along', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const path = join(dir, 'old.db');
+  try {
+    // 1,105 items: more than two of the migration's batches of 500.
+    const { items, blocked } = storeAtSchema9(path);
+    openSqliteStore({ path }).close();
+    const after = new Database(path);
+    try {
+      assert.equal(after.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      const fieldsOf = after.prepare<[string], string>('SELECT f.doc FROM item_fields f JOIN items i ON i.num = f.item WHERE i.id = ?').pluck();
+      for (const item of items) assert.equal(fieldsOf.get(item.id), itemStoredFieldsJson(item.json, item.id), `${item.id}: stored fields`);
+      assert.equal(after.prepare('SELECT count(*) FROM item_fields').pluck().get(), items.length);
+    } finally {
+      after.close();
+    }
+    // One real package, whole: what a search answer shows of it (its preview, view and profile).
+    const goethe = items.find((i) => i.id === '4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22');
+    assert.ok(goethe, 'the Cornelie Goethe fixture');
+    const store = openSqliteStore({ path });
+    try {
+      assert.deepEqual(JSON.parse((await store.readSearchBodies('item', [goethe.id]))[0]!), GOETHE_FIELDS);
+      assert.deepEqual(await store.readSearchBodies('item', [blocked, 'NOSUCHITEM']), [null, null]);
+    } finally {
+      store.close();
+    }
+    const db = new Database(path);
+    try {
+      db.prepare('DELETE FROM items WHERE id = ?').run(goethe.id);
+      assert.equal(db.prepare('SELECT count(*) FROM item_fields').pluck().get(), items.length - 1, 'the deleted item took its stored fields along');
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const GOETHE_FIELDS = {
+  id: '4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22',
+  title: 'Cornelie Goethe',
+  subtitle: 'Druckgraphik',
+  label: 'Cornelie Goethe',
+  thumbnail: '/binary/4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22/list/1.jpg',
+  media: 'image',
+  category: 'Kultur',
+  type: 'Kultur',
+  latitude: '',
+  longitude: '',
+  time_fct: ['time_61900', 'time_61947', 'time_61975'],
+  place_fct: ['Leipzig', '60311 Frankfurt am Main'],
+  place_fct_normdata: ['http://d-nb.info/gnd/4035206-7'],
+  affiliate_fct: ['Sichling, Lazarus Gottlieb', 'Pecht, August Friedrich', 'Goethe, Cornelia'],
+  affiliate_fct_normdata: ['http://d-nb.info/gnd/117466034', 'http://d-nb.info/gnd/118592343', 'http://d-nb.info/gnd/11871791X'],
+  affiliate_fct_role: [
+    'Sichling, Lazarus Gottlieb',
+    'Pecht, August Friedrich',
+    'Goethe, Cornelia',
+    'Goethe, Cornelia_1_affiliate_fct_subject',
+    'Sichling, Lazarus Gottlieb_1_affiliate_fct_involved',
+    'Pecht, August Friedrich_1_affiliate_fct_involved',
+  ],
+  affiliate_fct_role_normdata: [
+    'http://d-nb.info/gnd/117466034',
+    'http://d-nb.info/gnd/118592343',
+    'http://d-nb.info/gnd/11871791X',
+    'http://d-nb.info/gnd/11871791X_1_affiliate_fct_subject',
+    'http://d-nb.info/gnd/117466034_1_affiliate_fct_involved',
+    'http://d-nb.info/gnd/118592343_1_affiliate_fct_involved',
+  ],
+  affiliate_fct_involved: ['Sichling, Lazarus Gottlieb', 'Pecht, August Friedrich'],
+  affiliate_fct_subject: ['Goethe, Cornelia'],
+  keywords_fct: ['Kunstsammlung', 'Druckgraphik'],
+  keywords_fct_normdata: ['http://d-nb.info/gnd/4113357-2'],
+  apd_keywords_fct: ['Druckgraphik'],
+  type_fct: ['mediatype_002'],
+  sector_fct: ['sec_06'],
+  provider_fct: ['Frankfurter Goethe-Haus. Freies Deutsches Hochstift'],
+  has_media_fct: ['true'],
+  begin_time: 680449,
+  end_time: 685562,
+};

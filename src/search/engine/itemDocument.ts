@@ -26,7 +26,7 @@ import { cortexToJson } from '../../formats/cortexToJson.js';
 import { parseXml } from '../../formats/xmlTree.js';
 import { fold } from '../fold.js';
 import { ITEM_FACETS } from './schema.js';
-import type { SearchDocument } from './types.js';
+import type { SearchDocument, StoredValue } from './types.js';
 
 /**
  * One doc of `results[0].docs` of v1 `GET /search` (issue #14 point 1): what a result list
@@ -274,6 +274,47 @@ export function itemDocumentsFromJson(json: string, storedId = ''): ItemDocument
     pkg = undefined;
   }
   return itemDocuments(pkg, storedId);
+}
+
+/** The keys of an ItemResultDoc, in the order a result shows them. */
+const RESULT_KEYS = ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', 'category', 'type', 'latitude', 'longitude'] as const satisfies ReadonlyArray<keyof ItemResultDoc>;
+
+/**
+ * An item's stored fields (Solr's `fl`; docs/search.md "Stored fields"): its result doc's
+ * fields, then every facet with values (distinct, in package order), then `begin_time` /
+ * `end_time` as day numbers where the package has them.
+ *
+ * The store keeps them as JSON beside the package, written with it (item_fields), and a
+ * search answer is shown from them (issue #14 point 8): showing a hit from its 10–60 KB
+ * package left that much garbage on the search thread's heap per hit, and V8 let it grow
+ * by some 300 MB over a cursor walk before collecting. Stored fields are ~700 bytes.
+ */
+export function itemStoredFields({ result, search }: ItemDocuments): Record<string, StoredValue> {
+  const out: Record<string, StoredValue> = { ...result };
+  for (const name of ITEM_FACETS) {
+    const values = search.facets[name];
+    if (values !== undefined && values.length > 0) out[name] = [...new Set(values)];
+  }
+  for (const name of ['begin_time', 'end_time']) {
+    const n = search.numbers[name];
+    if (typeof n === 'number' && Number.isFinite(n)) out[name] = n;
+  }
+  return out;
+}
+
+/** The stored fields' JSON of a package's JSON text (the store writes it with the package). */
+export function itemStoredFieldsJson(json: string, storedId: string): string {
+  return JSON.stringify(itemStoredFields(itemDocumentsFromJson(json, storedId)));
+}
+
+/** The result doc within stored fields (itemStoredFields): "" for a key they lack. */
+export function resultDocOf(fields: Readonly<Record<string, StoredValue>>): ItemResultDoc {
+  const doc = {} as Record<(typeof RESULT_KEYS)[number], string>;
+  for (const key of RESULT_KEYS) {
+    const v = fields[key];
+    doc[key] = typeof v === 'string' ? v : '';
+  }
+  return doc;
 }
 
 /** The same from the cortex XML (parseXml, cortexToJson); XML that is not well-formed gives an empty package's. */

@@ -4,6 +4,9 @@
  */
 import type { QueryNode } from '../../query/ast.js';
 
+/** A stored field's value, as Solr's `fl` shows it. */
+export type StoredValue = string | number | string[];
+
 /** One document as a backend hands it over (schema.ts names the fields). */
 export interface SearchDocument {
   id: string;

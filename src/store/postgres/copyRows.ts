@@ -6,6 +6,7 @@
  * sequences set after them at the end.
  */
 import { decodeBody, encodeBody } from '../bodyCodec.js';
+import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import { mapBodies, type CopyEndpoint, type CopyTable, type Row } from '../copy/copyTables.js';
 import { createPool, operatorError, redactUrl, transaction } from './db.js';
 import { checkSchema } from './schema.js';
@@ -67,6 +68,9 @@ export async function postgresCopyEndpoint(url: string): Promise<CopyEndpoint> {
             if (t.name === 'items') {
               await db.query('INSERT INTO item_json (item, body) VALUES ($1, $2)', [row[0], row[jsonAt]]);
               await db.query('INSERT INTO item_xml (item, body) VALUES ($1, $2)', [row[0], row[xmlAt]]);
+              // Its stored fields are made from its package, as a load makes them (itemUpserts.ts).
+              const fields = itemStoredFieldsJson(given[jsonAt] as string, given[t.columns.indexOf('id')] as string);
+              await db.query('INSERT INTO item_fields (item, doc) VALUES ($1, $2)', [row[0], fields]);
             }
           }
         }),

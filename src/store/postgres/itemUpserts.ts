@@ -13,6 +13,7 @@
  */
 import type { PreparedItem, ProviderRecord, UpsertResult } from '../Store.js';
 import { encodeBody } from '../bodyCodec.js';
+import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import type { Queryable } from './db.js';
 
 /** Items per statement: bounds one message (bodies are ~7 KB each) and stays far below 65,535 parameters. */
@@ -130,6 +131,14 @@ async function writeChanged(db: Queryable, changed: readonly PreparedItem[], now
   // load order: their trigger appends to the search change log (schema.ts).
   for (const format of ['json', 'xml'] as const) {
     await putBodies(db, BODY_TABLE[format], changed.map((i) => [numOf.get(i.id)!, encodeBody(i[format])] as const));
+  }
+  // What a search answer shows of each (schema.ts migration 2; as src/store/sqlite/items.ts writes it).
+  for (const chunk of chunks(changed)) {
+    await db.query(
+      `INSERT INTO item_fields (item, doc) SELECT * FROM unnest($1::bigint[], $2::text[])
+       ON CONFLICT (item) DO UPDATE SET doc = excluded.doc`,
+      [chunk.map((i) => numOf.get(i.id)!), chunk.map((i) => itemStoredFieldsJson(i.json, i.id))],
+    );
   }
   // References (persons.ts PgItemRefs.replace, for many items).
   const ids = changed.map((i) => i.id);

@@ -12,6 +12,8 @@
  */
 import type pg from 'pg';
 import { UsageError } from '../../errors.js';
+import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { decodeBody } from '../bodyCodec.js';
 import { redactUrl, transaction, type Queryable } from './db.js';
 
 /** Held by migrate for its transaction, so that two migrate runs apply each step once. */
@@ -24,7 +26,13 @@ const MIGRATE_LOCK = 7_316_000;
  */
 export const SEARCH_LOG_LOCK = 7_316_001;
 
-export const MIGRATIONS: readonly string[] = [
+/** SQL, or a step that needs more than SQL (it runs inside the migration's transaction). */
+export type Migration = string | ((db: Queryable) => Promise<void>);
+
+/** Rows computed per statement by migration 2: bounds the memory of a step, not its transaction. */
+const CONVERT_BATCH = 500;
+
+export const MIGRATIONS: readonly Migration[] = [
   // 1: everything the SQLite store has after its migration 10 (gender column, brotli bodies),
   // but its store_format table: on PostgreSQL the schema version says how bodies are kept.
   // SQLite's migrations 9 and 10 were folded in here rather than added as PostgreSQL
@@ -203,6 +211,23 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER api_keys_version AFTER INSERT OR DELETE OR UPDATE OF name, key_hash, revoked_at ON api_keys
     FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
   `,
+  // 2: each item's stored fields beside its package (issue #14 point 8; as SQLite's
+  // migration 11): what a search answer shows of a hit. Computed here for the items stored.
+  async (db) => {
+    await db.query('CREATE TABLE item_fields (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, doc text NOT NULL)');
+    for (let after = 0; ; ) {
+      const { rows } = await db.query<{ item: string; id: string; body: Buffer }>(
+        'SELECT j.item, i.id, j.body FROM item_json j JOIN items i ON i.num = j.item WHERE j.item > $1 ORDER BY j.item LIMIT $2',
+        [after, CONVERT_BATCH],
+      );
+      if (rows.length === 0) break;
+      await db.query('INSERT INTO item_fields (item, doc) SELECT * FROM unnest($1::bigint[], $2::text[])', [
+        rows.map((r) => r.item),
+        rows.map((r) => itemStoredFieldsJson(decodeBody(r.body).toString('utf8'), r.id)),
+      ]);
+      after = Number(rows[rows.length - 1]!.item);
+    }
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -242,7 +267,9 @@ export async function migratePostgres(pool: pg.Pool, url: string): Promise<Migra
     const from = await schemaVersion(client);
     if (from > SCHEMA_VERSION) await checkSchema(client, url);
     for (let v = from; v < SCHEMA_VERSION; v++) {
-      await client.query(MIGRATIONS[v]!);
+      const step = MIGRATIONS[v]!;
+      if (typeof step === 'string') await client.query(step);
+      else await step(client);
       await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
     }
     return { from, to: SCHEMA_VERSION };

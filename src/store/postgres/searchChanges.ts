@@ -25,6 +25,8 @@ interface KindSql {
   rows: string;
   /** The bodies of the given ids, as [id, body] rows; a missing or blocked one absent. */
   bodies: string;
+  /** What a search answer shows of the given ids (readSearchBodies), as [id, …] rows. */
+  shown: string;
   scan: string;
 }
 
@@ -35,6 +37,9 @@ const KINDS: Record<SearchKind, KindSql> = {
     // A blocked item is not searchable (GET /items/{id} serves it as blocked, not its body).
     bodies: `SELECT i.id, j.body FROM items i JOIN item_json j ON j.item = i.num
              WHERE i.id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)`,
+    // What a search answer shows: the stored fields (schema.ts migration 2).
+    shown: `SELECT i.id, f.doc FROM items i JOIN item_fields f ON f.item = i.num
+            WHERE i.id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)`,
     scan: `SELECT i.num AS row, i.id, j.body FROM items i JOIN item_json j ON j.item = i.num
            WHERE i.num > $1 AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)
            ORDER BY i.num LIMIT $2`,
@@ -43,6 +48,7 @@ const KINDS: Record<SearchKind, KindSql> = {
     log: 'search_person_changes',
     rows: 'persons',
     bodies: 'SELECT id, doc, gender, item_count FROM persons WHERE id = ANY($1::text[])',
+    shown: 'SELECT id, doc, gender, item_count FROM persons WHERE id = ANY($1::text[])',
     scan: 'SELECT num AS row, id, doc, gender, item_count FROM persons WHERE num > $1 ORDER BY num LIMIT $2',
   },
 };
@@ -63,8 +69,8 @@ interface BodyRow {
 const bodyOf = (kind: SearchKind, r: BodyRow): string =>
   kind === 'item' ? decodeBody(r.body!).toString('utf8') : withGenderAndCount(r.doc!, r.gender!, r.item_count!);
 
-/** What a search answer shows of a hit (readSearchBodies): a person as GET /entities shows it, without its gender. */
-const shownOf = (kind: SearchKind, r: BodyRow): string => (kind === 'item' ? bodyOf(kind, r) : withCount(r.doc!, r.item_count!));
+/** What a search answer shows of a hit (readSearchBodies): an item's stored fields, a person as GET /entities shows it, without its gender. */
+const shownOf = (kind: SearchKind, r: BodyRow): string => (kind === 'item' ? r.doc! : withCount(r.doc!, r.item_count!));
 
 const RESCAN: SearchRescan = { rescan: true };
 
@@ -112,13 +118,13 @@ export class PgSearchChanges {
 
   async readSearchBodies(kind: SearchKind, ids: readonly string[]): Promise<Array<string | null>> {
     checkKind(kind);
-    const found = await this.bodies(this.pool, kind, ids, shownOf);
+    const found = await this.bodies(this.pool, kind, ids, shownOf, 'shown');
     return ids.map((id) => found.get(id) ?? null);
   }
 
-  private async bodies(db: Queryable, kind: SearchKind, ids: readonly string[], of = bodyOf): Promise<Map<string, string>> {
+  private async bodies(db: Queryable, kind: SearchKind, ids: readonly string[], of = bodyOf, sql: 'bodies' | 'shown' = 'bodies'): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const { rows } = await db.query<BodyRow>(KINDS[kind].bodies, [[...new Set(ids)]]);
+    const { rows } = await db.query<BodyRow>(KINDS[kind][sql], [[...new Set(ids)]]);
     return new Map(rows.map((r) => [r.id, of(kind, r)]));
   }
 

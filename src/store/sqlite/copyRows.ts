@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { decodeBody, encodeBody } from '../bodyCodec.js';
+import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import { mapBodies, type CopyEndpoint, type CopyTable, type Row, type Value } from '../copy/copyTables.js';
 import { openSqliteStore } from './SqliteStore.js';
 
@@ -42,6 +43,9 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
       const columns = t.columns.filter((c) => c !== 'json' && c !== 'xml').map((c) => (t.name === 'persons' && c === 'num' ? 'rowid' : c));
       const insert = db.prepare(`INSERT INTO ${t.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
       const body = { json: db.prepare('INSERT INTO item_json (item, body) VALUES (?, ?)'), xml: db.prepare('INSERT INTO item_xml (item, body) VALUES (?, ?)') };
+      // An item's stored fields are made from its package, as a load makes them (items.ts).
+      const fields = db.prepare<[Value, string]>('INSERT INTO item_fields (item, doc) VALUES (?, ?)');
+      const idAt = t.columns.indexOf('id');
       const jsonAt = t.columns.indexOf('json');
       const xmlAt = t.columns.indexOf('xml');
       db.transaction(() => {
@@ -54,6 +58,7 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
           insert.run(...row.filter((_, i) => i !== jsonAt && i !== xmlAt));
           body.json.run(row[0] as Value, row[jsonAt] as Value);
           body.xml.run(row[0] as Value, row[xmlAt] as Value);
+          fields.run(row[0] as Value, itemStoredFieldsJson(given[jsonAt] as string, given[idAt] as string));
         }
       })();
     },

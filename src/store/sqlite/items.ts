@@ -17,6 +17,7 @@ import type {
 } from '../Store.js';
 import { itemIdFromUri } from '../itemIds.js';
 import { DecodedBodies, encodeBody } from '../bodyCodec.js';
+import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import type { SqliteItemRefs } from './persons.js';
 import type { SqliteProviders } from './providers.js';
 import type { Sync } from './sync.js';
@@ -82,6 +83,7 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
   private readonly selectDoc: Record<ItemFormat, Statement<[string], HeadRow & { body: Buffer }>>;
   private readonly selectHead: Statement<[string], HeadRow>;
   private readonly putBody: Record<ItemFormat, Statement<[number, Buffer]>>;
+  private readonly putFields: Statement<[number, string]>;
   private readonly nodeById: Statement<[string], NodeRow>;
   private readonly nodeByUri: Statement<[string], NodeRow>;
   private readonly parentOf: Statement<[string], { id: string; parent_ref: string | null }>;
@@ -119,6 +121,7 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
     const put = (table: string) =>
       db.prepare<[number, Buffer]>(`INSERT INTO ${table} (item, body) VALUES (?, ?) ON CONFLICT (item) DO UPDATE SET body = excluded.body`);
     this.putBody = { json: put('item_json'), xml: put('item_xml') };
+    this.putFields = db.prepare('INSERT INTO item_fields (item, doc) VALUES (?, ?) ON CONFLICT (item) DO UPDATE SET doc = excluded.doc');
     this.setSource = db.prepare('UPDATE items SET source_id = ? WHERE id = ?');
     this.idsBySource = db.prepare('SELECT id FROM items WHERE source_id = ?');
     this.idsByChoUri = db.prepare('SELECT id FROM items WHERE cho_uri = ?');
@@ -192,6 +195,8 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
     // Bodies are kept compressed (bodyCodec.ts, schema migration 10).
     this.putBody.json.run(num, encodeBody(item.json));
     this.putBody.xml.run(num, encodeBody(item.xml));
+    // What a search answer shows of it (schema migration 11).
+    this.putFields.run(num, itemStoredFieldsJson(item.json, item.id));
     this.refs.replace(item.id, item.refs, affected);
     this.providers.replace(item.id, item.providers);
     if (old) result.updated++;

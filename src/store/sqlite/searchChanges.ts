@@ -64,6 +64,13 @@ export class SqliteSearchChanges {
       const stored = itemBodyStored.get(id);
       return stored === undefined ? null : decodeBody(stored).toString('utf8');
     };
+    // What a search answer shows of an item: its stored fields (schema migration 11).
+    const itemShown = db
+      .prepare<[string], string>(
+        `SELECT f.doc FROM items i JOIN item_fields f ON f.item = i.num
+         WHERE i.id = ? AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)`,
+      )
+      .pluck();
     const itemScan = db.prepare<[number, number], { row: number; id: string; body: Buffer }>(
       `SELECT i.num AS row, i.id, j.body FROM items i JOIN item_json j ON j.item = i.num
        WHERE i.num > ? AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)
@@ -77,7 +84,7 @@ export class SqliteSearchChanges {
       item: {
         ...common('search_item_changes', 'item', 'items', 'num'),
         body: itemBody,
-        shown: itemBody,
+        shown: (id) => itemShown.get(id) ?? null,
         scan: (afterRow, limit) => itemScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: decodeBody(r.body).toString('utf8') })),
       },
       person: {
