@@ -196,6 +196,7 @@ export function registerSearchMetrics(registry: Registry, sources: MetricsSource
   search((s) => s.timeouts, 'heritage_search_timeouts_total', 'Searches stopped at their time budget (503).', 'counter');
   search((s) => s.refused, 'heritage_search_refused_total', 'Searches refused because the queue was full (503).', 'counter');
   search((s) => s.terminated, 'heritage_search_workers_terminated_total', 'Search workers terminated by the watchdog.', 'counter');
+  search((s) => s.heapBytes, 'heritage_search_heap_bytes', "JavaScript heap in use where the search indexes live: the search workers' (as of their last index poll), or the main thread's without workers.", 'gauge');
   // The replicas as this process's store sees them: registered only where the search is hosted
   // (one process per node), so a cluster's sum of its processes' metrics counts them once.
   replicationMetrics(registry, () => sources.replication?.());

@@ -11,6 +11,7 @@
  * `done` or `failed`; each `sync` is answered `synced` at the end of the
  * next background pass that caught up with every commit made before it began.
  */
+import { getHeapStatistics } from 'node:v8';
 import { openStoreFrom } from '../store/openStore.js';
 import type { StoreSpec } from '../store/Store.js';
 import { failureOf, HostedIndexes, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
@@ -39,7 +40,8 @@ export type ToWorker = SearchJob | { type: 'sync'; token: number };
 
 export type WorkerAnswer =
   | { type: 'built' }
-  | { type: 'synced'; token: number }
+  /** `heapBytes`: the worker's JavaScript heap in use (SearchState.heapBytes). */
+  | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
   | { type: 'done'; id: number; result: OpResult }
   | { type: 'failed'; id: number; failure: SearchFailure };
@@ -68,7 +70,7 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
 
   function handle(hosted: HostedIndexes, message: ToWorker): void {
     if (message.type === 'sync') {
-      hosted.sync(() => post({ type: 'synced', token: message.token }));
+      hosted.sync(() => post({ type: 'synced', token: message.token, heapBytes: getHeapStatistics().used_heap_size }));
       return;
     }
     const { id, op, budgetMs, armed } = message;

@@ -22,6 +22,7 @@
  * node:worker_threads directly: a pool of one kind of job with a watchdog
  * is about as long as a library's configuration for it.
  */
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
@@ -70,6 +71,12 @@ export interface SearchState {
   refused: number;
   /** Workers terminated by the watchdog, since start. */
   terminated: number;
+  /**
+   * Bytes of JavaScript heap in use where the indexes live: the sum over the workers, as each
+   * last reported it (every search.indexPollMs), or the main thread's without workers. The
+   * process's own heap metrics do not count a worker thread's heap, which holds the indexes.
+   */
+  heapBytes: number;
 }
 
 export interface PoolOptions {
@@ -243,7 +250,17 @@ class MainThreadSearch extends Runner {
   }
 
   state(): SearchState {
-    return { indexBuilt: this.hosted.built(), index: this.index, workers: 0, busy: this.busy, queued: 0, timeouts: this.timeouts, refused: 0, terminated: 0 };
+    return {
+      indexBuilt: this.hosted.built(),
+      index: this.index,
+      workers: 0,
+      busy: this.busy,
+      queued: 0,
+      timeouts: this.timeouts,
+      refused: 0,
+      terminated: 0,
+      heapBytes: getHeapStatistics().used_heap_size,
+    };
   }
 
   async close(): Promise<void> {
@@ -278,6 +295,8 @@ interface Slot {
   /** The sync sent and not yet answered: the data version read before it was sent. */
   sync: { token: number; version: { version: string | undefined; at: number } } | undefined;
   syncTimer: NodeJS.Timeout | undefined;
+  /** The worker's heap in use as of its last `synced` (0 before the first). */
+  heapBytes: number;
   /** The worker has said `built`: both its indexes serve (they stay built). */
   built: boolean;
 }
@@ -349,6 +368,7 @@ export class SearchPool extends Runner {
       timeouts: this.timeouts,
       refused: this.refused,
       terminated: this.terminated,
+      heapBytes: this.slots.reduce((n, s) => n + s.heapBytes, 0),
     };
   }
 
@@ -401,7 +421,7 @@ export class SearchPool extends Runner {
   private spawn(): Slot {
     const spawned = this.versionNow();
     const worker = startWorker(this.workerUrl, this.setup);
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined, built: false };
+    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined, built: false, heapBytes: 0 };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
@@ -432,6 +452,7 @@ export class SearchPool extends Runner {
       return;
     }
     if (m.type === 'synced') {
+      slot.heapBytes = m.heapBytes;
       if (slot.sync?.token !== m.token) return;
       this.caughtUp(slot.sync.version);
       slot.sync = undefined;

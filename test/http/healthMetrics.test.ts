@@ -137,6 +137,10 @@ for (const backend of BACKENDS) {
       assert.ok(after.has('nodejs_eventloop_lag_seconds'));
       await until('the index to be built', async () => parse((await metrics(base)).text).get('heritage_search_index_built') === 1);
       assert.equal(parse((await metrics(base)).text).get('heritage_search_index_age_seconds'), 0);
+      // The worker's heap, which holds the indexes and which the process's own heap metrics do not count.
+      const heapOf = async () => parse((await metrics(base)).text).get('heritage_search_heap_bytes') ?? 0;
+      await until('the search worker to report its heap', async () => (await heapOf()) > 1_000_000);
+      assert.ok((await heapOf()) < 2 ** 32, 'a heap of a test index, not a sum gone wrong');
     } finally {
       await t.close();
     }
