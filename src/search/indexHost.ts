@@ -51,20 +51,21 @@ interface Shown {
 
 /**
  * Bytes of hits' documents kept per index (Solr's documentCache): the bench's item pages
- * spent a fifth of their time reading, decompressing, parsing and mapping 20 package
- * bodies of 10–60 KB each. Keyed by ordinal, which names one version of one document
- * (an upsert takes a new one), so an entry never goes stale: a changed document's new
- * ordinal misses. 8 MiB: some 15,000 item docs.
+ * once spent a fifth of their time reading, decompressing, parsing and mapping 20 package
+ * bodies of 10–60 KB each (hits are now shown from their stored fields, ~700 bytes, and a
+ * repeated page still skips the store). Keyed by ordinal, which names one version of one
+ * document (an upsert takes a new one), so an entry never goes stale: a changed
+ * document's new ordinal misses. 8 MiB: some 15,000 item docs.
  */
 const SHOWN_BYTES = 8 * 2 ** 20;
 
 /**
- * Bodies read and mapped at a time for one answer. A page of 1,000 hits read at once held
- * its 10–60 KB bodies through the collector's young-generation passes, which moved them to
- * the old generation as garbage; a walk of 100 such pages grew the search heap to 540 MB
- * before a full collection (issue #14 point 8: the server's peak memory). Read 50 at a
- * time, it peaked at 123 MB, and mapping was faster. On PostgreSQL a page of 1,000 hits
- * not yet shown is 20 reads instead of one.
+ * Hits read from the store and mapped at a time for one answer. When hits were shown from
+ * their packages, a page of 1,000 read at once held its 10–60 KB bodies through the
+ * collector's young-generation passes, which moved them to the old generation as garbage:
+ * a walk of 100 such pages grew the search heap to 540 MB, 123 MB read 50 at a time (issue
+ * #14 point 8). Stored fields are a hundredth of that; the bench's peak (1,307 MB at 1.1 M
+ * items) was measured with 50. On PostgreSQL a page of 1,000 hits not yet shown is 20 reads.
  */
 const SHOWN_CHUNK = 50;
 
