@@ -91,7 +91,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
   ) => {
     const global = program.opts<GlobalFlags>();
     const config = loadConfig({ file: global.config, env, flags: overrides(global, flags) });
-    const store = await openStore(config, purpose, { create });
+    const store = await openStore(config, purpose, { create, notice: (line) => io.err(line) });
     let running = false;
     try {
       exitCode = await run(config, store);

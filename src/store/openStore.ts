@@ -15,6 +15,8 @@ export interface OpenOptions {
    * operator and its schema by `heritage-api migrate`, and opening checks both.
    */
   create: boolean;
+  /** Where to say what the operator should know while the store opens (an upgrade of its schema). */
+  notice?: (line: string) => void;
 }
 
 /** `load`: the store is opened for a load (ingest, harvest), which wants a larger page cache. */
@@ -22,7 +24,13 @@ export async function openStore(config: Config, purpose: 'serve' | 'load' = 'ser
   const cacheMegabytes = purpose === 'load' ? config.ingest.cacheMegabytes : config.store.cacheMegabytes;
   switch (config.store.backend) {
     case 'sqlite':
-      return openSqliteStore({ path: config.store.path, cacheMegabytes, create: options.create, busyTimeoutSeconds: config.store.busyTimeoutSeconds });
+      return openSqliteStore({
+        path: config.store.path,
+        cacheMegabytes,
+        create: options.create,
+        busyTimeoutSeconds: config.store.busyTimeoutSeconds,
+        notice: options.notice,
+      });
     case 'postgres':
       return openPostgresStore({ url: config.store.url, replicaUrls: config.store.replicaUrls, maxReplicaLagSeconds: config.store.maxReplicaLagSeconds });
     default:

@@ -14,7 +14,7 @@ import { EXIT, type CliIo } from '../io.js';
 export async function migrateCommand(location: string, io: CliIo): Promise<number> {
   if (!isPostgresUrl(location)) {
     if (location.trim() === '') throw new UsageError('Give the store to migrate: --store postgres://user:password@host:port/database, or --store <SQLite file>.');
-    await openSqliteStore({ path: location, create: false }).close();
+    await openSqliteStore({ path: location, create: false, notice: (line) => io.err(line) }).close();
     io.out(`The SQLite store ${location} is at schema ${MIGRATIONS.length} (SQLite stores are migrated whenever they are opened).`);
     return EXIT.ok;
   }

@@ -36,6 +36,8 @@ export interface SqliteOptions {
   busyTimeoutSeconds?: number;
   /** The smallest search change log kept per kind (searchChanges.ts; SEARCH_CHANGES_KEPT by default). */
   searchChangesKept?: number;
+  /** Told, as a sentence for the operator, when an older store is about to be brought up to date. */
+  notice?: (line: string) => void;
 }
 
 /** The settings of a StoreSpec of this backend. */
@@ -83,7 +85,11 @@ export function openSqliteStore(options: SqliteOptions): Store {
       // The default 2 MB cache is far smaller than the indexes of a million persons: loads then
       // re-read the same B-tree pages over and over (measured: 4,300 persons/s at 1 M with it).
       db.pragma(`cache_size = ${-Math.round((options.cacheMegabytes ?? 64) * 1024)}`);
-      migrate(db);
+      migrate(db, undefined, (from, to) =>
+        options.notice?.(
+          `Bringing the store ${options.path} from schema ${from} to ${to}, once after an upgrade (docs/deployment.md): on a store of a million items this takes minutes.`,
+        ),
+      );
     })();
   } catch (e) {
     db.close();

@@ -322,9 +322,10 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /**
  * Brings the store to schema `target` (the latest by default; an earlier one only for tests
- * that build a store as an older version wrote it).
+ * that build a store as an older version wrote it). `onUpgrade` is told before the steps of a
+ * store that has a schema already (not of a new one): some take minutes on a large store.
  */
-export function migrate(db: Database, target = MIGRATIONS.length): void {
+export function migrate(db: Database, target = MIGRATIONS.length, onUpgrade?: (from: number, to: number) => void): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new UsageError(
@@ -336,6 +337,7 @@ export function migrate(db: Database, target = MIGRATIONS.length): void {
     // the version is read again under the write lock, so each step is applied once.
     db.transaction(() => {
       const locked = db.pragma('user_version', { simple: true }) as number;
+      if (locked > 0 && locked < target) onUpgrade?.(locked, target);
       for (let v = locked; v < target; v++) {
         const step = MIGRATIONS[v]!;
         if (typeof step === 'string') db.exec(step);
