@@ -288,6 +288,9 @@ const RESULT_KEYS = ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', '
  * search answer is shown from them (issue #14 point 8): showing a hit from its 10–60 KB
  * package left that much garbage on the search thread's heap per hit, and V8 let it grow
  * by some 300 MB over a cursor walk before collecting. Stored fields are ~700 bytes.
+ * They are computed once per package version: a change to what this returns must come with
+ * a migration of both backends that computes them again for the items stored (the golden
+ * test in test/store/sqliteMigrations.test.ts fails until it is looked at).
  */
 export function itemStoredFields({ result, search }: ItemDocuments): Record<string, StoredValue> {
   const out: Record<string, StoredValue> = { ...result };
