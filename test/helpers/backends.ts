@@ -1,8 +1,10 @@
 /**
- * Every store backend the tests run against (issue #16 point 9): SQLite (a file of its
- * own per test) and PostgreSQL (a database of its own per test, on the run's cluster,
+ * Every store backend the tests run against: SQLite (a file of its own per test) and
+ * PostgreSQL (a database of its own per test, on the run's cluster,
  * test/helpers/postgres.ts). Store and HTTP tests loop over BACKENDS, so one test body
- * runs on both, and a new backend is tested by adding one entry here.
+ * runs on both and a store cannot pass on one backend only; a new backend is tested by
+ * adding one entry to ALL_BACKENDS. HERITAGE_TEST_BACKENDS=sqlite (or =postgres) restricts
+ * the loop to the backends it names (CONTRIBUTING.md "Tests").
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,7 +91,30 @@ export const POSTGRES: TestBackend = {
   config: (url) => ({ backend: 'postgres', url }),
 };
 
-export const BACKENDS: TestBackend[] = [SQLITE, POSTGRES];
+/** Every backend, in the order the loops run them. */
+export const ALL_BACKENDS: readonly TestBackend[] = [SQLITE, POSTGRES];
+
+/** The environment variable that restricts the backend loop: `sqlite`, `postgres` or both, comma-separated. */
+export const BACKENDS_ENV = 'HERITAGE_TEST_BACKENDS';
+
+/**
+ * The backends named in `value` (a comma-separated list of names, as in
+ * HERITAGE_TEST_BACKENDS), in the order of ALL_BACKENDS; every backend when `value` is
+ * unset or blank. An unknown name throws, so that a typo does not quietly test nothing.
+ */
+export function selectBackends(value: string | undefined): TestBackend[] {
+  const names = (value ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  if (names.length === 0) return [...ALL_BACKENDS];
+  const known = ALL_BACKENDS.map((backend) => backend.name);
+  const unknown = names.filter((name) => !known.some((k) => k === name));
+  if (unknown.length > 0) {
+    throw new Error(`${BACKENDS_ENV} names ${unknown.map((n) => `'${n}'`).join(', ')}; the backends are ${known.join(', ')} (comma-separated).`);
+  }
+  return ALL_BACKENDS.filter((backend) => names.includes(backend.name));
+}
+
+/** The backends the store and HTTP tests loop over: every one, or those HERITAGE_TEST_BACKENDS names. */
+export const BACKENDS: TestBackend[] = selectBackends(process.env[BACKENDS_ENV]);
 
 /** Test packages (test/helpers/packages.ts) as a load prepares them, upserted in batches of `batchSize` in the order given. */
 export async function loadPackages(store: Store, packages: readonly TestPackage[], batchSize = 3): Promise<void> {
