@@ -1,6 +1,7 @@
 /**
  * "Did you mean …?" for names an operator typed: environment variables,
- * config file settings (issue #13, point 9). Commander does the same for
+ * config file settings, so that a typo does not go unnoticed (docs/cli.md "Mistakes
+ * and problems"). Commander does the same for
  * flags and commands; this is the counterpart for names it does not see.
  */
 

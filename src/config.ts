@@ -29,8 +29,8 @@ export const DEFAULTS = {
     /** How long a write waits for another process's write lock (a batch of 100,000 persons holds it ~5 s) before it gives up. */
     busyTimeoutSeconds: 30,
     /**
-     * PostgreSQL streaming replicas of store.url that serve reads (issue #16 point 3;
-     * docs/deployment.md "Replicas"); writes go to store.url. Env: comma-separated.
+     * PostgreSQL streaming replicas of store.url that serve reads (docs/deployment.md
+     * "Replicas"); writes go to store.url. Env: comma-separated.
      */
     replicaUrls: [] as readonly string[],
     /** A replica further behind the primary than this, in seconds, is left out until it catches up. */
@@ -48,13 +48,13 @@ export const DEFAULTS = {
     trustProxy: false,
     /**
      * warn: errors and warnings, no line per request. A request line costs about a
-     * quarter of a cached `parents` answer (docs/configuration.md "The request log",
-     * issue #13 point 11); `info` turns the one-line-per-request log on.
+     * quarter of a cached `parents` answer (docs/configuration.md "The request log");
+     * `info` turns the one-line-per-request log on.
      */
     logLevel: 'warn',
     /**
-     * HTTP worker processes of `serve`, all on the one port (issue #16 point 5,
-     * docs/deployment.md "Workers"): 0 starts one per core (os.availableParallelism()),
+     * HTTP worker processes of `serve`, all on the one port (docs/deployment.md
+     * "Workers"): 0 starts one per core (os.availableParallelism()),
      * 1 serves from a single process.
      */
     workers: 0,
@@ -63,7 +63,7 @@ export const DEFAULTS = {
     /**
      * Spec 4.1: a missing Accept gives 406. Operators whose clients send no
      * Accept at all can set this to false to answer them with JSON
-     * (decisions.md "Requests").
+     * (docs/decisions.md "Accept").
      */
     requireAccept: true,
     /** Allowed CORS origins: "*" or a comma-separated list. */
@@ -111,7 +111,7 @@ export const DEFAULTS = {
   },
   media: {
     /**
-     * Directory that /binary/<path> serves files from (issue #15 point 3); "" serves
+     * Directory that /binary/<path> serves files from (docs/api.md "GET /binary/{path}"); "" serves
      * none. Its files are laid out as the packages' paths: <item-id>/<variant>/<n>.<ext>.
      */
     path: '',
@@ -126,7 +126,7 @@ export const DEFAULTS = {
   search: {
     /**
      * Worker threads that run person searches, so that an expensive one
-     * cannot delay other requests (issue #13). Each keeps its own in-memory
+     * cannot delay other requests (docs/decisions.md "Bounded searches"). Each keeps its own in-memory
      * index of the persons (the largest part of the server's memory at a
      * million persons), hence one by default; 0 runs searches on the main
      * thread (only the cooperative time budget then bounds them).
@@ -144,7 +144,8 @@ export const DEFAULTS = {
     maxExpansionsPerQuery: 2000,
     /**
      * Longest stretch of index work (applying the store's changes to the search
-     * indexes) between two turns of the event loop, in ms (issue #14 point 6); a
+     * indexes) between two turns of the event loop, in ms, so that loads reach the index without stalling requests
+     * (docs/search-engine.md "The store's change feed"); a
      * search's own refresh before its budget starts is bounded by it too.
      */
     indexSliceMs: 20,
@@ -160,7 +161,7 @@ export const DEFAULTS = {
   auth: {
     /**
      * Answer every read without an API key, as the newer generation of the real
-     * API does (issue #15 point 8). Requests without a key then count per client
+     * API does (docs/decisions.md "Anonymous reads"). Requests without a key then count per client
      * address in the rate limit (http.rateLimitMax); a key still works and counts
      * under its own name; an unknown or revoked key is still a 403. Off: spec
      * section 5 asks for a key.
@@ -168,7 +169,7 @@ export const DEFAULTS = {
     anonymousRead: false,
   },
   web: {
-    /** Serve the pages for people: /, /search, /item/{id}, /person/{gnd} (docs/pages.md, issue #17). */
+    /** Serve the pages for people: /, /search, /item/{id}, /person/{gnd} (docs/pages.md). */
     enabled: true,
     /** Page requests per client address per window (pages need no key); 0 switches their limit off. */
     rateLimitMax: 600,
@@ -187,7 +188,7 @@ const ENV_PREFIX = 'HERITAGE_API_';
 /**
  * The HERITAGE_API_* variables that are not settings, in one place: every
  * other variable with the prefix must name a setting, or it is refused (a
- * typo must not go unnoticed; issue #13, point 9). docs/configuration.md lists them.
+ * typo must not go unnoticed; docs/cli.md "Mistakes and problems"). docs/configuration.md lists them.
  */
 export const OTHER_ENV_VARIABLES: Readonly<Record<string, string>> = {
   HERITAGE_API_CONFIG: 'the JSON config file, when --config is not given',

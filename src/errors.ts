@@ -31,7 +31,7 @@ function define<A extends unknown[]>(name: string, status: number, params: reado
 }
 
 export const ERRORS = {
-  // --- requests (decisions.md "Requests") ---
+  // --- requests (docs/decisions.md "Requests") ---
   missingHost: define('MissingHostException', 400, [], () =>
     'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.'),
   badRequest: define('BadRequestException', 400, ['detail'], (detail: string) => `Bad request: ${detail}`),
@@ -67,11 +67,12 @@ export const ERRORS = {
     `The request line and headers together exceed ${maxBytes} bytes. Keep the URL to at most ${maxUrlLength} characters and send fewer or shorter headers.`),
   rateLimited: define('TooManyRequestsException', 429, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
     `Too many requests for this API key (or, without a valid key, from this address). Wait ${retryAfterSeconds} seconds (see the Retry-After header) and try again.`),
-  // --- entity search (spec 4.2, decisions.md "Entity search") ---
+  // --- entity search (spec 4.2, docs/decisions.md "Entity search") ---
   invalidQuery: define('QuerySyntaxException', 400, ['detail'], (detail: string) =>
     `${detail} See the query syntax in docs/api.md (Lucene standard syntax).`),
   invalidSearch: define('InvalidSearchException', 400, ['detail'], (detail: string) => detail),
-  // Bounds on a search's work (issue #13; docs/configuration.md, section search).
+  // Bounds on a search's work, so no request can hold the server (docs/decisions.md "Bounded
+  // searches"; docs/configuration.md, section search).
   tooManyClauses: define('TooManyClausesException', 400, ['clauses', 'max'], (clauses: number, max: number) =>
     `The query has ${clauses} terms; at most ${max} are allowed. Use fewer OR alternatives, or split the search into several.`),
   wildcardTooBroad: define('WildcardTooBroadException', 400, ['pattern', 'max'], (pattern: string, max: number) =>
@@ -88,7 +89,7 @@ export const ERRORS = {
     `Item '${shown(id)}' is not available through this interface: ${reason}`),
   itemPartNotFound: define('ItemPartNotFoundException', 404, ['id', 'part'], (id: string, part: string) =>
     `Item '${shown(id)}' has no ${part} part: its package does not contain one. GET /items/${shown(id)}/aip shows the parts the package has.`),
-  // --- binaries and IIIF (issue #15 points 3, 4; docs/api.md "Binaries", "IIIF") ---
+  // --- binaries and IIIF (docs/api.md "GET /binary/{path}", "GET /items/{id}/iiif") ---
   invalidBinaryPath: define('InvalidBinaryPathException', 400, ['path'], (path: string) =>
     `The binary path '${shown(path)}' is not valid. A binary path is /binary/<item id>/<variant>/<n>.<ext>, as in the binaries part of a package: ` +
     "segments of letters, digits, '-', '_', '.' and ':'; no segment empty, starting with '.' or holding '..'."),
@@ -102,15 +103,15 @@ export const ERRORS = {
     'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.'),
   itemHasNoBinaries: define('NoBinariesException', 404, ['id'], (id: string) =>
     `Item '${shown(id)}' has no binaries, so there is no IIIF manifest for it. Its package is at /items/${shown(id)}/aip.`),
-  // --- operators (issue #16 point 7; docs/api.md "Health and metrics") ---
+  // --- operators (docs/api.md "Health and metrics") ---
   notReady: define('NotReadyException', 503, ['reason', 'retryAfterSeconds'], (reason: string, retryAfterSeconds: number) =>
     `This server is not ready to answer: ${reason}. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/live tells whether the process runs at all.`),
-  // A write (a load, a key, a block) while the PostgreSQL primary is down (issue #16 point 3; docs/deployment.md "Replicas").
+  // A write (a load, a key, a block) while the PostgreSQL primary is down (docs/deployment.md "Replicas").
   primaryUnreachable: define('PrimaryStoreUnreachableException', 503, [], () =>
     'The primary store is unreachable, so this write was not made: loads, keys and blocks are written to the primary. Reads go on from the replicas; writes resume when the primary is back: run this again then.'),
   // A read or write in a request while the store cannot answer: its server (with replicas,
   // every server) unreachable, or SQLite's write lock held past store.busyTimeoutSeconds.
-  // Passing, so a 503 that a load balancer and a client retry, not a 500 (issue #16 point 3).
+  // Passing, so a 503 that a load balancer and a client retry, not a 500 (docs/decisions.md "Faults").
   storeUnavailable: define('StoreUnavailableException', 503, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
     `The store behind this server cannot answer now (unreachable or busy), so this request was not answered. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/ready says when this server can answer again.`),
   // --- anything else ---

@@ -1,6 +1,6 @@
 /**
- * Calls between the processes of one node (`serve --workers N`, issue #16
- * point 5): the primary and each HTTP worker hold an IpcPeer over their
+ * Calls between the processes of one node (`serve --workers N`,
+ * docs/deployment.md "Workers"): the primary and each HTTP worker hold an IpcPeer over their
  * node:cluster IPC channel, and each side answers the calls of the other by
  * kind (searches, rate-limit counts, metrics; src/search/ipcSearch.ts,
  * src/http/clusterWorker.ts, src/http/clusterPrimary.ts).

@@ -8,7 +8,7 @@
  * caller's key, a string new with each request, in the long-lived table, so
  * on every hit a young string was kept alive and promoted by the garbage
  * collector; for cached `parents` answers it was a visible share of the
- * collector's time (issue #5). A mark is a boolean on an old object.
+ * collector's time, as the bench measured. A mark is a boolean on an old object.
  */
 interface Entry<V> {
   readonly key: string;

@@ -1,8 +1,8 @@
 /**
  * The person entity as the store keeps it and the entity search returns it
- * (spec interface.md 2.1 "Entity (person)"), plus `gender`, which the spec table
- * does not list but decisions.md "Entity search" needs for `person_gender_fct`.
- * `count` is not part of it: the store computes it from the items (decisions.md).
+ * (spec 2.1 "Entity (person)"), plus `gender`, which the spec table
+ * does not list but `person_gender_fct` needs (docs/decisions.md "Person facets").
+ * `count` is not part of it: the store computes it from the items (docs/decisions.md "count").
  */
 export interface Person {
   /** Canonical form http://d-nb.info/gnd/<X> for GND URIs; other URIs as given. */
@@ -11,7 +11,7 @@ export interface Person {
   preferredName: string;
   /** May be empty (spec 2.1). */
   variantName: string[];
-  /** Free text as in the source record (decisions.md: "dateOfBirth, dateOfDeath: free text"). */
+  /** Free text as in the source record (docs/decisions.md "Person fields"). */
   dateOfBirth?: string;
   dateOfDeath?: string;
   /** Labels, not URIs: the spec's entity carries strings and the facets list names. */

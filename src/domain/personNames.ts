@@ -1,6 +1,6 @@
 /**
- * How a person's name and gender are shown, whatever the source (issue #15
- * point 10). The real `/entities` gives `preferredName` in natural order
+ * How a person's name and gender are shown, whatever the source
+ * (docs/decisions.md "Names in natural order"). The real `/entities` gives `preferredName` in natural order
  * ("Johann Wolfgang von Goethe"), as DNB's EntityFacts does; lobid-gnd carries
  * the GND's inverted form ("Goethe, Johann Wolfgang von"). Gender labels come
  * in two vocabularies (EntityFacts "Mann"/"Frau", lobid-gnd

@@ -1,6 +1,6 @@
 /**
- * GET /items/{id}/children bodies (issue #15 point 1): the nodes in the shape
- * of `parents` (./hierarchy.ts, decisions.md "Hierarchy"), each with
+ * GET /items/{id}/children bodies (docs/decisions.md "Children"): the nodes in the shape
+ * of `parents` (./hierarchy.ts, docs/decisions.md "Hierarchy"), each with
  * `childCount` so that a tree loads without a request per node, after the
  * number of children in all.
  *

@@ -1,7 +1,7 @@
 // cortexToJson: the JSON form of an item package, derived from its cortex XML.
 //
-// Why: decisions.md ("Item package") makes the cortex XML canonical and the JSON form a
-// fixed mapping of it; interface.md 2.4 shows the resulting shape. The mapping, element by
+// Why: docs/decisions.md ("Item package") makes the cortex XML canonical and the JSON form a
+// fixed mapping of it; spec 2.4 shows the resulting shape. The mapping, element by
 // element:
 // - an element with xsi:nil="true" (or "1") is `null`;
 // - an element with neither attributes nor child elements is its text, verbatim (an empty

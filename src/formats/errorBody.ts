@@ -1,5 +1,5 @@
 /**
- * Error bodies, decisions.md "Errors": JSON `{status, name, message}` (plus
+ * Error bodies, docs/decisions.md "Errors": JSON `{status, name, message}` (plus
  * `requestId` on a 500), or the same children in
  * `<error xmlns="http://www.deutsche-digitale-bibliothek.de/error">` when the
  * client asked for XML. Never a stack trace.

@@ -1,5 +1,5 @@
 /**
- * GET /items/{id}/parents bodies, spec 2.3 and decisions.md "Hierarchy".
+ * GET /items/{id}/parents bodies, spec 2.3 and docs/decisions.md "Hierarchy".
  *
  * XML: `<hierarchy>` holding one `<ns2:hierarchy-node>` per node, ns2 bound
  * to HIERARCHY_NAMESPACE; children unprefixed; `parent` omitted for the root;

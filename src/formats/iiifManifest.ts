@@ -1,6 +1,6 @@
 /**
  * An item package (its JSON form, spec 2.4) as a IIIF Presentation 3.0
- * manifest (https://iiif.io/api/presentation/3.0/; issue #15 point 4).
+ * manifest (https://iiif.io/api/presentation/3.0/; docs/api.md "GET /items/{id}/iiif").
  * Pure: what is read from the media directory comes in as an argument.
  *
  * - One Canvas per binary position, in position order. The real packages list

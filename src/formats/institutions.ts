@@ -1,6 +1,6 @@
 /**
  * The answers of /institutions, /institutions/sectors and /institutions/map
- * (issue #15 point 6; ddb-openapi-6.8.yml getInstitution,
+ * (ddb-openapi-6.8.yml getInstitution,
  * getInstitutionSector, getInstitutionMap), made from the institutions the
  * store's packages name. Shapes: docs/api.md "Institutions".
  */

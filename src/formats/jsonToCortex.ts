@@ -1,7 +1,8 @@
 // jsonToCortex: writes the cortex XML document for an item package given in JSON form.
 //
-// Why: decisions.md ("Item package") makes the cortex XML canonical; packages we hold as
-// JSON (the newer API generation, goethe.json, bare_id.json, multi_uri.json) still have to
+// Why: docs/decisions.md ("Item package") makes the cortex XML canonical; packages we hold as
+// JSON (the newer API generation, fixtures/items/cortex/goethe.json, bare_id.json,
+// multi_uri.json) still have to
 // be served as XML. This is the inverse of cortexToJson.ts: for a package read with
 // parsePackageJson, cortexToJson(parseXml(jsonToCortex(pkg))) equals pkg except for these
 // differences, which the XML form cannot avoid:

@@ -1,8 +1,8 @@
 // Small helpers shared by the JSON side of the item package mappings (cortexToJson.ts,
 // packageJson.ts).
 //
-// Why: both sides must agree on what "whitespace-only text" is (decisions.md, "Item
-// package": it is not emitted and carries no meaning), and both build objects from keys
+// Why: both sides must agree on what "whitespace-only text" is (docs/decisions.md,
+// "The JSON form": it is not emitted and carries no meaning), and both build objects from keys
 // that come from documents, where `__proto__` is an ordinary key.
 
 /** Whitespace as XML defines it (space, TAB, LF, CR); JS trim() would also strip NBSP. */

@@ -1,7 +1,7 @@
 // Namespaces of the cortex item package and where each element name belongs.
 //
-// Why: the JSON form of an item package drops namespace prefixes (decisions.md, "Item
-// package"; interface.md 2.4), so writing the XML form back (jsonToCortex.ts) must know,
+// Why: the JSON form of an item package drops namespace prefixes (docs/decisions.md,
+// "The JSON form"; spec 2.4), so writing the XML form back (jsonToCortex.ts) must know,
 // from the local name alone, which namespace an element is in. The tables below were built
 // from the real packages in fixtures/items/cortex/ (both cortex XML files, where
 // the namespaces are written out, and goethe.json, bare_id.json, multi_uri.json, where
@@ -190,7 +190,7 @@ export function rdfElementNamespace(local: string, ctx: RdfContext): string {
 /** Attribute names that are RDF syntax attributes inside `edm` and `view`. */
 export const RDF_ATTRIBUTES: ReadonlySet<string> = new Set(['about', 'resource', 'datatype']);
 
-/** The order of the parts of a cortex document (decisions.md, "Item package"). */
+/** The order of the parts of a cortex document (docs/decisions.md, "Item package"). */
 export const CORTEX_PART_ORDER: readonly string[] = [
   'properties', 'edm', 'indexing-profile', 'preview', 'view', 'metadata-record',
   'provider-info', 'aggregator-info', 'binaries',

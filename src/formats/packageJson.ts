@@ -1,15 +1,15 @@
 // parsePackageJson: reads the JSON form of an item package without losing repeated keys.
 //
 // Why: the real service writes repeated, non-adjacent XML elements as duplicate JSON keys
-// (goethe.json repeats `Concept`, `Agent`, `Event`, `Place` in edm.RDF and `subject` in
-// ProvidedCHO). JSON.parse keeps only the last occurrence; decisions.md ("Item package")
+// (fixtures/items/cortex/goethe.json repeats `Concept`, `Agent`, `Event`, `Place` in edm.RDF and `subject` in
+// ProvidedCHO). JSON.parse keeps only the last occurrence; docs/decisions.md ("The JSON form")
 // says we merge them into one array in document order, so no data is lost:
 // - a key that occurs more than once in one object becomes one array holding all
 //   occurrences' values in document order (an occurrence that is itself an array has its
 //   elements spliced in), placed at the position of the first occurrence;
 // - a key that occurs once keeps its value unchanged (an array stays an array);
 // - a `$` key whose value is a whitespace-only string (also "") is dropped: whitespace
-//   text carries no meaning (interface.md 2.4, decisions.md).
+//   text carries no meaning (spec 2.4, docs/decisions.md "The JSON form").
 // Everything else is as JSON.parse would give it. Syntax errors throw JsonSyntaxError with
 // 1-based line and column, taken from jsonc-parser in strict JSON mode.
 

@@ -1,4 +1,4 @@
-// The parts of an item package as resources of their own (issue #15 point 2;
+// The parts of an item package as resources of their own (docs/decisions.md "Parts of a package";
 // ddb-openapi-6.8.yml getItemsIdView, getItemsIdEdm, getItemsIdIndexingProfile,
 // getItemsIdBinaries, getItemsIdSource, getItemsIdSourceComponent).
 //

@@ -1,4 +1,4 @@
-// The limits every ingested record is held to, whatever its kind (issue #13, point 7),
+// The limits every ingested record is held to, whatever its kind (docs/decisions.md "Record limits"),
 // and the scan that enforces them on JSON text before it is parsed.
 //
 // Why a nesting limit: real records nest a dozen levels (cortex > edm > rdf:RDF >

@@ -1,6 +1,6 @@
 // Escaping for XML 1.0 output (text content and double-quoted attribute values).
 //
-// Why: the item package's XML form (decisions.md, "Item package") and other small XML
+// Why: the item package's XML form (docs/decisions.md, "Item package") and other small XML
 // responses are written by hand; the point of this file is that every string, whatever it
 // contains, yields a well-formed document that parses back to the same string.
 //

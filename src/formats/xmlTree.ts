@@ -1,8 +1,8 @@
 // parseXml: an XML document as a small, namespace-resolved element tree.
 //
 // Why: the item package's canonical form is the cortex XML document and its JSON form is
-// derived from it by a fixed mapping (docs: /work/shared/spec/decisions.md, "Item package";
-// interface.md section 2.4). That mapping needs the elements in document order, exact text
+// derived from it by a fixed mapping (docs/decisions.md, "Item package";
+// spec section 2.4). That mapping needs the elements in document order, exact text
 // (no number parsing, no trimming, entities decoded), attributes in document order, and
 // namespace URIs rather than the arbitrary prefixes the real files use (`ns3:` is RDF).
 //
@@ -12,7 +12,7 @@
 // attribute whitespace and resolves namespaces; xmlns declarations are not reported as
 // attributes. CDATA sections become text, comments and processing instructions are
 // dropped, adjacent text pieces are joined into one string. It replaced fast-xml-parser
-// plus two extra checking passes at a fifth of the cost (issue #5: package loading).
+// plus two extra checking passes at a fifth of the cost of loading a package.
 //
 // Leniency, documented: an undeclared prefix resolves to namespace "" instead of an error.
 

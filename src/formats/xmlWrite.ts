@@ -1,7 +1,7 @@
 // writeXmlDocument: one element of a parsed document (./xmlTree.ts) as a document of its own.
 //
 // Why: the parts of an item package (`view`, `edm`'s rdf:RDF, `binaries`, ...) are served
-// as resources of their own (issue #15 point 2). Cut out of the cortex document, an element
+// as resources of their own (docs/decisions.md "Parts of a package"). Cut out of the cortex document, an element
 // loses the namespace declarations of its ancestors (the real files declare ns3 = RDF and
 // ns4 = item on the root), so it is written back from the tree with every namespace it
 // uses declared where it is first needed, under the prefix the source wrote. The result

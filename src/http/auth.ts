@@ -1,9 +1,9 @@
 /**
- * API-key check for every operation (spec section 5, decisions.md
- * "Requests"): the key comes from `Authorization: OAuth ...` or from the
+ * API-key check for every operation (spec section 5, docs/decisions.md
+ * "API keys"): the key comes from `Authorization: OAuth ...` or from the
  * query parameter oauth_consumer_key. Missing: 401 with WWW-Authenticate.
  * Unknown or revoked: 403, as on the real service. With auth.anonymousRead
- * (issue #15 point 8) a request without a key is let through; one with a key
+ * (docs/decisions.md "Anonymous reads") a request without a key is let through; one with a key
  * is checked as always.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -51,7 +51,7 @@ function keyFromRequest(request: KeyedRequest, anonymousRead: boolean): { key: s
 const MAX_REMEMBERED_KEYS = 10_000;
 
 export interface AuthOptions {
-  /** auth.anonymousRead: a request without a key is let through as anonymous (issue #15 point 8). */
+  /** auth.anonymousRead: a request without a key is let through as anonymous (docs/decisions.md "Anonymous reads"). */
   anonymousRead: boolean;
 }
 
@@ -63,12 +63,12 @@ export interface AuthOptions {
  * Lookups are remembered until the store's data version moves, so that a key
  * created or revoked by `heritage-api keys` (another process) counts from the
  * next request, while a busy server does not query the store on every
- * request (issue #5: it was a seventh of the time of a cached `parents`).
+ * request (the bench measured it at a seventh of the time of a cached `parents`).
  *
  * A keep-alive client sends the same Authorization header on every request
  * of a connection, so the connection remembers the header it last proved
  * valid, and the data version then, and skips the parsing and the hash
- * (issue #5: two thirds of the fast path's own time). It compares the new
+ * (measured at two thirds of the fast path's own time). It compares the new
  * header only with that connection's own earlier one, so it tells a client
  * nothing about anyone else's key; the header lives as long as the
  * connection, in memory only.
@@ -102,7 +102,7 @@ export function createAuthenticator(
     const { key, fromHeader } = sent;
     const hash = hashApiKey(key);
     const found = await lookUp(hash);
-    // The index finds the row; the final comparison is constant-time (decisions.md "Requests").
+    // The index finds the row; the final comparison is constant-time (docs/decisions.md "API keys").
     if (!found || !sameHash(found.hashBytes, hash)) throw ApiError.of('invalidApiKey');
     return { name: found.name, fromHeader };
   };

@@ -1,6 +1,6 @@
 /**
  * The key check as Fastify hooks, and the key the rate limiter counts under
- * (decisions.md: per-key rate limits; issue #13, point 4).
+ * (docs/decisions.md "Rate limits": per key, not per header text).
  *
  * The limiter counts the authenticated key, by its name (never the key
  * itself), so that an OAuth 1.0 client that sends a new nonce with every

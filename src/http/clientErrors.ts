@@ -2,9 +2,10 @@
  * Answers for the requests Node's HTTP parser refuses before any request
  * object exists (a bad method, a bare LF, HTTP/1.2, raw non-ASCII in the
  * path, headers over the size limit, a request that never completes): the
- * error body of decisions.md "Errors", JSON or XML by Accept, with CORS
- * headers, written whole to the socket, which is then closed (issue #13,
- * point 5; https://nodejs.org/api/http.html#event-clienterror).
+ * error body of docs/decisions.md "Errors", JSON or XML by Accept, with CORS
+ * headers, written whole to the socket, which is then closed, so that every
+ * answer has the catalog's shape (docs/decisions.md "Malformed requests";
+ * https://nodejs.org/api/http.html#event-clienterror).
  *
  * Accept and Origin are read, as far as they arrived, from the bytes the
  * parser was given; the body never echoes any of them.

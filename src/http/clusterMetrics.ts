@@ -1,6 +1,6 @@
 /**
- * /metrics of a node of several processes (`serve --workers N`, issue #16
- * point 5): whichever worker is asked answers for the whole node. It asks the
+ * /metrics of a node of several processes (`serve --workers N`,
+ * docs/deployment.md "Workers"): whichever worker is asked answers for the whole node. It asks the
  * primary, which gathers every worker's metrics and its own (the search and
  * its index age, which it hosts, and its process metrics) and adds them up
  * with prom-client's AggregatorRegistry.aggregate: counts and histograms are

@@ -1,6 +1,6 @@
 /**
- * The rate limits of a node of several processes (`serve --workers N`, issue
- * #16 point 5): http.rateLimitMax and web.rateLimitMax hold for the node, not
+ * The rate limits of a node of several processes (`serve --workers N`,
+ * docs/deployment.md "Workers"): http.rateLimitMax and web.rateLimitMax hold for the node, not
  * for each worker. A client's keep-alive connection stays on one worker, so
  * a per-worker share of the limit would be wrong; the counts are kept in the
  * primary instead, in @fastify/rate-limit's own LocalStore (the same windows

@@ -1,5 +1,5 @@
 /**
- * What an HTTP worker of `serve --workers N` (issue #16 point 5) shares with
+ * What an HTTP worker of `serve --workers N` (docs/deployment.md "Workers") shares with
  * the rest of its node through the primary, over the cluster's IPC channel
  * (src/ipcPeer.ts): the search, hosted once by the primary
  * (src/search/ipcSearch.ts); the rate-limit counts (./clusterRateLimit.ts);

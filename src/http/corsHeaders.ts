@@ -1,10 +1,10 @@
 /**
  * The CORS headers of an answer that @fastify/cors did not see: errors raised
  * before its hook ran (a malformed URL, 414, a missing Host), the parser-level
- * errors Node hands to `clientError`, and plain OPTIONS requests (issue #13,
- * point 5). They mirror what the plugin adds to a simple (non-preflight)
+ * errors Node hands to `clientError`, and plain OPTIONS requests (docs/decisions.md
+ * "Malformed requests", "Methods"). They mirror what the plugin adds to a simple (non-preflight)
  * request, so that every answer carries the same CORS headers
- * (decisions.md: CORS for browser clients): `Access-Control-Allow-Origin`
+ * (docs/decisions.md "CORS"): `Access-Control-Allow-Origin`
  * for an allowed origin, `Access-Control-Expose-Headers`, and `Vary: Origin`
  * when the answer depends on the origin (a list in `http.corsOrigin`,
  * https://fetch.spec.whatwg.org/#cors-protocol-and-http-caches).

@@ -1,9 +1,10 @@
 /**
- * Maps every failure to the error body of decisions.md "Errors", in the
+ * Maps every failure to the error body of docs/decisions.md "Errors", in the
  * format the client asked for, with the CORS headers of every answer. Only
  * ApiError and Fastify's own 4xx become client errors, and a store that cannot
  * answer now a 503 (storeErrorOf); anything else is a 500 with a request id
- * that is also in the log line, and never a stack trace in the body. No message echoes a raw URL or header (issue #13).
+ * that is also in the log line, and never a stack trace in the body. No message echoes a raw URL or
+ * header, as either may carry a key (docs/decisions.md "Keys never leak").
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';

@@ -3,7 +3,7 @@
  * of an item (spec 4.3, ./packageAnswers.ts) and its `parents` chain (spec
  * 4.4, rendered once and kept by ./hierarchyAnswers.ts).
  *
- * Why (issue #5): a cached `parents` answer costs a bare node:http server
+ * Why (measured by the bench, docs/benchmarks.md): a cached `parents` answer costs a bare node:http server
  * about 13 µs of CPU here, most of it the kernel's; through Fastify, its hooks
  * and plugins it cost about 24 µs, so `parents` reached only 0.35-0.52 of the
  * bare server. Here an answer takes the key check, the negotiation and the
@@ -20,7 +20,7 @@
  *
  * At log level info or lower it writes the request's log line with the code
  * the routes use (./requestLog.ts), so that request logging does not switch
- * it off (issue #13, point 11). With trustProxy on, a request with
+ * it off (docs/configuration.md "The fast path for packages and `parents`"). With trustProxy on, a request with
  * X-Forwarded-For is left to Fastify, whose rules give the logged address.
  *
  * It is off whenever Fastify would do more for a request than answer it:
@@ -39,8 +39,8 @@ import { isValidItemId } from '../store/itemIds.js';
 
 /**
  * Returns false and leaves the request untouched when it does not take it by its method
- * and path; else returns true and answers it once the store has answered (issue #16
- * point 1: the store seam is asynchronous), or hands it to `FastPathDeps.fallback`
+ * and path; else returns true and answers it once the store has answered (the store
+ * seam is asynchronous), or hands it to `FastPathDeps.fallback`
  * (Fastify) when it cannot answer it exactly as the route does.
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -59,7 +59,7 @@ export interface FastPathDeps {
   packages: PackageAnswers;
   /**
    * Counts an answer under its route's pattern, as Fastify's answers are
-   * counted (src/http/metrics.ts, issue #16 point 7), timed from `started`
+   * counted (src/http/metrics.ts), timed from `started`
    * (performance.now() when the request came).
    */
   record?: (route: string, status: number, started: number) => void;

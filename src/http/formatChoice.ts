@@ -1,6 +1,6 @@
 /**
  * Which representation a request gets, from its Accept header
- * (spec 4.1, decisions.md "Requests").
+ * (spec 4.1, docs/decisions.md "Accept").
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../errors.js';
@@ -29,7 +29,8 @@ export const ITEM_VARY = 'Accept, Accept-Encoding';
 /**
  * Vary of item answers under a CORS configuration: with a list of origins
  * the answer also depends on Origin, and the item routes set Vary whole,
- * replacing the `Vary: Origin` of @fastify/cors (issue #13, point 6).
+ * replacing the `Vary: Origin` of @fastify/cors, so it is put back here: without
+ * it a shared cache could hand one origin's answer to another (docs/decisions.md "CORS").
  */
 export function itemVary(corsOrigin: string): string {
   return corsOrigin === '*' ? ITEM_VARY : `${ITEM_VARY}, Origin`;

@@ -2,7 +2,7 @@
  * The newer generation of the real API lives under `/2` (its clients'
  * default base URL is https://api.deutsche-digitale-bibliothek.de/2), the
  * 2014 one at the root. Both speak the same operations here, so a client of
- * either works by changing the host alone (issue #15 point 7): every path is
+ * either works by changing the host alone (docs/decisions.md "The `/2` prefix"): every path is
  * answered under `/2` too, by stripping the prefix before routing (Fastify's
  * rewriteUrl, and the fast path) rather than by a second set of routes.
  */

@@ -1,6 +1,6 @@
 /**
  * How long ago the search index last caught up with the stored data
- * (`heritage_search_index_age_seconds`, ./metrics.ts; issue #16 point 7).
+ * (`heritage_search_index_age_seconds`, ./metrics.ts; docs/api.md "Health and metrics").
  *
  * The pool knows the data version (of this thread's store connection) that
  * its freshest index holds at least, and when it caught up to it

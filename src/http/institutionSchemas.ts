@@ -1,6 +1,6 @@
 /**
  * Route schemas of /institutions, /institutions/sectors and /institutions/map
- * (issue #15 point 6; ddb-openapi-6.8.yml and -2.6.1.yml, tag institutions).
+ * (ddb-openapi-6.8.yml and -2.6.1.yml, tag institutions; docs/api.md "Institutions").
  */
 import { SECTOR_CODES } from '../formats/institutions.js';
 import { commonErrors, keyQuery } from './schemas.js';

@@ -1,6 +1,6 @@
 /**
  * Whether an item may be served: 404 for an unknown item, 403 for a blocked
- * one (spec section 7, decisions.md "Item package"), as the package route
+ * one (spec section 7, docs/decisions.md "Blocked items"), as the package route
  * decides it (./packageAnswers.ts), for every operation on one item.
  */
 import { ApiError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Item heads and uncompressed package bodies kept per process (issue #16 point 10), for
+ * Item heads and uncompressed package bodies kept per process, for
  * ./packageAnswers.ts: on PostgreSQL an identity answer was a round trip for its body on
  * every request. As `parents`' answers (./hierarchyAnswers.ts), what is kept holds while
  * store.dataVersion() stays the same, and all of it is dropped when that moves: a reloaded

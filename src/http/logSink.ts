@@ -1,6 +1,6 @@
 /**
  * Where the server's log lines go: by default standard output, one write per
- * turn of the event loop instead of one per line (issue #13, point 11).
+ * turn of the event loop instead of one per line (docs/configuration.md "The request log").
  *
  * Why: at log level info every request writes a line. Written one by one
  * (pino's default destination, a write(2) each) they cost more CPU than the

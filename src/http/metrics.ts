@@ -1,5 +1,5 @@
 /**
- * The metrics of GET /metrics (issue #16 point 7), in Prometheus' text format
+ * The metrics of GET /metrics (docs/api.md "Health and metrics"), in Prometheus' text format
  * through prom-client.
  *
  * Requests are counted on the request path, so that counting must cost next
@@ -13,7 +13,7 @@
  * anything of the request itself: no URL, query, key or id can reach a label,
  * however the request is written. Requests no route matches share one label.
  *
- * Replica lag (issue #16 point 3, with the PostgreSQL backend) goes here as
+ * Replica lag (with the PostgreSQL backend, docs/deployment.md "Replicas") goes here as
  * `heritage_store_replica_lag_seconds{replica}`: a Gauge whose collect() reads
  * each replica's lag from the store, beside the index age below.
  */
@@ -203,7 +203,7 @@ export function registerSearchMetrics(registry: Registry, sources: MetricsSource
 }
 
 /**
- * The replicas of a PostgreSQL store (issue #16 points 3 and 7; docs/deployment.md
+ * The replicas of a PostgreSQL store (docs/deployment.md
  * "Replicas"), as the store last checked them: absent for a store without replicas.
  * A replica is labelled host:port/database, never with its user or password.
  */

@@ -1,5 +1,5 @@
 /**
- * Every hit of a search as JSON Lines over HTTP (issue #14 point 4): the search routes
+ * Every hit of a search as JSON Lines over HTTP (docs/export.md): the search routes
  * answer `Accept: application/x-ndjson` with src/search/exportHits.ts, as the CLI's
  * `export` writes them, streamed a page at a time in constant memory. To resume, the
  * client sends `afterId` with the id of the last line it has.

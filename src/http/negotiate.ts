@@ -2,7 +2,7 @@
  * Content negotiation on the Accept header, RFC 9110 section 12.5.1:
  * media ranges with q-values; the most specific range that matches an offer
  * gives its quality; the offer with the highest quality wins, ties going to
- * the earlier offer (JSON first, decisions.md "Requests": `*∕*` and
+ * the earlier offer (JSON first, docs/decisions.md "Accept": `*∕*` and
  * `application/*` give JSON, a browser's Accept gives XML).
  */
 
@@ -65,7 +65,7 @@ export function negotiate(acceptHeader: string, offers: readonly string[]): stri
 /**
  * Remembers a function of a header value. Clients send the same Accept and
  * Accept-Encoding on every request, and parsing them was a visible part of a
- * small cached answer (issue #5). Bounded: values longer than 256 characters,
+ * small cached answer in the bench. Bounded: values longer than 256 characters,
  * and new ones past `max` distinct values (someone sending random headers),
  * are computed and not kept.
  */

@@ -5,7 +5,7 @@
  * parsed as RFC 5849 section 3.5.1 describes it: the scheme `OAuth`, then
  * comma-separated `name="value"` pairs with percent-encoded values and an
  * optional `realm`. We take oauth_consumer_key and ignore the rest
- * (decisions.md "Requests").
+ * (docs/decisions.md "API keys").
  */
 
 export type OAuthHeaderResult =
@@ -20,7 +20,8 @@ const SPACE = /[ \t]*/y;
 /**
  * The parameters RFC 5849 defines. Only these are named in a message: a
  * client that writes `Authorization: OAuth <key>` sends its key where a
- * name belongs, and no message may echo a key (issue #13).
+ * name belongs, and no message may echo a key (docs/decisions.md "Keys never
+ * leak").
  */
 const KNOWN_NAMES = new Set([
   'realm',

@@ -1,6 +1,6 @@
 /**
  * The answer to GET /items/{id}/aip and /items/{id} (spec 4.3, 4.4;
- * decisions.md "Item package"), shared by the route and by the fast path in
+ * docs/decisions.md "Item package"), shared by the route and by the fast path in
  * front of Fastify (./fastPath.ts): status, headers in the order the route
  * sets them, and body. Throws the ApiError to answer instead.
  */
@@ -69,7 +69,7 @@ export function createPackageAnswers(store: Pick<Store, 'dataVersion' | 'getItem
         const fresh = usable(id, await store.getItemDocument(id, rep.format));
         item = fresh;
         tag = `${fresh.etag}-${rep.format}`;
-        // A store that keeps the body as brotli hands it over: nothing to compress (issue #16 point 6).
+        // A store that keeps the body as brotli hands it over: nothing to compress.
         body = compressed === 'br' && fresh.brotli !== undefined ? cache.keep(tag, compressed, fresh.brotli) : cache.put(tag, compressed, fresh.body);
       }
       return {

@@ -1,6 +1,7 @@
 /**
  * The answer to GET /items/{id}/view, /edm, /indexing-profile, /binaries,
- * /source, /source/description and /source/record (issue #15 point 2): the
+ * /source, /source/description and /source/record (docs/decisions.md "Parts of a
+ * package"): the
  * same key check, negotiation, validators and block handling as the package
  * (./packageAnswers.ts).
  *
@@ -59,7 +60,7 @@ const OFFER: Record<string, Offer> = {
 /**
  * What each part offers, in our order of preference (the first is what `*∕*`
  * and a missing Accept get). JSON first as for every item operation
- * (decisions.md "Requests"), except: edm is RDF/XML first, the only form of
+ * (docs/decisions.md "Accept"), except: edm is RDF/XML first, the only form of
  * the real service's edm (ddb-openapi-6.8.yml, 200-rdfxml); the source record
  * is XML only (the provider's record, ddb-openapi-6.8.yml getItemsIdSourceComponent).
  */

@@ -1,6 +1,5 @@
 /**
- * Route schemas of the operations of issue #15 (children, the parts of a
- * package, version, status), beside ./schemas.ts whose shared pieces they
+ * Route schemas of children, the parts of a package, version and status, beside ./schemas.ts whose shared pieces they
  * use: Fastify validates requests with them and /openapi.json is made from
  * them.
  */

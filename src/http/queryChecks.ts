@@ -1,13 +1,13 @@
 /**
  * Strict checks of the query string, before the schema's own validation
- * (issue #13, point 2; issue #15, point 11). Ajv coerces "Infinity", "1e3", "0x10", " 5" and ""
+ * (docs/decisions.md "Numbers", "Unknown parameters"). Ajv coerces "Infinity", "1e3", "0x10", " 5" and ""
  * to numbers, so `rows=Infinity` once returned every person; here each
  * integer parameter of a route's schema must be written in decimal digits
  * and lie in its range, and the query string must be valid percent-encoding
  * (`query=%zz` is a 400, not a search for the literal text).
  *
  * A parameter the operation does not take is a 400 naming it and listing
- * those it takes (issue #15 point 11): ignored, `/entities?q=Goethe` once
+ * those it takes: ignored, `/entities?q=Goethe` once
  * returned every person. The parameters are the properties of the route's
  * querystring schema (none when it has none); OAuth 1.0 protocol parameters
  * (`oauth_consumer_key`, and the other `oauth_*` a client may send in the

@@ -1,7 +1,7 @@
 /**
  * Removes API keys from text taken from a request (a URL, a path, an id)
- * before it is logged or echoed in a message (DEVELOPERS.md "Security",
- * issue #13: "however the request is written").
+ * before it is logged or echoed in a message (docs/decisions.md "Keys
+ * never leak": however the request is written).
  *
  * A key can hide behind percent-encoded names (`oauth%5Fconsumer%5Fkey`,
  * `%6Fauth_consumer_key`), upper-case hex, double encoding, `+`, suffixes

@@ -3,8 +3,8 @@
  * code for the requests the fast path answers (./fastPath.ts) and for those
  * Fastify answers (an onResponse hook; Fastify's own two lines per request,
  * "incoming request" and "request completed", are switched off), so that the
- * log does not depend on which of the two answered (issue #13, point 11;
- * test/http/requestLog.test.ts compares them field by field). One line, as
+ * log does not depend on which of the two answered (docs/configuration.md "The
+ * request log"; test/http/requestLog.test.ts compares them field by field). One line, as
  * pino-http and most access logs write: a third less log than Fastify's two
  * lines, with the same fields.
  *
@@ -53,7 +53,7 @@ const REQUEST_LOG_LEVELS = ['info', 'debug', 'trace'];
  * when the logger writes no request lines at its level.
  *
  * The line is built here rather than by pino: a pino call costs several times
- * as much, about as much as the rest of a cached answer (issue #13). It is a
+ * as much, about as much as the rest of a cached answer in the bench. It is a
  * pino line as the server's logger writes one: level, time, pino's default
  * base (pid, hostname), Fastify's request id binding, the fields, msg.
  */

@@ -32,7 +32,8 @@ export const commonErrors = {
 } as const;
 
 /**
- * What any request may get before it reaches an operation (issue #13);
+ * What any request may get before it reaches an operation (docs/errors.md
+ * "Order of checks");
  * added to every operation of /openapi.json by ./routes/openapi.ts.
  */
 export const requestErrors = {
@@ -118,7 +119,7 @@ const facetFilter = (name: string) => ({
 
 /**
  * The per-field parameters of the DDB API 2.6.1's /search/person (= /entities), which
- * work here as filters on the query field named (issue #15 point 11): `preferredName=Goethe`
+ * work here as filters on the query field named (docs/decisions.md "Person facets"): `preferredName=Goethe`
  * keeps what `query=… AND preferredName:"Goethe"` finds. Repeated, each value must match.
  */
 export const ENTITY_FIELD_PARAMETERS = {

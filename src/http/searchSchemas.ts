@@ -1,5 +1,5 @@
 /**
- * Route schemas of the item search family (issue #14 points 1-3; ddb-openapi-6.8.yml and
+ * Route schemas of the item search family (docs/search.md; ddb-openapi-6.8.yml and
  * -2.6.1.yml, tags search and search/person): v1 /search, the Solr-native
  * /search/index/{index}/select, /search/facets, /search/sortcriteria, /search/suggest and
  * their /search/person forms. docs/search.md describes the fields, facets and sorts.

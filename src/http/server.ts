@@ -72,7 +72,8 @@ const CORS = {
 /**
  * Node's limit on the request line and headers together: room for a URL of
  * http.maxUrlLength beside headers of Node's default 16 KiB, so that a long
- * URL gets the documented 414 and only oversized headers a 431 (issue #13).
+ * URL gets the documented 414 and only oversized headers a 431 (docs/decisions.md "Malformed
+ * requests").
  */
 const HEADER_BYTES = 16 * 1024;
 
@@ -102,7 +103,7 @@ export function nodeServerPartsOf(app: FastifyInstance): NodeServerParts {
 
 export async function buildServer(config: Config, storeOfRecord: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const logging = options.logging ?? true;
-  // Metrics (issue #16 point 7, ./metrics.ts): the search runner is made with the entity routes below.
+  // Metrics (./metrics.ts): the search runner is made with the entity routes below.
   let searches: SearchRunner | undefined;
   const node = options.node;
   // A worker of a node leaves the search's metrics (and the replicas') to the primary, which hosts the search (./clusterMetrics.ts).
@@ -149,13 +150,13 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     // request.originalUrl keeps what the client sent.
     rewriteUrl: (req) => withoutGenerationPrefix(req.url ?? '/'),
     // Errors raised before routing (a malformed URL) get our error body too.
-    // Never error.message: it quotes the URL, key and all (issue #13).
+    // Never error.message: it quotes the URL, key and all (docs/decisions.md "Keys never leak").
     frameworkErrors: (error, request, reply) => sendError(request, reply, frameworkErrorOf(error)),
     // Our own server, so that the fast path (./fastPath.ts) sees requests before Fastify;
     // the timeouts are those Fastify sets on the servers it makes itself.
     serverFactory: (handler, opts) => {
       fastify = handler;
-      // Node answers a missing Host with a bare 400; we want our error body (decisions.md "Requests").
+      // Node answers a missing Host with a bare 400; we want our error body (docs/decisions.md "Host").
       const server: Server = createServer({ requireHostHeader: false, maxHeaderSize }, listener);
       nodeServer = server;
       server.keepAliveTimeout = opts.keepAliveTimeout as number;
@@ -204,7 +205,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   app.addHook('onRoute', known.onRoute);
 
   // Hooks on the request path are callback-style: an async hook costs a promise and a
-  // microtask per request, measurable on small cached answers (issue #5).
+  // microtask per request, measurable on small cached answers in the bench.
   app.addHook('onRequest', (request, _reply, done) => {
     const url = request.originalUrl;
     if (url.length > config.http.maxUrlLength) return done(ApiError.of('uriTooLong', url.length, config.http.maxUrlLength));
@@ -245,7 +246,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const packages = createPackageAnswers(store, config);
   registerItemRoutes(app, { config, onRequest, hierarchies, packages });
   searches = registerEntityRoutes(app, { store, config, onRequest, searches: node?.searches });
-  // The item search family (issue #14), on the same runner as /entities.
+  // The item search family (docs/search.md), on the same runner as /entities.
   registerSearchRoutes(app, { config, onRequest, search: searches });
   registerSolrRoutes(app, { config, onRequest, search: searches });
   registerFacetValueRoutes(app, { config, onRequest, search: searches });
@@ -261,7 +262,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
   registerRootRoute(app, { config });
-  // Pages for people (issue #17, docs/pages.md), on the same search runner as the API.
+  // Pages for people (docs/pages.md), on the same search runner as the API.
   const runner = searches;
   if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
   await app.register(openapiRoute);

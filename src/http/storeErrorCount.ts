@@ -1,6 +1,6 @@
 /**
  * The store as the server uses it, counting the operations that fail
- * (`heritage_store_errors_total`, src/http/metrics.ts; issue #16 point 7).
+ * (`heritage_store_errors_total`, src/http/metrics.ts; docs/api.md "Health and metrics").
  *
  * A plain forwarding object, not a Proxy: a Proxy's trap costs far more per
  * call than a forwarding function, and the cached answers call the store on

@@ -1,6 +1,6 @@
 /**
  * Validators of answers that are made from several records or by a search
- * (issue #15 point 9): `parents`, `children`, `/institutions`, `/entities`
+ * (docs/decisions.md "Validators and caching"): `parents`, `children`, `/institutions`, `/entities`
  * and, once they exist, the item searches. Packages and their parts have
  * validators of their own (the package's ETag and Last-Modified,
  * ./packageAnswers.ts, ./partAnswers.ts).

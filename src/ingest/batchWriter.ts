@@ -2,7 +2,7 @@
  * Collects records and writes them in batches, one transaction each, so a
  * large load neither holds one huge transaction nor pays a commit per record.
  * A crash loses at most the batch in flight; what was committed stays.
- * The store answers with a promise (issue #16 point 1); batches are written
+ * The store answers with a promise; batches are written
  * one after another, in order.
  */
 export class BatchWriter<T, R> {

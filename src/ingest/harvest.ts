@@ -1,6 +1,6 @@
 /**
- * `heritage-api harvest URL`: OAI-PMH ListRecords into the store (issue #4
- * "Harvesting").
+ * `heritage-api harvest URL`: OAI-PMH ListRecords into the store
+ * (docs/cli.md "harvest").
  *
  * Every page is applied in one transaction together with the harvest state
  * (the next resumption token), so a run stopped anywhere (Ctrl-C, network

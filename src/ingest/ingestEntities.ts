@@ -1,7 +1,7 @@
 /**
  * `heritage-api ingest entities PATH...`: GND person records (EntityFacts,
  * lobid-gnd in its four shapes, or this service's own entity lines);
- * other GND types are counted and skipped (issue #3 "Loading persons").
+ * other GND types are counted and skipped (docs/cli.md "ingest entities PATH...").
  */
 import type { PreparedPerson, Store } from '../store/Store.js';
 import { ParserPool } from './parserPool.js';
@@ -10,7 +10,7 @@ import { loadRun, runIngest, type IngestOptions, type IngestSummary, type ReadRe
 
 const ENTITY_FILE = /\.(json|jsonl|ndjson|jsonld)$/i;
 
-/** A file on disk is read by the pool's worker (issue #5); standard input here. */
+/** A file on disk is read by the pool's worker, so parsing does not slow the writes; standard input here. */
 function readPersonFile(file: InputFile, pool: ParserPool<'persons'>): AsyncIterable<ReadResult<PreparedPerson>> {
   if (file.path !== undefined) return pool.parse({ path: file.path });
   return (async function* () {

@@ -1,7 +1,7 @@
 /**
  * `heritage-api ingest items PATH...`: item packages (cortex XML, package
  * JSON) and EDM records (RDF/XML, one or many per file, or OAI-PMH
- * responses; issue #4), idempotent upsert by item id; cycles in the
+ * responses; docs/edm-mapping.md), idempotent upsert by item id; cycles in the
  * hierarchy are reported once the whole run is in.
  */
 import type { ItemChange, Store } from '../store/Store.js';
@@ -20,7 +20,7 @@ export interface ItemIngestOptions extends IngestOptions {
   edm?: EdmItemOptions;
 }
 
-/** How many ids of new items a load remembers to show (issue #13, point 9: a new user must find what they loaded). */
+/** How many ids of new items a load remembers to show (a new user must find what they loaded). */
 export const NEW_IDS_SHOWN = 10;
 
 export interface ItemIngestSummary extends IngestSummary {

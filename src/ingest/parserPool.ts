@@ -1,6 +1,6 @@
 /**
  * Parses input files on worker threads while the main thread writes to the
- * store, so that a load uses the whole machine (issue #5); how many workers
+ * store, so that a load uses the whole machine; how many workers
  * each parser gets is in PARSING (src/ingest/parsers.ts). With a single core
  * persons are parsed on the main thread.
  *

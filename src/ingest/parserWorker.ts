@@ -1,7 +1,8 @@
 /**
  * Worker thread of ParserPool: parses the files it is sent and posts their
  * results chunk by chunk, then `done`, waiting for credits whenever it is as
- * far ahead of the main thread as it may be (issue #5: loading speed).
+ * far ahead of the main thread as it may be, so that loading neither stalls nor runs out of
+ * memory.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseInput, type ParseInput } from './parsers.js';

@@ -2,7 +2,7 @@
  * Progress of a load on a terminal (cli-progress): records, records/s and
  * errors; and where the amount of work is known (the input files of a load,
  * the complete list size an OAI-PMH repository announces), a bar,
- * the percentage and the time left (issue #13, point 9).
+ * the percentage and the time left, so that an operator sees how far a load is.
  * Off when stderr is not a terminal, so logs and CI output stay clean.
  */
 import cliProgress from 'cli-progress';

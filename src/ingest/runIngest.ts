@@ -44,7 +44,7 @@ export interface IngestSummary extends LoadCounts {
   skippedByType: Record<string, number>;
 }
 
-/** What GET /status shows of a finished run (issue #15 point 5). */
+/** What GET /status shows of a finished run (docs/api.md "GET /version and GET /status"). */
 export function loadRun(kind: LoadRun['kind'], counts: LoadCounts): LoadRun {
   const { records, inserted, updated, unchanged, deleted } = counts;
   return { kind, finishedAt: new Date(), records, inserted, updated, unchanged, deleted, problems: counts.problems.length };
@@ -98,7 +98,7 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   // Key -> where it was first read. Files come in a fixed order (the paths as given,
   // directories sorted) and each file's records in document order, however many
   // workers parse them, so "the first wins" picks the same record every run, and a
-  // re-run of the same input writes nothing (issue #13, point 8).
+  // re-run of the same input writes nothing (docs/decisions.md "Duplicates").
   const firstRead = new Map<string, { file: string; position: string | undefined }>();
   const place = (p: { file: string; position: string | undefined }) => (p.position === undefined ? p.file : `${p.file} (${p.position})`);
   const writer = new BatchWriter<T, UpsertResult & { deleted?: number }>(options.batchSize, kind.write, (result, batch) => {

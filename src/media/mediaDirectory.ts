@@ -1,5 +1,5 @@
 /**
- * The operator's media directory (config `media.path`, issue #15 point 3):
+ * The operator's media directory (config `media.path`, docs/api.md "GET /binary/{path}"):
  * which file a binary path names, never one outside the directory, and the
  * pixel size of an image, read from its header.
  *

@@ -57,7 +57,7 @@ export type QueryNode<F extends string = QueryField> =
 
 /**
  * A plain term node (`{kind: 'term'}`) and the characters [start, end) of the user's query it
- * was read from, escapes included (`parseQueryWithTerms`): a spelling correction (issue #18)
+ * was read from, escapes included (`parseQueryWithTerms`): a spelling correction (docs/search-engine.md "Spellcheck")
  * rewrites exactly these and keeps the rest of the query as written.
  */
 export interface TermSpan {

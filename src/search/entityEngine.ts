@@ -1,6 +1,7 @@
 /**
- * The entity search (GET /entities: spec 2.1, 2.2, 4.2; decisions.md "Entity search") as a
- * search of the engine over `personSchema` (issue #14 point 5), and its answer back.
+ * The entity search (GET /entities: spec 2.1, 2.2, 4.2; docs/decisions.md "Entity search") as a
+ * search of the engine over `personSchema` (one engine for items and persons,
+ * docs/decisions.md "Item search"), and its answer back.
  *
  * Orders as docs/api.md "Relevance" documents them, which the engine gives as `tiers`
  * sorts: relevance = exact preferred name, then all the query's words in the preferred
@@ -88,7 +89,7 @@ export function entityEngineSearch(search: EntitySearch): EngineSearch {
     offset: search.offset,
     rows: search.rows,
     ...(mark === undefined ? {} : { cursor: mark === '*' ? '*' : unwrapCursor(mark, search.fingerprint) }),
-    // Did you mean (issue #18): the API's default minHits is 1.
+    // Did you mean (docs/search-engine.md "Spellcheck"): the API's default minHits is 1.
     ...(search.queryText === undefined || search.queryText.trim() === '' ? {} : { spellcheck: { minHits: 1, text: search.queryText } }),
   };
   return { kind: 'person', request };

@@ -1,6 +1,6 @@
 /**
  * What an entity search asks and answers, independent of HTTP and of the
- * backend (spec 2.1, 2.2, 4.2; decisions.md "Entity search").
+ * backend (spec 2.1, 2.2, 4.2; docs/decisions.md "Entity search").
  */
 import type { QueryNode } from '../query/ast.js';
 
@@ -28,7 +28,7 @@ export interface EntitySearch {
   rows: number;
   /** `*` to start deep paging, or a nextCursorMark; undefined for offset paging. */
   cursorMark: string | undefined;
-  /** The main query as sent, for "did you mean" (issue #18); absent: no correction. */
+  /** The main query as sent, for "did you mean" (docs/search-engine.md "Spellcheck"); absent: no correction. */
   queryText?: string;
   /** Identifies query, filters and sort, so a cursor is not reused for another search. */
   fingerprint: string;
@@ -44,7 +44,7 @@ export interface EntitySearchResult {
   /** The documents of the page, as JSON text in spec 2.1 order (count included). */
   docs: string[];
   facets: FacetResult[];
-  /** Terms of the query that matched (decisions.md: highlightedTerms). */
+  /** Terms of the query that matched (docs/decisions.md "correctedQuery, highlightedTerms, randomSeed"). */
   highlightedTerms: string[];
   /** The query with its misspelt terms corrected, "" when no correction was made (spec 2.1). */
   correctedQuery: string;

@@ -1,5 +1,5 @@
 /**
- * Every hit of a search as JSON Lines (issue #14 point 4): the bulk export of the CLI
+ * Every hit of a search as JSON Lines (docs/export.md): the bulk export of the CLI
  * (`heritage-api export`, src/cli/commands/export.ts) and of the search routes
  * (`Accept: application/x-ndjson`), in constant memory and resumable.
  *

@@ -1,5 +1,5 @@
 /**
- * Folding of text for matching (decisions.md "Entity search": case- and
+ * Folding of text for matching (docs/decisions.md "Query syntax": case- and
  * diacritic-insensitive, `Wroclaw` finds `Wrocław`). SQLite's unicode61
  * tokenizer removes combining diacritics but keeps letters such as ł, ø, đ,
  * so text is folded here, the same way at load and at query time, before
@@ -28,7 +28,7 @@ export function tokens(text: string): string[] {
 /**
  * The first year in a free-text date ("21. Januar 1878", "1749-08-28",
  * "um 950"): the first run of exactly 3 or 4 digits. Ranges on dates compare
- * these years (decisions.md: "dates compare as years where the text has one").
+ * these years (docs/decisions.md "Dates").
  */
 export function yearOf(text: string | undefined): number | null {
   if (!text) return null;

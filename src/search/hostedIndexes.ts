@@ -1,6 +1,6 @@
 /**
  * The search engine's indexes of one store connection, kept fresh in the background and
- * searched (issue #14 point 6): what a search worker runs (./searchJob.ts), and the main
+ * searched (docs/search-engine.md "The store's change feed"): what a search worker runs (./searchJob.ts), and the main
  * thread when there are no workers (./searchPool.ts).
  *
  * Freshness without stalls: a pass applies the store's changes of each kind for at most

@@ -1,6 +1,7 @@
 /**
- * The search engine's indexes of one store, one per kind (issue #14 point 5), kept up to
- * date from the store's change feed (point 6) and asked by the search service: in a
+ * The search engine's indexes of one store, one per kind, kept up to
+ * date from the store's change feed (docs/search-engine.md "The store's change feed") and
+ * asked by the search service: in a
  * search worker (src/search/searchWorker.ts) or, with no workers, on the main thread.
  *
  * The host knows the store only through SearchFeedStore, the narrow interface every
@@ -63,8 +64,8 @@ const SHOWN_BYTES = 8 * 2 ** 20;
  * Hits read from the store and mapped at a time for one answer. When hits were shown from
  * their packages, a page of 1,000 read at once held its 10–60 KB bodies through the
  * collector's young-generation passes, which moved them to the old generation as garbage:
- * a walk of 100 such pages grew the search heap to 540 MB, 123 MB read 50 at a time (issue
- * #14 point 8). Stored fields are a hundredth of that; the bench's peak (1,307 MB at 1.1 M
+ * a walk of 100 such pages grew the search heap to 540 MB, 123 MB read 50 at a time (in the
+ * bench). Stored fields are a hundredth of that; the bench's peak (1,307 MB at 1.1 M
  * items) was measured with 50. On PostgreSQL a page of 1,000 hits not yet shown is 20 reads.
  */
 const SHOWN_CHUNK = 50;

@@ -1,6 +1,6 @@
 /**
- * The search of a node of several processes (`serve --workers N`, issue #16
- * point 5): one process hosts the engine's indexes (the primary, with its
+ * The search of a node of several processes (`serve --workers N`,
+ * docs/deployment.md "Workers"): one process hosts the engine's indexes (the primary, with its
  * pool of search threads, ./searchPool.ts), so that their memory is not
  * multiplied by N; each HTTP worker has an IpcSearchRunner that sends its
  * searches there over the cluster's IPC channel (src/ipcPeer.ts).

@@ -8,7 +8,10 @@ import { normaliseGender } from '../domain/personNames.js';
 import type { QueryNode } from '../query/ast.js';
 import { FACETS, type FacetName } from './entitySearch.js';
 
-/** Facet values of a person, as [facet index, value] pairs without repeats (spec 2.2, decisions.md). */
+/**
+ * Facet values of a person, as [facet index, value] pairs without repeats (spec 2.2,
+ * docs/decisions.md "Person facets").
+ */
 export function facetValues(person: Person): Array<[number, string]> {
   const byFacet: Record<FacetName, string[]> = {
     person_name_fct: [person.preferredName],
@@ -52,7 +55,7 @@ export function withGenderAndCount(doc: string, genderJson: string, count: numbe
 /**
  * Gender is stored in one vocabulary ("Mann", "Frau", "Unbekannt";
  * src/domain/personNames.ts); a filter or a `gender:` term in the other one
- * ("Männlich", "Weiblich") asks for the same persons (issue #15 point 10).
+ * ("Männlich", "Weiblich") asks for the same persons (docs/decisions.md "Person fields").
  */
 export function normaliseFacetValue(facet: FacetName, value: string): string {
   return facet === 'person_gender_fct' ? normaliseGender(value) : value;

@@ -1,6 +1,6 @@
 /**
- * Bounds on the work of one entity search (issue #13, point 1: "no request
- * can hold the server"). The numbers come from the `search` section of the
+ * Bounds on the work of one entity search (docs/decisions.md "Bounded searches":
+ * no request can hold the server). The numbers come from the `search` section of the
  * config (src/config.ts); a backend enforces the expansions and the
  * deadline, src/search/searchPool.ts the clause count and the budget.
  */

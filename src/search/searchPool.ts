@@ -1,6 +1,6 @@
 /**
- * Runs the searches of the engine (items and persons, issue #14) so that an
- * expensive one cannot delay other requests (issue #13, point 1): on a pool
+ * Runs the searches of the engine (items and persons) so that an
+ * expensive one cannot delay other requests (docs/decisions.md "Bounded searches"): on a pool
  * of worker threads, each with its own connection to the store
  * (Store.reopenSpec(), opened by src/store/openStore.ts in the worker) and on
  * it the engine's indexes (src/search/hostedIndexes.ts), kept fresh in the
@@ -44,7 +44,7 @@ export interface SearchRunner {
   suggest(kind: SearchKind, prefix: string, limit: number): Promise<string[]>;
   /** Starts the workers (or the main thread's background index work) ahead of the first search. */
   start(): void;
-  /** Where the index and the workers stand, for /health/ready and /metrics (issue #16 point 7). */
+  /** Where the index and the workers stand, for /health/ready and /metrics. */
   state(): SearchState;
   close(): Promise<void>;
 }

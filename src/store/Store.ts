@@ -3,7 +3,7 @@
  * interface only; which backend is in use is decided once, in
  * src/store/openStore.ts, from the config.
  *
- * Every operation returns a promise (issue #16 point 1), so that a networked
+ * Every operation returns a promise, so that a networked
  * backend (PostgreSQL, src/store/postgres/) fits behind it; the embedded one
  * (SQLite, src/store/sqlite/) answers with promises already resolved. A
  * failure is a rejected promise on every backend.
@@ -23,7 +23,7 @@ export interface PreparedItem {
   position: string | null;
   /**
    * edm:isNextInSequence: the URI of the sibling before this one. Gives the
-   * position where ddb:hierarchyPosition is absent (issue #4).
+   * position where ddb:hierarchyPosition is absent (docs/decisions.md "Hierarchy").
    */
   previousRef: string | null;
   /** The record's identifier at its source (the OAI-PMH header identifier), by which a source deletes it. */
@@ -36,7 +36,7 @@ export interface PreparedItem {
   aggregationEntity: boolean;
   /** The canonical cortex XML document. */
   xml: string;
-  /** The JSON form, derived from the XML at load time (decisions.md "Item package"). */
+  /** The JSON form, derived from the XML at load time (docs/decisions.md "The JSON form"). */
   json: string;
   /** Strong validator of the content, computed from the XML. */
   etag: string;
@@ -50,7 +50,7 @@ export interface PreparedItem {
   providers?: ProviderRecord[];
 }
 
-/** An institution as a package's `provider-info` describes it (spec 2.4; issue #15 point 6). */
+/** An institution as a package's `provider-info` describes it (spec 2.4; docs/api.md "Institutions"). */
 export interface ProviderRecord {
   /** Identifies the institution in the store: its DDB id, else `provider-id:<id>`, else `name:<name>`. */
   key: string;
@@ -78,7 +78,7 @@ export interface ProviderSummary extends ProviderRecord {
 
 /**
  * A person prepared by the ingest pipeline (src/ingest/persons/preparePerson.ts),
- * ready to be written, computed off the writing thread (issue #5: loading speed).
+ * ready to be written, computed off the writing thread, for load speed.
  * The search engine makes its document from `doc` (src/search/engine/personDocument.ts).
  */
 export interface PreparedPerson {
@@ -105,7 +105,7 @@ export interface ChangeResult extends UpsertResult {
   deleted: number;
 }
 
-/** Where an OAI-PMH harvest of one source stands (issue #4 "Harvesting"). */
+/** Where an OAI-PMH harvest of one source stands (docs/cli.md "harvest"). */
 export interface HarvestState {
   /** The next run asks for records changed from here on (OAI `from`); null before the first complete run. */
   highWater: string | null;
@@ -130,8 +130,8 @@ export interface ItemHead {
 export interface ItemDocument extends ItemHead {
   body: Buffer;
   /**
-   * Brotli of exactly `body`, when the backend keeps it so (issue #16 point
-   * 6): a client that accepts br can be sent it without compressing anew.
+   * Brotli of exactly `body`, when the backend keeps it so: a client that accepts br can
+   * be sent it without compressing anew.
    */
   brotli?: Buffer;
 }
@@ -179,7 +179,7 @@ export interface LoadRun {
   problems: number;
 }
 
-/** One harvested source (GET /status, issue #15 point 5). */
+/** One harvested source (GET /status). */
 export interface HarvestStatus {
   /** The key of the source's harvest state (src/ingest/harvest.ts harvestSource). */
   source: string;
@@ -268,7 +268,7 @@ export interface PersonStore {
   countPersons(): Promise<number>;
 }
 
-/** What the search engine indexes (issue #14 point 6; src/search/engine/storeFeed.ts). */
+/** What the search engine indexes (src/search/engine/storeFeed.ts). */
 export type SearchKind = 'item' | 'person';
 
 /** One id whose search document may have changed, with what is stored for it now. */
@@ -329,7 +329,7 @@ export interface StoreSpec {
 }
 
 /**
- * Where a store with replicas reads from (issue #16 point 3; src/store/postgres/replication.ts),
+ * Where a store with replicas reads from (docs/deployment.md "Replicas"; src/store/postgres/replication.ts),
  * for /metrics. Servers are named host:port/database, never with user or password.
  */
 export interface ReplicationState {

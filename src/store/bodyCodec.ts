@@ -1,5 +1,5 @@
 /**
- * How package bodies are kept on disk (issue #16 point 6): brotli, as the
+ * How package bodies are kept on disk, compact: brotli, as the
  * bodies' `br` form is served, so that a `br` answer can be the stored bytes
  * (ItemDocument.brotli). A package's JSON and XML are 48 KB together for the
  * bench's packages, and 6.9 KB compressed: 9.5 KB a package on disk with its

@@ -10,7 +10,7 @@ export interface OpenOptions {
   /**
    * Create the store when it does not exist. Only loads (ingest, harvest,
    * demo) do; any other command given a mistyped --db must not leave an empty
-   * store behind, but fail with a StoreNotFoundError (issue #13, point 9).
+   * store behind, but fail with a StoreNotFoundError (docs/cli.md "The store is created by loads only").
    * A PostgreSQL store is never created here: its database is created by the
    * operator and its schema by `heritage-api migrate`, and opening checks both.
    */

@@ -1,7 +1,7 @@
 /**
  * What can go wrong with a store that the operator, not the code, must fix.
  * Backends translate their own errors into these, so the CLI can say what to
- * do without knowing the backend (issue #13, point 9).
+ * do without knowing the backend (docs/cli.md "Mistakes and problems").
  */
 import { UsageError } from '../errors.js';
 

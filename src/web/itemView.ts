@@ -1,5 +1,5 @@
 /**
- * What the item page shows of a package (issue #17 point 1): title, the display fields of
+ * What the item page shows of a package (docs/pages.md): title, the display fields of
  * its `view`, its media, license and provider. Pure: the package's JSON form in, a view
  * model out (src/web/packageReading.ts reads both package generations).
  */

@@ -1,5 +1,5 @@
 /**
- * The pages' words in German and English (issue #17 point 2). A page's language comes from
+ * The pages' words in German and English (docs/pages.md "Language"). A page's language comes from
  * `?lang=` (the switch link), else the Accept-Language header (RFC 9110 section 12.5.4),
  * else German, the language of the DDB's own portal and of most records.
  */

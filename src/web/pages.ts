@@ -1,5 +1,5 @@
 /**
- * The pages for people (issue #17): home, search results, item, hierarchy tree and person.
+ * The pages for people (docs/pages.md): home, search results, item, hierarchy tree and person.
  * Each page is a function from what the request asked (path parameters, query, language
  * preference) to a status and an HTML document; src/http/routes/pages.ts puts them on
  * paths. Data comes from the store (packages, hierarchy, load status) and the search

@@ -1,6 +1,6 @@
 /**
- * The whole state of a results page, read from and written into its URL (issue #17 point 1:
- * a result can be bookmarked and shared): the words `q`, the filters `f=field:value`
+ * The whole state of a results page, read from and written into its URL (docs/pages.md "The
+ * state is in the URL": a result can be bookmarked and shared): the words `q`, the filters `f=field:value`
  * (repeated), the order `sort`, the page `page` and the language `lang`. Reading never
  * throws: a value the pages cannot use is reported in `problems`, in words for the visitor.
  */

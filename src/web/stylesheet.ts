@@ -1,5 +1,6 @@
 /** The pages' one stylesheet, served at /assets/pages.css (a string: dist/ holds it without a copy step). */
-export const STYLESHEET = `/* The pages' one stylesheet (issue #17 point 2): phone first, two columns from 48rem. Colours
+export const STYLESHEET = `/* The pages' one stylesheet (docs/pages.md "Built for the web as it is"):
+   phone first, two columns from 48rem. Colours
    keep a contrast of at least 4.5:1 (WCAG 2.2 AA) against their backgrounds. */
 *, *::before, *::after { box-sizing: border-box; }
 html { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; line-height: 1.5; color: #1b1b1b; background: #fff; }

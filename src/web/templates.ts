@@ -1,5 +1,5 @@
 /**
- * The pages' templates (Eta: `<%= %>` escapes, `<% %>` runs code; issue #17). They are
+ * The pages' templates (Eta: `<%= %>` escapes, `<% %>` runs code; docs/pages.md "The code"). They are
  * TypeScript strings rather than files so that the compiled package (dist/) holds them
  * without a copy step; each is registered under `@<name>` (./render.ts).
  */

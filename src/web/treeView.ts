@@ -1,5 +1,5 @@
 /**
- * The hierarchy browser's tree (issue #17 point 1): an item's collection from its root,
+ * The hierarchy browser's tree (docs/pages.md "Paths"): an item's collection from its root,
  * each level on the way to the item opened (its first `rows` children), every other node
  * closed, with a link that opens it as a tree of its own. Works without JavaScript: a
  * level opens by following a link.

@@ -1,6 +1,6 @@
 /**
  * One config: defaults < file < environment < flags, validated and frozen
- * (DEVELOPERS.md "One config").
+ * (docs/configuration.md).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * `heritage-api copy --from <store> --to <store>`: moves a store to another backend
- * (issue #16 point 8), SQLite file to PostgreSQL and back, with progress, and checks
+ * (docs/deployment.md "heritage-api copy"), SQLite file to PostgreSQL and back, with progress, and checks
  * the result by counts and digests per table, which it prints. A store is a file path
  * (SQLite) or a postgres:// URL; the target must be empty, and a PostgreSQL one migrated.
  */

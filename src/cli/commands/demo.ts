@@ -17,7 +17,7 @@ export const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.
 
 /** A chapter inside a digitised book: it has a parent, so both operations show something. */
 const DEMO_ITEM = 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR';
-/** An issue of the periodical "Combat", loaded from Europeana EDM: issue, year and root (issue #4). */
+/** An issue of the periodical "Combat", loaded from Europeana EDM: issue, year and root. */
 const DEMO_EDM_ISSUE = 'TUDVNP6I2PTCLZEABBM34RV6ZVJDFV6H';
 
 export async function demoCommand(config: Config, store: Store, io: CliIo): Promise<void> {
@@ -33,7 +33,7 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   const running = await serveCommand(config, store, io.err);
   const base = running.httpUrl;
   io.out('');
-  // The pages for people first (issue #17 point 5): what a visitor opens in a browser.
+  // The pages for people first: what a visitor opens in a browser.
   if (config.web.enabled) {
     io.out(`Open the collection in a browser: ${base}/`);
     io.out('');

@@ -1,6 +1,6 @@
 /**
  * `heritage-api export items|persons [--query Q] [--fq FIELD:VALUE ...] [--out FILE] [--resume]`:
- * every hit of a search as JSON Lines (issue #14 point 4; docs/export.md), from the search
+ * every hit of a search as JSON Lines (docs/export.md), from the search
  * engine's index of the store the config names, built here in-process (IndexHost) and paged
  * by id (src/search/exportHits.ts), so memory stays constant and a stopped export resumes
  * after the last id it wrote.

@@ -1,7 +1,8 @@
 /**
  * `heritage-api items block ID --reason TEXT` and `items unblock ID`:
  * a blocked item answers 403 with the reason (spec section 7).
- * `items list` and `items show ID`: what is in the store (issue #13, point 9).
+ * `items list` and `items show ID`: what is in the store, so that an operator can find the ids
+ * of what a load stored.
  */
 import type { ItemFormat, Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';

@@ -1,6 +1,6 @@
 /**
  * `heritage-api migrate --store <store>`: brings a store's schema to this version's
- * (issue #16 point 2). PostgreSQL stores are migrated only by this command, and refused
+ * (docs/deployment.md "heritage-api migrate"). PostgreSQL stores are migrated only by this command, and refused
  * by the others until they are; SQLite files are migrated when opened, so this only says
  * where one stands.
  */

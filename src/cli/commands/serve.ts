@@ -1,6 +1,6 @@
 /**
  * `heritage-api serve`: HTTP, and HTTPS at once when a certificate and key
- * are configured (decisions.md "Beyond the spec").
+ * are configured (docs/decisions.md "HTTPS").
  */
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -27,8 +27,8 @@ function urlOf(scheme: string, address: AddressInfo | string | null): string {
 
 /**
  * Why a port could not be opened, as a sentence that says what to do; other
- * errors are returned as they are (issue #13, point 9: no stack trace for
- * what the operator must fix).
+ * errors are returned as they are: no stack trace for what the operator
+ * must fix (docs/cli.md "Mistakes and problems").
  */
 export function listenError(e: unknown, host: string, port: number, flag: string): unknown {
   const code = (e as { code?: unknown }).code;

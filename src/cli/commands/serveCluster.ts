@@ -1,5 +1,5 @@
 /**
- * `heritage-api serve --workers N` (server.workers; issue #16 point 5): a
+ * `heritage-api serve --workers N` (server.workers; docs/deployment.md "Workers"): a
  * node of N HTTP worker processes on one port, with node:cluster.
  *
  * The primary serves no HTTP. It hosts the search (its pool of search

@@ -1,6 +1,6 @@
 /**
- * GET /binary/<path>: the files the packages point to (spec 2.4 `@path`,
- * issue #15 point 3; docs/api.md "Binaries").
+ * GET /binary/<path>: the files the packages point to (spec 2.4 `@path`;
+ * docs/api.md "GET /binary/{path}").
  *
  * From the operator's media directory (media.path) by @fastify/send: Range
  * (one range; RFC 9110 §14.2, a multi-range request gets the whole file),

@@ -1,5 +1,5 @@
 /**
- * GET /items/{id}/children (issue #15 point 1; ddb-openapi-6.8.yml
+ * GET /items/{id}/children (docs/decisions.md "Children"; ddb-openapi-6.8.yml
  * getItemsIdChildren): one level down, ordered by position, then label, then
  * id, paged with `offset` and `rows`. 404 for an unknown item and 403 for a
  * blocked one, as `aip`. Validators: a digest ETag of each rendered page

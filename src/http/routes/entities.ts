@@ -1,5 +1,5 @@
 /**
- * GET /entities: the person search (spec 2.1, 2.2, 4.2; decisions.md
+ * GET /entities: the person search (spec 2.1, 2.2, 4.2; docs/decisions.md
  * "Entity search"). Turns query parameters into an EntitySearch, checks
  * them with messages that say what to fix, and renders the result.
  */
@@ -137,7 +137,8 @@ export interface EntityRouteDeps {
 
 /** Returns the search runner, for /health/ready and /metrics. */
 export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): SearchRunner {
-  // Searches run off the event loop, within a time budget (issue #13; src/search/searchPool.ts).
+  // Searches run off the event loop, within a time budget, so that an expensive one cannot
+  // delay other requests (docs/decisions.md "Bounded searches"; src/search/searchPool.ts).
   const searches = deps.searches ?? createSearchRunner(deps.store, deps.config.search);
   // A listening server starts its workers at once; inject() in tests starts them with the first search.
   app.addHook('onListen', (done) => {
@@ -145,7 +146,8 @@ export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps
     done();
   });
   app.addHook('onClose', async () => searches.close());
-  // /search/person is the canonical path of the same search since API 6.8, which deprecates /entities (issue #14 point 3).
+  // /search/person is the canonical path of the same search since API 6.8, which deprecates
+  // /entities (docs/decisions.md "Paths").
   for (const path of ['/entities', '/search/person']) app.get(path, { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const { search, randomSeed } = toEntitySearch(request.query as Query);
     if (wantsNdjson(request)) {

@@ -1,6 +1,6 @@
 /**
  * GET /health/live and GET /health/ready, for load balancers and
- * orchestrators (issue #16 point 7; docs/api.md "Health and metrics").
+ * orchestrators (docs/api.md "Health and metrics").
  *
  * /health/live: the process runs and its event loop turns; nothing else is
  * looked at, so that a slow store does not get a live process restarted.

@@ -1,6 +1,6 @@
 /**
  * GET /items/{id}/iiif: the item as a IIIF Presentation 3.0 manifest
- * (issue #15 point 4; docs/api.md "IIIF"), built by src/formats/iiifManifest.ts
+ * (docs/api.md "GET /items/{id}/iiif"), built by src/formats/iiifManifest.ts
  * from the stored package and the sizes of the images in the media directory.
  *
  * JSON-LD with the Presentation 3 profile, or plain JSON to a client that asks

@@ -1,6 +1,6 @@
 /**
- * GET /institutions, /institutions/sectors and /institutions/map (issue #15
- * point 6), from the institutions the store's packages name. The answers
+ * GET /institutions, /institutions/sectors and /institutions/map
+ * (docs/api.md "Institutions"), from the institutions the store's packages name. The answers
  * change only with the data (store.dataVersion()): the list of institutions
  * is read once per data version and the rendered bodies kept with their
  * validators (../validators.ts).

@@ -1,6 +1,6 @@
 /**
  * GET /items/{id}/aip, /items/{id} and /items/{id}/parents
- * (spec 4.3, 4.4; decisions.md "Hierarchy", "Item package").
+ * (spec 4.3, 4.4; docs/decisions.md "Hierarchy", "Item package").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';

@@ -1,5 +1,5 @@
 /**
- * GET /metrics: Prometheus' text format (issue #16 point 7; the metrics are
+ * GET /metrics: Prometheus' text format (the metrics are
  * defined in ../metrics.ts, listed in docs/api.md "Health and metrics").
  *
  * On unless `metrics.enabled` is false. Open by default: it holds counts and

@@ -1,5 +1,5 @@
 /**
- * The pages for people on their paths (issue #17; docs/pages.md): `/` and `/search` for a
+ * The pages for people on their paths (docs/pages.md): `/` and `/search` for a
  * browser (an Accept that prefers text/html over JSON), `/item/{id}`, `/item/{id}/tree`,
  * `/person/{gnd}` and the stylesheet. The pages themselves are src/web: this file only maps
  * requests to them.

@@ -1,6 +1,6 @@
 /**
- * The parts of an item package as resources of their own (issue #15 point 2;
- * ddb-openapi-6.8.yml getItemsIdView, getItemsIdEdm, getItemsIdIndexingProfile,
+ * The parts of an item package as resources of their own (docs/decisions.md
+ * "Parts of a package"; ddb-openapi-6.8.yml getItemsIdView, getItemsIdEdm, getItemsIdIndexingProfile,
  * getItemsIdBinaries, getItemsIdSource, getItemsIdSourceComponent): what each
  * answers is ../../formats/packageParts.ts's, how is ../partAnswers.ts's.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /: where to start (issue #15 point 12). An API client gets JSON with
+ * GET /: where to start (docs/api.md "GET /, GET /docs, GET /openapi.json"). An API client gets JSON with
  * links to the OpenAPI description, the interactive page and every
  * operation; a browser (an Accept that prefers text/html) a small page with
  * the same links. No key: it says nothing about the data.

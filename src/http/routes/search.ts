@@ -1,7 +1,7 @@
 /**
- * v1 GET /search, the item search (issue #14 point 1; ddb-openapi-6.8 getSearch), with
- * /search/facets, /search/sortcriteria and /search/suggest and their /search/person forms
- * (point 3). Each is answered under /2 too (../generation.ts). The engine runs in the
+ * v1 GET /search, the item search (docs/search.md; ddb-openapi-6.8 getSearch), with
+ * /search/facets, /search/sortcriteria and /search/suggest and their /search/person forms.
+ * Each is answered under /2 too (../generation.ts). The engine runs in the
  * search service (./searchEngine.ts); this file turns parameters into an engine request,
  * with messages that say what to fix, and renders the answer. docs/search.md describes
  * the fields, facets and sorts.
@@ -115,7 +115,7 @@ export function toItemSearch(q: Query): ItemSearch {
   const facets: FacetRequest[] = facetNames.map((field) => ({ field, limit, mincount, sort: 'count' }));
   const request: SearchRequest = { query, filters: facetFilters(q), facets, sort, offset, rows: num('rows', SEARCH_LIMITS.defaultRows) };
   if (cursor !== undefined) request.cursor = cursor;
-  // Did you mean (issue #18): the API's default minHits is 1.
+  // Did you mean (docs/search-engine.md "Spellcheck"): the API's default minHits is 1.
   if (text !== undefined && text.trim() !== '') request.spellcheck = { minHits: 1, text };
   const names = entityQuery(main);
   const persons: SearchRequest | undefined = names && { query: names, sort: { kind: 'relevance' }, offset: 0, rows: SEARCH_LIMITS.entities };

@@ -1,5 +1,5 @@
 /**
- * What the search routes need of the search service (issue #14): the engine's search and
+ * What the search routes need of the search service: the engine's search and
  * suggestions, as the search runner gives them (src/search/searchPool.ts runs the engine
  * in its workers), and the query-string helpers they share. Errors: the service throws
  * ApiErrors (a 400 for a request the engine cannot answer, a 503 past the time budget).

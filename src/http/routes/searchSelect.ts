@@ -1,6 +1,6 @@
 /**
  * GET /search/index/{index}/select, the Solr-native search of the DDB API's newer
- * generation (issue #14 point 2; ddb-openapi-6.8 getSolrSearch), which its clients call
+ * generation (docs/search.md "Solr-native select"; ddb-openapi-6.8 getSolrSearch), which its clients call
  * (the `ddb search` command of @maschinenlesbar.org/deutsche-digitale-bibliothek-cli):
  * `search` is the item index, `person` the person index. The parameters are Solr's
  * (q, fq, fl, rows, start, sort, facet, facet.field, facet.limit, facet.mincount,
@@ -139,7 +139,7 @@ export function toSolrSearch(index: string, q: Query): SolrSearch {
     rows: Number(one(q, 'rows') ?? SEARCH_LIMITS.solrDefaultRows),
   };
   if (cursor !== undefined) request.cursor = cursor;
-  // Solr's spellcheck component (issue #18): spellcheck=true, spellcheck.minHits (default 1).
+  // Solr's spellcheck component (docs/search-engine.md "Spellcheck"): spellcheck=true, spellcheck.minHits (default 1).
   const spell = one(q, 'spellcheck');
   const spellcheck = spell === 'true' || spell === 'on';
   if (spellcheck && text !== undefined && text.trim() !== '') {

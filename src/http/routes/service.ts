@@ -1,5 +1,5 @@
 /**
- * GET /version and GET /status (issue #15 point 5).
+ * GET /version and GET /status (docs/api.md "GET /version and GET /status").
  *
  * /version: the version of this service as plain text, as the real service
  * answers it (ddb-openapi-6.8.yml getVersion: a string, `*∕*`). No key: the

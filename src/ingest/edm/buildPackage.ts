@@ -1,6 +1,6 @@
 /**
- * Builds the complete DDB item package (cortex XML, spec 2.4; decisions.md
- * "Item package") from one EDM record in the DDB form (issue #4).
+ * Builds the complete DDB item package (cortex XML, spec 2.4; docs/decisions.md
+ * "Item package") from one EDM record in the DDB form (docs/edm-mapping.md).
  *
  * Parts, in the cortex order: properties, edm (the record's rdf:RDF as
  * given), indexing-profile, preview, view, metadata-record (the source record

@@ -1,5 +1,5 @@
 /**
- * Writes the cortex XML document of a package built from EDM (decisions.md
+ * Writes the cortex XML document of a package built from EDM (docs/decisions.md
  * "Item package": root `cortex` in the cortex namespace, parts in the cortex
  * order), from a small element tree, with the record's rdf:RDF copied in.
  *

@@ -1,6 +1,6 @@
 // EdmStream: saxes events in, the EDM-relevant parts of a document out, one rdf:RDF
 // element at a time, so that memory is bounded by one rdf:RDF element and not by the file
-// (issue #4: "stream large files").
+// (a harvest or a dump may be gigabytes).
 //
 // It finds, wherever they are in the document (the root, under any wrapper element, or in
 // an OAI-PMH response's `metadata`):

@@ -2,8 +2,8 @@
 //
 // An EDM record is one edm:ProvidedCHO and what describes it (EDM Definition: ore:Proxy,
 // ore:Aggregation, edm:EuropeanaAggregation, edm:WebResource and the contextual classes).
-// One rdf:RDF may hold one record (every file in fixtures/items/edm/) or several (issue #4:
-// "many in one rdf:RDF").
+// One rdf:RDF may hold one record (every file in fixtures/items/edm/) or several (dumps
+// and OAI-PMH responses hold many in one rdf:RDF).
 //
 // Proxies and aggregations: an ore:Proxy belongs to the CHO its ore:proxyFor names, an
 // ore:Aggregation or edm:EuropeanaAggregation to the CHO its edm:aggregatedCHO names.

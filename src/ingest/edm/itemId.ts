@@ -1,6 +1,6 @@
 /**
- * The item id of the package built from an EDM record (issue #4, spec 2.4
- * `properties/item-id`).
+ * The item id of the package built from an EDM record (spec 2.4
+ * `properties/item-id`; docs/decisions.md "Item ids from EDM").
  *
  * - A record that comes from the DDB carries its id: the CHO's rdf:about, an
  *   owl:sameAs or a dc:identifier of the form

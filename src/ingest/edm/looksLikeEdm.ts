@@ -5,7 +5,7 @@
 // instructions, doctype) is rdf:RDF (RDF/XML, one or many records) or OAI-PMH (an OAI-PMH
 // 2.0 response, section 3.2). Also true for a wrapper element that is not a cortex package
 // when an rdf:RDF start tag appears within the head, since the reader takes many rdf:RDF
-// under any wrapper (issue #4): otherwise such a file would go to the cortex reader and
+// under any wrapper: otherwise such a file would go to the cortex reader and
 // fail. The namespace is checked where the head shows the declaration; the cortex package
 // also holds an rdf:RDF (inside `edm`) and must not match.
 

@@ -1,6 +1,6 @@
 // normaliseEdm: one record's descriptions as an rdf:RDF element in the DDB form.
 //
-// The DDB form (the rdf:RDF inside a cortex package's `edm` part, decisions.md "Item
+// The DDB form (the rdf:RDF inside a cortex package's `edm` part, docs/decisions.md "Item
 // package"; fixtures/items/cortex/) has the descriptive properties on edm:ProvidedCHO and
 // no ore:Proxy. Europeana's form (fixtures/items/edm/hope-combat/) has them on ore:Proxy:
 // the provider's proxy (edm:europeanaProxy false or absent) holds what the data provider
@@ -22,9 +22,9 @@
 // - ore:Proxy elements are dropped; everything else (ore:Aggregation,
 //   edm:EuropeanaAggregation, edm:WebResource, every contextual class) is kept unchanged.
 //   The hierarchy fields travel with the rest: dcterms:isPartOf (HOPE has it in the proxy)
-//   and edm:isNextInSequence end up on the CHO (decisions.md "Hierarchy").
+//   and edm:isNextInSequence end up on the CHO (docs/decisions.md "Hierarchy").
 // - Whitespace-only text directly inside rdf:RDF, and inside a CHO that received
-//   properties, is not kept: in RDF/XML it carries no meaning (interface.md 2.4: "A key
+//   properties, is not kept: in RDF/XML it carries no meaning (spec 2.4: "A key
 //   `$` holds whitespace text and carries no meaning"), and indentation around folded
 //   properties would be wrong anyway.
 

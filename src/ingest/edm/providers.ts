@@ -3,7 +3,7 @@
  * which EDM records do not carry (ids, logo, coordinates, sector, state,
  * e-mail), loaded by the operator (`ingest.providersFile`) to complete the
  * package's `provider-info`, `view.item.institution`, `sector_fct` and
- * `provider_fct_normdata` (spec 2.4; issue #4). Format and example:
+ * `provider_fct_normdata` (spec 2.4). Format and example:
  * docs/edm-mapping.md, "The providers file"; fixtures/providers.example.json.
  *
  * An entry is found by the URI the record gives its data provider

@@ -1,7 +1,7 @@
 /**
  * Read access to the rdf:RDF of one EDM record in the DDB form (properties on
  * edm:ProvidedCHO, contextual classes beside it; types.ts), for the parts of
- * the package built from it (issue #4, spec 2.4).
+ * the package built from it (spec 2.4).
  *
  * Why a small index instead of XPath: every part asks the same questions
  * ("the literals of dc:title on the CHO", "the class element a reference

@@ -1,5 +1,5 @@
-// readEdmRecords: EDM records in RDF/XML, streamed, as records in the DDB form (issue #4,
-// "EDM in"; the shapes are in types.ts).
+// readEdmRecords: EDM records in RDF/XML, streamed, as records in the DDB form (docs/edm-mapping.md;
+// the shapes are in types.ts).
 //
 // Inputs: one record per rdf:RDF, many records in one rdf:RDF, many rdf:RDF elements
 // under any wrapper element, and OAI-PMH 2.0 ListRecords/GetRecord responses (each record

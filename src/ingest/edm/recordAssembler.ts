@@ -8,8 +8,8 @@
 // (broken XML, an OAI-PMH error response) are not records and are placed by line and
 // column only. Within one rdf:RDF, results come in document order.
 //
-// Checks per record, each a rejection with the rest of the input read on (issue #4, "bad
-// input ... reported clearly with the rest of the run kept"):
+// Checks per record, each a rejection with the rest of the input read on
+// (docs/decisions.md "Bad records"):
 // - no edm:ProvidedCHO, or a CHO without rdf:about: EDM identifies the object by that URI;
 // - the same CHO URI twice in one input: the second is rejected, naming the first's
 //   position, since the store could only keep one of them and which one is not knowable

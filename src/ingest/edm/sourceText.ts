@@ -1,9 +1,9 @@
 // SourceText: the window of the input text that the EDM reader still needs.
 //
 // Why: each record keeps its source text (EdmRecord.sourceXml, for the package's
-// `metadata-record`, interface.md 2.4), so the reader must be able to cut the text of an
-// element out of the input; but a 2 GB file must not be held whole (issue #4, "stream large
-// files"). The reader appends every decoded chunk here, slices what it needs by absolute
+// `metadata-record`, spec 2.4), so the reader must be able to cut the text of an
+// element out of the input; but a 2 GB file must not be held whole. The reader appends every decoded chunk
+// here, slices what it needs by absolute
 // offset (offsets are those of saxes' `position`: UTF-16 code units from the start of the
 // input), and drops everything before the earliest offset it may still need.
 //

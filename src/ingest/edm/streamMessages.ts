@@ -1,5 +1,5 @@
 // The reasons EdmStream gives for problems of a file as a whole: each says what happened,
-// what was not read because of it, and what to do (issue #4: "each reported clearly").
+// what was not read because of it, and what to do (docs/decisions.md "Bad records").
 
 import type { LineColumn } from './sourceText.js';
 

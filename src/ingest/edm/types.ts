@@ -1,6 +1,6 @@
 /**
  * The shapes passed between the EDM reader, the package builder and the
- * harvester (issue #4). Reader: src/ingest/edm/readEdmRecords.ts; builder:
+ * harvester. Reader: src/ingest/edm/readEdmRecords.ts; builder:
  * src/ingest/edm/buildPackage.ts; harvester: src/ingest/oai/.
  */
 import type { XmlElement } from '../../formats/xmlTree.js';

@@ -1,5 +1,5 @@
 /**
- * EDM records into item changes (issue #4): each record becomes a cortex
+ * EDM records into item changes: each record becomes a cortex
  * package (src/ingest/edm/buildPackage.ts), which then takes the same path
  * to a stored row as a package loaded from a file, so both say the same
  * thing. A deleted OAI-PMH record becomes a deletion by its identifier.

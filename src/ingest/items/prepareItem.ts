@@ -2,7 +2,7 @@
  * Turns one package (its canonical XML and the JSON form derived from it)
  * into the row the store keeps: id, hierarchy fields, rendered bodies.
  *
- * Hierarchy fields come from the ProvidedCHO of the EDM (decisions.md
+ * Hierarchy fields come from the ProvidedCHO of the EDM (docs/decisions.md
  * "Hierarchy"): dcterms:isPartOf (parent), ddb:hierarchyType,
  * ddb:hierarchyPosition, ddb:aggregationEntity, dc:title (label).
  */
@@ -65,7 +65,7 @@ const REF_FACETS = new Set(['affiliate_fct_normdata', 'keywords_fct_normdata']);
 const REF_PROPERTIES = ['creator', 'contributor', 'subject'];
 
 /**
- * The authority URIs an item refers to (issue #3 "count"): its
+ * The authority URIs an item refers to (docs/decisions.md "count"): its
  * affiliate/keywords normdata facets, the creator/contributor/subject
  * references of its ProvidedCHO and the edm:Agent URIs of its EDM.
  * GND URIs are canonicalised so http and https forms count as one.
@@ -110,7 +110,7 @@ function providerRecord(info: Json): ProviderRecord | undefined {
 }
 
 /**
- * The institutions of a package (issue #15 point 6): its provider-info first,
+ * The institutions of a package (docs/api.md "Institutions"): its provider-info first,
  * then each provider-info under provider-parents, in document order, depth first.
  */
 export function packageProviders(pkg: Json): ProviderRecord[] {

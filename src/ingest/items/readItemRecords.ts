@@ -1,5 +1,5 @@
 /**
- * Reads the item packages in one input file (spec 2.4, decisions.md
+ * Reads the item packages in one input file (spec 2.4, docs/decisions.md
  * "Item package"):
  * - a cortex XML document: kept byte for byte as the canonical form;
  * - package JSON (one package, or an array of packages): read keeping

@@ -80,7 +80,7 @@ export interface RawPerson {
   /**
    * Set for sources that give the GND's inverted name ("Goethe, Johann Wolfgang von"):
    * the name is turned to natural order and the inverted form kept among the
-   * variants (issue #15 point 10). `parts` is GND's structured name, when given.
+   * variants (docs/decisions.md "Names in natural order"). `parts` is GND's structured name, when given.
    */
   invertedName?: { parts?: NameParts };
 }

@@ -1,7 +1,7 @@
 /**
  * Turns a person record into the rows the store writes (PreparedPerson). It
- * is pure and runs on the parser worker, so the writing thread only inserts
- * (issue #5: loading speed).
+ * is pure and runs on the parser worker, so the writing thread only inserts,
+ * which keeps loads fast.
  */
 import { hash } from 'node:crypto';
 import { entityDoc } from '../../search/personFields.js';

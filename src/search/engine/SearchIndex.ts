@@ -1,10 +1,10 @@
 /**
- * The one search engine (issue #14 point 5): an in-memory inverted index over one kind of
+ * The one search engine for items and persons (docs/search-engine.md): an in-memory inverted index over one kind of
  * document, driven by a schema (schema.ts), fed by upserts and deletes (feed.ts), searched
  * synchronously with a cooperative deadline (search.ts). It knows no SQL, no HTTP and no
  * store: a backend hands it documents, so every backend gives byte-identical answers.
  *
- * Layout (memory is the point at a million documents, issue #14 point 8):
+ * Layout (memory is the point at a million documents, docs/search-engine.md "Memory layout"):
  *   - every document gets an ordinal, never reused: an upsert of a known id deletes the old
  *     ordinal (a bit in `live`) and appends a new one, so postings stay in ordinal order
  *     and are append-only. Dead ordinals cost their postings until a compaction (not yet
@@ -50,7 +50,7 @@ export interface SearchIndexOptions {
   now?: () => number;
   /**
    * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
-   * 64 MiB: a worker holds two indexes within the server's 1.5 GB, issue #14 point 8) of
+   * 64 MiB: a worker holds two indexes within the server's 1.5 GB budget) of
    * lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
@@ -389,7 +389,7 @@ export class SearchIndex {
 
   /**
    * Live documents with a term in any field (exact, by reading its postings): the document
-   * frequency the spellchecker (issue #18) ranks corrections by. 0 for an unknown term.
+   * frequency the spellchecker (spellcheck.ts) ranks corrections by. 0 for an unknown term.
    */
   documentFrequency(term: string): number {
     const id = this.terms.get(fold(term));

@@ -1,5 +1,5 @@
 /**
- * Text to term ids for the index, fast enough for a national load (issue #14 point 8).
+ * Text to term ids for the index, fast enough for a national load (a million documents in the bench).
  *
  * `tokens` (src/search/fold.ts) folds and splits a whole value: lower case, NFKD, marks and
  * special letters removed, runs of letters and digits. Most of a load's time went there and

@@ -11,7 +11,7 @@
  *   no field: every text field.
  * A term of several words (`Goethe-Haus`) is the phrase of its words, as before in FTS5.
  *
- * Scores (issue #14 point 7), summed over the positive leaves a document matches:
+ * Scores (docs/search.md "Relevance"), summed over the positive leaves a document matches:
  *   term:     idf(df) × Σ over its fields of weight × min(tf, 3), where
  *             idf = ln(1 + (N − df + 0.5) / (df + 0.5)) with N live documents and df the live
  *             documents with the term in any field: both independent of history, so any
@@ -34,7 +34,8 @@ export { idf } from './postings.js';
 export const MAX_WILDCARD_TERMS = 1000;
 
 /**
- * The service's bounds on wildcards (issue #13; config `search.maxExpansionsPerTerm` and
+ * The service's bounds on wildcards, so that no query can hold the server
+ * (docs/decisions.md "Bounded searches"; config `search.maxExpansionsPerTerm` and
  * `maxExpansionsPerQuery`): past them a search throws SearchLimitError (`wildcardTooBroad`,
  * `queryTooBroad`), which the service answers with the catalog's 400. Prefixes are not
  * counted, as before (an FTS5 prefix query had no such bound either).

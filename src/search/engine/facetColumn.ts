@@ -5,7 +5,7 @@
  * Most facets give a document at most one value (type, sector, provider, language,
  * has_media, the persons' gender): for them the values of an ordinal are one dense column,
  * value id + 1 per ordinal (0: none), which a facet count or a filter reads with one load
- * per hit (issue #14 point 8: the p99 of a very common term with a filter and facets was
+ * per hit (in the bench, the p99 of a very common term with a filter and facets was
  * spent reading each hit's values). That column is as narrow as its values allow: 1 byte per
  * document while a facet has fewer than 256 values, 2 below 65,536, else 4, widened when a
  * value beyond comes; a count reads the column of every hit, and the narrower columns made

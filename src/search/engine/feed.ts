@@ -1,6 +1,6 @@
 /**
- * How a backend feeds the engine (issue #14 point 6): the narrow interface a store
- * implements (SQLite now, PostgreSQL in issue #16), and the loop that applies it in slices
+ * How a backend feeds the engine (docs/search-engine.md "The store's change feed"): the
+ * narrow interface a store implements (SQLite and PostgreSQL alike), and the loop that applies it in slices
  * so that a worker never holds its event loop longer than a budget.
  *
  * A backend keeps a change log (or a version column) and answers "what changed after this

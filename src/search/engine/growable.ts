@@ -1,6 +1,7 @@
 /**
  * Typed arrays that grow by doubling: the per-document and per-term columns of the index.
- * One typed array per column, never a JS object per document (issue #14 point 8: memory).
+ * One typed array per column, never a JS object per document, for memory at a million
+ * documents (docs/search-engine.md "Memory layout").
  */
 type TypedCtor<T> = { new (length: number): T };
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
@@ -10,7 +11,7 @@ type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
  * while small, then by a quarter. Doubling past a million documents left up to half of
  * every per-document column empty, and a load that crossed 2^20 documents doubled them
  * all at once (old and new arrays side by side while copying): most of the server's
- * peak over its 1.5 GB budget (issue #14 point 8). Growing by a quarter still copies
+ * peak over its 1.5 GB budget (docs/search-engine.md "Memory layout"). Growing by a quarter still copies
  * each element a bounded number of times (amortised O(1) per append).
  */
 export function grownLength(length: number, needed: number): number {

@@ -1,6 +1,6 @@
 /**
  * Id -> live ordinal, as an open-addressing hash table of ordinals over the ids' StringColumn
- * (stringColumn.ts), instead of a Map of JS strings (issue #14 point 8: a Map entry and its
+ * (stringColumn.ts), instead of a Map of JS strings (memory at a million documents: a Map entry and its
  * key string cost about 80 bytes per document; this table costs 8–16).
  *
  * The table holds every ordinal added since it was last rebuilt; a deleted ordinal stays in

@@ -1,6 +1,6 @@
 /**
  * An item package as (a) a document of `itemSchema` (schema.ts) for the search engine and
- * (b) the item's doc in a search result (issue #14 point 1).
+ * (b) the item's doc in a search result (docs/search.md "GET /search").
  *
  * The package already carries the DDB's own search document, and this reads only that:
  * - `indexing-profile`: the facets (`<facet name="place_fct"><value>Leipzig</value>…`);
@@ -29,7 +29,7 @@ import { ITEM_FACETS } from './schema.js';
 import type { SearchDocument, StoredValue } from './types.js';
 
 /**
- * One doc of `results[0].docs` of v1 `GET /search` (issue #14 point 1): what a result list
+ * One doc of `results[0].docs` of v1 `GET /search` (docs/search.md): what a result list
  * shows of an item, from its `preview` and `view`. Strings throughout, "" for what the
  * package does not have, as the package's own view writes empty latitude/longitude.
  */
@@ -285,7 +285,7 @@ const RESULT_KEYS = ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', '
  * `end_time` as day numbers where the package has them.
  *
  * The store keeps them as JSON beside the package, written with it (item_fields), and a
- * search answer is shown from them (issue #14 point 8): showing a hit from its 10–60 KB
+ * search answer is shown from them (measured in the bench): showing a hit from its 10–60 KB
  * package left that much garbage on the search thread's heap per hit, and V8 let it grow
  * by some 300 MB over a cursor walk before collecting. Stored fields are ~700 bytes.
  * They are computed once per package version: a change to what this returns must come with

@@ -1,6 +1,7 @@
 /**
  * Many append-only lists of varint-encoded unsigned integers in one pool of bytes: the
- * postings of every term and of every facet value (issue #14 point 8).
+ * postings of every term and of every facet value, compact at a million documents
+ * (docs/search-engine.md "Memory layout").
  *
  * The classic layout (as Lucene's in-memory indexing): each list is a chain of blocks in
  * big byte chunks; a list's first block is small (16 bytes) and each next one twice as big,

@@ -1,6 +1,6 @@
 /**
  * The terms of the index's vocabulary within a small edit distance of a word: the candidate
- * generation of the spellchecker (spellcheck.ts, issue #18).
+ * generation of the spellchecker (spellcheck.ts; docs/search-engine.md "Spellcheck").
  *
  * Distance: optimal string alignment (Levenshtein plus the transposition of two adjacent
  * letters as one edit, as Lucene's DirectSpellChecker counts), over UTF-16 code units of

@@ -4,7 +4,7 @@
  * An order is a list of components, each comparing two hits or a hit with a value saved in
  * a cursor. A cursor holds the last hit's values, not its position, so a page after it is
  * "every hit that sorts after these values": documents inserted or deleted meanwhile
- * neither repeat nor skip the others (issue #14: cursor stable under concurrent inserts).
+ * neither repeat nor skip the others: a cursor stays stable under concurrent loads.
  * Relevance scores depend on the collection (idf), so under relevance a document can move
  * across the cursor when the collection changes, as in Solr.
  */
@@ -136,7 +136,7 @@ export function decodeCursor(cursor: string, fingerprint: string, length: number
  * before this one. Different values decide as that component would; equal values or a
  * missing one (NaN) leave it to the order. Ties on one score are the rule for a common
  * term (its scores take few values), and comparing them through every component cost more
- * than the rest of the top k (issue #14 point 8).
+ * than the rest of the top k in the bench.
  */
 export interface TieKey {
   values: Float64Array;

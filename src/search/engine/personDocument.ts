@@ -8,7 +8,7 @@ import { facetValues } from '../personFields.js';
 import { personSchema } from './schema.js';
 import type { SearchDocument } from './types.js';
 
-/** `count`: the number of items that refer to the person (decisions.md "Entity search"). */
+/** `count`: the number of items that refer to the person (docs/decisions.md "count"). */
 export function personDocument(person: Person, count: number): SearchDocument {
   const text: Record<string, string[]> = {};
   for (const f of personSchema.text) {

@@ -205,7 +205,7 @@ let keptDf = 0;
  * set) to `od`/`ov` from `k`; returns the new end, and leaves the live count in keptDf.
  * Without branches: each posting is written and kept (k moves) or overwritten by the next;
  * a filter that keeps half of the documents at random made a branch a coin toss, and this
- * loop twice as slow (issue #14 point 8). A function of its own, so that it is compiled
+ * loop twice as slow in the bench. A function of its own, so that it is compiled
  * for its few array types alone.
  */
 function keepLive(

@@ -1,5 +1,5 @@
 /**
- * Decoded postings of long lists, kept between searches (issue #14 point 8: a very common
+ * Decoded postings of long lists, kept between searches (measured in the bench: a very common
  * word has postings in most documents, and decoding them with their positions on every
  * search cost more than the rest of the search together).
  *

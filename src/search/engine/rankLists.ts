@@ -1,6 +1,6 @@
 /**
  * The first hits of every live document in the order of a string sort key, without
- * ordering them all (issue #14 point 8): `*:*` by relevance (all scores equal, so the
+ * ordering them all (measured in the bench): `*:*` by relevance (all scores equal, so the
  * items' tiebreak, the title, orders) and its cursor pages through 100,000 hits filled a
  * key for each of a million hits and scanned them all for 20.
  *

@@ -1,6 +1,6 @@
 /**
  * Ranks of string sort keys (and of ids), so that orders compare numbers instead of strings
- * (issue #14 point 8: ordering a million hits by title compared a million strings).
+ * (ordering a million hits by title compared a million strings).
  *
  * `sorted` names the distinct strings known at the last refresh, in code point order, each
  * by an ordinal of the column (stringColumn.ts) that holds it. Each

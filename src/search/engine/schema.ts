@@ -1,5 +1,5 @@
 /**
- * What a kind of document looks like to the search engine (issue #14 point 5): persons and
+ * What a kind of document looks like to the search engine (docs/search-engine.md): persons and
  * items are two schemas on one engine (SearchIndex.ts), not two copies of one design.
  *
  * A field name may appear in more than one role: persons have a text field `dateOfBirth`
@@ -45,8 +45,8 @@ export interface Schema {
   normalizeId?: (text: string) => string;
   /**
    * Text fields in index order. The first one is the "exact match" field of relevance: a
-   * document whose first value of it has exactly the query's words ranks first (issue #14
-   * point 7). At most 32 (a bit each in a per-document mask).
+   * document whose first value of it has exactly the query's words ranks first (docs/search.md
+   * "Relevance"). At most 32 (a bit each in a per-document mask).
    */
   text: readonly TextFieldSpec[];
   /** Facet fields: exact string values, counted and filtered on (and queried as `facet:"value"`). */
@@ -91,7 +91,7 @@ export function validateSchema(schema: Schema): void {
   for (const f of schema.text) if (!(f.weight > 0)) throw new Error(`schema ${schema.kind}: weight of ${f.name} must be > 0`);
 }
 
-/** A year in a free-text date, or a plain (possibly negative) integer (decisions.md "Entity search"). */
+/** A year in a free-text date, or a plain (possibly negative) integer (docs/decisions.md "Dates"). */
 function yearBound(text: string): number | null {
   const y = yearOf(text);
   if (y !== null) return y;
@@ -99,14 +99,14 @@ function yearBound(text: string): number | null {
 }
 
 /**
- * Persons (decisions.md "Entity search"; src/query/ast.ts QUERY_FIELDS; the facets of
+ * Persons (docs/decisions.md "Entity search"; src/query/ast.ts QUERY_FIELDS; the facets of
  * src/search/entitySearch.ts). Relevance ties are broken as today: by item count
  * descending, then folded name, then id.
  */
 export const personSchema: Schema = {
   kind: 'person',
   idField: 'id',
-  // `id:"https://d-nb.info/gnd/…"` finds the http form (decisions.md "Entity search").
+  // `id:"https://d-nb.info/gnd/…"` finds the http form (docs/decisions.md "GND ids").
   normalizeId: (text) => canonicalPersonId(text) ?? text,
   text: [
     { name: 'preferredName', weight: 8 },
@@ -180,7 +180,7 @@ export const ITEM_FACETS = [
  * facets as words (keywords, places, affiliates, providers). Text field names are the
  * query fields of the real /search (OpenAPI 6.8: `title`, `description`, `keywords`,
  * `place`, `affiliate`, `provider`, `ranking`). Weights: title over subtitle over keywords
- * and people over description over the rest (issue #14 point 7).
+ * and people over description over the rest (docs/search.md "Relevance").
  * `begin_time` / `end_time` are the view's day numbers (days from 0001-01-01, Julian
  * calendar before 1582-10-15: 680449 = 1864-01-01; src/ingest/edm/timeVocabulary.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Large typed arrays of one search kept for the next ones (issue #14 point 8: at a million
+ * Large typed arrays of one search kept for the next ones (at a million
  * documents, a common term's hits, a filter's output and a facet filter's ordinals are
  * megabytes per search; allocated afresh each time, their garbage showed as wall-clock tails
  * of tens of milliseconds of garbage collection).

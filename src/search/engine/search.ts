@@ -58,7 +58,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
     matchedTerms,
   };
   if (req.spellcheck) {
-    // only a query that finds too little pays for it (issue #18)
+    // only a query that finds too little pays for it (docs/search-engine.md "Spellcheck")
     const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters).docs.length;
     result.correctedQuery = result.total < req.spellcheck.minHits ? correctQuery(ix, req.query, req.spellcheck, result.total, count, Object.keys(req.filters ?? {}).length > 0, clock) : '';
   }
@@ -194,7 +194,7 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
 /**
  * Adds one to the count of each hit's value (value id + 1 per ordinal, facetColumn.ts).
  * Functions of their own, one per width of the column, so that each loop is compiled for
- * one kind of array and the loads stay monomorphic (issue #14 point 8).
+ * one kind of array and the loads stay monomorphic (measured at a million documents).
  */
 function countSingle8(single: Uint8Array, docs: Uint32Array, counts: Uint32Array): void {
   for (let i = 0; i < docs.length; i++) counts[single[docs[i]!]!]!++;

@@ -1,5 +1,5 @@
 /**
- * "Did you mean" (issue #18; spec 2.1 `correctedQuery`): when a query finds fewer than
+ * "Did you mean" (docs/search-engine.md "Spellcheck"; spec 2.1 `correctedQuery`): when a query finds fewer than
  * `minHits` documents, each of its plain terms that is rare or absent is replaced by the
  * closest term of the index's vocabulary, and the corrected query is offered if it finds more
  * documents than the one sent. The hits answered stay those of the query as sent.

@@ -1,5 +1,5 @@
 /**
- * How the documents spell a term when not as the term itself (issue #18): the vocabulary is
+ * How the documents spell a term when not as the term itself (for "did you mean", spellcheck.ts): the vocabulary is
  * folded (`zurich`, `padagoge`), but a German reader offered a correction expects `Zürich`
  * and `Pädagoge`. Kept only for terms some document spells otherwise (diacritics, ß), as
  * the number of documents per spelling (lower case, NFC); the documents that spell a term as

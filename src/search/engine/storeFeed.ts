@@ -1,9 +1,9 @@
 /**
- * The store's search change feed (Store.readSearchChanges, issue #14 point 6) as the
+ * The store's search change feed (Store.readSearchChanges; docs/search-engine.md "The store's change feed") as the
  * engine's ChangeFeed (feed.ts): stored bodies become SearchDocuments of the kind's schema.
  * The store knows no schema and the engine no backend; this is where the two meet.
  *
- * The store answers with promises (a networked backend: issue #16 point 1), so the feed is
+ * The store answers with promises (a networked backend must), so the feed is
  * read here asynchronously, batch by batch, and each batch applied synchronously with
  * feed.ts applyChange: storeCatchUp is feed.ts catchUp for such a feed.
  *

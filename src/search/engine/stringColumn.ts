@@ -1,6 +1,6 @@
 /**
  * One string per ordinal (ids, string sort keys, suggestion displays) as UTF-8 bytes in a
- * pool of byte chunks, not as JS strings (issue #14 point 8: memory at a million documents).
+ * pool of byte chunks, not as JS strings, for memory at a million documents.
  *
  * A JS string costs 40–60 bytes beyond its text, and a million of them, made one by one
  * among the garbage of the documents they came from, pin that garbage's heap pages: at 1 M

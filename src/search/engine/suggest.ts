@@ -1,7 +1,7 @@
 /**
  * Prefix completion over the first text field's first value (items: the title; persons:
- * the preferred name), for /search/suggest and /search/person/suggest (issue #14 point 3;
- * docs/search-engine.md "Suggestions"). Target: p99 ≤ 5 ms at a million documents.
+ * the preferred name), for /search/suggest and /search/person/suggest (docs/search-engine.md
+ * "Suggestions"). Target: p99 ≤ 5 ms at a million documents.
  *
  * It reads what the index keeps for ordering: the string sort key of that field (the
  * folded first value) and its ranks (ranks.ts), whose `distinct` strings are sorted, so

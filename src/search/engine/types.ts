@@ -67,7 +67,7 @@ export interface SearchRequest {
   /** `*` to start deep paging, or a `nextCursor` of the same search; undefined = offset paging. */
   cursor?: string;
   /**
-   * "Did you mean" (issue #18, spellcheck.ts): when the query finds fewer than `minHits`
+   * "Did you mean" (spellcheck.ts; docs/search-engine.md "Spellcheck"): when the query finds fewer than `minHits`
    * documents, its rare or absent terms are corrected from the index's vocabulary and the
    * corrected query is answered in `correctedQuery` if it finds more. `text` is the query as
    * sent (the text `query` was parsed from), so the correction keeps it as written.

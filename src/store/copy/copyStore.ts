@@ -1,5 +1,5 @@
 /**
- * Copies a store into an empty one of either backend (issue #16 point 8), table by table
+ * Copies a store into an empty one of either backend (docs/deployment.md "heritage-api copy"), table by table
  * in key order, then checks the target: per table the number of rows and a digest of them
  * (copyTables.ts TableDigest), the source's computed while it was read, the target's read
  * back afterwards.

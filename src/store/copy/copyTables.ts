@@ -1,5 +1,5 @@
 /**
- * What `heritage-api copy` moves between backends (issue #16 point 8), in one model both
+ * What `heritage-api copy` moves between backends (docs/deployment.md "heritage-api copy"), in one model both
  * backends read and write: every table of record as rows of plain values in a fixed column
  * order, read in key order, so that counts and digests of the source and of the target can
  * be compared. Derived data is not copied but rebuilt: the search change logs (filled by

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store (issue #16 point 2): every operation of the Store,
+ * The PostgreSQL store (docs/deployment.md "The PostgreSQL backend"): every operation of the Store,
  * asynchronous, over a pool of `pg` connections. Its schema
  * is applied by `heritage-api migrate` and checked here at open.
  */

@@ -1,5 +1,5 @@
 /**
- * The children of an item on PostgreSQL (GET /items/{id}/children; issue #15 point 1),
+ * The children of an item on PostgreSQL (GET /items/{id}/children; docs/decisions.md "Children"),
  * as src/store/sqlite/children.ts makes them (see there why the order is made here and
  * not by ORDER BY): one indexed read of the siblings, their positions worked out here
  * with the sequence walk memoised over the siblings, then the child counts of the page.

@@ -1,5 +1,5 @@
 /**
- * A load's item upserts on PostgreSQL, a batch at a time (issue #16 point 10): the
+ * A load's item upserts on PostgreSQL, a batch at a time, for load speed: the
  * statements of items.ts's row-by-row upsert, each run once for many items (arrays
  * through unnest, or many parameter rows), so that a batch of 500 packages is a few
  * dozen round trips rather than a few thousand. What ends up stored is what the

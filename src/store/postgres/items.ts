@@ -170,14 +170,14 @@ export class PgItems {
       }
       row = parentRow;
     }
-    // decisions.md "Hierarchy": an item with no parent gives an empty hierarchy.
+    // docs/decisions.md "Hierarchy": an item with no parent gives an empty hierarchy.
     if (nodes.length === 1 && first.parent_ref === null) return { nodes: [], cycle };
     return { nodes, cycle };
   }
 
   async findCycles(ids: readonly string[]): Promise<string[][]> {
     // A load asks about every item it gave a parent (ingestItems.ts): the chains are read a
-    // level at a time for all of them (issue #16 point 10), then walked here as
+    // level at a time for all of them (one round trip a level, not one an item), then walked here as
     // src/store/sqlite/items.ts walks them one lookup at a time.
     const parentRefOf = new Map<string, string | null>();
     for (let i = 0; i < ids.length; i += 10_000) {

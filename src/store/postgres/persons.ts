@@ -1,6 +1,6 @@
 /**
  * Persons on PostgreSQL: the document, the gender (a JSON array, as on SQLite), and the
- * count of items that refer to the person (decisions.md "Entity search": count), kept in
+ * count of items that refer to the person (docs/decisions.md "count"), kept in
  * step by item loads (PgItemRefs) as src/store/sqlite/persons.ts does. The search
  * reads them through the change feed (searchChanges.ts).
  */
@@ -21,7 +21,7 @@ export class PgPersons {
   async upsertPersons(persons: readonly PreparedPerson[]): Promise<UpsertResult> {
     return transaction(this.pool, async (db) => {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
-      // Many at a time (issue #16 point 10): a few statements per chunk, not two round trips a
+      // Many at a time, for load speed: a few statements per chunk, not two round trips a
       // person. A chunk ends where an id comes again, so that it sees the one before it.
       for (let i = 0; i < persons.length; ) {
         const chunk: PreparedPerson[] = [];

@@ -1,5 +1,5 @@
 /**
- * Institutions on PostgreSQL (issue #15 point 6), as src/store/sqlite/providers.ts:
+ * Institutions on PostgreSQL (docs/api.md "Institutions"), as src/store/sqlite/providers.ts:
  * the providers the packages name, and which one delivered each item. A load writes
  * them with the items (itemUpserts.ts writeProviders).
  */

@@ -1,5 +1,5 @@
 /**
- * Which PostgreSQL server answers reads (issue #16 point 3; docs/deployment.md "Replicas"):
+ * Which PostgreSQL server answers reads (docs/deployment.md "Replicas"):
  * the primary (store.url) and its streaming replicas (store.replicaUrls).
  *
  * A background check, unref'd, asks the primary for its WAL position and data_version

@@ -2,7 +2,7 @@
  * PostgreSQL schema of the store: versioned migrations, applied in order by
  * `heritage-api migrate --store postgres://…` (src/cli/commands/migrate.ts) and recorded
  * in schema_migrations, one row per version. Opening a store checks the version and
- * refuses an unmigrated or newer schema (issue #16 point 2): a server never changes the
+ * refuses an unmigrated or newer schema: a server never changes the
  * schema behind the operator's back.
  *
  * The tables follow the SQLite store's (src/store/sqlite/schema.ts) as its migrations
@@ -60,7 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX items_source_id ON items (source_id) WHERE source_id IS NOT NULL;
 
   -- bodies apart from the hierarchy columns, as on SQLite; they go with their item.
-  -- Brotli, as on SQLite (src/store/bodyCodec.ts, issue #16 point 6): this schema's only encoding
+  -- Brotli, as on SQLite (src/store/bodyCodec.ts): this schema's only encoding
   CREATE TABLE item_json (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, body bytea NOT NULL);
   CREATE TABLE item_xml (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, body bytea NOT NULL);
 
@@ -211,7 +211,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE TRIGGER api_keys_version AFTER INSERT OR DELETE OR UPDATE OF name, key_hash, revoked_at ON api_keys
     FOR EACH STATEMENT EXECUTE FUNCTION bump_data_version();
   `,
-  // 2: each item's stored fields beside its package (issue #14 point 8; as SQLite's
+  // 2: each item's stored fields beside its package (as SQLite's
   // migration 11): what a search answer shows of a hit. Computed here for the items stored.
   async (db) => {
     await db.query('CREATE TABLE item_fields (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, doc text NOT NULL)');

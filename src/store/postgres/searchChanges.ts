@@ -1,5 +1,6 @@
 /**
- * The search engine's change feed on PostgreSQL (issue #14 point 6; issue #16 point 4):
+ * The search engine's change feed on PostgreSQL (docs/search-engine.md "The store's change
+ * feed"; docs/deployment.md "Several API nodes"):
  * the behaviour and the positions of src/store/sqlite/searchChanges.ts (read that first),
  * over the change logs of schema.ts, filled by triggers.
  *

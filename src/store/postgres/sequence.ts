@@ -1,5 +1,5 @@
 /**
- * Positions from edm:isNextInSequence (issue #4) on PostgreSQL, as
+ * Positions from edm:isNextInSequence (docs/decisions.md "Hierarchy") on PostgreSQL, as
  * src/store/sqlite/items.ts sequencePosition works them out: the position of an item
  * without ddb:hierarchyPosition that takes part in a sequence is 1 + the number of
  * siblings before it; null when it is in no sequence.

@@ -124,7 +124,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
         throw operatorError(e, options.path, busySeconds);
       }
     };
-  // One resolved promise per version: callers compare it on every request (issue #5), and
+  // One resolved promise per version: callers compare it on every request, and
   // while nothing changes they get the same one, with nothing allocated.
   let versionPromise = Promise.resolve(version);
   // Explicit delegation keeps the Store surface visible in one place.
@@ -183,7 +183,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
 /**
  * How long one reading of PRAGMA data_version is reused. Each reading opens a
  * read transaction on the WAL; per request that was 15–20 % of a cached
- * `parents` answer under load (issue #5). Another process's commit (a running
+ * `parents` answer under load, in the bench. Another process's commit (a running
  * `ingest`) is therefore seen at most this long after it; this process's own
  * writes are counted apart and seen at once.
  */

@@ -1,12 +1,12 @@
 /**
- * The children of an item on SQLite (GET /items/{id}/children; issue #15,
- * point 1): one indexed read of the siblings' hierarchy columns
+ * The children of an item on SQLite (GET /items/{id}/children;
+ * docs/decisions.md "Children"): one indexed read of the siblings' hierarchy columns
  * (items_parent_ref), their positions worked out here, then the child count
  * of the rows on the page only.
  *
  * Why the order is made here and not by ORDER BY: an item without
  * ddb:hierarchyPosition takes its position from its place in an
- * edm:isNextInSequence chain (issue #4), which `parents` shows; the order of
+ * edm:isNextInSequence chain (docs/decisions.md "Hierarchy"), which `parents` shows; the order of
  * `children` must agree with the positions it shows, and those chains are
  * walked, not stored. The walk is memoised over the siblings, so a sequence of
  * n pages costs n lookups, not n²/2.

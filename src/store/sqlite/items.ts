@@ -271,7 +271,7 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
       }
       row = parentRow;
     }
-    // decisions.md "Hierarchy": an item with no parent gives an empty hierarchy.
+    // docs/decisions.md "Hierarchy": an item with no parent gives an empty hierarchy.
     if (nodes.length === 1 && first.parent_ref === null) return { nodes: [], cycle };
     return { nodes, cycle };
   }
@@ -324,7 +324,8 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
 
   /**
    * The position of an item without ddb:hierarchyPosition that takes part in an
-   * edm:isNextInSequence chain: 1 + the number of siblings before it (issue #4).
+   * edm:isNextInSequence chain: 1 + the number of siblings before it (docs/decisions.md
+   * "Hierarchy").
    * null when it is in no sequence.
    */
   private sequencePosition(row: NodeRow): string | null {

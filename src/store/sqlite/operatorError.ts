@@ -1,6 +1,6 @@
 /**
  * SQLite's errors that the operator, not the code, must fix, as sentences
- * that say what to do (issue #13, point 9). Anything else is returned as it
+ * that say what to do (docs/cli.md "Mistakes and problems"). Anything else is returned as it
  * is: a bug keeps its stack trace.
  */
 import { UsageError } from '../../errors.js';

@@ -1,6 +1,6 @@
 /**
  * Writing persons on SQLite: the document and the count of items that refer
- * to the person (decisions.md "Entity search": count). The search engine
+ * to the person (docs/decisions.md "count"). The search engine
  * reads them through the change feed (searchChanges.ts, src/search/engine/).
  */
 import type { Database, Statement } from 'better-sqlite3';

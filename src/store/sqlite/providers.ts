@@ -1,5 +1,5 @@
 /**
- * Institutions on SQLite (issue #15 point 6): the providers the packages
+ * Institutions on SQLite (docs/api.md "Institutions"): the providers the packages
  * name, and which one delivered each item. A provider row holds what the
  * package loaded last says about it.
  */

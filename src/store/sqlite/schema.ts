@@ -86,7 +86,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX item_refs_item ON item_refs(item_id);
   `,
-  // 3: EDM ingest and OAI-PMH harvesting (issue #4)
+  // 3: EDM ingest and OAI-PMH harvesting
   `
   ALTER TABLE items ADD COLUMN previous_ref TEXT;   -- edm:isNextInSequence, for positions
   ALTER TABLE items ADD COLUMN source_id TEXT;      -- OAI-PMH identifier, for deletions
@@ -104,7 +104,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ) STRICT;
   `,
   // 4: a counter that moves only when what the person search index is built from changes,
-  // so that commits of items or keys by another process leave the index alone (issue #5)
+  // so that commits of items or keys by another process leave the index alone
   `
   CREATE TABLE data_versions (
     name    TEXT PRIMARY KEY,   -- 'persons': person rows or their item counts
@@ -112,7 +112,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ) STRICT;
   INSERT INTO data_versions (name, version) VALUES ('persons', 0);
   `,
-  // 5: package bodies out of the items row (issue #5). A column after two 20-60 KB blobs
+  // 5: package bodies out of the items row, for read speed. A column after two 20-60 KB blobs
   // (previous_ref, etag, source_digest) could only be read by walking the blobs' overflow
   // pages: 5x the time of an early column from cache, 267 vs 81 us cold at 100 k items,
   // for every node of a hierarchy and every package's ETag. Each body now has its own
@@ -153,7 +153,7 @@ export const MIGRATIONS: readonly Migration[] = [
     DELETE FROM item_xml WHERE item = old.num;
   END;
   `,
-  // 6: the last load run of each kind, for GET /status (issue #15 point 5)
+  // 6: the last load run of each kind, for GET /status
   `
   CREATE TABLE load_runs (
     kind        TEXT PRIMARY KEY,   -- 'items' or 'persons'
@@ -167,7 +167,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ) STRICT;
   `,
   // 7: institutions from the packages' provider-info, and which delivered each item, for
-  // GET /institutions (issue #15 point 6). Items loaded before get theirs when loaded again
+  // GET /institutions. Items loaded before get theirs when loaded again
   // (an unchanged package is then linked, not rewritten).
   `
   CREATE TABLE providers (
@@ -192,7 +192,8 @@ export const MIGRATIONS: readonly Migration[] = [
     DELETE FROM item_providers WHERE item_id = old.id;
   END;
   `,
-  // 8: change logs of what the search engine indexes (issue #14 point 6; searchChanges.ts).
+  // 8: change logs of what the search engine indexes (searchChanges.ts; docs/search-engine.md
+  // "The store's change feed").
   // One table per kind, filled by triggers, so that every writer (this process, an ingest,
   // a later tool) feeds them without knowing of them. A row names an id whose search
   // document may have changed; the reader takes the current row. INTEGER PRIMARY KEY (no
@@ -237,7 +238,7 @@ export const MIGRATIONS: readonly Migration[] = [
     INSERT INTO search_person_changes (id) VALUES (old.id);
   END;
   `,
-  // 9: the person search moved to the search engine (issue #14 point 5, src/search/engine/),
+  // 9: the person search moved to the search engine (src/search/engine/),
   // fed by the change logs of migration 8: the full-text table, its vocabulary, the facet
   // rows, the columns only that search read and its version counter go (a load no longer
   // writes them). Gender, a facet and not an entity field (docs/api.md), was kept only
@@ -262,7 +263,7 @@ export const MIGRATIONS: readonly Migration[] = [
     INSERT INTO search_person_changes (id) VALUES (new.id);
   END;
   `,
-  // 10: package bodies compressed (issue #16 point 6; bodyCodec.ts): 48 KB -> 6.4 KB per package.
+  // 10: package bodies compressed (bodyCodec.ts): 48 KB -> 6.4 KB per package.
   // The encoding of each body table is recorded, so that a store says what it holds. The
   // conversion rewrites every body, in the one transaction of the migration: a store is either
   // wholly converted or left as it was. Converting a body does not change its search document,
@@ -293,8 +294,8 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `);
   },
-  // 11: each item's stored fields beside its package (issue #14 point 8;
-  // src/search/engine/itemDocument.ts itemStoredFields): what a search answer shows of a hit,
+  // 11: each item's stored fields beside its package (src/search/engine/itemDocument.ts
+  // itemStoredFields): what a search answer shows of a hit,
   // ~700 bytes of JSON instead of a 10-60 KB package to decompress and parse. Computed here
   // for the items stored, in the migration's one transaction; written with each package after.
   (db) => {

@@ -1,5 +1,5 @@
 /**
- * The search engine's change feed on SQLite (issue #14 point 6): reading the change logs
+ * The search engine's change feed on SQLite (docs/search-engine.md "The store's change feed"): reading the change logs
  * of schema migration 8 and keeping them bounded. The logs are filled by triggers, so any
  * writer feeds them; this file knows no search schema, only which rows a kind is made of.
  *

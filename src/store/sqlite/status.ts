@@ -1,5 +1,5 @@
 /**
- * What GET /status reports of the store's freshness (issue #15 point 5):
+ * What GET /status reports of the store's freshness (docs/api.md "GET /version and GET /status"):
  * the last load run of each kind, and every harvested source's state.
  */
 import type { Database, Statement } from 'better-sqlite3';
