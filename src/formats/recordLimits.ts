@@ -51,6 +51,39 @@ function bytesOver(text: string, start: number, end: number, limit: number): num
   return bytes > limit ? bytes : null;
 }
 
+/**
+ * Why one line of JSON lines breaks a limit (too large, or nested too deep), or
+ * null. Each line is held to the limits on its own, so a line left unbalanced
+ * (a truncated record) never draws the lines after it into its record.
+ */
+export function jsonLineProblem(line: string, lineNumber: number, limits: RecordLimits): string | null {
+  const bytes = bytesOver(line, 0, line.length, limits.maxRecordBytes);
+  if (bytes !== null) return tooLargeReason(bytes, limits.maxRecordBytes);
+  let depth = 0;
+  const n = line.length;
+  for (let i = 0; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // Skip the string: to the next quote not escaped by an odd run of backslashes.
+      let j = line.indexOf('"', i + 1);
+      while (j >= 0) {
+        let backslashes = 0;
+        for (let k = j - 1; line.charCodeAt(k) === 0x5c; k--) backslashes++;
+        if (backslashes % 2 === 0) break;
+        j = line.indexOf('"', j + 1);
+      }
+      if (j < 0) return null;
+      i = j;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > MAX_NESTING_DEPTH) return tooDeepReason(lineNumber, i + 1);
+    } else if (c === 0x5d || c === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return null;
+}
+
 /** A record of a JSON text that breaks a limit. */
 export interface RefusedSpan {
   /** Index of the record: the element of a root array, or the top-level value (0 for a single document). */

@@ -11,7 +11,8 @@ import { EDM_HEAD_BYTES, looksLikeEdm } from './edm/readEdmRecords.js';
 import { readPackageChanges } from './items/readItemRecords.js';
 import { readPreparedPersons } from './persons/preparePerson.js';
 import type { ItemChange, PreparedPerson } from '../store/Store.js';
-import { decodeUtf8 } from './readInputs.js';
+import { decodeUtf8, decodeUtf8Lines } from './readInputs.js';
+import type { NotUtf8 } from './persons/readPersons.js';
 import type { ReadResult } from './runIngest.js';
 
 export interface ParsedRecords {
@@ -28,7 +29,9 @@ export interface ParsedRecords {
 
 export type ParserName = keyof ParsedRecords;
 
-const READERS: { [K in ParserName]: (text: string, limits: RecordLimits) => Iterable<ParsedRecords[K]> } = {
+type Reader<K extends ParserName> = (text: string, limits: RecordLimits, notUtf8?: NotUtf8) => Iterable<ParsedRecords[K]>;
+
+const READERS: { [K in ParserName]: Reader<K> } = {
   packages: readPackageChanges,
   persons: readPreparedPersons,
 };
@@ -102,6 +105,7 @@ export function* parseInput<K extends ParserName>(
 ): Generator<Array<ParsedRecords[K]>> {
   const error = (reason: string, position = 'file') => [{ kind: 'error', position, reason }] as Array<ParsedRecords[K]>;
   let text: string;
+  let notUtf8: NotUtf8 | undefined;
   try {
     if (parser === 'packages' && 'path' in input) {
       const head = packageFileHead(input.path, limits);
@@ -114,19 +118,26 @@ export function* parseInput<K extends ParserName>(
         return;
       }
     }
-    const decoded = decodeUtf8(bytesOf(input));
-    if ('error' in decoded) {
-      yield error(decoded.error);
-      return;
+    if (parser === 'persons') {
+      // Persons come as JSON lines too, where a line that is not UTF-8 costs that line alone.
+      const decoded = decodeUtf8Lines(bytesOf(input));
+      text = decoded.text;
+      notUtf8 = decoded.notUtf8;
+    } else {
+      const decoded = decodeUtf8(bytesOf(input));
+      if ('error' in decoded) {
+        yield error(decoded.error);
+        return;
+      }
+      text = decoded.text;
     }
-    text = decoded.text;
   } catch (e) {
     yield error(`cannot read the file: ${(e as Error).message}`);
     return;
   }
   let given = 0;
   try {
-    for (const chunk of chunked(READERS[parser](text, limits), records)) {
+    for (const chunk of chunked(READERS[parser](text, limits, notUtf8), records)) {
       given += chunk.length;
       yield chunk;
     }

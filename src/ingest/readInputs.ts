@@ -113,3 +113,33 @@ export function decodeUtf8(bytes: Buffer): { text: string } | { error: string } 
     return { error: 'not UTF-8; convert the file to UTF-8' };
   }
 }
+
+/**
+ * Decodes a file whose records are lines (JSON lines) line by line: a line that
+ * is not UTF-8 is left empty in the text and named with its reason, so it costs
+ * that line alone. `reason` is the file's error for when it is read as one document.
+ */
+export function decodeUtf8Lines(bytes: Buffer): { text: string; notUtf8?: { reason: string; lines: Map<number, string> } } {
+  const whole = decodeUtf8(bytes);
+  if ('text' in whole) return { text: whole.text };
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  const rows: string[] = [];
+  const lines = new Map<number, string>();
+  let offset = 0;
+  while (offset <= bytes.length) {
+    let end = bytes.indexOf(0x0a, offset);
+    if (end < 0) end = bytes.length;
+    const n = rows.length + 1;
+    try {
+      rows.push(decoder.decode(bytes.subarray(offset, end)));
+    } catch {
+      const row = bytes.subarray(offset, end);
+      const bad = decodeUtf8(row);
+      const detail = 'error' in bad ? /invalid byte 0x[0-9a-f]+/.exec(bad.error)?.[0] : undefined;
+      lines.set(n, `not UTF-8${detail === undefined ? '' : `: ${detail}`} on this line; the line was skipped: convert the file to UTF-8`);
+      rows.push('');
+    }
+    offset = end + 1;
+  }
+  return { text: rows.join('\n'), notUtf8: { reason: whole.error, lines } };
+}

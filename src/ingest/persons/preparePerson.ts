@@ -8,7 +8,7 @@ import { entityDoc } from '../../search/personFields.js';
 import type { PreparedPerson } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
 import type { Person } from '../../domain/person.js';
-import { readPersons } from './readPersons.js';
+import { readPersons, type NotUtf8 } from './readPersons.js';
 import { DEFAULT_LIMITS, type RecordLimits } from '../../formats/recordLimits.js';
 
 export function preparePerson(person: Person): PreparedPerson {
@@ -21,8 +21,8 @@ export function preparePerson(person: Person): PreparedPerson {
 }
 
 /** The persons of one document, prepared, with the records that are not persons and the bad ones. */
-export function* readPreparedPersons(text: string, limits: RecordLimits = DEFAULT_LIMITS): Generator<ReadResult<PreparedPerson>> {
-  for (const r of readPersons(text, limits)) {
+export function* readPreparedPersons(text: string, limits: RecordLimits = DEFAULT_LIMITS, notUtf8?: NotUtf8): Generator<ReadResult<PreparedPerson>> {
+  for (const r of readPersons(text, limits, notUtf8)) {
     if (r.kind === 'person') yield { kind: 'record', record: preparePerson(r.person), position: r.position };
     else if (r.kind === 'skipped') yield { kind: 'other', type: r.entityType };
     else yield r;

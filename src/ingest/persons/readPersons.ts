@@ -3,7 +3,7 @@
  * The format is detected from the content, not the file name, because GND dumps and
  * API responses are saved under arbitrary names. Pure: text in, results out.
  */
-import { blankSpans, DEFAULT_LIMITS, scanJsonRecords, type RecordLimits, type RefusedSpan } from '../../formats/recordLimits.js';
+import { blankSpans, DEFAULT_LIMITS, jsonLineProblem, scanJsonRecords, type RecordLimits } from '../../formats/recordLimits.js';
 import { describe, isObject, type RecordResult } from './fields.js';
 import { ACCEPTED_RECORDS, mapRecord, recordKind } from './mappers.js';
 import type { Person } from '../../domain/person.js';
@@ -21,40 +21,72 @@ export const ACCEPTED_FORMATS =
   '({"index": {...}} then the record); entities ({"id", "type": "person", "preferredName", ...}) ' +
   'one per line or as a JSON array';
 
+/**
+ * Lines of a file that are not UTF-8 (src/ingest/readInputs.ts decodeUtf8Lines):
+ * in JSON lines each is an error of its own; in a document, `reason` is the one error.
+ */
+export interface NotUtf8 {
+  reason: string;
+  /** Line number -> why; the text holds these lines empty. */
+  lines: ReadonlyMap<number, string>;
+}
+
 /** The text parsed once: either one JSON document, or lines, or neither. */
 type Parsed =
-  | { shape: 'document'; doc: unknown }
+  | { shape: 'document'; doc: unknown; refused: ReadonlyMap<number, string> }
   | { shape: 'lines'; lines: Line[] }
-  | { shape: 'broken'; reason: string }
+  | { shape: 'broken'; reason: string; position?: 'file' }
   | { shape: 'empty' }
   | { shape: 'other'; start: string };
 
-type Line = { n: number; value: unknown } | { n: number; syntaxError: string };
-
-function parse(text: string): Parsed {
-  const trimmed = text.trim();
-  if (trimmed === '') return { shape: 'empty' };
-  if (trimmed[0] !== '{' && trimmed[0] !== '[') return { shape: 'other', start: trimmed.slice(0, 20) };
-  try {
-    return { shape: 'document', doc: JSON.parse(trimmed) };
-  } catch (e) {
-    // Each line is parsed once, here; detection and reading reuse the values.
-    const lines = parseLines(text.split(/\r?\n/));
-    if (trimmed[0] === '{' && looksLineBased(lines)) return { shape: 'lines', lines };
-    return { shape: 'broken', reason: documentSyntaxError(trimmed, e) };
-  }
-}
+/** A non-blank line: its value, or why it cannot be read (`syntax` when JSON.parse refused it). */
+type Line = { n: number; value: unknown } | { n: number; error: string; syntax: boolean };
 
 /**
- * Line-based when the first non-blank line is a complete JSON object, or (when that
- * line is the broken one) at least half the lines are. A pretty-printed document starts
- * with a lone "{" and has few complete objects on one line.
+ * Line-based when the text is more than one line and either its first non-blank line
+ * is a complete JSON object (then the whole cannot be one document), or it is not one
+ * document and it has at least as many complete objects as lines that are not JSON. A
+ * pretty-printed document starts with a lone "{" and is mostly lines that are not JSON.
+ * Lines that break the limits, are not UTF-8 or are JSON but not objects count for
+ * neither side: they are line-shaped damage, reported each on its own.
  */
-function looksLineBased(lines: Line[]): boolean {
-  const isObjectLine = (l: Line): boolean => 'value' in l && isObject(l.value);
-  if (lines.length < 2) return false;
-  if (isObjectLine(lines[0]!)) return true;
-  return lines.filter(isObjectLine).length * 2 >= lines.length;
+function parse(text: string, limits: RecordLimits, notUtf8?: NotUtf8): Parsed {
+  const rows = text.split(/\r?\n/);
+  const blank = (i: number) => rows[i]!.trim() === '' && notUtf8?.lines.has(i + 1) !== true;
+  let first = 0;
+  while (first < rows.length && blank(first)) first++;
+  if (first === rows.length) return { shape: 'empty' };
+  let multiLine = false;
+  for (let i = first + 1; i < rows.length && !multiLine; i++) multiLine = !blank(i);
+  if (multiLine) {
+    const head = parseLine(rows, first, limits, notUtf8);
+    if ('value' in head && isObject(head.value)) return { shape: 'lines', lines: parseLines(rows, limits, notUtf8) };
+  }
+  const whole = notUtf8 !== undefined ? { shape: 'broken' as const, reason: notUtf8.reason, position: 'file' as const } : parseDocument(text, limits);
+  if (whole.shape === 'document' || !multiLine) return whole;
+  const lines = parseLines(rows, limits, notUtf8);
+  let objects = 0;
+  let syntax = 0;
+  for (const l of lines) {
+    if ('value' in l) objects += isObject(l.value) ? 1 : 0;
+    else syntax += l.syntax ? 1 : 0;
+  }
+  return objects > 0 && objects >= syntax ? { shape: 'lines', lines } : whole;
+}
+
+/** The text as one JSON document, its records held to the limits first. */
+function parseDocument(text: string, limits: RecordLimits): Parsed {
+  const trimmed = text.trim();
+  if (trimmed[0] !== '{' && trimmed[0] !== '[') return { shape: 'other', start: trimmed.slice(0, 20) };
+  const scan = scanJsonRecords(text, limits);
+  // A document that is one record (not an array of them) is refused whole.
+  if (scan.refused.length > 0 && !scan.arrayRoot) return { shape: 'broken', reason: scan.refused[0]!.reason };
+  try {
+    const doc: unknown = JSON.parse(blankSpans(text, scan.refused));
+    return { shape: 'document', doc, refused: new Map(scan.refused.map((r) => [r.index, r.reason])) };
+  } catch (e) {
+    return { shape: 'broken', reason: documentSyntaxError(trimmed, e) };
+  }
 }
 
 function documentSyntaxError(text: string, e: unknown): string {
@@ -69,16 +101,27 @@ function documentSyntaxError(text: string, e: unknown): string {
     'Expected one JSON document (an array or an object), or one JSON object per line';
 }
 
-function parseLines(lines: string[]): Line[] {
+/** Row `i` (0-based) on its own: held to the limits before it is parsed, so no line can cost another. */
+function parseLine(rows: readonly string[], i: number, limits: RecordLimits, notUtf8?: NotUtf8): Line {
+  const n = i + 1;
+  const undecodable = notUtf8?.lines.get(n);
+  if (undecodable !== undefined) return { n, error: undecodable, syntax: false };
+  const row = rows[i]!;
+  const problem = jsonLineProblem(row, n, limits);
+  if (problem !== null) return { n, error: problem, syntax: false };
+  try {
+    return { n, value: JSON.parse(row) };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { n, error: `JSON syntax error (${message}); expected one JSON object on this line`, syntax: true };
+  }
+}
+
+function parseLines(rows: readonly string[], limits: RecordLimits, notUtf8?: NotUtf8): Line[] {
   const out: Line[] = [];
-  lines.forEach((l, i) => {
-    if (l.trim() === '') return;
-    try {
-      out.push({ n: i + 1, value: JSON.parse(l) });
-    } catch (e) {
-      out.push({ n: i + 1, syntaxError: e instanceof Error ? e.message : String(e) });
-    }
-  });
+  for (let i = 0; i < rows.length; i++) {
+    if (rows[i]!.trim() !== '' || notUtf8?.lines.has(i + 1) === true) out.push(parseLine(rows, i, limits, notUtf8));
+  }
   return out;
 }
 
@@ -121,7 +164,7 @@ function detect(parsed: Parsed): PersonFormat {
 
 /** Which of the accepted formats the text is in, from its content. */
 export function detectPersonFormat(text: string): PersonFormat {
-  return detect(parse(text.replace(/^\uFEFF/, '')));
+  return detect(parse(text.replace(/^\uFEFF/, ''), DEFAULT_LIMITS));
 }
 
 function at(r: RecordResult, position: string): PersonReadResult {
@@ -132,20 +175,14 @@ function at(r: RecordResult, position: string): PersonReadResult {
  * Lines of any line-based format. Bulk action lines are dropped and the record lines read
  * on their own, so a broken action line costs one error, not the record after it too.
  */
-function readLines(lines: Line[], refused: ReadonlyMap<number, string>): PersonReadResult[] {
+function readLines(lines: Line[]): PersonReadResult[] {
   const out: PersonReadResult[] = [];
   let skipPartialDoc = false;
   for (const line of lines) {
     const position = `line ${line.n}`;
-    const tooBig = refused.get(line.n);
-    if (tooBig !== undefined) {
+    if ('error' in line) {
       skipPartialDoc = false;
-      out.push({ kind: 'error', position, reason: tooBig });
-      continue;
-    }
-    if ('syntaxError' in line) {
-      skipPartialDoc = false;
-      out.push({ kind: 'error', position, reason: `JSON syntax error (${line.syntaxError}); expected one JSON object on this line` });
+      out.push({ kind: 'error', position, reason: line.error });
       continue;
     }
     const action = bulkAction(line.value);
@@ -162,44 +199,25 @@ function readLines(lines: Line[], refused: ReadonlyMap<number, string>): PersonR
   return out;
 }
 
-/** The line each span starts on, in one pass (the spans are in text order). */
-function linesOf(text: string, spans: readonly RefusedSpan[]): Map<number, string> {
-  const out = new Map<number, string>();
-  let line = 1;
-  let at = 0;
-  for (const span of spans) {
-    for (let nl = text.indexOf('\n', at); nl !== -1 && nl < span.start; nl = text.indexOf('\n', nl + 1)) {
-      line += 1;
-      at = nl + 1;
-    }
-    out.set(line, span.reason);
-  }
-  return out;
-}
-
 /**
  * Reads all records of `text`, whatever the format; never throws on bad input.
  * Records that nest too deep or are larger than the limits
  * (src/formats/recordLimits.ts) are errors, found before anything is parsed;
  * a document that is one record (a lobid-gnd record or search page) is refused whole.
+ * In JSON lines every line stands alone: a bad line (truncated, too deep, too large,
+ * not UTF-8, not an object) is one error at its line, and every other line is read.
  */
-export function readPersons(input: string, limits: RecordLimits = DEFAULT_LIMITS): PersonReadResult[] {
+export function readPersons(input: string, limits: RecordLimits = DEFAULT_LIMITS, notUtf8?: NotUtf8): PersonReadResult[] {
   const text = input.replace(/^\uFEFF/, '');
-  const scan = scanJsonRecords(text, limits);
-  const parsed = parse(blankSpans(text, scan.refused));
-  if (scan.refused.length > 0 && !scan.arrayRoot && parsed.shape !== 'lines') {
-    return [{ kind: 'error', position: 'document', reason: scan.refused[0]!.reason }];
-  }
-  const refusedRecords = new Map(scan.arrayRoot ? scan.refused.map((r) => [r.index, r.reason]) : []);
-  const refusedLines = scan.arrayRoot ? new Map<number, string>() : linesOf(text, scan.refused);
+  const parsed = parse(text, limits, notUtf8);
   const format = detect(parsed);
   switch (parsed.shape) {
     case 'empty':
       return [{ kind: 'error', position: 'document', reason: `the input is empty; expected ${ACCEPTED_FORMATS}` }];
     case 'broken':
-      return [{ kind: 'error', position: 'document', reason: parsed.reason }];
+      return [{ kind: 'error', position: parsed.position ?? 'document', reason: parsed.reason }];
     case 'lines':
-      if (format !== 'unknown') return readLines(parsed.lines, refusedLines);
+      if (format !== 'unknown') return readLines(parsed.lines);
       return [{ kind: 'error', position: 'document', reason: `unknown format: no line holds ${ACCEPTED_RECORDS}; expected ${ACCEPTED_FORMATS}` }];
     case 'other':
       return [{ kind: 'error', position: 'document', reason: `unknown format: the text is not JSON (it starts with ${JSON.stringify(parsed.start)}); expected ${ACCEPTED_FORMATS}` }];
@@ -211,7 +229,7 @@ export function readPersons(input: string, limits: RecordLimits = DEFAULT_LIMITS
       const records = format === 'lobid-search' && isObject(doc) ? (doc['member'] as unknown[])
         : Array.isArray(doc) ? doc : [doc];
       return records.map((r, i) => {
-        const tooBig = doc === records ? refusedRecords.get(i) : undefined;
+        const tooBig = doc === records ? parsed.refused.get(i) : undefined;
         return tooBig === undefined ? at(mapRecord(r), `record ${i + 1}`) : { kind: 'error', position: `record ${i + 1}`, reason: tooBig };
       });
     }
