@@ -95,7 +95,7 @@ export async function entityCases(base: string, manifest: Manifest, json: Record
   const places = await sample(`${base}${q('*:*', '&facet=person_place_fct&rows=1')}`, json);
   const topPlace = (JSON.parse(places.body.toString()) as { facets: Array<{ field: string; facetValues: Array<{ value: string }> }> }).facets
     .find((f) => f.field === 'person_place_fct')?.facetValues[0]?.value ?? 'Berlin';
-  // Entity targets are latencies (issue #5): measured with one connection, so p99 is the time a
+  // Entity targets are latencies: measured with one connection, so p99 is the time a
   // request takes, not the queue in front of it; the 50-connection rows show throughput.
   const one = 1;
   return [
@@ -120,7 +120,7 @@ export async function entityCases(base: string, manifest: Manifest, json: Record
 }
 
 /**
- * Issue #5 "cursor paging through 100,000 hits": pages with cursorMark (rows
+ * Cursor paging through 100,000 hits: pages with cursorMark (rows
  * 1000, the maximum) through every hit of the query, one request at a time,
  * and checks that each id comes exactly once and that their number is the total.
  */
@@ -148,7 +148,8 @@ export async function cursorPaging(base: string, headers: Record<string, string>
 }
 
 /**
- * Issue #13: a `parents` request while five worst-case searches are in flight
+ * No search can hold the server (docs/decisions.md "Bounded searches"): a `parents` request while
+ * five worst-case searches are in flight
  * all the time. Another process keeps them going; each is 100 different
  * leading wildcards (each reads the whole vocabulary), and the queries differ,
  * so no expansion comes from the cache. The searches answer 200, or 503 past
@@ -172,7 +173,7 @@ export async function parentsUnderSearches(base: string, path: string, headers: 
 }
 
 /**
- * Issue #14 point 6: `parents` at one connection while another process loads new items
+ * Freshness without stalls: `parents` at one connection while another process loads new items
  * (100,000 in the full run, `--load-items N`), which the search index takes in as they
  * commit. Then how long the last loaded item takes to become searchable. Run last: the
  * store holds the new items afterwards.

@@ -7,7 +7,7 @@
  * mismatch shows as errors rather than as a faster ceiling.
  *
  * argv[3], the number of processes: as many as the server's HTTP workers
- * (`serve --workers N`, issue #16 point 10), with node:cluster as the server
+ * (`serve --workers N`), with node:cluster as the server
  * has them, all on one port; 1 (the default) is a single process. It prints
  * the port once every process listens.
  */

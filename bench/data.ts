@@ -1,8 +1,8 @@
 /**
  * `npm run bench:data -- --persons N --items M [--out DIR] [--seed S] [--threads T]`
  *
- * The deterministic synthetic data set of the benchmark (issue 5, "Data at
- * scale": `issues show 5`). The same arguments give byte-identical files.
+ * The deterministic synthetic data set of the benchmark (docs/benchmarks.md). The same arguments
+ * give byte-identical files.
  *
  * - DIR/persons/persons-0001.jsonl …: N persons as this service's own entity
  *   lines (spec 2.1 plus gender), 100,000 a file, for `ingest entities`.
@@ -57,8 +57,8 @@ export interface GenerateOptions {
    * Hand the files over as they are made instead of keeping them all: the
    * persons first, then the items in slices of whole trees. The bench loads
    * and deletes each slice, so that a data set larger than the disk's spare
-   * room can be loaded: 1 M items are 27 GB of files beside 50 GB of store
-   * (issue #5). The manifest is the same as without.
+   * room can be loaded: 1 M items are 27 GB of files beside 50 GB of store. The manifest is the
+   * same as without.
    */
   slices?: ItemSlices;
 }

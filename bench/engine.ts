@@ -1,5 +1,5 @@
 /**
- * Benchmark of the search engine alone (src/search/engine; issue #14 point 8), not a test:
+ * Benchmark of the search engine alone (src/search/engine; docs/search-engine.md "Benchmark"), not a test:
  * builds an item index of N synthetic documents (words with a Zipf-like distribution) and,
  * with `--persons`, a person index of N synthetic persons beside it, then prints one table:
  * build rate, memory, and p50/p99 of the query rows the issue names (one connection, so one
@@ -11,7 +11,7 @@
  *   node --import tsx --expose-gc --max-old-space-size=4096 bench/engine.ts [N=1000000] [--persons] [--only=<text>]
  *
  * `--only=spell` runs only the query rows whose name contains the text (here: the
- * spellcheck rows, issue #18).
+ * spellcheck rows).
  */
 import { SearchIndex } from '../src/search/engine/SearchIndex.js';
 import { itemSchema, personSchema } from '../src/search/engine/schema.js';
@@ -124,7 +124,8 @@ if (persons) {
   measure('persons: *:* + 2 facets', () => ({ query: { kind: 'all' }, facets: [facet('person_gender_fct'), facet('person_place_fct')], sort: { kind: 'relevance' }, offset: 0, rows }), persons, 100);
 }
 
-// "Did you mean" (issue #18): a common term misspelt (one edit, or two, the first letter
+// "Did you mean" (docs/search-engine.md "Spellcheck"): a common term misspelt (one edit, or two,
+// the first letter
 // kept, none of them a term of the index), so the query finds nothing and the spellchecker
 // runs: the whole row is what it adds to a search that finds nothing.
 function misspellings(ix: SearchIndex, from: number, count: number, edits: number): string[] {

@@ -1,5 +1,5 @@
 /**
- * Where the memory of the engine's indexes goes (issue #14 point 8: the server ≤ 1.5 GB
+ * Where the memory of the engine's indexes goes (target: the server ≤ 1.5 GB
  * RSS with both indexes at 1 M each), not a test: builds the indexes of bench/engine.ts
  * (the same generated documents) and prints the bytes per structure: typed arrays by
  * their capacity, JS strings, arrays and maps by the heap freed when they are dropped.

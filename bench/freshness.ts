@@ -1,5 +1,6 @@
 /**
- * How fresh the item index stays while another process loads items (issue #14 point 6),
+ * How fresh the item index stays while another process loads items (docs/search-engine.md
+ * "The store's change feed"),
  * without the rest of `npm run bench`:
  *
  *   node --import tsx bench/freshness.ts --db FILE --items DIR [--items DIR …] [--query WORD]

@@ -1,5 +1,5 @@
 /**
- * Cost of the item search document (src/search/engine/itemDocument.ts; issue #14 point 1),
+ * Cost of the item search document (src/search/engine/itemDocument.ts),
  * not a test: per package, the mapping alone (from the JSON form already parsed, as at
  * load, where prepareItem has it), from the stored JSON text (JSON.parse first, as at an
  * index build from the store) and from the cortex XML (parseXml and cortexToJson first),

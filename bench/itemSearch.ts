@@ -1,6 +1,6 @@
 /**
- * The item search rows of the benchmark (issue #14 point 8) and `parents` while items load
- * (point 6). The terms are chosen by asking the server: the words of a random sample of
+ * The item search rows of the benchmark (targets in docs/benchmarks.md) and `parents` while
+ * items load. The terms are chosen by asking the server: the words of a random sample of
  * titles, each tried for its number of hits, so the rows mean the same at any data size.
  */
 export interface Answer {
@@ -85,7 +85,7 @@ export interface SearchCase {
   target: string;
 }
 
-/** The rows of issue #14 point 8, all at one connection (p99 is a request's own time). */
+/** The item search rows, all at one connection (p99 is a request's own time). */
 export function itemSearchCases(t: ItemTerms, deepPages: string[]): SearchCase[] {
   const target = 'p99 ≤ 20 ms';
   const cases: SearchCase[] = [

@@ -14,7 +14,7 @@ export const option = (name: string, fallback: string) => {
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
 export const quick = flag('quick');
-/** `--store sqlite` (the default) or `--store postgres` (issue #16 point 10). */
+/** `--store sqlite` (the default) or `--store postgres`. */
 export const backend = option('store', 'sqlite');
 if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--store ${backend}: the backends are sqlite and postgres`);
 /** `--store-url postgres://…`: a PostgreSQL database of the user's instead of the bench's own cluster. */

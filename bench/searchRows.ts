@@ -1,5 +1,5 @@
 /**
- * The item search rows of the benchmark (issue #14 point 8: bench/itemSearch.ts) against a
+ * The item search rows of the benchmark (bench/itemSearch.ts) against a
  * server already running, without the rest of `npm run bench`:
  *
  *   node --import tsx bench/searchRows.ts --base http://127.0.0.1:PORT [--seconds 10] [--key KEY] [--only WORD]

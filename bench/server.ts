@@ -23,7 +23,7 @@ export function emptyServerLog(): void {
 export const serverLogBytes = () => loggedBytes;
 
 /**
- * Starts the server as a user does (issue #13, point 11): `heritage-api
+ * Starts the server as a user does, so that the bench measures what users run: `heritage-api
  * serve` with no flag but the store and the port, so at the default log level
  * and with every other default; HERITAGE_API_SERVER_LOG_LEVEL=info in the
  * environment measures the request log (docs/configuration.md "The request log").
@@ -113,7 +113,7 @@ export function drive(base: string, paths: readonly string[], headers: Record<st
 /**
  * Waits until the kernel has stopped stalling on IO (Linux pressure stall
  * information): after a load of 50 GB, `sync` returns while reclaim and
- * write-back still go on, and a case measured then read a third low (issue #5).
+ * write-back still go on, and a case measured then read a third low.
  * At most five minutes; elsewhere than on Linux it does not wait.
  */
 export async function ioSettled(): Promise<void> {

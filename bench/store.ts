@@ -1,5 +1,5 @@
 /**
- * The store the bench measures, on either backend (issue #16 point 10), and its load through the
+ * The store the bench measures, on either backend, and its load through the
  * real `ingest` commands.
  *
  * - SQLite: DIR/bench.db, as `heritage-api --db FILE`.

@@ -9,7 +9,7 @@ import type { Person } from '../../src/domain/person.js';
 import { Rng, Zipf } from './rng.js';
 import type { Forename, Piece, Surname, Vocab } from './vocab.js';
 
-/** Zipf exponent of every vocabulary (issue 5: "skewed (Zipf-like) frequencies"). */
+/** Zipf exponent of every vocabulary (real vocabularies have skewed, Zipf-like frequencies). */
 export const ZIPF_S = 1.1;
 /**
  * Zipf–Mandelbrot offsets: occupations and places plain Zipf (the top occupation is

@@ -23,7 +23,7 @@ export interface Person {
 }
 
 // The DNB resolver and lobid-gnd both mint https URIs today, EntityFacts 2014 and the
-// DDB use http; issue 3 says both are the same person, so we store one form (http, the
+// DDB use http; docs/decisions.md "GND ids" says both are the same person, so we store one form (http, the
 // form of the spec's own example `id:"http://d-nb.info/gnd/118540238"`). "/about" and
 // "/about/<format>" are the DNB's description pages of the same resource.
 const GND_URI = /^https?:\/\/d-nb\.info\/gnd\/([0-9][0-9X-]*)(?:\/about(?:\/[a-z]+)?)?\/?$/i;

@@ -3,7 +3,7 @@
  * with another method is a 405 with `Allow` (RFC 9110 section 15.5.6), not a
  * 404; a plain OPTIONS, one that is not a CORS preflight, is answered with
  * `Allow` (RFC 9110 section 9.3.7) instead of @fastify/cors's text/plain
- * 400. Issue #13, point 5.
+ * 400, so that every answer has the catalog's shape (docs/decisions.md "Methods").
  */
 import type { onRequestHookHandler, RouteOptions } from 'fastify';
 import { ApiError } from '../errors.js';

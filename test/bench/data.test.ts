@@ -1,5 +1,5 @@
 /**
- * The synthetic bench data (bench/data.ts, issue 5 "Data at scale"): the same
+ * The synthetic bench data (bench/data.ts): the same
  * arguments give byte-identical files whatever the number of threads, every
  * record loads through the real ingest, the depth-12 chain is one, and the
  * manifest's term hit counts are exact.

@@ -1,6 +1,6 @@
 /**
- * The bench's report goes into docs/benchmarks.md as its backend's section (bench/report.ts,
- * issue #16 point 10): a PostgreSQL run must not overwrite the SQLite table, nor the notes.
+ * The bench's report goes into docs/benchmarks.md as its backend's section (bench/report.ts): a
+ * PostgreSQL run must not overwrite the SQLite table, nor the notes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The pages in a real browser (issue #17 point 4): headless Chromium (Debian's `chromium`
+ * The pages in a real browser (docs/pages.md "Tests"): headless Chromium (Debian's `chromium`
  * package) driven by playwright-core, on the real server over a socket, with the demo's
  * records and an archive whose titles hold markup. A visitor searches, follows and removes
  * a facet, pages, opens an item, walks the breadcrumb up and the children down, opens the

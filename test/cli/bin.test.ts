@@ -1,8 +1,8 @@
 /**
  * `heritage-api` as installed by `npm link` or `npm install -g .` (README,
  * docs/cli.md): the compiled bin, started through a symlink in a bin
- * directory, from a working directory outside the package (issue #13,
- * point 9). Built here, into a copy of the package layout, so the test
+ * directory, from a working directory outside the package (docs/cli.md
+ * "Installing the command"). Built here, into a copy of the package layout, so the test
  * neither needs nor touches the checkout's dist/.
  */
 import { test } from 'node:test';
@@ -69,7 +69,7 @@ test('the built bin runs through a symlink from any directory', { timeout: 300_0
   demo.kill('SIGINT');
   const stopped = await ended;
   assert.equal(stopped.code, 0, stopped.stderr);
-  // (Records the fixtures hold twice count as updated: issue #13, point 8.)
+  // (Records the fixtures hold twice are duplicates: docs/decisions.md "Duplicates".)
   assert.match(
     stopped.stderr,
     /^Loaded demo items: [1-9]\d* new, \d+ updated, 0 unchanged, 0 skipped\.\nLoaded demo persons: [1-9]\d* new, 0 updated, 0 unchanged, 0 skipped\.\nheritage-api listening on http:\/\/127\.0\.0\.1:\d+ \(\d+ items\)\n$/,

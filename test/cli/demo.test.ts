@@ -36,7 +36,7 @@ test('demo prints curl commands that work as printed', { timeout: 60_000 }, asyn
       child.once('exit', (code) => reject(new Error(`demo exited with ${code}: ${err}`)));
     });
     assert.match(err, /Loaded demo items: \d+ new/);
-    // The home page's URL comes first (issue #17 point 5), and a browser gets the home page there.
+    // The home page's URL comes first, and a browser gets the home page there.
     const lines = out.split('\n').filter((l) => l.trim() !== '');
     const home = /^Open the collection in a browser: (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(lines[0] ?? '')?.[1];
     assert.ok(home !== undefined, out);
@@ -66,7 +66,7 @@ test('demo prints curl commands that work as printed', { timeout: 60_000 }, asyn
     assert.equal(found.results[0].docs.length, 2);
     assert.equal(found.facets[3].field, 'person_occupation_fct');
     assert.equal(found.facets[3].facetValues[0].value, 'Schriftsteller');
-    // The item search (issue #14): Goethe's portraits, their media type, Goethe beside them.
+    // The item search: Goethe's portraits, their media type, Goethe beside them.
     const [itemsBody, itemsStatus] = items!.stdout.split(/\n(?=\d{3}$)/);
     assert.equal(itemsStatus, '200');
     const hits = JSON.parse(itemsBody!);

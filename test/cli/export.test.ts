@@ -1,5 +1,5 @@
 /**
- * `heritage-api export items|persons` (issue #14 point 4; docs/export.md) on the real
+ * `heritage-api export items|persons` (docs/export.md) on the real
  * fixtures: every hit exactly once, as the search shows it, in id order; --query and --fq;
  * resuming a file cut off anywhere, a half-written last line included; bad arguments.
  */

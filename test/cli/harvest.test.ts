@@ -1,7 +1,7 @@
 /**
  * `heritage-api harvest URL` against a real local OAI-PMH repository serving
  * the real HOPE records (test/helpers/oaiServer.ts), into a real store
- * (issue #4 "Harvesting"): every record exactly once through the pages,
+ * (docs/cli.md "harvest"): every record exactly once through the pages,
  * a 503 with Retry-After, deleted records, a stop and a resume, an
  * incremental second run, OAI-PMH errors and a bad record.
  */

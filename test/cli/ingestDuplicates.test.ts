@@ -1,5 +1,5 @@
 /**
- * The same input gives the same store (issue #13, point 8): a record whose key
+ * The same input gives the same store (docs/decisions.md "Duplicates"): a record whose key
  * (item id, person id) was read before in the run is a duplicate, reported with
  * both places; the first in path order wins, so a re-run writes nothing.
  */

@@ -1,6 +1,6 @@
 /**
  * `heritage-api ingest entities`: the GND formats, non-persons counted and
- * skipped, bad records reported, idempotent re-runs (issue #3 "Loading persons").
+ * skipped, bad records reported, idempotent re-runs (docs/cli.md "ingest entities PATH...").
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * `heritage-api ingest` against hostile files (issue #13, point 7): files nested
+ * `heritage-api ingest` against hostile files (docs/decisions.md "Record limits"): files nested
  * far deeper than any record, an EDM file of many records in one rdf:RDF cut off
  * in the middle, and records over ingest.maxRecordBytes of every kind. Each is a
  * bad record reported with file, record and reason; the good records of the run

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C during a load (issue #13, point 9): the load stops at once, even
+ * Ctrl-C during a load (docs/decisions.md "Bad records"): the load stops at once, even
  * while it waits for input, keeps what it read, says what was kept and that
  * a re-run goes on, and exits with 130 (docs/cli.md). A re-run of the same
  * input then loads only the rest.

@@ -1,6 +1,5 @@
 /**
- * `heritage-api keys ...` and `items block|unblock` (issue #2 "API keys",
- * "Loading items"), against a real store file.
+ * `heritage-api keys ...` and `items block|unblock` (docs/cli.md), against a real store file.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +14,7 @@ import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
 
 const freshDb = () => join(mkdtempSync(join(tmpdir(), 'heritage-api-cli-')), 'h.db');
 
-/** Only loads create a store (issue #13, point 9): one with the demo packages. */
+/** Only loads create a store (docs/cli.md "The store is created by loads only"): one with the demo packages. */
 async function loadedDb(): Promise<string> {
   const db = freshDb();
   assert.equal((await cli(['--db', db, 'ingest', 'items', CORTEX_DIR])).code, 0);

@@ -1,5 +1,5 @@
 /**
- * A new operator is never misled (issue #13, point 9): typos in variables,
+ * A new operator is never misled (docs/cli.md "Mistakes and problems"): typos in variables,
  * settings and flags are refused with the name meant; a mistyped --db does
  * not create an empty store; a taken port, a locked store or a file that is
  * no store get one sentence that says what to do, never a stack trace.

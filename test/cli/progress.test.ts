@@ -1,5 +1,5 @@
 /**
- * Progress of a load on a terminal (issue #13, point 9): records, rate and
+ * Progress of a load on a terminal: records, rate and
  * errors always; a bar, the percentage of the whole and the time left where
  * the whole is known.
  */

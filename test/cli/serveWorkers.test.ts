@@ -1,5 +1,5 @@
 /**
- * `heritage-api serve --workers 2` as an operator runs it (issue #16 point 5), on each
+ * `heritage-api serve --workers 2` as an operator runs it (docs/deployment.md "Workers"), on each
  * backend: the same bytes as one process for items, hierarchy, searches and their
  * errors, from both worker processes; the rate limits of the API and of the pages hold
  * for the node, whichever worker answers; /metrics counts the node; a killed worker is

@@ -1,5 +1,6 @@
 /**
- * The commands on either store backend (issue #16 point 2): `ingest`, `keys`, `items` and
+ * The commands on either store backend (docs/deployment.md "The PostgreSQL backend"): `ingest`,
+ * `keys`, `items` and
  * `export` run on a PostgreSQL store named by store.backend and store.url as they do on a
  * SQLite file, and print the same; a PostgreSQL store that is missing, unreachable or not
  * migrated is refused with a message that says what to do, never with its password.

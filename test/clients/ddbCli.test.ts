@@ -1,5 +1,5 @@
 /**
- * The check of issue #15: the `ddb` command of
+ * A real client: the `ddb` command of
  * @maschinenlesbar.org/deutsche-digitale-bibliothek-cli, a client of the
  * newer generation of the DDB API, pointed at our real server in public mode
  * (auth.anonymousRead) with `--base-url http://127.0.0.1:PORT/2`, unchanged.

@@ -1,6 +1,6 @@
 /**
- * No search can hold the server (issue #13, point 1): the hostile queries of
- * the issue are answered, each limit of the `search` config is a 400 of the
+ * No search can hold the server (docs/decisions.md "Bounded searches"): hostile
+ * queries that once did are answered, each limit of the `search` config is a 400 of the
  * catalog, a search over its budget is the documented 503, and while
  * expensive searches run, item requests are answered before them.
  * Nothing here reads a clock: a search that ran past its budget would be a
@@ -37,7 +37,7 @@ const OVER_BUDGET = (ms: number) =>
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} the hostile wildcards of issue #13 are answered, exactly as their plain equivalents`, async () => {
+  test(`${b} the hostile wildcards that once held the server are answered, exactly as their plain equivalents`, async () => {
     const t = await startTestApp(backend, { loadEntities: [EF] });
     try {
       // 33 repeats of *?*?…*?z: no word has that many letters, so no hit.

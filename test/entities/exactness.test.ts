@@ -1,7 +1,6 @@
 /**
- * The entity search is exact at scale (issue #5 "How we will check it": "a
- * test compares counts and facet values against a straightforward SQL
- * evaluation on a 100,000-person generated set").
+ * The entity search is exact at scale: counts and facet values compared with a
+ * straightforward SQL evaluation on a 100,000-person generated set.
  *
  * 100,000 persons from the benchmark's generator (bench/synth, fixed seed) are
  * loaded through the store API in batches, as `ingest entities` does, and
@@ -86,7 +85,7 @@ const persons: Person[] = [];
     for (let k = 0; k < n; k++) refs.add(persons[Math.floor(PERSONS * random() ** 4)]!.id);
     if (i % 1000 === 0) refs.add('http://d-nb.info/gnd/4000000-0');
     const id = `exactness-item-${i}`;
-    // Not an object literal typed as PreparedItem: the item shape is being extended (issue #4),
+    // Not an object literal typed as PreparedItem: the item shape may be extended,
     // and fields this version does not know are ignored.
     const item = {
       id,

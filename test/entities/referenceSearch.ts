@@ -1,7 +1,7 @@
 /**
  * A deliberately plain reference evaluation of the entity search, for the
- * exactness test (issue #5: "a test compares counts and facet values against
- * a straightforward SQL evaluation"). It shares nothing with the production
+ * exactness test, which compares counts and facet values against a
+ * straightforward SQL evaluation. It shares nothing with the production
  * search (src/store/sqlite/personSearch.ts, personIndex.ts, src/search/sets.ts,
  * topK.ts, personFields.ts): it is built from the Person objects themselves
  * into its own in-memory SQLite database, one row per person, per value and
@@ -14,7 +14,7 @@
  * src/search/fold.ts (`fold`, `tokens`: "matching ignores case and
  * diacritics ... words are runs of letters and digits", docs/api.md).
  *
- * Semantics, from docs/api.md "GET /entities" and decisions.md "Entity search":
+ * Semantics, from docs/api.md "GET /entities" and docs/decisions.md "Entity search":
  * - a term matches a word of the field(s); a plain term any text field (all
  *   but id, type, count); a term of several words is a phrase;
  * - a phrase matches consecutive words within ONE value of a field (Solr's

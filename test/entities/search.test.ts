@@ -1,6 +1,6 @@
 /**
  * GET /entities: the response shape of spec 2.1/2.2, the rules of spec 4.2
- * and decisions.md "Entity search", and bad input. The large table of
+ * and docs/decisions.md "Entity search", and bad input. The large table of
  * queries over the real persons is in table.test.ts.
  */
 import { test } from 'node:test';
@@ -33,7 +33,7 @@ for (const backend of BACKENDS) {
           '{"field":"person_occupation_fct","numberOfFacets":0,"facetValues":[]}' +
           '],"correctedQuery":"","highlightedTerms":["http://d-nb.info/gnd/124963463"],"randomSeed":""}',
       );
-      // decisions.md: the https form of a GND URI is the same person.
+      // docs/decisions.md "GND ids": the https form of a GND URI is the same person.
       const https = await get(t, `/entities?query=${encodeURIComponent('id:"https://d-nb.info/gnd/124963463"')}`);
       assert.equal(https.json().results[0].docs[0].id, 'http://d-nb.info/gnd/124963463');
     } finally {
@@ -147,7 +147,8 @@ for (const backend of BACKENDS) {
         ['rows=ten', 'InvalidParameterException', 'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
         ['sort=nonsense', 'InvalidSearchException', "sort 'nonsense' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>."],
         ['facet=person_hobby_fct', 'InvalidSearchException', "facet 'person_hobby_fct' does not exist. Facets: person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct."],
-        // Issue #15 point 11: a parameter /entities does not take is named, with those it takes.
+        // docs/decisions.md "Unknown parameters": a parameter /entities does not take is named,
+        // with those it takes.
         ['person_hobby_fct=x', 'UnknownParameterException', "The query parameter 'person_hobby_fct' is not one this operation takes, so it would be ignored. Its parameters: query, facet, offset, rows, sort, facet.limit, minDocs, cursorMark, afterId, person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct, id, preferredName, variantName, professionOrOccupation, placeOfBirth, placeOfDeath, type, count, dateOfBirth_de, dateOfDeath_de (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json."],
         ['cursorMark=nonsense', 'InvalidSearchException', "cursorMark is not valid: send '*' to start, then the nextCursorMark of the previous response."],
         ['cursorMark=*&offset=20', 'InvalidSearchException', 'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).'],
@@ -201,7 +202,7 @@ for (const backend of BACKENDS) {
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #15 point 10: lobid-gnd persons come out in natural order, and a gender filter in either vocabulary finds both sources`, async () => {
+  test(`${b} lobid-gnd persons come out in natural order, and a gender filter in either vocabulary finds both sources`, async () => {
     const t = await startTestApp(backend, { loadEntities: [EF, LOBID] });
     try {
       const goethe = (await get(t, `/entities?query=${encodeURIComponent('id:"http://d-nb.info/gnd/118540238"')}`)).json();

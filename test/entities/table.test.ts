@@ -1,7 +1,7 @@
 /**
  * Acceptance table for GET /entities over the 1,222 real EntityFacts persons of
- * fixtures/persons/entityfacts/culturehub-1222-persons.json (issue 3 "How we will check
- * it"; spec 2.1, 2.2, 4.2; decisions.md "Entity search").
+ * fixtures/persons/entityfacts/culturehub-1222-persons.json (spec 2.1,
+ * 2.2, 4.2; docs/decisions.md "Entity search").
  *
  * Every expected number, id and facet value below was worked out from the raw fixture
  * by the scripts in test/entities/expected/README.md (an independent model of the
@@ -817,7 +817,7 @@ const ROWS: Row[] = [
   },
 ];
 
-/** The page size and offset a row asks for (defaults of decisions.md: 20, 0). */
+/** The page size and offset a row asks for (defaults of docs/decisions.md "Paging and sorts": 20, 0). */
 function paging(params: Params | undefined): { rows: number; offset: number } {
   const rows = params?.['rows'];
   const offset = params?.['offset'];

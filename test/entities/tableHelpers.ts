@@ -1,7 +1,7 @@
 /**
  * Shared pieces of table.test.ts: the row type, the expected data files (worked out by
  * the scripts in expected/README.md), the request helper and the checks every
- * response of GET /entities must pass (spec 2.1, 2.2; decisions.md "Entity search").
+ * response of GET /entities must pass (spec 2.1, 2.2; docs/decisions.md "Entity search").
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

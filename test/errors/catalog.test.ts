@@ -1,6 +1,6 @@
 /**
- * The error catalog and docs/errors.md stay in step (DEVELOPERS.md "One
- * error catalog"), and every entry is well-formed.
+ * The error catalog and docs/errors.md stay in step (one catalog of every
+ * error: docs/decisions.md "Errors"), and every entry is well-formed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The IIIF Presentation 3.0 manifest built from real packages (issue #15 point 4):
+// The IIIF Presentation 3.0 manifest built from real packages (docs/api.md "GET /items/{id}/iiif"):
 // packages loaded by the real ingest into a real store and read back in their JSON
 // form, as the route reads them. Expected values were read off the fixture files by
 // hand; the comment next to each says where. Every manifest is also checked against

@@ -1,7 +1,8 @@
 /**
  * writeXmlDocument: an element cut out of a document, written as a document
  * of its own, parses back to the same element (names, namespaces,
- * attributes, text), whatever its ancestors declared (issue #15 point 2).
+ * attributes, text), whatever its ancestors declared (the parts of a package are served on
+ * their own: docs/decisions.md "Parts of a package").
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * A real PostgreSQL for the tests (issue #16 point 9).
+ * A real PostgreSQL for the tests: store tests run on the real thing, never a mock.
  *
  * `npm test` starts one cluster for the whole run (test/helpers/withPostgres.ts) and
  * passes its address down in TEST_POSTGRES_ADMIN_URL; a test file run alone starts

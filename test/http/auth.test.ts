@@ -1,5 +1,5 @@
 /**
- * API keys (spec section 5, decisions.md "Requests"): header and query forms,
+ * API keys (spec section 5, docs/decisions.md "API keys"): header and query forms,
  * OAuth 1.0 parameter lists, missing / unknown / revoked / malformed keys, and
  * keys never written to the log.
  */
@@ -48,7 +48,7 @@ for (const backend of BACKENDS) {
         `OAuth oauth_nonce="x",oauth_consumer_key="${encodeURIComponent(t.key)}"`,
         `oauth   oauth_consumer_key = "${t.key}"`,
       ];
-      // What a 2014 v1 client reads with such a header (issue #15 "How we will check"): parents, aip, entities.
+      // What a 2014 v1 client reads with such a header: parents, aip, entities.
       for (const path of [url, `/items/${CHAPTER_ID}/aip`, `/entities?query=${encodeURIComponent('id:"http://d-nb.info/gnd/118540238"')}`]) {
         for (const authorization of headers) {
           const res = await t.app.inject({ url: path, headers: { accept: 'application/json', authorization } });
@@ -99,7 +99,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #5: a keep-alive connection's key is checked again when its header changes or the key is revoked`, async () => {
+  test(`${b} a keep-alive connection's key is checked again when its header changes or the key is revoked`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {

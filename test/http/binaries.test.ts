@@ -1,6 +1,6 @@
 /**
- * GET /binary/<path> over the real server (issue #15 point 3; docs/api.md
- * "Binaries"): files of a media directory made here with small real images,
+ * GET /binary/<path> over the real server (docs/api.md
+ * "GET /binary/{path}"): files of a media directory made here with small real images,
  * Range and conditional requests (RFC 9110 §13, §14), the redirect to
  * media.baseUrl, and every way out of the directory, sent as raw bytes over a
  * socket so that no client tidies the path first.
@@ -248,7 +248,8 @@ test('nothing outside the media directory: .., encoded slashes and dots, NUL, ab
         assert.equal(res.body, invalid(shown), path);
         assert.ok(!res.body.includes(SECRET), path);
       }
-      // A broken percent-encoding is refused before any path is looked at (issue #13 point 3: the URL is not echoed).
+      // A broken percent-encoding is refused before any path is looked at (the URL, which may hold a key,
+      // is not echoed: docs/decisions.md "Keys never leak").
       const broken = await get('/binary/%E0%A4%A');
       assert.equal(broken.status, 400);
       assert.equal(

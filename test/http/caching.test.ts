@@ -1,5 +1,5 @@
 /**
- * decisions.md "Beyond the spec": ETag + 304, Last-Modified, Cache-Control,
+ * docs/decisions.md "Beyond the spec": ETag + 304, Last-Modified, Cache-Control,
  * gzip/brotli, CORS with preflight, per-key rate limits, OpenAPI.
  */
 import { test } from 'node:test';
@@ -154,7 +154,8 @@ for (const backend of BACKENDS) {
         limited.body,
         JSON.stringify({ status: 429, name: 'TooManyRequestsException', message: 'Too many requests for this API key (or, without a valid key, from this address). Wait 60 seconds (see the Retry-After header) and try again.' }),
       );
-      // The query form of the same key shares its budget (issue #13; test/http/rateLimit.test.ts has more).
+      // The query form of the same key shares its budget (docs/decisions.md "Rate limits";
+      // test/http/rateLimit.test.ts has more).
       const query = await t.app.inject({ url: `${aip}?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } });
       assert.equal(query.statusCode, 429);
     } finally {
@@ -179,7 +180,7 @@ for (const backend of BACKENDS) {
         '/search/person/facets/{facetName}', '/search/person/sortcriteria', '/search/person/suggest', '/search/sortcriteria', '/search/suggest',
         '/status', '/version',
       ]);
-      // The same operations under /2 (issue #15 point 7): a second server.
+      // The same operations under /2 (docs/decisions.md "The `/2` prefix"): a second server.
       assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), ['/', '/2']);
       assert.deepEqual(doc.security, [{ oauthHeader: [] }, { oauthQuery: [] }]);
       // /version is public (ddb-openapi-6.8 getVersion has no security); everything else needs the key.
@@ -193,7 +194,8 @@ for (const backend of BACKENDS) {
       assert.deepEqual(doc.components.securitySchemes.oauthQuery, { type: 'apiKey', in: 'query', name: 'oauth_consumer_key' });
       assert.equal(doc.components.securitySchemes.oauthHeader.name, 'Authorization');
       assert.deepEqual(Object.keys(op.responses).sort(), ['200', '304', '400', '401', '403', '404', '405', '406', '414', '429', '431', '500']);
-      // Every operation has the answers any request may get before it reaches one (issue #13).
+      // Every operation has the answers any request may get before it reaches one (docs/errors.md
+      // "Order of checks").
       for (const [path, methods] of Object.entries(doc.paths as Record<string, { get: { responses: object } }>)) {
         for (const status of ['405', '414', '431']) assert.ok(status in methods.get.responses, `${path} ${status}`);
       }

@@ -1,5 +1,5 @@
 /**
- * GET /items/{id}/children over the real server (issue #15 point 1): whole
+ * GET /items/{id}/children over the real server (docs/decisions.md "Children"): whole
  * bodies in JSON and XML, paging, and the errors of `aip`.
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * "Did you mean" over HTTP (issue #18): /entities, /search/person, /search and the
+ * "Did you mean" over HTTP (docs/search-engine.md "Spellcheck"): /entities, /search/person, /search and the
  * Solr-native select's spellcheck block, on the real fixtures. The hits stay those of the
  * query as sent, so a misspelt query's body is the body of a query that finds nothing,
  * with its correction; a right query gets no correction. The corrections themselves are

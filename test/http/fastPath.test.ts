@@ -1,5 +1,6 @@
 /**
- * The fast path in front of Fastify (src/http/fastPath.ts, issue #5): over a
+ * The fast path in front of Fastify (src/http/fastPath.ts; docs/configuration.md "The fast path for
+ * packages and `parents`"): over a
  * real socket it must answer `parents` exactly as the Fastify route does
  * (compared with inject, which never goes through it), and leave every other
  * request to Fastify.
@@ -69,12 +70,12 @@ const TREE = [
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #5: the fast path answers parents and packages as the routes do, byte for byte`, async () => {
+  test(`${b} the fast path answers parents and packages as the routes do, byte for byte`, async () => {
     const t = await startTestApp(backend, { load: [writePackages(TREE)] });
     try {
       const { port, reachedFastify } = await listening(t);
       const accepts = ['application/json', 'application/xml', 'text/xml', 'application/xml;q=0.9, application/json;q=0.5', '*/*', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'];
-      // Under /2 too: the newer API generation's paths (issue #15 point 7).
+      // Under /2 too: the newer API generation's paths (docs/decisions.md "The `/2` prefix").
       for (const id of ['CHAPITEM', 'VOLITEM', 'ROOTITEM']) {
         for (const accept of accepts) {
           for (const prefix of ['', '/2']) {
@@ -109,7 +110,7 @@ for (const backend of BACKENDS) {
         'access-control-expose-headers': 'ETag, Last-Modified, Retry-After, WWW-Authenticate, Content-Encoding',
         'content-type': 'application/xml; charset=utf-8',
         vary: 'Accept, Accept-Encoding',
-        // Issue #15 point 9: the validators of parents, a digest of the body.
+        // The validators of parents, a digest of the body (docs/decisions.md "Validators and caching").
         'cache-control': 'public, max-age=300',
         etag: `W/"${createHash('sha256').update(one.body, 'latin1').digest('base64url').slice(0, 27)}"`,
         'content-length': String(Buffer.byteLength(one.body)),
@@ -119,7 +120,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #5: every other request goes to Fastify and gets the route's answer or error`, async () => {
+  test(`${b} every other request goes to Fastify and gets the route's answer or error`, async () => {
     const t = await startTestApp(backend, { load: [writePackages(TREE)] });
     try {
       assert.equal((await t.store.blockItem('ROOTITEM', 'rights unclear')), true);
@@ -168,7 +169,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #5: the fast path sees a revoked key and new data from the next request`, async () => {
+  test(`${b} the fast path sees a revoked key and new data from the next request`, async () => {
     const t = await startTestApp(backend, { load: [writePackages([{ id: 'P1', title: 'Parent' }, { id: 'C1', title: 'Child', parent: 'P1' }])] });
     try {
       const { port, reachedFastify } = await listening(t);
@@ -197,8 +198,9 @@ for (const backend of BACKENDS) {
     }
   });
 
-  // Request logging no longer switches it off: it writes Fastify's lines itself (issue #13, test/http/requestLog.test.ts).
-  test(`${b} issue #5: the fast path is off with rate limiting or a list of CORS origins`, async () => {
+  // Request logging no longer switches it off: it writes Fastify's lines itself
+  // (test/http/requestLog.test.ts).
+  test(`${b} the fast path is off with rate limiting or a list of CORS origins`, async () => {
     const setups = [
       { what: 'rate limiting', options: { flags: { http: { rateLimitMax: 1000 } } } },
       { what: 'CORS origins', options: { flags: { http: { corsOrigin: 'https://a.example, https://b.example' } } } },

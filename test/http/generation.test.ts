@@ -1,5 +1,5 @@
 /**
- * The newer generation of the API under /2 (issue #15 point 7): every
+ * The newer generation of the API under /2 (docs/decisions.md "The `/2` prefix"): every
  * operation of /openapi.json answers under /2 exactly as at the root, so a
  * client whose base URL ends in /2 works by changing the host alone.
  */

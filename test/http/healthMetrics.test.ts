@@ -1,5 +1,5 @@
 /**
- * Issue #16 point 7: /health/live, /health/ready and /metrics, on the real
+ * /health/live, /health/ready and /metrics (docs/api.md "Health and metrics"), on the real
  * server over a real socket (so that the fast path in front of Fastify is
  * counted too), with whole bodies for health and /metrics parsed.
  */

@@ -1,6 +1,6 @@
 /**
- * GET /items/{id}/iiif over the real server (issue #15 point 4; docs/api.md
- * "IIIF"): real fixture packages loaded by the real ingest, a media directory
+ * GET /items/{id}/iiif over the real server (docs/api.md
+ * "GET /items/{id}/iiif"): real fixture packages loaded by the real ingest, a media directory
  * of small real images made here, every manifest checked against
  * test/fixtures/iiif-presentation-3-structure.schema.json (structural rules
  * written from the specification; no npm package ships the official schema).

@@ -1,6 +1,6 @@
 /**
  * GET /institutions, /institutions/sectors and /institutions/map over the
- * real server (issue #15 point 6), from the two real cortex packages: whole
+ * real server (docs/api.md "Institutions"), from the two real cortex packages: whole
  * bodies, filters, paging, validators and errors.
  */
 import { test } from 'node:test';

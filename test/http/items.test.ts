@@ -1,6 +1,6 @@
 /**
  * GET /items/{id}/aip, /items/{id}, /items/{id}/parents over the real server
- * (spec 2.3, 2.4, 4.3, 4.4, 7; decisions.md "Hierarchy", "Item package").
+ * (spec 2.3, 2.4, 4.3, 4.4, 7; docs/decisions.md "Hierarchy", "Item package").
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,7 +78,8 @@ for (const backend of BACKENDS) {
       assert.deepEqual(body['provider-info'], raw['provider-info']);
       assert.deepEqual(body.binaries, raw.binaries);
       assert.equal(body.view.item.viewers, null);
-      // The duplicate `subject` keys of the raw text are merged in document order (decisions.md).
+      // The duplicate `subject` keys of the raw text are merged in document order
+      // (docs/decisions.md "The JSON form").
       assert.deepEqual(body.edm.RDF.ProvidedCHO.subject, [
         'Druckgraphik',
         'Goethe, Johann Wolfgang von',

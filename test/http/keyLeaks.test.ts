@@ -1,5 +1,5 @@
 /**
- * Issue #13, point 3: an API key never appears in a log line or an answer,
+ * docs/decisions.md "Keys never leak": an API key never appears in a log line or an answer,
  * however the request is written. Every request goes over a real socket to
  * a server logging at `trace` (everything Fastify logs), and the key is
  * looked for in the whole log and in every answer, head and body.
@@ -95,7 +95,7 @@ function authorizations(key: string): string[] {
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #13: no encoding of the query, path or Authorization header gets a key into the log or an answer`, async () => {
+  test(`${b} no encoding of the query, path or Authorization header gets a key into the log or an answer`, async () => {
     const stream = new PassThrough();
     let log = '';
     stream.on('data', (d) => (log += d.toString()));
@@ -148,7 +148,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: the messages for a mistyped Authorization header or a malformed URL say what to fix without the key`, async () => {
+  test(`${b} the messages for a mistyped Authorization header or a malformed URL say what to fix without the key`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
       const url = `/items/${CHAPTER_ID}/parents`;

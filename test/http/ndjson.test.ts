@@ -1,5 +1,5 @@
 /**
- * Every hit as JSON Lines over HTTP (issue #14 point 4): `Accept: application/x-ndjson` on
+ * Every hit as JSON Lines over HTTP (docs/export.md): `Accept: application/x-ndjson` on
  * /search, /search/person and /entities streams each hit's doc, one per line, in id order,
  * the same docs the JSON answers hold; `afterId` resumes; a bad query is still a 400.
  */

@@ -1,6 +1,6 @@
 /**
  * Uncompressed package bodies are kept per process while the data is unchanged
- * (src/http/itemDocuments.ts, http.packageBodyCacheBytes; issue #16 point 10). What is
+ * (src/http/itemDocuments.ts, http.packageBodyCacheBytes). What is
  * served stays exact: the bytes the store holds, their ETag and Last-Modified, 304s; a
  * reloaded item comes with its new bytes, a blocked one with the block error, whether
  * this process or another connection (another node, a running `ingest`) changed it.

@@ -1,6 +1,6 @@
 /**
  * The parts of a package as resources of their own, over the real server
- * (issue #15 point 2): whole bodies in JSON and XML, the same validators,
+ * (docs/decisions.md "Parts of a package"): whole bodies in JSON and XML, the same validators,
  * negotiation and errors as `aip`.
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Issue #13, point 2: every numeric parameter is a safe integer in its range,
+ * docs/decisions.md "Numbers": every numeric parameter is a safe integer in its range,
  * written in decimal digits; the query string is valid percent-encoding.
  * Ajv alone coerced "Infinity" (rows=Infinity returned every person), "1e3",
  * "0x10", " 5" and "".
@@ -39,7 +39,7 @@ const BAD_VALUES = ['Infinity', '-Infinity', 'NaN', '1e3', '0x10', '0b1', '90071
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #13: rows, offset, facet.limit and minDocs refuse anything but decimal digits in range, naming the parameter and its range`, async () => {
+  test(`${b} rows, offset, facet.limit and minDocs refuse anything but decimal digits in range, naming the parameter and its range`, async () => {
     const t = await startTestApp(backend, { loadEntities: [EF] });
     try {
       for (const [name, max] of PARAMS) {
@@ -64,7 +64,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: a query string that is not valid percent-encoding is a 400, not a search for the literal text`, async () => {
+  test(`${b} a query string that is not valid percent-encoding is a 400, not a search for the literal text`, async () => {
     const t = await startTestApp(backend, { loadEntities: [EF] });
     try {
       const cases: Array<[string, string]> = [

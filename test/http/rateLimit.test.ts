@@ -1,5 +1,5 @@
 /**
- * Issue #13, point 4: the rate limit counts the authenticated key, not the
+ * docs/decisions.md "Rate limits": the rate limit counts the authenticated key, not the
  * text of its header; requests without a valid key count per client address.
  */
 import { test } from 'node:test';
@@ -41,7 +41,7 @@ for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
   const flags = { http: { rateLimitMax: MAX, rateLimitWindowSeconds: 60 } };
 
-  test(`${b} issue #13: an OAuth 1.0 client with a new nonce on every request is limited`, async () => {
+  test(`${b} an OAuth 1.0 client with a new nonce on every request is limited`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR], flags });
     try {
       for (let i = 0; i < MAX; i++) assert.equal(await status(t, url, { authorization: oauth1(t.key) }), 200);
@@ -53,7 +53,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: the header and the query form of one key share one budget; another key has its own`, async () => {
+  test(`${b} the header and the query form of one key share one budget; another key has its own`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR], flags });
     try {
       const other = generateApiKey();
@@ -69,7 +69,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: requests without a valid key are limited per client address`, async () => {
+  test(`${b} requests without a valid key are limited per client address`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR], flags });
     try {
       // Guessing keys: each a different one, all from one address.

@@ -1,5 +1,6 @@
 /**
- * Issue #16 points 3 and 7 with what `npm test` has (one PostgreSQL, no streaming replica;
+ * Replicas and their metrics (docs/deployment.md "Replicas") with what `npm test` has (one
+ * PostgreSQL, no streaming replica;
  * the real replica is in test/scaleout): replicas that cannot serve are left out, the
  * primary serves every read, /health/ready stays ready, and /metrics says so per replica,
  * labelled host:port/database without user or password. Lag, failover and the primary

@@ -1,5 +1,5 @@
 /**
- * The request log (src/http/requestLog.ts, issue #13 point 11): at the
+ * The request log (src/http/requestLog.ts; docs/configuration.md "The request log"): at the
  * default log level the fast path answers, and it writes the very line
  * the routes write for the same request, fields and their order; neither path
  * ever logs a key. The batching sink of standard output (src/http/logSink.ts)
@@ -85,7 +85,7 @@ function shape(lines: Array<Record<string, unknown>>): string {
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #13: at log level info the fast path answers and logs each request as the routes do, in one line`, async () => {
+  test(`${b} at log level info the fast path answers and logs each request as the routes do, in one line`, async () => {
     // The default is warn (docs/configuration.md "The request log"): request lines are asked for.
     assert.equal(DEFAULTS.server.logLevel, 'warn');
     const log = capture();
@@ -136,7 +136,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: no key in the request log of either path, however it is sent`, async () => {
+  test(`${b} no key in the request log of either path, however it is sent`, async () => {
     const log = capture();
     const t = await startTestApp(backend, { load: [writePackages(TREE)], flags: { server: { logLevel: 'info' } }, server: { logging: true, logStream: log.stream } });
     try {
@@ -162,7 +162,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`${b} issue #13: behind a trusted proxy the fast path leaves X-Forwarded-For to Fastify; at warn nothing is logged per request`, async () => {
+  test(`${b} behind a trusted proxy the fast path leaves X-Forwarded-For to Fastify; at warn nothing is logged per request`, async () => {
     const log = capture();
     const t = await startTestApp(backend, { load: [writePackages(TREE)], flags: { server: { trustProxy: true, logLevel: 'info' } }, server: { logging: true, logStream: log.stream } });
     try {
@@ -194,7 +194,7 @@ for (const backend of BACKENDS) {
   });
 }
 
-test('issue #13: the batched sink writes a turn’s lines at once, in order, and the rest on close', async () => {
+test('the batched sink writes a turn’s lines at once, in order, and the rest on close', async () => {
   const target = new PassThrough();
   const writes: string[] = [];
   target.on('data', (d: Buffer) => writes.push(d.toString()));
@@ -220,7 +220,7 @@ test('issue #13: the batched sink writes a turn’s lines at once, in order, and
   assert.deepEqual(writes.join(''), 'a\nb\nc\nd\ne\n');
 });
 
-test('issue #13: lines of the last turn reach standard output when the process exits at once', () => {
+test('lines of the last turn reach standard output when the process exits at once', () => {
   const sinkModule = fileURLToPath(new URL('../../src/http/logSink.ts', import.meta.url));
   const script = `
     const { createLogSink } = await import(${JSON.stringify(sinkModule)});

@@ -1,5 +1,5 @@
 /**
- * Request rules: Accept negotiation (spec 4.1, decisions.md "Requests"),
+ * Request rules: Accept negotiation (spec 4.1, docs/decisions.md "Accept"),
  * Host, item ids, unknown routes.
  */
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Describing the API (issue #15 point 12): `/` links to the description, the
+ * Describing the API (docs/api.md "GET /, GET /docs, GET /openapi.json"): `/` links to the description, the
  * interactive page and every operation (JSON for clients, a page for
  * browsers); `/docs` is Swagger UI over /openapi.json, served entirely by
  * this server; the 404 message names every operation.

@@ -1,6 +1,7 @@
 /**
  * One server on SQLite and one on PostgreSQL, loaded with the same records, answer every
- * operation of the spec with the same bytes (issue #16 points 2 and 9): item packages,
+ * operation of the spec with the same bytes, so that a store can move between backends unnoticed:
+ * item packages,
  * `parents`, `children`, entities, the item search, institutions, the key check and
  * blocks, errors included. Status, the headers a client reads and the whole body are
  * compared; only Last-Modified (the time of each load) and the request id may differ.

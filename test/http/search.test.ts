@@ -1,6 +1,6 @@
 /**
  * v1 GET /search and the rest of the search family over the real server on the real
- * fixtures (issue #14 points 1 and 3): whole bodies, each computed here by brute force
+ * fixtures (docs/search.md): whole bodies, each computed here by brute force
  * from the store's own bodies (every package's search document and result doc), errors
  * included. /search/person is compared with /entities, which it serves unchanged.
  */

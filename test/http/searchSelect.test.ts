@@ -1,6 +1,6 @@
 /**
  * The Solr-native /search/index/{search|person}/select over the real server on the real
- * fixtures (issue #14 point 2): Solr's JSON, whole bodies (QTime, the only measured
+ * fixtures (docs/search.md "Solr-native select"): Solr's JSON, whole bodies (QTime, the only measured
  * value, checked to be a whole number and then set to 0), computed here by brute force
  * from the store's own bodies; errors in Solr's shape.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /version and GET /status over the real server (issue #15 point 5).
+ * GET /version and GET /status over the real server (docs/api.md "GET /version and GET /status").
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

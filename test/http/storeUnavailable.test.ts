@@ -1,6 +1,6 @@
 /**
- * A PostgreSQL store that stops answering while the server runs (issue #16 point 3; the CI
- * run of 2026-11-25 saw 500s for it): every request that needs the store gets the catalog's
+ * A PostgreSQL store that stops answering while the server runs (docs/decisions.md "Faults";
+ * the CI run of 2026-11-25 saw 500s for it): every request that needs the store gets the catalog's
  * 503 StoreUnavailableException with Retry-After, never a 500, and the server answers again
  * by itself once the store is back. The store is a real PostgreSQL behind a TCP relay that
  * the test cuts and restores, as a network or a restarting server would.

@@ -1,5 +1,5 @@
 /**
- * A `br` package answer (issue #16 point 6): a store that keeps the body as
+ * A `br` package answer: a store that keeps the body as
  * brotli hands it over and it is sent as it is, from the first answer on, so
  * that one ETag is one body; otherwise the HTTP layer compresses it.
  */

@@ -1,5 +1,6 @@
 /**
- * Issue #16 point 4, "many nodes, one truth": two API nodes (two servers, each with its own
+ * Many nodes, one truth (docs/deployment.md "Several API nodes"): two API nodes (two servers, each
+ * with its own
  * connections, as two processes have) on one PostgreSQL store. What one node's store writes
  * (an item, a key created or revoked, a block) the other serves on its very next request:
  * every cache of a node is keyed on the store's data_version, read once per round trip

@@ -1,5 +1,5 @@
 /**
- * Issue #15 point 11: a query parameter an operation does not take is a 400
+ * docs/decisions.md "Unknown parameters": a query parameter an operation does not take is a 400
  * naming it and listing those it takes, on every route; never silently
  * ignored (`/entities?q=Goethe` once returned every person). 2.6.1's
  * per-field parameters of /entities work as field filters, or get a 400

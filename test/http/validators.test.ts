@@ -1,5 +1,5 @@
 /**
- * Issue #15 point 9: parents, children and /entities answer with an ETag (a
+ * docs/decisions.md "Validators and caching": parents, children and /entities answer with an ETag (a
  * weak digest of the body, src/http/validators.ts), Cache-Control, and 304
  * when If-None-Match names it; the ETag follows the data.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #13, point 6: with a list of CORS origins every answer depends on
+ * docs/decisions.md "CORS": with a list of CORS origins every answer depends on
  * Origin, so every answer says `Vary: Origin`, item answers (which set Vary
  * themselves) included; a shared cache must not give one origin's answer to
  * another.
@@ -18,7 +18,7 @@ const varies = (vary: unknown) => String(vary ?? '').split(',').map((s) => s.tri
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
-  test(`${b} issue #13: with http.corsOrigin a list, item answers, 304s and errors carry Vary: Origin`, async () => {
+  test(`${b} with http.corsOrigin a list, item answers, 304s and errors carry Vary: Origin`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR], flags: { http: { corsOrigin: ORIGINS } } });
     try {
       const aip = `/items/${CHAPTER_ID}/aip`;

@@ -1,5 +1,5 @@
-// Bad input to the EDM reader (issue #4, "Bad input ... each reported clearly with the rest
-// of the run kept"): each problem is one error with its position and what to fix, and the
+// Bad input to the EDM reader (docs/decisions.md "Bad records"): each problem is one error with its
+// position and what to fix, and the
 // records around it are still read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // The EDM inside two real DDB packages (fixtures/items/cortex/*.xml), run through
 // buildPackage: the package built must agree with the real one on the item id, the edm
-// part, the hierarchy fields and the key facets (issue #4, "How we will check it").
+// part, the hierarchy fields and the key facets.
 // Expected values are read from the real package itself.
 //
 // What cannot be derived from the EDM alone, and is therefore not compared:

@@ -1,6 +1,6 @@
 // Hostile values in every part of a package built from EDM: markup characters, `]]>`,
 // quotes, CR/LF/TAB, namespaces the cortex document also uses under other prefixes. The
-// package must be well-formed, keep every value exactly (decisions.md "Item package":
+// package must be well-formed, keep every value exactly (docs/decisions.md "Item package":
 // the JSON form is derived from the XML), and load unchanged (readItemRecords).
 
 import { test } from 'node:test';

@@ -1,4 +1,5 @@
-// Item ids of packages built from EDM (spec 2.4 properties/item-id, issue #4), records that
+// Item ids of packages built from EDM (spec 2.4 properties/item-id; docs/decisions.md "Item ids
+// from EDM"), records that
 // cannot make a package, and the small vocabularies the builder maps values through: DDB
 // time codes and day numbers, language codes, media types, license labels.
 //

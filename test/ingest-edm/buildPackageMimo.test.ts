@@ -1,6 +1,6 @@
 // The package built from real MIMO records (fixtures/items/edm/mimo/, already in the DDB
 // form: properties on edm:ProvidedCHO): view, facets and binaries checked value by value
-// against the source files (issue #4, "How we will check it"). Every expected value below
+// against the source files. Every expected value below
 // was read off the record by hand; the comment next to it says where. Day numbers and
 // item ids were computed independently with python3 (see buildPackageIds.test.ts).
 

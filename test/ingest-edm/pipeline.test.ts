@@ -1,6 +1,6 @@
 /**
  * EDM files through `ingest items` into a real store and out of the real
- * server (issue #4 "How we will check it"): the HOPE "Combat" hierarchy in
+ * server: the HOPE "Combat" hierarchy in
  * any order, and bad input reported with the rest of the run kept.
  * Expected ids are base32(SHA-1(CHO URI)), computed independently with
  * python3: base64.b32encode(hashlib.sha1(uri.encode()).digest()).
@@ -59,7 +59,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual([summary.records, summary.inserted, summary.problems, summary.cycles], [786, 786, [], []]);
         assert.deepEqual((await store.getAncestry(ISSUE)), { nodes: EXPECTED, cycle: false });
         assert.deepEqual((await store.getAncestry(YEAR)), { nodes: EXPECTED.slice(1), cycle: false });
-        // The root has no parent: an empty hierarchy (decisions.md "Hierarchy").
+        // The root has no parent: an empty hierarchy (docs/decisions.md "Hierarchy").
         assert.deepEqual((await store.getAncestry(ROOT)), { nodes: [], cycle: false });
       } finally {
         await dispose();

@@ -1,4 +1,4 @@
-// The EDM reader on real records (issue #4, "EDM in"): one record per file, many in one
+// The EDM reader on real records (docs/edm-mapping.md): one record per file, many in one
 // rdf:RDF, many rdf:RDF in one file, both forms of EDM, streamed in small chunks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

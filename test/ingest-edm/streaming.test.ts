@@ -1,4 +1,4 @@
-// The EDM reader streams (issue #4: "stream large files"): results come while the input
+// The EDM reader streams, as large files must not be held whole: results come while the input
 // is still being read, and the text it holds is bounded by one record, not the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 3 / decisions.md "Entity search": https://d-nb.info/gnd/X and http://d-nb.info/gnd/X
+// docs/decisions.md "GND ids": https://d-nb.info/gnd/X and http://d-nb.info/gnd/X
 // are the same person; one form (http) is stored. Other URIs are kept as given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

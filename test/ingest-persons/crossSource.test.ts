@@ -1,4 +1,4 @@
-// Issue 3 "How we will check it": the same person loaded from EntityFacts and from
+// The same person loaded from EntityFacts and from
 // lobid-gnd gives the same entity (where the sources agree). See
 // src/ingest/persons/README.md "EntityFacts vs lobid-gnd" for what this found.
 import { test } from 'node:test';
@@ -71,13 +71,13 @@ test('place and occupation labels agree between the sources; gender labels do no
     'gnd/4176310-5: Publizist / Publizist',
     'gnd/4200345-3: Zeichner / Zeichner',
     // Same GND gender vocabulary, different label vintages: kept as the source labels them
-    // (issue 3: "gender ... values as the source labels them"); see README.md.
+    // in the source records; see README.md.
     'standards/vocab/gnd/gender#female: Frau / Weiblich',
     'standards/vocab/gnd/gender#male: Mann / Männlich',
   ]);
 });
 
-test('Goethe from lobid-gnd and the same data in EntityFacts form give the same entity (issue #15: natural name, one gender vocabulary)', () => {
+test('Goethe from lobid-gnd and the same data in EntityFacts form give the same entity (natural name, one gender vocabulary)', () => {
   // No EntityFacts record of Goethe ships with the data, so this one is made from the real
   // lobid record, restructured the way the 2014 EntityFacts file holds such data: http
   // "@id", fields inside "person", single {@id,@value} place and gender nodes, dates as one
@@ -115,8 +115,8 @@ test('Goethe from lobid-gnd and the same data in EntityFacts form give the same 
 });
 
 test('names come out in natural order from both sources; date notation is kept as the source text', () => {
-  // lobid-gnd gives the inverted "Surname, Forename" and is turned round (issue #15 point
-  // 10), keeping the inverted form first among the variants; EntityFacts 2014 is in
+  // lobid-gnd gives the inverted "Surname, Forename" and is turned round (docs/decisions.md "Names in
+  // natural order"), keeping the inverted form first among the variants; EntityFacts 2014 is in
   // natural order already and is kept (5 of 1,222 contain a comma at all, e.g. "Petronius, Arbiter").
   assert.ok(lobidPersons.every((p) => !p.preferredName.includes(', ') && p.variantName[0]!.includes(', ')));
   assert.equal(efPersons.filter((p) => p.preferredName.includes(',')).length, 5);

@@ -1,4 +1,4 @@
-// Issue 3 "Loading persons": DNB EntityFacts JSON-LD, as an array or one record per line.
+// Loading persons: DNB EntityFacts JSON-LD, as an array or one record per line.
 // Expected numbers were counted independently with python3 over the raw file (json.load,
 // strip, order-keeping dedup), not produced by the code under test.
 import { test } from 'node:test';

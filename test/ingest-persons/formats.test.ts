@@ -1,4 +1,4 @@
-// Issue 3 "Loading persons": format detection from content, the service's own entity shape
+// Loading persons: format detection from content, the service's own entity shape
 // (spec 2.1 docs) for loading one instance from another's output, and bad input reported
 // per record (line-based) or per document (whole-document formats).
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 3 "Loading persons": lobid-gnd single records, search pages (member[]), JSON lines
+// Loading persons: lobid-gnd single records, search pages (member[]), JSON lines
 // and Elasticsearch bulk lines. Only Person / DifferentiatedPerson become entities; other
 // GND types are skipped and counted by type. Expected values read off the raw files.
 import { test } from 'node:test';
@@ -18,7 +18,8 @@ test('single lobid-gnd record: Goethe in natural order, https id stored as http,
     id: 'http://d-nb.info/gnd/118540238', // source: https://d-nb.info/gnd/118540238
     type: 'person',
     // Source: "Goethe, Johann Wolfgang von", with preferredNameEntityForThePerson
-    // {forename, prefix, surname}; the inverted form is kept as the first variant (issue #15).
+    // {forename, prefix, surname}; the inverted form is kept as the first variant (docs/decisions.md
+    // "Names in natural order").
     preferredName: 'Johann Wolfgang von Goethe',
     variantName: ['Goethe, Johann Wolfgang von', ...raw.variantName], // 152 names, all distinct and already trimmed in the source
     dateOfBirth: '1749-08-28', // source: ["1749-08-28"]

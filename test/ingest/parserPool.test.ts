@@ -2,7 +2,7 @@
  * The parser pool (src/ingest/parserPool.ts): files parsed on worker threads
  * come back in the order asked, each file's records in order, and a worker
  * holds back no more than its credits while the main thread does not take
- * results (issue #5: loads use every core without unbounded memory).
+ * results, so that loads use every core without unbounded memory.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // parseQueryWithTerms: where each plain term of the tree stands in the query as sent, so a
-// spelling correction (issue #18) can rewrite exactly those characters and keep the rest.
+// spelling correction ("did you mean") can rewrite exactly those characters and keep the rest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQuery, parseQueryWithTerms, QUERY_FIELDS } from '../../src/query/parse.js';

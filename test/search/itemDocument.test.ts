@@ -1,6 +1,6 @@
 /**
- * The item package as a search document and a result doc (src/search/engine/itemDocument.ts,
- * issue #14 point 1), on every real fixture package: the cortex packages and the packages
+ * The item package as a search document and a result doc (src/search/engine/itemDocument.ts), on
+ * every real fixture package: the cortex packages and the packages
  * buildPackage.ts makes of the EDM records (itemFixtures.ts). Whole documents for three
  * packages, with every expected value read off the package by hand; then all packages in
  * the real SearchIndex and a table of queries whose hits were read off the data.

@@ -1,5 +1,5 @@
 /**
- * The item search is exact at scale (issue #14 point 9), as test/entities/exactness.test.ts
+ * The item search is exact at scale (docs/search-engine.md "Exactness"), as test/entities/exactness.test.ts
  * is for persons: 100,000 items of the benchmark's generator (itemExactnessData.ts: made
  * in-process, fixed seed) are loaded into a real SQLite store, and the engine's index is
  * built from the store's change feed by the IndexHost, as the service builds it. The same

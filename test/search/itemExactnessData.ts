@@ -1,5 +1,5 @@
 /**
- * Generated item packages for the item search's exactness test (issue #14 point 9), made
+ * Generated item packages for the item search's exactness test (docs/search-engine.md "Exactness"), made
  * in-process by the benchmark's generator (bench/synth/items.ts: item i is a pure function
  * of the seed and i) and turned into what the store keeps, as a load would: the cortex XML
  * and its JSON form (parseXml, cortexToJson).

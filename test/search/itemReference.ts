@@ -1,6 +1,6 @@
 /**
- * A deliberately plain SQL reference of the item search, for the exactness test (issue #14
- * point 9), as test/entities/referenceSearch.ts is for persons. It shares nothing with the
+ * A deliberately plain SQL reference of the item search, for the exactness test, as
+ * test/entities/referenceSearch.ts is for persons. It shares nothing with the
  * engine (src/search/engine/: postings, hits, ranks, sort plans, top-k, cursors): it is built
  * from each item's SearchDocument (itemDocumentsFromJson, the mapping under test elsewhere)
  * into its own in-memory SQLite database, one row per item, per word and per facet value,

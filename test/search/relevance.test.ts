@@ -1,5 +1,5 @@
 /**
- * Relevance on the real fixtures (issue #14 point 7; docs/search-engine.md "Semantics",
+ * Relevance on the real fixtures (docs/search-engine.md "Semantics",
  * docs/search.md "Relevance"): a table of real queries with the hits expected on top.
  * The rules it shows: a title whose words are exactly the query's comes first; then the
  * score, where a match in the title (weight 8) beats one in the subtitle (4), keywords and

@@ -1,5 +1,6 @@
 /**
- * Fresh without stalls (issue #14 point 6), on the service's search runners (workers, and
+ * Fresh without stalls (docs/search-engine.md "The store's change feed"), on the service's search
+ * runners (workers, and
  * the main thread without them): a start builds the indexes in the background and a
  * search waits for its kind's build; a record committed by another connection (another
  * process: an ingest) becomes findable without any search asking for a refresh, by the

@@ -2,7 +2,7 @@
  * The search pool (src/search/searchPool.ts) on a real store: its workers answer
  * as the main thread does over the same store, see the server's own writes at
  * once, refuse what waits too long, and survive a worker stuck where no
- * cooperative deadline reaches (issue #13, point 1).
+ * cooperative deadline reaches (docs/decisions.md "Bounded searches").
  */
 import type { Store } from '../../src/store/Store.js';
 import { test } from 'node:test';

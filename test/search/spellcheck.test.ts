@@ -1,5 +1,6 @@
 /**
- * "Did you mean" (issue #18, src/search/engine/spellcheck.ts): real misspellings against
+ * "Did you mean" (src/search/engine/spellcheck.ts; docs/search-engine.md "Spellcheck"): real
+ * misspellings against
  * indexes of the real fixtures (the 1,222 persons of culturehub, the item packages), as
  * tables of the query sent and the correction expected ("" = none); the candidate walk
  * (nearTerms.ts) against a brute force over a vocabulary; corrections following loads.

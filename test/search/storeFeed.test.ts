@@ -1,6 +1,6 @@
 /**
- * The engine fed by the store's change feed (src/search/engine/storeFeed.ts, issue #14
- * point 6) answers as an index built directly from the same documents: the fixtures'
+ * The engine fed by the store's change feed (src/search/engine/storeFeed.ts) answers as an index
+ * built directly from the same documents: the fixtures'
  * items and persons loaded into a real store, scanned in time-bounded slices while more
  * loads, updates, deletes and blocks commit, then caught up.
  */

@@ -1,5 +1,5 @@
 /**
- * Children of an item, for every backend (issue #15 point 1): order by
+ * Children of an item, for every backend (docs/decisions.md "Children"): order by
  * position, then label, then id; paging; child counts; positions from
  * edm:isNextInSequence agree with those `parents` shows.
  */

@@ -1,6 +1,6 @@
 /**
- * Hierarchy derived at load time, for every backend (decisions.md
- * "Hierarchy"; issue #2 "How we will check it").
+ * Hierarchy derived at load time, for every backend (docs/decisions.md
+ * "Hierarchy").
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

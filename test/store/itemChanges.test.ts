@@ -1,6 +1,6 @@
 /**
  * Ordered upserts and deletions, harvest state saved with them, and positions
- * from edm:isNextInSequence, for every backend (issue #4).
+ * from edm:isNextInSequence, for every backend (docs/decisions.md "Hierarchy").
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,5 @@
 /**
- * Paging through every stored item id in order (`heritage-api items list`,
- * issue #13 point 9), for every backend.
+ * Paging through every stored item id in order (`heritage-api items list`), for every backend.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

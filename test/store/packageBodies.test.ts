@@ -1,6 +1,6 @@
 /**
  * Package bodies come back from the store byte for byte as they were loaded,
- * however the backend keeps them (issue #16 point 6: compressed on disk), and
+ * however the backend keeps them (compressed on disk), and
  * a brotli form a backend hands over is of exactly those bytes.
  */
 import { test } from 'node:test';

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL writes a load's records many at a time (src/store/postgres/itemUpserts.ts,
- * persons.ts; issue #16 point 10). A batch that mixes new records, changed ones, unchanged
+ * persons.ts), for load speed. A batch that mixes new records, changed ones, unchanged
  * ones given a source id, an id twice, institutions moved and removed, and a deletion in
  * the middle, leaves exactly what SQLite's one-by-one writes leave: the same counts, the
  * same answers to every read, and the same changes in the search change feed after the batch.

@@ -1,5 +1,5 @@
 /**
- * Package bodies on PostgreSQL (issue #16 point 6): kept brotli-compressed as SQLite keeps
+ * Package bodies on PostgreSQL: kept brotli-compressed as SQLite keeps
  * them (src/store/bodyCodec.ts), so the stored bytes are the `br` form a client is sent,
  * the same bytes whichever backend answers, and every body comes back as it was loaded.
  * (test/store/packageBodies.test.ts checks the same on SQLite through a load from files.)

@@ -1,6 +1,6 @@
 /**
- * `heritage-api migrate` and `heritage-api copy` against a real PostgreSQL (issue #16
- * points 2 and 8): the fixtures copied from SQLite to PostgreSQL and back answer every
+ * `heritage-api migrate` and `heritage-api copy` against a real PostgreSQL
+ * (docs/deployment.md): the fixtures copied from SQLite to PostgreSQL and back answer every
  * read as the original does, the digests printed agree both ways, and the refusals say
  * what to do without showing the password.
  */

@@ -1,6 +1,6 @@
 /**
- * PostgreSQL schema migrations keep what a store already holds. Migration 2 (issue #14
- * point 8; as SQLite's migration 11) computes every stored item's stored fields, which a
+ * PostgreSQL schema migrations keep what a store already holds. Migration 2 (as SQLite's
+ * migration 11) computes every stored item's stored fields, which a
  * search answer shows of its hits, in batches of 500, inside the one migrate transaction.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The two backends give the same answers (issue #16 point 9): the real fixtures (every
+ * The two backends give the same answers: the real fixtures (every
  * cortex and EDM package, the persons of the fixtures) and a little of everything else
  * loaded by the same calls into SQLite and into a real PostgreSQL, then every read compared.
  */

@@ -1,5 +1,5 @@
 /**
- * Institutions in the store (issue #15 point 6): the providers the packages
+ * Institutions in the store (docs/api.md "Institutions"): the providers the packages
  * name, with the number of items each delivered, for every backend.
  */
 import { test } from 'node:test';

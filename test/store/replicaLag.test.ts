@@ -1,6 +1,6 @@
 /**
- * How far a replica is behind (src/store/postgres/replication.ts lagSeconds; issue #16
- * point 3), from rows as PostgreSQL's functions give them, and how a replica is named in
+ * How far a replica is behind (src/store/postgres/replication.ts lagSeconds; docs/deployment.md
+ * "Replicas"), from rows as PostgreSQL's functions give them, and how a replica is named in
  * /metrics. The lag on a real replica is tested by `npm run test:scaleout`.
  */
 import { test } from 'node:test';

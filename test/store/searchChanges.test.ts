@@ -1,5 +1,6 @@
 /**
- * The search change feed (issue #14 point 6), for every backend: a full scan, then the
+ * The search change feed (docs/search-engine.md "The store's change feed"), for every backend: a
+ * full scan, then the
  * changes after it (inserts, updates, deletes, blocks, person counts), commits made during
  * a scan and by another connection, and the rescan signal once the log was pruned.
  */

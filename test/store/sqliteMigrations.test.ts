@@ -1,9 +1,9 @@
 /**
- * Schema migrations keep what a store already holds. Migration 5 (issue #5)
+ * Schema migrations keep what a store already holds. Migration 5
  * moves package bodies out of the items row: a store written before it serves
  * the same packages and hierarchies after it, and deleting an item deletes
- * its bodies. Migration 10 (issue #16 point 6) compresses the bodies, all or
- * none. Migration 11 (issue #14 point 8) computes every stored item's stored fields.
+ * its bodies. Migration 10 compresses the bodies, all or
+ * none. Migration 11 computes every stored item's stored fields.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -113,7 +113,7 @@ test('[sqlite] migration 9 drops the old person search tables and keeps each per
 });
 
 /**
- * Migration 10 (issue #16 point 6): a store as schema 9 wrote it, bodies uncompressed, made
+ * Migration 10: a store as schema 9 wrote it, bodies uncompressed, made
  * here by applying the migrations up to 8 and writing rows as that version did: the real
  * cortex fixtures, and enough small packages to take more than one conversion batch.
  */

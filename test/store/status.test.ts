@@ -1,6 +1,6 @@
 /**
- * What GET /status reads from the store, for every backend (issue #15
- * point 5): the last load run of each kind, and every harvested source.
+ * What GET /status reads from the store, for every backend: the last load run of each kind, and
+ * every harvested source.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * The real fixtures as a store holds them, loaded the same way into any Store, and
- * a comparison of everything two stores answer (issue #16 point 9: both backends give
+ * a comparison of everything two stores answer (both backends must give
  * the same results).
  */
 import assert from 'node:assert/strict';

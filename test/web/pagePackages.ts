@@ -2,7 +2,7 @@
  * Packages for the page tests, shaped as the real ones (fixtures/items/cortex/NF42…):
  * properties, a ProvidedCHO with its parent, indexing-profile facets, preview and view
  * with display fields, license and institution. Their titles hold markup (`<script>`,
- * `]]>`, quotes) that every page must escape (issue #17 point 2).
+ * `]]>`, quotes) that every page must escape (docs/pages.md "Built for the web as it is").
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The pages for people over HTTP (issue #17): each page on the real server and a real
+ * The pages for people over HTTP (docs/pages.md): each page on the real server and a real
  * store, its status, type, key content and escaping; the API paths answering as before.
  */
 import { after, before, describe, test } from 'node:test';

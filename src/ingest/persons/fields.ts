@@ -1,7 +1,7 @@
 /**
  * Value helpers shared by the source mappers, and the one place that assembles a
- * Person, so that every source gets the same cleaning (issue 3 "Loading persons":
- * the same person from two sources must give the same entity where they agree).
+ * Person, so that every source gets the same cleaning (the same person from two sources must give
+ * the same entity where they agree).
  */
 import { naturalName, normaliseGender, type NameParts } from '../../domain/personNames.js';
 import { canonicalPersonId, type Person } from '../../domain/person.js';

@@ -1,5 +1,5 @@
 /**
- * One mapper per record shape (issue 3 "Loading persons"): DNB EntityFacts, lobid-gnd
+ * One mapper per record shape (docs/cli.md "ingest entities PATH..."): DNB EntityFacts, lobid-gnd
  * and the service's own entity shape (spec 2.1). Each decides person / skipped / error
  * for one parsed JSON value; readPersons.ts handles files and positions.
  */

@@ -1,5 +1,6 @@
 /**
- * Reads person entities from the formats GND data comes in (issue 3 "Loading persons").
+ * Reads person entities from the formats GND data comes in (docs/cli.md
+ * "ingest entities PATH...").
  * The format is detected from the content, not the file name, because GND dumps and
  * API responses are saved under arbitrary names. Pure: text in, results out.
  */
