@@ -9,7 +9,7 @@
  * Names of errors the real DDB API has (ItemNotFoundException,
  * NotAcceptableException, NotAuthorizedException, GeneralException) are kept
  * so that existing clients that switch on them keep working
- * (shared/reference/ddb-openapi-6.8.yml, components/responses).
+ * (ddb-openapi-6.8.yml, components/responses; docs/decisions.md "Errors").
  */
 
 export interface ErrorDefinition<A extends unknown[]> {

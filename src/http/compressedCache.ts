@@ -2,7 +2,7 @@
  * Compressed item bodies, kept in memory.
  *
  * Compressing a 60 KB package per request costs ten times more than sending
- * it (shared/notes/measurements.md, "HTTP on one core"), so each body is
+ * it (measured on one core), so each body is
  * compressed once and kept, keyed by its ETag, until the byte budget pushes
  * it out. A changed item has a new ETag, so a stale entry can never be
  * served; it just ages out.
