@@ -67,7 +67,7 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
     source,
     start: resumeToken ? { kind: 'resumed', token: resumeToken } : { kind: 'new', from: options.from ?? saved?.highWater ?? null },
     pages: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0,
-    problems: [], cycles: [], complete: false, highWater: saved?.highWater ?? null, seconds: 0,
+    problems: [], notes: [], cycles: [], complete: false, highWater: saved?.highWater ?? null, seconds: 0,
   };
   const withParents: string[] = [];
 
@@ -78,12 +78,15 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
         runStarted = atGranularity(page.responseDate ?? new Date().toISOString(), g);
       }
       const changes: ItemChange[] = [];
+      if (page.doctypeNote !== null) summary.notes.push({ file: page.url, position: 'document', reason: page.doctypeNote });
       for await (const result of readEdmRecords(once(page.body), options.limits ?? DEFAULT_LIMITS)) {
         const read = edmChange(result, options.edm);
         if (read.kind === 'record') {
           summary.records++;
           changes.push(read.record);
           if (read.record.kind === 'upsert' && read.record.item.parentRef !== null) withParents.push(read.record.item.id);
+        } else if (read.kind === 'note') {
+          summary.notes.push({ file: page.url, position: read.position, reason: read.note });
         } else if (read.kind === 'error') {
           summary.problems.push({ file: page.url, position: read.position, reason: read.reason });
         }

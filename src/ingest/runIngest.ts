@@ -26,6 +26,11 @@ export interface LoadCounts {
   /** Items removed because their source marked them deleted. */
   deleted: number;
   problems: Problem[];
+  /**
+   * What a load changed in records it kept (a DOCTYPE declaration dropped), each
+   * with its file and position; warnings, not bad records (docs/cli.md "Limits").
+   */
+  notes: Problem[];
   /** Parent chains that loop (reported; the chain stops where it repeats). */
   cycles: string[][];
   seconds: number;
@@ -54,7 +59,9 @@ export type ReadResult<T> =
   /** `position` (as for errors) names the record in reports, such as a duplicate's. */
   | { kind: 'record'; record: T; position?: string }
   | { kind: 'other'; type: string }
-  | { kind: 'error'; reason: string; position: string };
+  | { kind: 'error'; reason: string; position: string }
+  /** Something changed on the way in to the record read next (or the file's records), kept all the same. */
+  | { kind: 'note'; note: string; position: string };
 
 export interface IngestOptions {
   batchSize: number;
@@ -93,7 +100,7 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   const started = Date.now();
   const progress = options.progress ?? silentProgress;
   const summary: IngestSummary = {
-    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], duplicates: [], skippedByType: {}, cycles: [], seconds: 0,
+    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], notes: [], duplicates: [], skippedByType: {}, cycles: [], seconds: 0,
   };
   // Key -> where it was first read. Files come in a fixed order (the paths as given,
   // directories sorted) and each file's records in document order, however many
@@ -147,6 +154,8 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
           summary.records++;
           const writing = writer.add(result.record);
           if (writing !== undefined) await writing;
+        } else if (result.kind === 'note') {
+          summary.notes.push({ file: file.name, position: result.position, reason: result.note });
         } else if (result.kind === 'other') {
           summary.skippedByType[result.type] = (summary.skippedByType[result.type] ?? 0) + 1;
         } else {

@@ -55,6 +55,8 @@ export interface OaiServerOptions {
   stallAt?: number;
   /** Answer every request with a 200 HTML page, like a repository's home page. */
   html?: boolean;
+  /** A DOCTYPE declaration to send after the XML declaration of every answer. */
+  doctype?: string;
 }
 
 export interface OaiServer {
@@ -149,8 +151,8 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
       if (verbs.length !== 1) throw new OaiProblem('badVerb', verbs.length === 0 ? 'The verb argument is missing.' : 'The verb argument is repeated.');
       if (new Set(keys).size !== keys.length) throw new OaiProblem('badArgument', 'An argument is repeated.');
       const verb = verbs[0]!;
-      if (verb === 'Identify') return wrap(identify(keys), requestElement(args));
-      if (verb === 'ListRecords') return wrap(listRecords(args, keys), requestElement(args));
+      if (verb === 'Identify') return wrap(identify(keys), requestElement(args), options.doctype);
+      if (verb === 'ListRecords') return wrap(listRecords(args, keys), requestElement(args), options.doctype);
       throw new OaiProblem('badVerb', `'${verb}' is not an OAI-PMH verb this repository implements.`);
     } catch (e) {
       if (!(e instanceof OaiProblem)) throw e;
@@ -261,9 +263,9 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
   };
 }
 
-function wrap(content: string, request: string): string {
+function wrap(content: string, request: string, doctype?: string): string {
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${doctype === undefined ? '' : `${doctype}\n`}` +
     '<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
     'xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd">\n' +
     `<responseDate>${now}</responseDate>\n${request}\n${content}\n</OAI-PMH>\n`;

@@ -15,9 +15,16 @@ const ROOT_URI = 'http://hdl.handle.net/10796/76FC2677-F914-46F1-9A1B-D19450FE14
 /** Three HOPE records under a wrapper, one a line (lines 2, 3, 4), the middle one changed. */
 const three = (middle: string): string => `<records>\n${ISSUE}\n${middle}\n${ROOT}\n</records>\n`;
 
-/** Results as short lines: `record <position> <CHO URI>`, `deleted <position>`, `error <position>: <reason>`. */
+/** Results as short lines: `record <position> <CHO URI>`, `deleted <position>`, `error <position>: <reason>`, `note <position>: <note>`. */
 function lines(results: EdmReadResult[]): string[] {
-  return results.map((r) => (r.kind === 'record' ? `record ${r.position} ${r.record.choUri}` : r.kind === 'deleted' ? `deleted ${r.position}` : `error ${r.position}: ${r.reason}`));
+  return results.map((r) => {
+    switch (r.kind) {
+      case 'record': return `record ${r.position} ${r.record.choUri}`;
+      case 'deleted': return `deleted ${r.position}`;
+      case 'error': return `error ${r.position}: ${r.reason}`;
+      case 'note': return `note ${r.position}: ${r.note}`;
+    }
+  });
 }
 
 async function readBothWays(input: string | Buffer, options: { maxRecordBytes?: number } = {}): Promise<string[]> {

@@ -106,8 +106,8 @@ test('control elements are read whatever the prefix; an empty ListRecords page w
   const s = scripted([{ body: prefixed }, { body: last }]);
   const pages = await collect(listRecordsPages({ baseUrl: BASE, metadataPrefix: 'edm' }, { ...noSleep, fetch: s.fetch }));
   assert.deepEqual(pages.map(({ body: _, ...rest }) => rest), [
-    { url: `${BASE}?verb=ListRecords&metadataPrefix=edm`, responseDate: '2026-02-03T04:05:06Z', resumptionToken: 'next&1', completeListSize: 1, cursor: 0, recordCount: 0 },
-    { url: `${BASE}?verb=ListRecords&resumptionToken=next%261`, responseDate: '2026-01-01T00:00:00Z', resumptionToken: null, completeListSize: 1, cursor: 0, recordCount: 1 },
+    { url: `${BASE}?verb=ListRecords&metadataPrefix=edm`, doctypeNote: null, responseDate: '2026-02-03T04:05:06Z', resumptionToken: 'next&1', completeListSize: 1, cursor: 0, recordCount: 0 },
+    { url: `${BASE}?verb=ListRecords&resumptionToken=next%261`, doctypeNote: null, responseDate: '2026-01-01T00:00:00Z', resumptionToken: null, completeListSize: 1, cursor: 0, recordCount: 1 },
   ]);
 });
 

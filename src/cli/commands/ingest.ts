@@ -18,6 +18,8 @@ const MAX_LISTED_PROBLEMS = 50;
 export function printProblems(s: LoadCounts, io: CliIo): void {
   for (const p of s.problems.slice(0, MAX_LISTED_PROBLEMS)) io.err(`skipped: ${p.file} (${p.position}): ${p.reason}`);
   if (s.problems.length > MAX_LISTED_PROBLEMS) io.err(`... and ${s.problems.length - MAX_LISTED_PROBLEMS} more skipped records`);
+  for (const n of s.notes.slice(0, MAX_LISTED_PROBLEMS)) io.err(`note: ${n.file} (${n.position}): ${n.reason}`);
+  if (s.notes.length > MAX_LISTED_PROBLEMS) io.err(`... and ${s.notes.length - MAX_LISTED_PROBLEMS} more notes`);
   for (const c of s.cycles) io.err(`cycle in isPartOf: ${c.join(' -> ')} (parents stops where the chain repeats)`);
 }
 

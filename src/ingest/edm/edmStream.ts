@@ -90,7 +90,14 @@ export class EdmStream {
     };
     p.on('comment', markup);
     p.on('processinginstruction', markup);
-    p.on('doctype', markup);
+    p.on('doctype', () => {
+      // The declaration starts at the first '<' after the markup before it (only white space may come between).
+      const from = this.lastMarkupEnd;
+      const text = this.source.slice(from, p.position);
+      const start = from + Math.max(0, text.indexOf('<'));
+      this.units.push({ kind: 'doctype', doctype: this.source.slice(start, p.position), ...this.source.lineColumn(start) });
+      markup();
+    });
     p.on('xmldecl', markup);
     p.on('error', (error) => this.error(error));
   }

@@ -10,6 +10,7 @@
 // also holds an rdf:RDF (inside `edm`) and must not match.
 
 import { NS } from '../../formats/namespaces.js';
+import { doctypeEnd } from '../../formats/xmlDoctype.js';
 
 /** Enough of a file's first bytes to see its first element past prolog and comments. */
 export const EDM_HEAD_BYTES = 16 * 1024;
@@ -29,11 +30,10 @@ function skipProlog(text: string): number {
       if (end === -1) return text.length;
       i = end + 3;
     } else if (text.startsWith('<!DOCTYPE', i)) {
-      const subset = text.indexOf('[', i);
-      const close = text.indexOf('>', i);
-      const end = subset !== -1 && subset < close ? text.indexOf('>', text.indexOf(']', subset)) : close;
+      // Its internal subset may hold '>' and ']' in literals and comments.
+      const end = doctypeEnd(text, i);
       if (end === -1) return text.length;
-      i = end + 1;
+      i = end;
     } else {
       return i;
     }

@@ -20,6 +20,7 @@
 import { groupDescriptions } from './groupDescriptions.js';
 import type { RdfDescription, RdfUnit, StreamUnit } from './streamUnits.js';
 import { normaliseEdm } from './normaliseEdm.js';
+import { doctypeNote } from '../../formats/xmlDoctype.js';
 import { withLostWork } from './streamMessages.js';
 import type { EdmReadResult, OaiHeader } from './types.js';
 
@@ -66,6 +67,9 @@ export class RecordAssembler {
     switch (unit.kind) {
       case 'error':
         yield { kind: 'error', reason: unit.reason, position: `line ${unit.line}, column ${unit.column}` };
+        return;
+      case 'doctype':
+        yield { kind: 'note', note: doctypeNote(unit.doctype), position: `line ${unit.line}, column ${unit.column}` };
         return;
       case 'deleted':
         yield { kind: 'deleted', oai: unit.oai, position: this.next(unit.oai).at(unit.line, unit.column) };

@@ -43,6 +43,8 @@ export type StreamUnit =
   | { kind: 'deleted'; oai: OaiHeader; line: number; column: number }
   | { kind: 'oaiRecordWithoutRdf'; oai: OaiHeader | null; line: number; column: number }
   | { kind: 'error'; reason: string; line: number; column: number }
+  /** A DOCTYPE declaration in the prolog, which no record takes over (src/formats/xmlDoctype.ts). */
+  | { kind: 'doctype'; doctype: string; line: number; column: number }
   /**
    * Reading stopped (broken XML, not UTF-8, nested too deep) inside an rdf:RDF: its
    * descriptions read completely before the break, and the one open at it, if any.

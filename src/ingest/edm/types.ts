@@ -33,4 +33,6 @@ export interface EdmRecord {
 export type EdmReadResult =
   | { kind: 'record'; record: EdmRecord; position: string; oai?: OaiHeader }
   | { kind: 'deleted'; oai: OaiHeader; position: string }
-  | { kind: 'error'; reason: string; position: string; oai?: OaiHeader };
+  | { kind: 'error'; reason: string; position: string; oai?: OaiHeader }
+  /** Said of the file, kept all the same: its DOCTYPE declaration, which no record carries on. */
+  | { kind: 'note'; note: string; position: string };

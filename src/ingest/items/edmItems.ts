@@ -27,6 +27,7 @@ const where = (position: string, oai: OaiHeader | undefined) => (oai ? `${positi
 
 export function edmChange(result: EdmReadResult, options: EdmItemOptions): ReadResult<ItemChange> {
   if (result.kind === 'deleted') return { kind: 'record', record: { kind: 'delete', sourceId: result.oai.identifier } };
+  if (result.kind === 'note') return result;
   if (result.kind === 'error') return { kind: 'error', position: where(result.position, result.oai), reason: result.reason };
   let xml: string;
   try {

@@ -11,6 +11,7 @@ import { cortexToJson } from '../../formats/cortexToJson.js';
 import { jsonToCortex } from '../../formats/jsonToCortex.js';
 import { JsonLimitError, JsonSyntaxError, parsePackageJsonRecords } from '../../formats/packageJson.js';
 import { DEFAULT_LIMITS, MAX_NESTING_DEPTH, tooLargeReason, type RecordLimits } from '../../formats/recordLimits.js';
+import { dropDoctype } from '../../formats/xmlDoctype.js';
 import { parseXml, XmlSyntaxError, XmlTooDeepError, type XmlElement } from '../../formats/xmlTree.js';
 import type { ItemChange, PreparedItem } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
@@ -19,7 +20,8 @@ import { prepareItem, RecordError } from './prepareItem.js';
 export const CORTEX_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/cortex';
 
 export type ItemReadResult =
-  | { kind: 'item'; item: PreparedItem; position: string }
+  /** `note`: what was changed on the way in (a DOCTYPE dropped), for the load report. */
+  | { kind: 'item'; item: PreparedItem; position: string; note?: string }
   | { kind: 'error'; reason: string; position: string };
 
 function fromXml(xml: string, root: XmlElement): PreparedItem {
@@ -61,8 +63,12 @@ export function readItemRecords(text: string, limits: RecordLimits = DEFAULT_LIM
     // A cortex document is one record. (A file on disk was measured before it was read: parsers.ts.)
     const bytes = text.length * 3 > limits.maxRecordBytes ? Buffer.byteLength(text, 'utf8') : 0;
     if (bytes > limits.maxRecordBytes) return [{ kind: 'error', reason: tooLargeReason(bytes, limits.maxRecordBytes), position: 'document' }];
+    // Stored and served as given, but never with a DOCTYPE (src/formats/xmlDoctype.ts).
+    const dropped = dropDoctype(text);
+    const xml = dropped?.xml ?? text;
     try {
-      return [{ kind: 'item', item: fromXml(text, parseXml(text, maxDepth)), position: 'document' }];
+      const item = fromXml(xml, parseXml(xml, maxDepth));
+      return [{ kind: 'item', item, position: 'document', ...(dropped ? { note: dropped.note } : {}) }];
     } catch (e) {
       return [{ kind: 'error', reason: describe(e), position: e instanceof XmlSyntaxError ? `line ${e.line}, column ${e.column}` : 'document' }];
     }
@@ -92,5 +98,9 @@ export function readItemRecords(text: string, limits: RecordLimits = DEFAULT_LIM
 
 /** The packages of one document as item changes for a load. */
 export function readPackageChanges(text: string, limits: RecordLimits = DEFAULT_LIMITS): ReadResult<ItemChange>[] {
-  return readItemRecords(text, limits).map((r) => (r.kind === 'item' ? { kind: 'record', record: { kind: 'upsert', item: r.item }, position: r.position } : r));
+  return readItemRecords(text, limits).flatMap((r): ReadResult<ItemChange>[] => {
+    if (r.kind !== 'item') return [r];
+    const record: ReadResult<ItemChange> = { kind: 'record', record: { kind: 'upsert', item: r.item }, position: r.position };
+    return r.note === undefined ? [record] : [{ kind: 'note', note: r.note, position: r.position }, record];
+  });
 }

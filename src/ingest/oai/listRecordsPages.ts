@@ -18,8 +18,10 @@ export type { HarvestRequest } from './oaiRequest.js';
 export interface OaiPage {
   /** The request that gave this page. */
   url: string;
-  /** The whole response, for the EDM reader. */
+  /** The whole response, for the EDM reader (without a DOCTYPE declaration). */
   body: string;
+  /** Said in the load report when the response's DOCTYPE declaration was dropped. */
+  doctypeNote: string | null;
   responseDate: string | null;
   /** The token for the next page; null on the last page. Save it to resume a stopped harvest. */
   resumptionToken: string | null;
@@ -63,7 +65,7 @@ export async function* listRecordsPages(request: HarvestRequest, options: Client
       throw new HarvestHttpError(`${url} answered with an OAI-PMH response that has neither <ListRecords> nor <error> (OAI-PMH 2.0 section 4.5).`, { url, attempts: answer.attempts, status: answer.status });
     }
     const control = listControl(answer.verbElement);
-    yield { url, body: answer.body, responseDate: answer.responseDate, ...control };
+    yield { url, body: answer.body, doctypeNote: answer.doctypeNote, responseDate: answer.responseDate, ...control };
     if (control.resumptionToken === null) return;
     // A repository that hands back the token it was just given would be
     // harvested forever; section 3.5 says each token leads to the next part.

@@ -2,6 +2,7 @@
  * One OAI-PMH request and its checked answer: the HTTP layer's result turned
  * into either a parsed OAI-PMH response or one of the two harvest errors.
  */
+import { dropDoctype } from '../../formats/xmlDoctype.js';
 import { HarvestHttpError } from './errors.js';
 import { httpGet, type ClientOptions } from './httpGet.js';
 import { NotOaiResponse, parseOaiResponse, type OaiResponse } from './oaiResponse.js';
@@ -10,7 +11,10 @@ export interface OaiAnswer extends OaiResponse {
   url: string;
   status: number;
   attempts: number;
+  /** The body, without its DOCTYPE declaration (src/formats/xmlDoctype.ts). */
   body: string;
+  /** What the load report says when a DOCTYPE was dropped; null when there was none. */
+  doctypeNote: string | null;
 }
 
 /**
@@ -21,9 +25,12 @@ export interface OaiAnswer extends OaiResponse {
 export async function oaiExchange(url: string, verb: string, options: ClientOptions): Promise<OaiAnswer> {
   const answer = await httpGet(url, options);
   const ok = answer.status >= 200 && answer.status <= 299;
+  // No DTD is read, and none is passed on to the records built from the page.
+  const dropped = dropDoctype(answer.body);
+  const body = dropped?.xml ?? answer.body;
   let parsed: OaiResponse;
   try {
-    parsed = parseOaiResponse(answer.body, verb);
+    parsed = parseOaiResponse(body, verb);
   } catch (e) {
     if (!(e instanceof NotOaiResponse)) throw e;
     if (!ok) {
@@ -38,7 +45,7 @@ export async function oaiExchange(url: string, verb: string, options: ClientOpti
   if (!ok && parsed.errors.length === 0) {
     throw new HarvestHttpError(`${url} answered HTTP ${answer.status} with an OAI-PMH response that reports no error.`, { url, attempts: answer.attempts, status: answer.status });
   }
-  return { ...parsed, url, status: answer.status, attempts: answer.attempts, body: answer.body };
+  return { ...parsed, url, status: answer.status, attempts: answer.attempts, body, doctypeNote: dropped?.note ?? null };
 }
 
 function snippet(body: string): string {
