@@ -104,6 +104,24 @@ export function createConnectHandler(cors: CorsHeaders): (req: IncomingMessage, 
   };
 }
 
+/**
+ * A request line whose version Node's parser lets through but this API does
+ * not speak: llhttp accepts `HTTP/0.9` and `HTTP/2.0` (it refuses the other
+ * versions, which reach the clientError listener). RFC 9112 section 2.3: a
+ * server answers a major version it does not speak with an error; ours is
+ * the 400 of docs/errors.md, as for every version but 1.0 and 1.1. Returns
+ * true when it answered (and closes the connection).
+ */
+export function createVersionCheck(cors: CorsHeaders): (req: IncomingMessage) => boolean {
+  return (req) => {
+    if (req.httpVersionMajor === 1 && (req.httpVersionMinor === 1 || req.httpVersionMinor === 0)) return false;
+    const error = ApiError.of('malformedRequest', detailOf('HPE_INVALID_VERSION', ''));
+    const socket = req.socket;
+    socket.end(rawErrorResponse(error, req.headers.accept, req.headers.origin, cors), () => socket.destroy());
+    return true;
+  };
+}
+
 /** The server's `clientError` listener. */
 export function createClientErrorHandler(limits: ClientErrorLimits, cors: CorsHeaders): (err: ClientError, socket: Duplex) => void {
   return (err, socket) => {

@@ -17,7 +17,7 @@ import type { Store } from '../store/Store.js';
 import { createKnownPaths, plainOptionsHook } from './allowedMethods.js';
 import { createAuthenticator } from './auth.js';
 import { createAuthHooks } from './authHooks.js';
-import { createClientErrorHandler, createConnectHandler } from './clientErrors.js';
+import { createClientErrorHandler, createConnectHandler, createVersionCheck } from './clientErrors.js';
 import { createCorsHeaders } from './corsHeaders.js';
 import { createErrorSender, frameworkErrorOf, installErrorHandling } from './errorHandler.js';
 import { createFastPath, type FastPath } from './fastPath.js';
@@ -125,7 +125,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   // Set once the routes exist; requests only arrive after listen().
   let fastPath: FastPath | undefined;
   let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const unspokenVersion = createVersionCheck(corsHeaders);
   const listener: RequestListener = (req, res) => {
+    if (unspokenVersion(req)) return;
     if (fastPath === undefined) return fastify!(req, res);
     if (!fastPath(req, res)) fastify!(req, res);
   };
