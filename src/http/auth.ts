@@ -55,6 +55,12 @@ export interface AuthOptions {
   anonymousRead: boolean;
 }
 
+/** The key check, and whether a text is an active key (for redaction by value, ./requestSecrets.ts). */
+export type Authenticator = ((request: KeyedRequest) => Promise<string | undefined>) & {
+  /** True when the text hashes to an active stored key; remembered like the key check's lookups. */
+  isActiveKey(text: string): Promise<boolean>;
+};
+
 /**
  * Returns the name of the key's owner, or undefined for a request without a
  * key when anonymous reads are allowed, or throws the matching ApiError. A
@@ -76,7 +82,7 @@ export interface AuthOptions {
 export function createAuthenticator(
   keys: KeyStore & { dataVersion(): Promise<string> },
   options: AuthOptions = { anonymousRead: false },
-): (request: KeyedRequest) => Promise<string | undefined> {
+): Authenticator {
   const lastWritten = new Map<string, number>();
   // The stored hash is kept as bytes too, so that each request decodes only its own.
   const remembered = new Map<string, { name: string; hashBytes: Buffer } | null>();
@@ -106,7 +112,7 @@ export function createAuthenticator(
     if (!found || !sameHash(found.hashBytes, hash)) throw ApiError.of('invalidApiKey');
     return { name: found.name, fromHeader };
   };
-  return async (request) => {
+  const authenticate = async (request: KeyedRequest): Promise<string | undefined> => {
     const connection = request.socket;
     const header = request.headers.authorization;
     let name: string;
@@ -128,4 +134,5 @@ export function createAuthenticator(
     }
     return name;
   };
+  return Object.assign(authenticate, { isActiveKey: async (text: string) => (await lookUp(hashApiKey(text))) !== null });
 }

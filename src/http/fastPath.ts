@@ -66,6 +66,8 @@ export interface FastPathDeps {
 }
 
 const PREFIX = '/items/';
+/** The length of an API key (../apiKeys.ts): 32 bytes in base64url. */
+const KEY_LENGTH = 43;
 
 export function createFastPath(deps: FastPathDeps): FastPath | undefined {
   const { config, cors, log } = deps;
@@ -145,7 +147,8 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     const slash = url.indexOf('/', PREFIX.length);
     const id = url.slice(PREFIX.length, slash < 0 ? url.length : slash);
     // '?' and '%' would need Fastify's query and path decoding; a valid id has neither.
-    if (!isValidItemId(id)) return false;
+    // An id as long as a key is Fastify's: its hooks look for keys in the URL (./requestSecrets.ts).
+    if (!isValidItemId(id) || id.length >= KEY_LENGTH) return false;
     const rest = slash < 0 ? '' : url.slice(slash);
     let answering: Promise<void>;
     if (rest === '/parents') {

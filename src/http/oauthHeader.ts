@@ -23,7 +23,7 @@ const SPACE = /[ \t]*/y;
  * name belongs, and no message may echo a key (docs/decisions.md "Keys never
  * leak").
  */
-const KNOWN_NAMES = new Set([
+export const KNOWN_NAMES: ReadonlySet<string> = new Set([
   'realm',
   'oauth_consumer_key',
   'oauth_token',

@@ -28,9 +28,14 @@ export interface LoggedRequest {
   ip: string | undefined;
 }
 
+/** The logged request: the URL redacted by name, and by value for the request's secrets (./requestSecrets.ts). */
+function requestFields(req: LoggedRequest, secrets: readonly string[]) {
+  return { method: req.method, url: redactUrl(req.originalUrl ?? req.url, secrets), remoteAddress: req.ip };
+}
+
 /** The serializers of the server's logger (pino applies them to the fields of those names). */
 export const logSerializers = {
-  req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.originalUrl ?? req.url), remoteAddress: req.ip }),
+  req: (req: LoggedRequest) => requestFields(req, []),
 };
 
 /** The id of a request, in its log lines and in the body of a 500 (Fastify's genReqId). */
@@ -39,8 +44,8 @@ export const requestId = (): string => randomUUID();
 /** Writes the request log line of a request the fast path answered, after it wrote the answer. */
 export type AnswerLog = (req: IncomingMessage, statusCode: number, started: number) => void;
 
-/** Writes the request log line of a request Fastify answered (its onResponse hook). */
-export type RouteLog = (request: LoggedRequest, reqId: string, statusCode: number, responseTimeMs: number) => void;
+/** Writes the request log line of a request Fastify answered (its onResponse hook), with the request's secrets. */
+export type RouteLog = (request: LoggedRequest, reqId: string, statusCode: number, responseTimeMs: number, secrets: readonly string[]) => void;
 
 /** pino's number for the level info. */
 const INFO = 30;
@@ -60,14 +65,14 @@ const REQUEST_LOG_LEVELS = ['info', 'debug', 'trace'];
 export function createRequestLog(logger: FastifyBaseLogger, sink: LogSink): { answer: AnswerLog; route: RouteLog } | undefined {
   if (!REQUEST_LOG_LEVELS.includes(logger.level)) return undefined;
   const base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":"`;
-  const line = (request: LoggedRequest, reqId: string, statusCode: number, responseTimeMs: number) =>
+  const line = (request: LoggedRequest, reqId: string, statusCode: number, responseTimeMs: number, secrets: readonly string[] = []) =>
     sink.write(
-      `{"level":${INFO},"time":${Date.now()}${base}${reqId}","req":${JSON.stringify(logSerializers.req(request))},` +
+      `{"level":${INFO},"time":${Date.now()}${base}${reqId}","req":${JSON.stringify(requestFields(request, secrets))},` +
         `"res":{"statusCode":${statusCode}},"responseTime":${responseTimeMs},"msg":"request completed"}\n`,
     );
   return {
     // As Fastify's request.ip without trustProxy; the fast path leaves requests with X-Forwarded-For
-    // to Fastify when trustProxy is on.
+    // to Fastify when trustProxy is on. Its URLs hold no secret: a valid id too short to be a key, no query.
     answer: (req, statusCode, started) =>
       line({ method: req.method!, url: req.url!, ip: req.socket.remoteAddress }, requestId(), statusCode, performance.now() - started),
     route: line,

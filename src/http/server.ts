@@ -36,6 +36,7 @@ import { registerBinaryRoutes } from './routes/binaries.js';
 import { registerChildrenRoutes } from './routes/children.js';
 import { createLogSink, type LogSink } from './logSink.js';
 import { createRequestLog, logSerializers, requestId } from './requestLog.js';
+import { createSecretHooks } from './requestSecrets.js';
 import { registerEntityRoutes } from './routes/entities.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMetricsRoute } from './routes/metrics.js';
@@ -177,11 +178,17 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     attach: (server) => server.on('clientError', clientError as (err: Error, socket: Duplex) => void).on('connect', connect).on('checkExpectation', listener),
   });
   if (logSink) app.addHook('onClose', (_app, done) => (logSink.close(), done()));
+  const authenticate = createAuthenticator(store, { anonymousRead: config.auth.anonymousRead });
+  // Keys redacted by value from every body, link header and log line (./requestSecrets.ts):
+  // its onSend runs before the digest validators and compression, added below.
+  const secrets = createSecretHooks(authenticate.isActiveKey);
+  app.addHook('onRequest', secrets.onRequest);
+  app.addHook('onSend', secrets.onSend);
   const requestLog = logSink ? createRequestLog(app.log, logSink) : undefined;
   if (requestLog) {
     const route = requestLog.route;
     app.addHook('onResponse', (request, reply, done) => {
-      route(request, request.id, reply.statusCode, reply.elapsedTime);
+      route(request, request.id, reply.statusCode, reply.elapsedTime, secrets.of(request));
       done();
     });
   }
@@ -221,7 +228,6 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   // Before compression: digests are of the body as made (./validators.ts).
   addDigestValidators(app, `public, max-age=${config.http.cacheMaxAgeSeconds}`);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  const authenticate = createAuthenticator(store, { anonymousRead: config.auth.anonymousRead });
   const auth = createAuthHooks(authenticate, config.http.rateLimitMax > 0);
   if (config.http.rateLimitMax > 0) {
     app.addHook('preParsing', auth.preParsing);

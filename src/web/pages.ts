@@ -54,6 +54,9 @@ interface ResultDoc {
   media: string;
 }
 
+/** The query parameters the pages read (./searchState.ts; `cpage` pages an item's children); `lang` is set apart. */
+const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['q', 'f', 'sort', 'page', 'cpage']);
+
 /** What every page's layout needs: language, words, the link to the other language. */
 interface Frame {
   lang: Lang;
@@ -78,7 +81,8 @@ function frame(path: string, req: PageRequest, title: (t: Messages) => string, q
   const link = (p: string) => (explicit ? withParam(p, 'lang', lang) : p);
   const here = new URLSearchParams();
   for (const [k, v] of Object.entries(req.query)) {
-    if (k === 'lang' || v === undefined) continue;
+    // Only what the pages read: anything else (an API key a visitor pasted) stays out of links.
+    if (!PAGE_PARAMETERS.has(k) || v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v]) here.append(k, one);
   }
   here.append('lang', otherLang);

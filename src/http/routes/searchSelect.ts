@@ -19,6 +19,7 @@ import type { StoredValue } from '../../search/indexHost.js';
 import type { SearchKind } from '../../store/Store.js';
 import { frameworkErrorOf, storeErrorOf } from '../errorHandler.js';
 import { jsonOnly } from '../formatChoice.js';
+import { isCredentialParameter } from '../redact.js';
 import { SEARCH_LIMITS, solrSelectSchema } from '../searchSchemas.js';
 import { list, one, parseFor, type Query, type SearchService } from './searchEngine.js';
 
@@ -152,14 +153,16 @@ export function toSolrSearch(index: string, q: Query): SolrSearch {
 
 /**
  * The parameters Solr echoes in responseHeader.params: those the client sent (not the
- * schema's defaults), one value as a string and a repeated one as an array; never the key.
+ * schema's defaults), one value as a string and a repeated one as an array; never a
+ * credential (`oauth_consumer_key`, `api_key`, `token`, ...: ../redact.ts), and a key sent
+ * under another name is redacted by value from the whole answer (../requestSecrets.ts).
  */
 function echoed(request: FastifyRequest): SolrParams {
   const params: SolrParams = {};
   const at = request.url.indexOf('?');
   if (at < 0) return params;
   for (const [name, value] of new URLSearchParams(request.url.slice(at + 1))) {
-    if (/^oauth_/.test(name)) continue;
+    if (isCredentialParameter(name)) continue;
     const had = params[name];
     params[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
   }
