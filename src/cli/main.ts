@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadConfig, type Config, type ConfigOverrides } from '../config.js';
 import { ApiError, UsageError } from '../errors.js';
 import { openStore } from '../store/openStore.js';
+import { verifyCommand } from './commands/verify.js';
 import { StoreNotFoundError } from '../store/storeErrors.js';
 import type { Store } from '../store/Store.js';
 import { demoCommand } from './commands/demo.js';
@@ -211,6 +212,14 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .requiredOption('--to <store>', 'the new store: a SQLite file or postgres://… (migrated and empty)')
     .action(async (o: { from: string; to: string }) => {
       exitCode = await copyCommand(o.from, o.to, io);
+    });
+
+  program
+    .command('verify')
+    .description("Check the store: the database's own check, every package against its digest and stored fields, the hierarchy for cycles (docs/cli.md)")
+    .action(async () => {
+      const global = program.opts<GlobalFlags>();
+      exitCode = await verifyCommand(loadConfig({ file: global.config, env, flags: overrides(global) }), io);
     });
 
   /** The store of the config (--config, environment, --db): its URL on PostgreSQL, else its file. */

@@ -6,7 +6,7 @@
  * "Hierarchy"): dcterms:isPartOf (parent), ddb:hierarchyType,
  * ddb:hierarchyPosition, ddb:aggregationEntity, dc:title (label).
  */
-import { createHash } from 'node:crypto';
+import { packageEtag } from '../../formats/packageEtag.js';
 import { ddbItemUri, isValidItemId } from '../../store/itemIds.js';
 import type { PreparedItem, ProviderRecord } from '../../store/Store.js';
 import { sectorCodeOf } from '../edm/providers.js';
@@ -144,7 +144,7 @@ export function prepareItem(pkg: Json, xml: string, json: string): PreparedItem 
     aggregationEntity: aggregation === 'true',
     xml,
     json,
-    etag: createHash('sha256').update(xml).digest('base64url').slice(0, 27),
+    etag: packageEtag(xml),
     refs: itemRefs(pkg, cho),
     providers: packageProviders(pkg),
   };
