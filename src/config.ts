@@ -151,6 +151,18 @@ export const DEFAULTS = {
     indexSliceMs: 20,
     /** How often a caught-up search index looks for new commits, in ms: a record is searchable about this long after its commit. */
     indexPollMs: 100,
+    /**
+     * Keep the search indexes on disk, so that a start reads them and applies only the
+     * changes since instead of rebuilding from the store (docs/search-engine.md "Persistence").
+     */
+    persist: true,
+    /**
+     * Directory of the indexes on disk; "" puts it beside the store: <store.path>.search for
+     * SQLite, <directory of store.path>/<database>.search for PostgreSQL.
+     */
+    path: '',
+    /** After a change, the indexes are written again within this many seconds (sooner after many changes). */
+    indexWriteSeconds: 600,
   },
   metrics: {
     /** Serve GET /metrics (Prometheus' text format; docs/api.md "Health and metrics"). */
@@ -351,6 +363,7 @@ function validate(c: Config): void {
   positive('search.maxExpansionsPerQuery', c.search.maxExpansionsPerQuery);
   positive('search.indexSliceMs', c.search.indexSliceMs);
   positive('search.indexPollMs', c.search.indexPollMs);
+  positive('search.indexWriteSeconds', c.search.indexWriteSeconds);
   positive('web.rateLimitMax', c.web.rateLimitMax, 0);
   positive('web.rateLimitWindowSeconds', c.web.rateLimitWindowSeconds);
   positive('harvest.retries', c.harvest.retries, 0);

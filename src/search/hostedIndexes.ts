@@ -16,7 +16,7 @@ import type { SearchFeedStore, SearchKind } from '../store/Store.js';
 import { SearchDeadlineError, SearchRequestError as EngineRequestError } from './engine/errors.js';
 import { entityEngineSearch, entityResult } from './entityEngine.js';
 import { SearchRequestError, type EntitySearch } from './entitySearch.js';
-import { IndexHost, type EngineAnswer, type EngineSearch } from './indexHost.js';
+import { IndexHost, WRITE_AFTER_CHANGES, type EngineAnswer, type EngineSearch } from './indexHost.js';
 import { SearchLimitError, SearchOverBudgetError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
 
 export interface HostedSettings {
@@ -25,6 +25,20 @@ export interface HostedSettings {
   indexSliceMs: number;
   /** How often a caught-up index looks for new commits, in ms. */
   indexPollMs: number;
+  /** The indexes on disk (docs/search-engine.md "Persistence"); absent: none. */
+  indexFiles?: IndexFileSettings;
+}
+
+/** Where the indexes are kept on disk and when they are written (plain data: it crosses the worker boundary). */
+export interface IndexFileSettings {
+  /** The directory (src/search/indexPath.ts). */
+  dir: string;
+  /** This host writes there; the others (further search workers) only read at their start. */
+  write: boolean;
+  /** A write follows any change after this long, in ms (search.indexWriteSeconds). */
+  intervalMs: number;
+  /** Shortest time between two writes, in ms (default: a tenth of intervalMs, at most 60 s). */
+  minGapMs?: number;
 }
 
 /** What a search worker (or the main thread) is asked. */
@@ -77,9 +91,25 @@ export class HostedIndexes {
     private readonly settings: HostedSettings,
     /** Called once, when both kinds have been built. */
     private readonly onBuilt: () => void = () => {},
+    /** One line for the operator (src/search/indexHost.ts IndexPersistence.log). */
+    log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   ) {
     const { maxExpansionsPerTerm, maxExpansionsPerQuery } = settings.limits;
-    this.host = new IndexHost(store, { limits: { maxExpansionsPerTerm, maxExpansionsPerQuery } });
+    const files = settings.indexFiles;
+    this.host = new IndexHost(
+      store,
+      { limits: { maxExpansionsPerTerm, maxExpansionsPerQuery } },
+      files === undefined
+        ? undefined
+        : {
+            dir: files.dir,
+            write: files.write,
+            intervalMs: files.intervalMs,
+            minGapMs: files.minGapMs ?? Math.min(60_000, files.intervalMs / 10),
+            changes: WRITE_AFTER_CHANGES,
+            log,
+          },
+    );
   }
 
   /** Starts the background passes (the first build among them). */
@@ -158,6 +188,8 @@ export class HostedIndexes {
     this.waiting = this.waiting.filter((w) => !this.host.built(w.kind));
     for (const w of ready) w.go();
     if (!wasBuilt && this.built()) this.onBuilt();
+    // Written in the background, piece by piece between the passes and searches (indexHost.ts write).
+    if (done && this.host.writeDue()) void this.host.write();
     if (done) for (const s of syncs) s(startedAt);
     else this.syncs.push(...syncs);
     this.schedule(done ? this.settings.indexPollMs : 0);

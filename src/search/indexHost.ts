@@ -15,6 +15,7 @@ import { resultDocOf } from './engine/itemDocument.js';
 import { itemSchema, personSchema } from './engine/schema.js';
 import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
 import { FeedRescanError, storeCatchUp, storeFeed } from './engine/storeFeed.js';
+import { IndexProblem, readIndexes, writeIndexes, type KindImage } from './indexFiles.js';
 import type { SearchRequest, SearchResult, StoredValue } from './engine/types.js';
 
 /** One search of the engine, as the service is asked it. */
@@ -79,7 +80,29 @@ interface Hosted {
   built: boolean;
 }
 
-const SCHEMAS = { item: itemSchema, person: personSchema } as const;
+export const SCHEMAS = { item: itemSchema, person: personSchema } as const;
+
+/**
+ * The indexes on disk (src/search/indexFiles.ts, docs/search-engine.md "Persistence"): read
+ * at the start, and written after the first build and then as the store changes.
+ */
+export interface IndexPersistence {
+  /** The directory (search.path resolved: src/search/indexPath.ts). */
+  dir: string;
+  /** Whether this host writes there (one writer per directory: the first search worker). */
+  write: boolean;
+  /** Shortest time between two writes, in ms; the next one waits for enough changes or `intervalMs`. */
+  minGapMs: number;
+  /** A write follows any change after this long (search.indexWriteSeconds). */
+  intervalMs: number;
+  /** A write follows this many changes applied since the last one (sooner than intervalMs, not sooner than minGapMs). */
+  changes: (documents: number) => number;
+  /** One line for the operator (a rejected index, a failed write). */
+  log: (line: string) => void;
+}
+
+/** Changes after which a write is due: replaying them at the next start would cost about as much as a twentieth of a rebuild. */
+export const WRITE_AFTER_CHANGES = (documents: number): number => Math.max(1000, Math.ceil(documents / 20));
 
 /**
  * Changes read per batch: a slice of refresh() ends after the batch that passes its budget,
@@ -88,17 +111,121 @@ const SCHEMAS = { item: itemSchema, person: personSchema } as const;
 const BATCH: Record<SearchKind, number> = { item: 50, person: 500 };
 
 export class IndexHost {
-  private readonly hosted: Record<SearchKind, Hosted>;
+  private hosted: Record<SearchKind, Hosted>;
   /** An index being built from a full scan, to replace the hosted one once caught up. */
   private readonly pending: Partial<Record<SearchKind, Hosted>> = {};
   /** The refresh of each kind under way (settled when none is). */
-  private readonly refreshing: Record<SearchKind, Promise<void>> = { item: Promise.resolve(), person: Promise.resolve() };
+  private readonly refreshing: Record<SearchKind, Promise<void>>;
+
+  /** Reading the indexes on disk (settled when done, whatever came of it): refreshes wait for it. */
+  readonly opened: Promise<void>;
+  /** The store's identity, once read (Store.searchIdentity). */
+  private identity: string | undefined;
+  /** Changes applied to the hosted indexes since the start. */
+  private applied = 0;
+  /**
+   * When the indexes on disk were written (or read), and `applied` as of their images;
+   * undefined while the hosted indexes are not on disk (a first build, a rebuild).
+   */
+  private written: { at: number; applied: number } | undefined;
+  /** Moves when a rebuilt index replaces a hosted one (it is not on disk then). */
+  private swaps = 0;
+  private writing = false;
 
   constructor(
     private readonly store: SearchFeedStore,
     private readonly options: SearchIndexOptions = {},
+    private readonly persistence?: IndexPersistence,
   ) {
     this.hosted = { item: this.fresh('item'), person: this.fresh('person') };
+    this.opened = persistence === undefined ? Promise.resolve() : this.open(persistence);
+    this.refreshing = { item: this.opened, person: this.opened };
+  }
+
+  /**
+   * Takes the newest usable indexes on disk, with the positions they hold: the refreshes
+   * then apply only the changes since. One that is of another format or store, or damaged,
+   * is named in one log line and left for a build from the store.
+   */
+  private async open(p: IndexPersistence): Promise<void> {
+    try {
+      this.identity = await this.store.searchIdentity();
+      const found = await readIndexes(p.dir, this.identity);
+      for (const problem of found.problems) p.log(`heritage-api: search index: ${problem.message}; reading generation ${found.manifest.generation} instead.`);
+      const hosted: Partial<Record<SearchKind, Hosted>> = {};
+      for (const kind of ['person', 'item'] as const) {
+        const h = this.fresh(kind);
+        h.index = SearchIndex.fromImage(SCHEMAS[kind], found.sources[kind], this.options);
+        h.position = found.manifest.kinds[kind].position;
+        hosted[kind] = h;
+      }
+      this.hosted = hosted as Record<SearchKind, Hosted>;
+      this.written = { at: Date.now(), applied: 0 };
+    } catch (e) {
+      if (e instanceof IndexProblem) {
+        if (e.reason !== 'missing') p.log(`heritage-api: search index: ${e.message}; building a new one from the store.`);
+      } else p.log(`heritage-api: search index: cannot read ${p.dir}: ${(e as Error).message}; building a new one from the store.`);
+    }
+  }
+
+  /** The search index on disk is due to be written (IndexPersistence): the indexes are built, and it never was, or enough changed since. */
+  writeDue(now = Date.now()): boolean {
+    const p = this.persistence;
+    if (p === undefined || !p.write || this.writing || !this.built('item') || !this.built('person')) return false;
+    if (this.written === undefined) return true;
+    const { at } = this.written;
+    const changes = this.applied - this.written.applied;
+    if (changes === 0 || now - at < p.minGapMs) return false;
+    const documents = this.hosted.item.index.size + this.hosted.person.index.size;
+    return changes >= p.changes(documents) || now - at >= p.intervalMs;
+  }
+
+  /**
+   * Writes both indexes to disk as they stand (indexFiles.ts writeIndexes): each image is
+   * taken between two refreshes of its kind, so that it holds exactly the changes through
+   * its position; the files are written piece by piece while searches and refreshes go on.
+   * A failure is logged and retried after minGapMs. Resolves true once written.
+   */
+  async write(): Promise<boolean> {
+    const p = this.persistence;
+    if (p === undefined || this.writing) return false;
+    this.writing = true;
+    const startedAt = Date.now();
+    const swaps = this.swaps;
+    try {
+      this.identity ??= await this.store.searchIdentity();
+      const images: Partial<Record<SearchKind, KindImage>> = {};
+      // The changes applied after the first image count towards the next write.
+      let applied: number | undefined;
+      for (const kind of ['person', 'item'] as const) {
+        images[kind] = await this.between(kind, () => {
+          const h = this.hosted[kind];
+          if (h.position === null || !h.built) throw new Error(`the ${kind} index is not built yet`);
+          applied ??= this.applied;
+          return { image: h.index.image(), position: h.position, documents: h.index.size };
+        });
+      }
+      await writeIndexes(p.dir, this.identity, images as Record<SearchKind, KindImage>);
+      if (this.swaps === swaps) this.written = { at: startedAt, applied: applied! };
+      return true;
+    } catch (e) {
+      p.log(`heritage-api: search index: writing to ${p.dir} failed: ${(e as Error).message}; trying again later.`);
+      // Not before minGapMs, and only once something changed.
+      this.written = { at: Date.now(), applied: this.applied - 1 };
+      return false;
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** Runs `fn` between two refreshes of `kind` (none under way while it runs). */
+  private between<T>(kind: SearchKind, fn: () => T): Promise<T> {
+    const run = this.refreshing[kind].then(fn);
+    this.refreshing[kind] = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /**
@@ -130,11 +257,15 @@ export class IndexHost {
         next.built = true;
         this.hosted[kind] = next;
         delete this.pending[kind];
+        // A new index from a full scan: written as a whole, as after the first build.
+        this.written = undefined;
+        this.swaps++;
         return true;
       }
       const h = this.hosted[kind];
       const r = await storeCatchUp(h.index, storeFeed(this.store, kind), h.position, budgetMs, BATCH[kind]);
       h.position = r.position;
+      this.applied += r.applied;
       if (r.done) h.built = true;
       return r.done;
     } catch (e) {

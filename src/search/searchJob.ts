@@ -40,6 +40,8 @@ export type ToWorker = SearchJob | { type: 'sync'; token: number };
 
 export type WorkerAnswer =
   | { type: 'built' }
+  /** A line for the operator's log (the indexes on disk: one rejected, a write that failed). */
+  | { type: 'log'; line: string }
   /** `heapBytes`: the worker's JavaScript heap in use (SearchState.heapBytes). */
   | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
@@ -53,7 +55,12 @@ export type WorkerAnswer =
  */
 export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => void): (message: ToWorker) => void {
   const opened = openStoreFrom(setup.spec).then((store) => {
-    const hosted = new HostedIndexes(store, setup, () => post({ type: 'built' }));
+    const hosted = new HostedIndexes(
+      store,
+      setup,
+      () => post({ type: 'built' }),
+      (line) => post({ type: 'log', line }),
+    );
     hosted.start();
     return hosted;
   });

@@ -28,7 +28,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { SearchKind, Store } from '../store/Store.js';
 import { SearchRequestError, type EntitySearch, type EntitySearchResult } from './entitySearch.js';
-import { entityOp, entityResult, failureOf, HostedIndexes, opKind, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
+import { entityOp, entityResult, failureOf, HostedIndexes, opKind, type HostedSettings, type IndexFileSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
 import { checkClauses, SearchLimitError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
 import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
@@ -86,6 +86,10 @@ export interface PoolOptions {
   workerUrl?: URL;
   /** The store's dataVersion() on this thread, to tell how fresh the workers' index is. */
   dataVersion?: () => Promise<string>;
+  /** The indexes on disk (src/search/indexPath.ts searchIndexFiles); absent: none. */
+  indexFiles?: Omit<IndexFileSettings, 'write'>;
+  /** Where lines for the operator go (a rejected index on disk, a failed write); default standard error. */
+  log?: (line: string) => void;
 }
 
 const DEFAULT_GRACE_MS = 1000;
@@ -93,8 +97,10 @@ const DEFAULT_GRACE_MS = 1000;
 /** The pool, or the main thread when there can be no workers. */
 export function createSearchRunner(store: Store, settings: SearchSettings, options: PoolOptions = {}): Runner {
   const spec = settings.workers > 0 ? store.reopenSpec() : undefined;
-  if (spec === undefined) return new MainThreadSearch(store, settings);
-  return new SearchPool({ spec, ...hostedSettings(settings) }, settings, { dataVersion: () => store.dataVersion(), ...options });
+  // A store no other connection can reach (in memory) is gone with the process: nothing to keep.
+  const indexFiles = store.reopenSpec() === undefined || options.indexFiles === undefined ? undefined : { ...options.indexFiles, write: true };
+  if (spec === undefined) return new MainThreadSearch(store, settings, indexFiles, options.log);
+  return new SearchPool({ spec, ...hostedSettings(settings), ...(indexFiles ? { indexFiles } : {}) }, settings, { dataVersion: () => store.dataVersion(), ...options });
 }
 
 function hostedSettings(s: SearchSettings): HostedSettings {
@@ -203,9 +209,11 @@ class MainThreadSearch extends Runner {
   constructor(
     private readonly store: Store,
     settings: SearchSettings,
+    indexFiles?: IndexFileSettings,
+    log?: (line: string) => void,
   ) {
     super(settings);
-    this.hosted = new HostedIndexes(store, hostedSettings(settings));
+    this.hosted = new HostedIndexes(store, { ...hostedSettings(settings), ...(indexFiles ? { indexFiles } : {}) }, undefined, log);
   }
 
   protected async execute(op: SearchOp): Promise<OpResult> {
@@ -299,6 +307,8 @@ interface Slot {
   heapBytes: number;
   /** The worker has said `built`: both its indexes serve (they stay built). */
   built: boolean;
+  /** The worker writes the indexes to disk (one worker at a time does). */
+  writer: boolean;
 }
 
 function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
@@ -420,8 +430,11 @@ export class SearchPool extends Runner {
 
   private spawn(): Slot {
     const spawned = this.versionNow();
-    const worker = startWorker(this.workerUrl, this.setup);
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined, built: false, heapBytes: 0 };
+    // One writer per directory of index files: the first worker, or the one that replaces it.
+    const files = this.setup.indexFiles;
+    const writer = files !== undefined && !this.slots.some((s) => s.writer && !s.gone);
+    const worker = startWorker(this.workerUrl, files === undefined ? this.setup : { ...this.setup, indexFiles: { ...files, write: writer } });
+    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined, built: false, heapBytes: 0, writer };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
@@ -449,6 +462,10 @@ export class SearchPool extends Runner {
         this.caughtUp(version);
         void this.sendSync(slot);
       });
+      return;
+    }
+    if (m.type === 'log') {
+      (this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(m.line);
       return;
     }
     if (m.type === 'synced') {

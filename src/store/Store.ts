@@ -316,6 +316,13 @@ export interface SearchFeedStore {
    * its gender (as GET /entities shows it).
    */
   readSearchBodies(kind: SearchKind, ids: readonly string[]): Promise<Array<string | null>>;
+  /**
+   * The store's identity: a random id made with the store (a copy of an SQLite file keeps
+   * it, with its change log). A search index written to disk names it beside its feed
+   * position, so that it is never continued from another store's log (docs/search-engine.md
+   * "Persistence").
+   */
+  searchIdentity(): Promise<string>;
 }
 
 /**

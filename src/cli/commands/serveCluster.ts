@@ -32,6 +32,7 @@ import { createIndexAge } from '../../http/indexAge.js';
 import { IpcPeer, type IpcChannel } from '../../ipcPeer.js';
 import { hostSearches } from '../../search/ipcSearch.js';
 import { createSearchRunner } from '../../search/searchPool.js';
+import { searchIndexFiles } from '../../search/indexPath.js';
 import type { Store } from '../../store/Store.js';
 import { serveCommand, startServer } from './serve.js';
 
@@ -71,7 +72,8 @@ export async function serveNodeCommand(config: Config, store: Store, log: (line:
 }
 
 async function runPrimary(config: Config, store: Store, log: (line: string) => void, argv: readonly string[], count: number): Promise<void> {
-  const searches = createSearchRunner(store, config.search);
+  const indexFiles = searchIndexFiles(config);
+  const searches = createSearchRunner(store, config.search, indexFiles ? { indexFiles } : {});
   searches.start();
   const searchHost = hostSearches(searches, config.search.indexPollMs);
   const rateLimits = hostRateLimits();

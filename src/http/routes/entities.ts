@@ -16,6 +16,7 @@ import { parseQuery, QuerySyntaxError, type QueryNode } from '../../query/parse.
 import { FACETS, type EntitySearch, type EntitySort, type FacetName } from '../../search/entitySearch.js';
 import { normaliseFacetValue, normaliseQuery } from '../../search/personFields.js';
 import { createSearchRunner, type SearchRunner } from '../../search/searchPool.js';
+import { searchIndexFiles } from '../../search/indexPath.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
 import { entitiesSchema, ENTITY_FIELD_PARAMETERS, ENTITY_LIMITS, ENTITY_PARAMETER_HINTS } from '../schemas.js';
@@ -139,7 +140,8 @@ export interface EntityRouteDeps {
 export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps): SearchRunner {
   // Searches run off the event loop, within a time budget, so that an expensive one cannot
   // delay other requests (docs/decisions.md "Bounded searches"; src/search/searchPool.ts).
-  const searches = deps.searches ?? createSearchRunner(deps.store, deps.config.search);
+  const indexFiles = searchIndexFiles(deps.config);
+  const searches = deps.searches ?? createSearchRunner(deps.store, deps.config.search, indexFiles ? { indexFiles } : {});
   // A listening server starts its workers at once; inject() in tests starts them with the first search.
   app.addHook('onListen', (done) => {
     searches.start();

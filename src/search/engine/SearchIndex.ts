@@ -33,6 +33,7 @@ import { RankedStrings } from './ranks.js';
 import { RankLists } from './rankLists.js';
 import { hashString } from './order.js';
 import { IdTable } from './idTable.js';
+import { ImageError, ImageSink, type ImageSource, type IndexImageData } from './indexImage.js';
 import { StringColumn } from './stringColumn.js';
 import { validateSchema, type Schema } from './schema.js';
 import { runSearch } from './search.js';
@@ -70,6 +71,25 @@ export interface SearchIndexOptions {
 /** Order-insensitive key of a name (as src/search/personFields.ts nameKey). */
 export function nameKey(text: string): string {
   return tokens(text).sort().join(' ');
+}
+
+/**
+ * What of a schema an index's layout depends on, as text: an index written under another
+ * schema (a field added, a weight changed) is not read back (docs/search-engine.md
+ * "Persistence"). Functions (parsers, normalisers) are not part of it: a change there needs
+ * the format version (src/search/indexFiles.ts) moved.
+ */
+export function schemaFingerprint(schema: Schema): string {
+  return JSON.stringify([
+    schema.kind,
+    schema.idField,
+    schema.text,
+    schema.facets,
+    schema.numbers.map((f) => f.name),
+    schema.sortKeys,
+    schema.relevanceTiebreak,
+    schema.constants ?? {},
+  ]);
 }
 
 /** A second, independent 32-bit hash, so that an exact match is a 64-bit comparison. */
@@ -213,6 +233,91 @@ export class SearchIndex {
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
     this.facetBits = new FacetBits(options.facetBits?.bytes ?? 8 * 2 ** 20, options.facetBits?.minPostings ?? 4096, options.facetBits?.minHits ?? 4096);
+  }
+
+  /**
+   * The index as of now, as an image to write (indexImage.ts, docs/search-engine.md
+   * "Persistence"): synchronous and cheap (what later changes touch is copied, the rest is
+   * read by the writer as it goes), so the index may go on changing while it is written.
+   * Caches (postings, bitsets, rank groups, scratch arrays, the analyzer's) are not part of
+   * it: they follow from the rest.
+   */
+  image(): IndexImageData {
+    const sink = new ImageSink();
+    const n = this.nextOrdinal;
+    sink.value('schema', schemaFingerprint(this.schema));
+    sink.value('ordinals', n);
+    sink.value('live', this.liveCount);
+    this.ids.image(sink, 'ids', n);
+    sink.view('idHash', this.idHash.array, n);
+    sink.copy('liveBits', this.live.array, n);
+    this.byId.image(sink, 'byId');
+    sink.view('fieldMask', this.fieldMask.array, n);
+    sink.view('exactA', this.exactA.array, n);
+    sink.view('exactB', this.exactB.array, n);
+    this.terms.image(sink, 'terms');
+    sink.copy('termDocs', this.termDocs.array, Math.min(this.terms.size, this.termDocs.array.length));
+    this.text.image(sink, 'text');
+    this.facets.forEach((f, i) => f.image(sink, `facet.${i}`, n));
+    this.numbers.forEach((g, i) => sink.view(`number.${i}`, g.array, Math.min(n, g.array.length)));
+    this.schema.sortKeys.forEach((_, i) => {
+      const numbers = this.sortNumbers[i];
+      if (numbers) sink.view(`sort.${i}`, numbers.array, Math.min(n, numbers.array.length));
+      else {
+        this.sortStrings[i]!.image(sink, `sort.${i}`, n);
+        this.sortRanks[i]!.image(sink, `sortRank.${i}`, n);
+      }
+    });
+    this.idRanks.image(sink, 'idRank', n);
+    this.displays.image(sink, 'displays', n);
+    this.spellings.image(sink, 'spellings');
+    return { values: sink.values, sections: sink.sections };
+  }
+
+  /**
+   * An index of `schema` holding what an image holds (indexImage.ts). Throws ImageError
+   * (or a RangeError) when the image does not fit together or is of another schema.
+   */
+  static fromImage(schema: Schema, source: ImageSource, options: SearchIndexOptions = {}): SearchIndex {
+    const index = new SearchIndex(schema, options);
+    const fingerprint = schemaFingerprint(schema);
+    if (source.value<string>('schema') !== fingerprint) throw new ImageError(`the ${schema.kind} index was written for another schema`);
+    index.restore(source);
+    return index;
+  }
+
+  private restore(source: ImageSource): void {
+    const n = source.value<number>('ordinals');
+    this.nextOrdinal = n;
+    this.liveCount = source.value<number>('live');
+    this.ids.restore(source, 'ids');
+    this.idHash.restore(source.typed('idHash', 'u32'));
+    this.live.restore(source.typed('liveBits', 'u8'));
+    this.byId.restore(source, 'byId');
+    this.fieldMask.restore(source.typed('fieldMask', 'u32'));
+    this.exactA.restore(source.typed('exactA', 'u32'));
+    this.exactB.restore(source.typed('exactB', 'u32'));
+    this.terms.restore(source, 'terms');
+    this.termDocs.restore(source.typed('termDocs', 'u32'));
+    this.text.restore(source, 'text');
+    this.facets.forEach((f, i) => f.restore(source, `facet.${i}`));
+    this.numbers.forEach((g, i) => g.restore(source.typed(`number.${i}`, 'f64')));
+    this.schema.sortKeys.forEach((_, i) => {
+      const numbers = this.sortNumbers[i];
+      if (numbers) numbers.restore(source.typed(`sort.${i}`, 'f64'));
+      else {
+        this.sortStrings[i]!.restore(source, `sort.${i}`);
+        this.sortRanks[i]!.restore(source, `sortRank.${i}`);
+      }
+    });
+    this.idRanks.restore(source, 'idRank');
+    this.displays.restore(source, 'displays');
+    this.spellings.restore(source, 'spellings');
+    let live = 0;
+    const bits = this.live.array;
+    for (let d = 0; d < n; d++) live += bits[d]!;
+    if (bits.length !== n || live !== this.liveCount || this.text.count !== this.terms.size) throw new ImageError(`the ${this.schema.kind} index's parts do not add up`);
+    this.version = 1;
   }
 
   /** Live documents. */

@@ -8,13 +8,48 @@
  * longer than max(1024, sqrt of the size), never by `intern`: merging on every 1024th new
  * string made a load quadratic in the vocabulary (a third of the build at 1 M items).
  */
+import type { ImageSink, ImageSource } from './indexImage.js';
 import { compareCodePoints } from './order.js';
 
 export class Dictionary {
   private readonly ids = new Map<string, number>();
-  private readonly strings: string[] = [];
+  private strings: string[] = [];
   private sorted: string[] = [];
   private recent: string[] = [];
+
+  /**
+   * The dictionary into an image (indexImage.ts): its strings by id (append-only), and the
+   * sorted part and the tail as ids, so that a restore sorts nothing.
+   */
+  image(sink: ImageSink, p: string): void {
+    const n = this.strings.length;
+    const sorted = this.sorted; // a merge makes a new array, never changes this one
+    const recent = this.recent.slice();
+    const ids = this.ids;
+    sink.strings(`${p}.strings`, this.strings, n);
+    sink.later(`${p}.sorted`, 'u32', () => Uint32Array.from(sorted, (s) => ids.get(s)!));
+    sink.later(`${p}.recent`, 'u32', () => Uint32Array.from(recent, (s) => ids.get(s)!));
+  }
+
+  /** The dictionary of an image (into an empty one). */
+  restore(source: ImageSource, p: string): void {
+    const strings = source.strings(`${p}.strings`);
+    this.strings = strings;
+    this.ids.clear();
+    for (let i = 0; i < strings.length; i++) this.ids.set(strings[i]!, i);
+    const of = (a: Uint32Array): string[] => {
+      const out = new Array<string>(a.length);
+      for (let i = 0; i < a.length; i++) {
+        const s = strings[a[i]!];
+        if (s === undefined) throw new RangeError(`dictionary ${p}: id ${a[i]} of ${strings.length}`);
+        out[i] = s;
+      }
+      return out;
+    };
+    this.sorted = of(source.typed(`${p}.sorted`, 'u32'));
+    this.recent = of(source.typed(`${p}.recent`, 'u32'));
+    if (this.ids.size !== strings.length || this.sorted.length + this.recent.length !== strings.length) throw new RangeError(`dictionary ${p}: its parts do not add up`);
+  }
 
   get size(): number {
     return this.strings.length;

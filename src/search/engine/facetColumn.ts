@@ -15,6 +15,7 @@
 import { Dictionary } from './dictionary.js';
 import { Growable, U32List } from './growable.js';
 import { ListPool } from './listPool.js';
+import type { ImageSink, ImageSource } from './indexImage.js';
 
 /** A single-valued column: value id + 1 per ordinal, in as few bytes as the values need. */
 export type SingleColumn = Uint8Array | Uint16Array | Uint32Array;
@@ -34,6 +35,43 @@ export class FacetColumn {
   /** Once multi-valued: the values of ordinal d are ids[start[d] .. start[d + 1]). */
   start: Growable<Uint32Array> | null = null;
   ids: U32List | null = null;
+
+  /** The facet into an image (indexImage.ts) as of `ordinals` ordinals; what an ordinal holds is written once. */
+  image(sink: ImageSink, p: string, ordinals: number): void {
+    this.values.image(sink, `${p}.values`);
+    this.postings.image(sink, `${p}.postings`);
+    sink.copy(`${p}.live`, this.live.array, Math.min(this.values.size, this.live.array.length));
+    sink.value(`${p}.hasValues`, this.hasValues);
+    sink.value(`${p}.form`, this.single ? 'single' : 'multi');
+    if (this.single) sink.view(`${p}.single`, this.single.array, Math.min(ordinals, this.single.array.length));
+    else {
+      sink.view(`${p}.start`, this.start!.array, Math.min(ordinals + 1, this.start!.array.length));
+      sink.view(`${p}.ids`, this.ids!.array, this.ids!.length);
+    }
+  }
+
+  /** The facet of an image (into an empty one). */
+  restore(source: ImageSource, p: string): void {
+    this.values.restore(source, `${p}.values`);
+    this.postings.restore(source, `${p}.postings`);
+    this.live.restore(source.typed(`${p}.live`, 'u32'));
+    this.hasValues = source.value<boolean>(`${p}.hasValues`);
+    if (source.value<string>(`${p}.form`) === 'single') {
+      const name = `${p}.single`;
+      const column = source.has(name) ? source.sectionType(name) : 'u8';
+      const single = new Growable<SingleColumn>(column === 'u32' ? Uint32Array : column === 'u16' ? Uint16Array : Uint8Array, 0);
+      single.restore(source.typed(name, column === 'u32' ? 'u32' : column === 'u16' ? 'u16' : 'u8'));
+      this.single = single;
+      this.start = null;
+      this.ids = null;
+    } else {
+      this.single = null;
+      this.start = new Growable(Uint32Array, 0);
+      this.start.restore(source.typed(`${p}.start`, 'u32'));
+      this.ids = new U32List();
+      this.ids.restore(source.typed(`${p}.ids`, 'u32'));
+    }
+  }
 
   /** Records the distinct value strings of a new ordinal (ordinals come in ascending). */
   add(ord: number, values: readonly string[]): void {

@@ -46,6 +46,11 @@ export class Growable<T extends Typed> {
   set(i: number, v: number): void {
     this.ensure(i)[i] = v;
   }
+
+  /** Takes saved values (an index image, indexImage.ts) as the column: grown, with `fill`, when a write needs room. */
+  restore(saved: T): void {
+    this.array = saved;
+  }
 }
 
 /** An append-only list of uint32 (per-document facet value ids). */
@@ -64,5 +69,11 @@ export class U32List {
 
   get array(): Uint32Array {
     return this.data;
+  }
+
+  /** Takes saved values (an index image) as the list. */
+  restore(saved: Uint32Array<ArrayBuffer>): void {
+    this.data = saved;
+    this.length = saved.length;
   }
 }

@@ -11,6 +11,7 @@
 import type { Growable } from './growable.js';
 import { hashString } from './order.js';
 import type { StringColumn } from './stringColumn.js';
+import type { ImageSink, ImageSource } from './indexImage.js';
 
 export class IdTable {
   private slots = new Int32Array(1024);
@@ -21,6 +22,20 @@ export class IdTable {
     private readonly hash: Growable<Uint32Array>,
     private readonly live: Growable<Uint8Array>,
   ) {}
+
+  /** The table into an image (indexImage.ts): adds write into it, so it is copied. */
+  image(sink: ImageSink, p: string): void {
+    sink.copy(`${p}.slots`, this.slots);
+    sink.value(`${p}.count`, this.count);
+  }
+
+  /** The table of an image (over the restored columns). */
+  restore(source: ImageSource, p: string): void {
+    const slots = source.typed(`${p}.slots`, 'i32');
+    if (slots.length < 1024 || (slots.length & (slots.length - 1)) !== 0) throw new RangeError(`id table ${p}: ${slots.length} slots is not a power of two`);
+    this.slots = slots;
+    this.count = source.value<number>(`${p}.count`);
+  }
 
   /** The live ordinal of an id, or undefined. */
   get(id: string): number | undefined {

@@ -12,6 +12,7 @@
  * deltas (the usual case) take one byte.
  */
 import { Growable } from './growable.js';
+import type { ImageSink, ImageSource } from './indexImage.js';
 
 const CHUNK_BITS = 22; // 4 MiB chunks
 const CHUNK = 1 << CHUNK_BITS;
@@ -37,6 +38,36 @@ export class ListPool {
   /** Bytes held by the pool and its per-list columns. */
   get bytes(): number {
     return this.chunks.length * CHUNK + this.head.array.byteLength * 4 + this.level.array.byteLength;
+  }
+
+  /**
+   * The pool into an image (indexImage.ts): bytes below `top` and a list's bytes below its
+   * tail are never written again, so the chunks are read by the writer later; the per-list
+   * tails, ends, levels and last values change, and are copied.
+   */
+  image(sink: ImageSink, p: string): void {
+    sink.value(`${p}.top`, this.top);
+    sink.value(`${p}.lists`, this.lists);
+    sink.value(`${p}.chunks`, this.chunks.length);
+    sink.view(`${p}.head`, this.head.array, this.lists);
+    sink.copy(`${p}.tail`, this.tail.array, this.lists);
+    sink.copy(`${p}.end`, this.end.array, this.lists);
+    sink.copy(`${p}.level`, this.level.array, this.lists);
+    sink.copy(`${p}.last`, this.last.array, this.lists);
+    sink.chunks(`${p}.bytes`, this.chunks, this.top - (this.chunks.length - 1) * CHUNK);
+  }
+
+  /** The pool of an image (into an empty pool). */
+  restore(source: ImageSource, p: string): void {
+    const count = source.value<number>(`${p}.chunks`);
+    this.chunks = source.chunks(`${p}.bytes`, new Array<number>(count).fill(CHUNK));
+    this.top = source.value<number>(`${p}.top`);
+    this.lists = source.value<number>(`${p}.lists`);
+    this.head.restore(source.typed(`${p}.head`, 'u32'));
+    this.tail.restore(source.typed(`${p}.tail`, 'u32'));
+    this.end.restore(source.typed(`${p}.end`, 'u32'));
+    this.level.restore(source.typed(`${p}.level`, 'u8'));
+    this.last.restore(source.typed(`${p}.last`, 'u32'));
   }
 
   /** A new, empty list; its id. */

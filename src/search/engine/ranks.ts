@@ -16,6 +16,7 @@
 import { Growable, U32List } from './growable.js';
 import { compareCodePoints } from './order.js';
 import type { StringColumn } from './stringColumn.js';
+import type { ImageSink, ImageSource } from './indexImage.js';
 
 export class RankedStrings {
   /**
@@ -34,6 +35,26 @@ export class RankedStrings {
     /** The strings of the ordinals. */
     readonly column: StringColumn,
   ) {}
+
+  /**
+   * The ranks into an image (indexImage.ts) as of `ordinals` ordinals: a refresh rewrites
+   * every rank, so they are copied; `sorted` is replaced by a refresh, never changed.
+   */
+  image(sink: ImageSink, p: string, ordinals: number): void {
+    sink.view(`${p}.sorted`, this.sorted);
+    sink.copy(`${p}.rank`, this.rank.array, Math.min(ordinals, this.rank.array.length));
+    sink.view(`${p}.pending`, this.pending.array, this.pending.length);
+    sink.value(`${p}.generation`, this.generation);
+  }
+
+  /** The ranks of an image (into empty ones over the restored column). */
+  restore(source: ImageSource, p: string): void {
+    this.sorted = source.typed(`${p}.sorted`, 'u32');
+    this.rank.restore(source.typed(`${p}.rank`, 'f64'));
+    this.pending = new U32List();
+    this.pending.restore(source.typed(`${p}.pending`, 'u32'));
+    this.generation = source.value<number>(`${p}.generation`);
+  }
 
   get stale(): number {
     return this.pending.length;

@@ -10,10 +10,11 @@
  */
 import { Growable } from './growable.js';
 import { compareCodePoints } from './order.js';
+import type { ImageSink, ImageSource } from './indexImage.js';
 
 export class Spellings {
   /** Spelling id → spelling, and back. */
-  private readonly strings: string[] = [];
+  private strings: string[] = [];
   private readonly ids = new Map<string, number>();
   /** Term id → the spelling id + 1 first met (0: none; the usual case: the only one), its documents in `firstDocs`. */
   private readonly first = new Growable(Int32Array);
@@ -22,6 +23,25 @@ export class Spellings {
   private readonly more = new Map<number, Map<number, number>>();
   /** Per term id: the ordinal + 1 that last counted a spelling of it (one per document). */
   private readonly counted = new Growable(Int32Array);
+
+  /** The spellings into an image (indexImage.ts); the counts change, so they are copied. */
+  image(sink: ImageSink, p: string): void {
+    sink.strings(`${p}.strings`, this.strings);
+    sink.copy(`${p}.first`, this.first.array);
+    sink.copy(`${p}.firstDocs`, this.firstDocs.array);
+    sink.value(`${p}.more`, [...this.more].map(([id, m]) => [id, [...m]]));
+  }
+
+  /** The spellings of an image (into empty ones). */
+  restore(source: ImageSource, p: string): void {
+    this.strings = source.strings(`${p}.strings`);
+    this.ids.clear();
+    this.strings.forEach((s, i) => this.ids.set(s, i));
+    this.first.restore(source.typed(`${p}.first`, 'i32'));
+    this.firstDocs.restore(source.typed(`${p}.firstDocs`, 'u32'));
+    this.more.clear();
+    for (const [id, m] of source.value<Array<[number, Array<[number, number]>]>>(`${p}.more`)) this.more.set(id, new Map(m));
+  }
 
   /** The id of a spelling. */
   intern(spelling: string): number {

@@ -13,6 +13,7 @@
  * string by an ordinal whose document is gone.
  */
 import { Growable } from './growable.js';
+import type { ImageSink, ImageSource } from './indexImage.js';
 
 const CHUNK_BITS = 20; // 1 MiB chunks
 const CHUNK = 1 << CHUNK_BITS;
@@ -30,6 +31,28 @@ export class StringColumn {
     let n = this.at.array.byteLength;
     for (const c of this.chunks) n += c.length;
     return n;
+  }
+
+  /**
+   * The column into an image (indexImage.ts) as of `ordinals` ordinals: bytes below `top`
+   * and the address of an ordinal given out are never written again.
+   */
+  image(sink: ImageSink, p: string, ordinals: number): void {
+    const sizes = this.chunks.map((c) => c.length);
+    sink.value(`${p}.top`, this.top);
+    sink.value(`${p}.chunkSizes`, sizes);
+    // A chunk filled to its end (or one long string's own) moved `top` to the next chunk's start.
+    const full = this.top >= this.chunks.length * CHUNK;
+    sink.chunks(`${p}.bytes`, this.chunks, full ? (sizes[sizes.length - 1] ?? 0) : this.top - (this.chunks.length - 1) * CHUNK);
+    sink.view(`${p}.at`, this.at.array, Math.min(ordinals, this.at.array.length));
+  }
+
+  /** The column of an image (into an empty column). */
+  restore(source: ImageSource, p: string): void {
+    const sizes = source.value<number[]>(`${p}.chunkSizes`);
+    this.chunks = source.chunks(`${p}.bytes`, sizes, (n) => Buffer.allocUnsafeSlow(n)).map((c) => (Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+    this.top = source.value<number>(`${p}.top`);
+    this.at.restore(source.typed(`${p}.at`, 'u32'));
   }
 
   set(ord: number, s: string | undefined): void {

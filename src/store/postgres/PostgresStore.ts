@@ -298,6 +298,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     listHarvests: r((s) => s.status.listHarvests()),
     readSearchChanges: r((s, kind, after, limit) => s.search.readSearchChanges(kind, after, limit)),
     readSearchBodies: r((s, kind, ids) => s.search.readSearchBodies(kind, ids)),
+    searchIdentity: r((s) => s.search.identity()),
     // Moved by triggers in the transaction of every write that changes what is served (schema.ts).
     dataVersion,
     replication: (): ReplicationState | undefined => replication?.state(),

@@ -228,6 +228,11 @@ export const MIGRATIONS: readonly Migration[] = [
       after = Number(rows[rows.length - 1]!.item);
     }
   },
+  // 3: the store's identity, as SQLite's migration 12: a random id a written search index names.
+  `
+  CREATE TABLE store_identity (one boolean PRIMARY KEY DEFAULT true CHECK (one), id text NOT NULL);
+  INSERT INTO store_identity (id) VALUES (md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text));
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -117,6 +117,11 @@ export class PgSearchChanges {
     return transaction(this.pool, (db) => this.readIn(db, kind, after, limit), true);
   }
 
+  /** The store's identity (schema.ts migration 3; Store.searchIdentity). */
+  async identity(): Promise<string> {
+    return (await this.pool.query<{ id: string }>('SELECT id FROM store_identity')).rows[0]!.id;
+  }
+
   async readSearchBodies(kind: SearchKind, ids: readonly string[]): Promise<Array<string | null>> {
     checkKind(kind);
     const found = await this.bodies(this.pool, kind, ids, shownOf, 'shown');

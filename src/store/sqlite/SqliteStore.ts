@@ -154,6 +154,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     listHarvests: async () => status.listHarvests(),
     readSearchChanges: async (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
     readSearchBodies: async (kind, ids) => searchChanges.readSearchBodies(kind, ids),
+    searchIdentity: async () => searchChanges.identity(),
     dataVersion: () => {
       let commits: number;
       try {

@@ -319,6 +319,13 @@ export const MIGRATIONS: readonly Migration[] = [
       after = rows[rows.length - 1]!.item;
     }
   },
+  // 12: the store's identity, a random id made with it (docs/search-engine.md "Persistence"): a
+  // search index written to disk names the store it reflects, so that an index of another store
+  // is never continued with this store's change log. A copy of the file keeps it (and its log).
+  `
+  CREATE TABLE store_identity (one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL) STRICT;
+  INSERT INTO store_identity (one, id) VALUES (1, lower(hex(randomblob(16))));
+  `,
 ];
 
 /**

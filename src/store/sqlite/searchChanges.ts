@@ -41,6 +41,7 @@ type Position = { scan: false; seq: number } | { scan: true; seq: number; row: n
 export class SqliteSearchChanges {
   private readonly kinds: Record<SearchKind, KindStatements>;
   private readonly read: (kind: SearchKind, after: string | null, limit: number) => SearchChangeBatch | SearchRescan;
+  private readonly identityOf: Statement<[], string>;
 
   constructor(db: Database, private readonly minimumKept = SEARCH_CHANGES_KEPT) {
     if (!(minimumKept >= 1)) throw new RangeError('minimumKept must be at least 1: the newest change keeps the numbering going');
@@ -101,6 +102,7 @@ export class SqliteSearchChanges {
           personScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: withGenderAndCount(r.doc, r.gender, r.item_count) })),
       },
     };
+    this.identityOf = db.prepare<[], string>('SELECT id FROM store_identity').pluck();
     // One read transaction: the log, the bodies and the pruned mark are of one snapshot.
     this.read = db.transaction((kind: SearchKind, after: string | null, limit: number) => this.readIn(kind, after, limit));
   }
@@ -109,6 +111,11 @@ export class SqliteSearchChanges {
     if (kind !== 'item' && kind !== 'person') throw new RangeError(`unknown search kind ${String(kind)}`);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, not ${limit}`);
     return this.read(kind, after, limit);
+  }
+
+  /** The store's identity (schema.ts migration 12; Store.searchIdentity). */
+  identity(): string {
+    return this.identityOf.get()!;
   }
 
   readSearchBodies(kind: SearchKind, ids: readonly string[]): Array<string | null> {

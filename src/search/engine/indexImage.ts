@@ -1,0 +1,199 @@
+/**
+ * An index's state as named sections of bytes and a few plain values: what is written to
+ * disk (src/search/indexFiles.ts) and read back, so that a start needs no rebuild
+ * (docs/search-engine.md "Persistence").
+ *
+ * Taking an image is cheap and synchronous (`SearchIndex.image`): what changes after it
+ * (the live bits, ranks, counters, the per-list tails of the pools) is copied at once, and
+ * what no later change touches below its length (the pools' bytes, per-ordinal columns
+ * written once, the dictionaries' strings, which are append-only) is read by the writer
+ * later, piece by piece, between searches and index updates. Sections are typed arrays
+ * laid out as they are in memory, so that a reader can view them in place (a whole file
+ * read into one buffer, or mapped) rather than parse them.
+ */
+
+export type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+
+export type SectionType = 'u8' | 'u16' | 'u32' | 'i32' | 'f64';
+
+const CTORS = {
+  u8: Uint8Array,
+  u16: Uint16Array,
+  u32: Uint32Array,
+  i32: Int32Array,
+  f64: Float64Array,
+} as const;
+
+export function typeOf(a: Typed): SectionType {
+  if (a instanceof Uint8Array) return 'u8';
+  if (a instanceof Uint16Array) return 'u16';
+  if (a instanceof Uint32Array) return 'u32';
+  if (a instanceof Int32Array) return 'i32';
+  return 'f64';
+}
+
+/** A section of an image: its bytes, now or (for what no later change touches) when the writer gets to it. */
+export interface ImageSection {
+  name: string;
+  type: SectionType;
+  /** Pieces of bytes in order; each piece is produced when the writer asks for it (it copies it before any await). */
+  pieces(): Iterable<Uint8Array>;
+}
+
+export interface IndexImageData {
+  /** Plain values (counts, flags, small tables): JSON. */
+  values: Record<string, unknown>;
+  sections: ImageSection[];
+}
+
+function bytesOf(a: Typed, length: number): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, length * a.BYTES_PER_ELEMENT);
+}
+
+/** Collects an image (SearchIndex.image and the image methods of its parts). */
+export class ImageSink {
+  readonly values: Record<string, unknown> = {};
+  readonly sections: ImageSection[] = [];
+
+  value(name: string, v: unknown): void {
+    this.values[name] = v;
+  }
+
+  /** The first `length` elements of `a`, copied now: they may change later. */
+  copy(name: string, a: Typed, length = a.length): void {
+    const copied = a.slice(0, length);
+    this.sections.push({ name, type: typeOf(a), pieces: () => [bytesOf(copied, length)] });
+  }
+
+  /** The first `length` elements of `a`, which no later change touches: read by the writer. */
+  view(name: string, a: Typed, length = a.length): void {
+    this.sections.push({ name, type: typeOf(a), pieces: () => [bytesOf(a, length)] });
+  }
+
+  /** Made by the writer, from what no later change touches (e.g. append-only arrays up to a length). */
+  later(name: string, type: SectionType, make: () => Typed): void {
+    this.sections.push({
+      name,
+      type,
+      pieces: () => {
+        const a = make();
+        return [bytesOf(a, a.length)];
+      },
+    });
+  }
+
+  /** The chunks of a byte pool: every chunk whole, the last one up to `lastBytes`. */
+  chunks(name: string, chunks: readonly Uint8Array[], lastBytes: number): void {
+    const list = chunks.slice();
+    this.sections.push({
+      name,
+      type: 'u8',
+      *pieces() {
+        for (let i = 0; i < list.length; i++) {
+          const c = list[i]!;
+          yield i === list.length - 1 ? c.subarray(0, lastBytes) : c;
+        }
+      },
+    });
+  }
+
+  /** Strings 0..n of an append-only array: UTF-8 bytes and the offsets of each (n + 1), made by the writer. */
+  strings(name: string, strings: readonly string[], n = strings.length): void {
+    let encoded: { offsets: Uint32Array; bytes: Uint8Array } | undefined;
+    const encode = () => (encoded ??= encodeStrings(strings, n));
+    this.later(`${name}.offsets`, 'u32', () => encode().offsets);
+    this.sections.push({ name: `${name}.bytes`, type: 'u8', pieces: () => [encode().bytes] });
+  }
+}
+
+export function encodeStrings(strings: readonly string[], n: number): { offsets: Uint32Array; bytes: Uint8Array } {
+  const offsets = new Uint32Array(n + 1);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = size;
+    size += Buffer.byteLength(strings[i]!, 'utf8');
+  }
+  offsets[n] = size;
+  const bytes = Buffer.allocUnsafe(size);
+  for (let i = 0; i < n; i++) bytes.write(strings[i]!, offsets[i]!, 'utf8');
+  return { offsets, bytes };
+}
+
+/** An image read back: the values and each section's bytes (aligned for typed views). */
+export class ImageSource {
+  constructor(
+    readonly values: Record<string, unknown>,
+    private readonly sections: ReadonlyMap<string, { type: SectionType; bytes: Uint8Array<ArrayBuffer> }>,
+  ) {}
+
+  value<T>(name: string): T {
+    if (!(name in this.values)) throw new ImageError(`value ${name} missing`);
+    return this.values[name] as T;
+  }
+
+  has(name: string): boolean {
+    return this.sections.has(name);
+  }
+
+  sectionType(name: string): SectionType {
+    const s = this.sections.get(name);
+    if (s === undefined) throw new ImageError(`section ${name} missing`);
+    return s.type;
+  }
+
+  private section(name: string, type: SectionType): Uint8Array<ArrayBuffer> {
+    const s = this.sections.get(name);
+    if (s === undefined) throw new ImageError(`section ${name} missing`);
+    if (s.type !== type) throw new ImageError(`section ${name} is ${s.type}, expected ${type}`);
+    return s.bytes;
+  }
+
+  /** A typed view of a section, in place (writable: the index goes on appending to it). */
+  typed<T extends SectionType>(name: string, type: T): InstanceType<(typeof CTORS)[T]> {
+    const b = this.section(name, type);
+    const ctor = CTORS[type];
+    if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0 || b.byteLength % ctor.BYTES_PER_ELEMENT !== 0) throw new ImageError(`section ${name} is misaligned`);
+    return new ctor(b.buffer, b.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT) as InstanceType<(typeof CTORS)[T]>;
+  }
+
+  /**
+   * A section of pool chunks of the given sizes, all whole but the last, which is copied
+   * into a whole chunk of its size (the pool appends to it).
+   */
+  chunks(name: string, sizes: readonly number[], alloc: (size: number) => Uint8Array = (n) => new Uint8Array(n)): Uint8Array[] {
+    const b = this.section(name, 'u8');
+    const count = sizes.length;
+    if (count === 0) {
+      if (b.length !== 0) throw new ImageError(`section ${name}: bytes without chunks`);
+      return [];
+    }
+    const out: Uint8Array[] = [];
+    let at = 0;
+    for (let i = 0; i < count - 1; i++) {
+      out.push(b.subarray(at, at + sizes[i]!));
+      at += sizes[i]!;
+    }
+    const last = b.length - at;
+    if (last < 0 || last > sizes[count - 1]!) throw new ImageError(`section ${name}: ${b.length} bytes for chunks of ${sizes.join(', ')}`);
+    const whole = alloc(sizes[count - 1]!);
+    whole.set(b.subarray(at));
+    out.push(whole);
+    return out;
+  }
+
+  strings(name: string): string[] {
+    const offsets = this.typed(`${name}.offsets`, 'u32');
+    const bytes = this.section(`${name}.bytes`, 'u8');
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const n = offsets.length - 1;
+    if (n < 0 || offsets[n] !== bytes.length) throw new ImageError(`strings ${name}: offsets do not fit the bytes`);
+    const out = new Array<string>(n);
+    for (let i = 0; i < n; i++) out[i] = buf.toString('utf8', offsets[i]!, offsets[i + 1]!);
+    return out;
+  }
+}
+
+/** An image that does not fit together (a section or value missing or of the wrong shape): the files are not of this version, or damaged. */
+export class ImageError extends Error {
+  override readonly name = 'ImageError';
+}

@@ -1,0 +1,275 @@
+/**
+ * The search indexes on disk (docs/search-engine.md "Persistence"): immutable segment files,
+ * one per kind, and a small manifest per generation naming them, the store they reflect
+ * (Store.searchIdentity), the change feed's position each index holds, the format version,
+ * and a CRC-32 per section.
+ *
+ * Crash safety: a generation's files are written under temporary names, fsynced, renamed,
+ * and the directory fsynced; only then is its manifest written the same way. A manifest
+ * exists only once every file it names is complete on disk, and the two newest
+ * generations are kept: a kill at any moment leaves the last complete index or the one
+ * before it, never a torn one. A reader takes the newest manifest whose files all verify.
+ *
+ * A segment is its sections one after another, each at an offset that is a multiple of 64,
+ * as the typed arrays lie in memory: a later reader can map or read a file into one
+ * (shared) buffer and view each section in place, and a shard is one more segment.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { ImageSource, type IndexImageData, type SectionType } from './engine/indexImage.js';
+import type { SearchKind } from '../store/Store.js';
+
+/**
+ * The format of the files. Move it whenever an index written before would read back wrong:
+ * the layout of a section, what the engine keeps per document or term, and also the
+ * analysis of text (src/search/fold.ts, engine/analyzer.ts) or how a stored body becomes a
+ * document (engine/itemDocument.ts, engine/personDocument.ts): an index is the documents as
+ * they were mapped when it was written. (A schema change is caught by the schema's
+ * fingerprint, SearchIndex.ts schemaFingerprint.)
+ */
+export const INDEX_FORMAT = 1;
+
+const ALIGN = 64;
+const MANIFEST = /^manifest-(\d{6,})\.json$/;
+
+export interface SectionEntry {
+  name: string;
+  type: SectionType;
+  offset: number;
+  bytes: number;
+  crc32: number;
+}
+
+export interface KindEntry {
+  file: string;
+  /** Size of the file in bytes. */
+  bytes: number;
+  /** The change feed's position the index holds (Store.readSearchChanges). */
+  position: string;
+  /** Live documents. */
+  documents: number;
+  values: Record<string, unknown>;
+  sections: SectionEntry[];
+}
+
+export interface IndexManifest {
+  format: number;
+  generation: number;
+  /** The store's identity (Store.searchIdentity). */
+  store: string;
+  writtenAt: string;
+  kinds: Record<SearchKind, KindEntry>;
+}
+
+/** One kind's index to write: its image (SearchIndex.image) and the position it holds. */
+export interface KindImage {
+  image: IndexImageData;
+  position: string;
+  documents: number;
+}
+
+/** The generations on disk, newest first. */
+export async function manifestsIn(dir: string): Promise<Array<{ generation: number; file: string }>> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  return names
+    .map((file) => ({ file, m: MANIFEST.exec(file) }))
+    .filter((x) => x.m !== null)
+    .map((x) => ({ generation: Number(x.m![1]), file: x.file }))
+    .sort((a, b) => b.generation - a.generation);
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const fh = await open(dir, constants.O_RDONLY);
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+const pad = (n: number) => (n + ALIGN - 1) & ~(ALIGN - 1);
+
+/**
+ * Writes one kind's segment under a temporary name and renames it once synced; its entry.
+ * Each piece of a section is copied before the write is awaited: the index goes on
+ * changing between two pieces (searches and updates run then), and a section's bytes are
+ * checksummed as written.
+ */
+async function writeSegment(dir: string, file: string, kind: KindImage): Promise<KindEntry> {
+  const tmp = join(dir, `${file}.tmp`);
+  const fh = await open(tmp, 'w');
+  const sections: SectionEntry[] = [];
+  let offset = 0;
+  try {
+    for (const s of kind.image.sections) {
+      offset = pad(offset);
+      let bytes = 0;
+      let crc = 0;
+      for (const piece of s.pieces()) {
+        const copy = Buffer.from(piece);
+        crc = crc32(copy, crc);
+        if (copy.length > 0) await fh.write(copy, 0, copy.length, offset + bytes);
+        bytes += copy.length;
+      }
+      sections.push({ name: s.name, type: s.type, offset, bytes, crc32: crc });
+      offset += bytes;
+    }
+    await fh.truncate(offset);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, join(dir, file));
+  return { file, bytes: offset, position: kind.position, documents: kind.documents, values: kind.image.values, sections };
+}
+
+/**
+ * Writes a new generation of both kinds' indexes into `dir` (made if missing) and its
+ * manifest last; removes what is older than the generation before. Returns the manifest.
+ */
+export async function writeIndexes(dir: string, store: string, kinds: Record<SearchKind, KindImage>): Promise<IndexManifest> {
+  await mkdir(dir, { recursive: true });
+  const generation = ((await manifestsIn(dir))[0]?.generation ?? 0) + 1;
+  const gen = String(generation).padStart(6, '0');
+  const token = randomBytes(4).toString('hex');
+  const entries: Partial<Record<SearchKind, KindEntry>> = {};
+  for (const kind of ['person', 'item'] as const) entries[kind] = await writeSegment(dir, `${kind}-${gen}-${token}.seg`, kinds[kind]);
+  await fsyncDir(dir);
+  const manifest: IndexManifest = { format: INDEX_FORMAT, generation, store, writtenAt: new Date().toISOString(), kinds: entries as Record<SearchKind, KindEntry> };
+  const name = `manifest-${gen}.json`;
+  const tmp = join(dir, `${name}.${token}.tmp`);
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writeFile(JSON.stringify(manifest));
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, join(dir, name));
+  await fsyncDir(dir);
+  await prune(dir);
+  return manifest;
+}
+
+/** Keeps the two newest generations and what they name; removes every other manifest, segment and temporary file. */
+export async function prune(dir: string): Promise<void> {
+  const manifests = await manifestsIn(dir);
+  const keep = new Set<string>();
+  for (const m of manifests.slice(0, 2)) {
+    keep.add(m.file);
+    try {
+      const manifest = JSON.parse(await readFile(join(dir, m.file), 'utf8')) as IndexManifest;
+      for (const k of Object.values(manifest.kinds ?? {})) keep.add(k.file);
+    } catch {
+      // an unreadable manifest keeps nothing but itself: a reader skips it
+    }
+  }
+  for (const name of await readdir(dir)) {
+    if (keep.has(name)) continue;
+    if (MANIFEST.test(name) || name.endsWith('.seg') || name.endsWith('.tmp')) await rm(join(dir, name), { force: true });
+  }
+}
+
+/** What was found in a directory: the newest usable generation, and why newer ones (if any) were not. */
+export interface ReadIndexes {
+  manifest: IndexManifest;
+  sources: Record<SearchKind, ImageSource>;
+}
+
+/** Why an index on disk cannot be used: one line for the log and for `index status`. */
+export class IndexProblem extends Error {
+  override readonly name = 'IndexProblem';
+  constructor(
+    readonly reason: 'missing' | 'format' | 'store' | 'damaged',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readManifest(dir: string, file: string): Promise<IndexManifest> {
+  let manifest: IndexManifest;
+  try {
+    manifest = JSON.parse(await readFile(join(dir, file), 'utf8')) as IndexManifest;
+  } catch (e) {
+    throw new IndexProblem('damaged', `${join(dir, file)} is damaged: ${(e as Error).message}`);
+  }
+  if (typeof manifest !== 'object' || manifest === null || typeof manifest.kinds !== 'object' || manifest.kinds === null) {
+    throw new IndexProblem('damaged', `${join(dir, file)} is damaged: not a manifest`);
+  }
+  return manifest;
+}
+
+/** Reads and checks one kind's segment: every section's size and CRC-32. */
+async function readSegment(dir: string, entry: KindEntry): Promise<ImageSource> {
+  const path = join(dir, entry.file);
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (e) {
+    throw new IndexProblem('damaged', `${path} is missing: ${(e as Error).message}`);
+  }
+  if (size !== entry.bytes) throw new IndexProblem('damaged', `${path} is damaged: ${size} bytes, the manifest says ${entry.bytes}`);
+  const fh = await open(path, 'r');
+  const sections = new Map<string, { type: SectionType; bytes: Uint8Array<ArrayBuffer> }>();
+  try {
+    for (const s of entry.sections) {
+      if (!(s.offset >= 0 && s.bytes >= 0 && s.offset + s.bytes <= size)) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} lies outside the file`);
+      const bytes = new Uint8Array(new ArrayBuffer(s.bytes));
+      for (let at = 0; at < s.bytes; ) {
+        const { bytesRead } = await fh.read(bytes, at, Math.min(s.bytes - at, 1 << 30), s.offset + at);
+        if (bytesRead === 0) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} ends early`);
+        at += bytesRead;
+      }
+      if (crc32(bytes) !== s.crc32) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} fails its checksum`);
+      sections.set(s.name, { type: s.type, bytes });
+    }
+  } finally {
+    await fh.close();
+  }
+  return new ImageSource(entry.values, sections);
+}
+
+/**
+ * The newest generation in `dir` that is of this format, of the store `store`, and whose
+ * files verify; `problems` says why each newer one was not taken (oldest last). Throws
+ * IndexProblem('missing') when there is none at all.
+ */
+export async function readIndexes(dir: string, store: string | undefined): Promise<ReadIndexes & { problems: IndexProblem[] }> {
+  const manifests = await manifestsIn(dir);
+  if (manifests.length === 0) throw new IndexProblem('missing', `no search index in ${dir}`);
+  const problems: IndexProblem[] = [];
+  for (const m of manifests.slice(0, 2)) {
+    try {
+      const manifest = await readManifest(dir, m.file);
+      if (manifest.format !== INDEX_FORMAT) {
+        throw new IndexProblem('format', `the search index in ${dir} is of format ${String(manifest.format)}; this version reads format ${INDEX_FORMAT}`);
+      }
+      if (store !== undefined && manifest.store !== store) {
+        throw new IndexProblem('store', `the search index in ${dir} was written for another store (${String(manifest.store)}, this one is ${store})`);
+      }
+      const sources: Partial<Record<SearchKind, ImageSource>> = {};
+      for (const kind of ['person', 'item'] as const) {
+        const entry = manifest.kinds[kind];
+        if (entry === undefined) throw new IndexProblem('damaged', `${join(dir, m.file)} is damaged: no ${kind} index`);
+        sources[kind] = await readSegment(dir, entry);
+      }
+      return { manifest, sources: sources as Record<SearchKind, ImageSource>, problems };
+    } catch (e) {
+      if (!(e instanceof IndexProblem)) throw e;
+      problems.push(e);
+      // An index of another format or store: the one before is no better.
+      if (e.reason !== 'damaged') break;
+    }
+  }
+  throw problems[0]!;
+}

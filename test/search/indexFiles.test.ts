@@ -1,0 +1,183 @@
+/**
+ * The indexes on disk (src/search/indexFiles.ts, engine/indexImage.ts): an index written
+ * and read back answers every search exactly as the one written, and goes on taking
+ * changes as it would have; a written image does not move while the index changes under
+ * the writer; damaged files, another format and another store are told apart.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { itemDoc, personDoc } from '../../bench/engineDocs.js';
+import { parseQuery } from '../../src/query/parse.js';
+import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
+import { itemSchema, personSchema, queryFields, type Schema } from '../../src/search/engine/schema.js';
+import type { SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
+import { INDEX_FORMAT, IndexProblem, readIndexes, writeIndexes, type KindImage } from '../../src/search/indexFiles.js';
+
+const FAR = () => Date.now() + 60_000;
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'heritage-api-index-'));
+  dirs.push(d);
+  return d;
+}
+
+/** An index with history: documents added, some replaced (a new ordinal each), some deleted. */
+function build(schema: Schema, doc: (i: number) => SearchDocument, n: number, variant = 0): SearchIndex {
+  const index = new SearchIndex(schema);
+  for (let i = 0; i < n; i++) index.upsert(doc(i));
+  for (let i = 0; i < n; i += 7) index.upsert({ ...doc(i + variant * 100_000), id: doc(i).id });
+  for (let i = 3; i < n; i += 11) index.delete(doc(i).id);
+  index.refreshOrders(0);
+  for (let i = n; i < n + 50; i++) index.upsert(doc(i)); // half-ranked, not refreshed
+  return index;
+}
+
+function image(index: SearchIndex, position: string): KindImage {
+  return { image: index.image(), position, documents: index.size };
+}
+
+/** Every search a server makes of an index, the words taken from its own documents. */
+function requests(schema: Schema, words: string[]): SearchRequest[] {
+  const fields = queryFields(schema);
+  const q = (text: string) => parseQuery(text, { fields });
+  const facets = schema.facets.slice(0, 4).map((field) => ({ field, limit: 10, mincount: 1, sort: 'count' as const }));
+  const sorts: SearchSort[] = [
+    { kind: 'relevance' },
+    { kind: 'id', descending: true },
+    { kind: 'random', seed: '7' },
+    ...schema.sortKeys.map((k) => ({ kind: 'key' as const, key: k.name, descending: false })),
+    ...schema.sortKeys.map((k) => ({ kind: 'key' as const, key: k.name, descending: true })),
+  ];
+  const out: SearchRequest[] = [];
+  for (const sort of sorts) {
+    for (const text of ['*:*', words[0]!, words[1]!, `${words[2]} OR ${words[3]}`, `${words[0]!.slice(0, 2)}*`, `"${words[0]} ${words[1]}"`, `NOT ${words[0]}`]) {
+      out.push({ query: q(text), sort, offset: 0, rows: 15, facets });
+      out.push({ query: q(text), sort, offset: 40, rows: 5 });
+    }
+  }
+  // misspelt words for the spellchecker, and a cursor walk
+  for (const w of words.slice(0, 4)) {
+    const wrong = `${w.slice(0, -1)}${w.endsWith('x') ? 'y' : 'x'}`;
+    out.push({ query: q(wrong), sort: { kind: 'relevance' }, offset: 0, rows: 5, spellcheck: { minHits: 1, text: wrong } });
+  }
+  return out;
+}
+
+function answers(index: SearchIndex, reqs: SearchRequest[]): unknown[] {
+  const out: unknown[] = [];
+  for (const r of reqs) {
+    const first = index.search(r, FAR());
+    out.push(first);
+    // a cursor walk of three pages
+    if (r.offset === 0 && r.sort.kind !== 'random') {
+      let cursor = first.nextCursor;
+      for (let p = 0; p < 3 && cursor !== undefined; p++) {
+        const page = index.search({ ...r, facets: undefined, cursor }, FAR());
+        out.push(page);
+        cursor = page.nextCursor;
+      }
+    }
+  }
+  out.push(index.suggest('a', 10), index.suggest('st', 10));
+  return out;
+}
+
+function wordsOf(index: SearchIndex): string[] {
+  const counted = index.termsWithPrefix('').map((t) => [t, index.documentFrequency(t)] as const);
+  counted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return [counted[0]![0], counted[5]![0], counted[50]![0], counted[200]![0]];
+}
+
+describe('the search indexes on disk', () => {
+  for (const [name, schema, doc] of [
+    ['items', itemSchema, itemDoc],
+    ['persons', personSchema, personDoc],
+  ] as const) {
+    test(`${name}: an index read back answers every search as the one written, and takes the same changes alike`, async () => {
+      const dir = tempDir();
+      const index = build(schema, doc, 3000);
+      const other = build(name === 'items' ? personSchema : itemSchema, name === 'items' ? personDoc : itemDoc, 200);
+      const kinds = name === 'items' ? { item: image(index, 'item:log:1'), person: image(other, 'person:log:2') } : { item: image(other, 'item:log:1'), person: image(index, 'person:log:2') };
+      const manifest = await writeIndexes(dir, 'store-a', kinds);
+      assert.equal(manifest.format, INDEX_FORMAT);
+      assert.equal(manifest.generation, 1);
+      const read = await readIndexes(dir, 'store-a');
+      assert.deepEqual(read.problems, []);
+      const kind = name === 'items' ? 'item' : 'person';
+      assert.equal(read.manifest.kinds[kind].documents, index.size);
+      const back = SearchIndex.fromImage(schema, read.sources[kind]);
+      assert.equal(back.size, index.size);
+      assert.equal(back.ordinals, index.ordinals);
+      const reqs = requests(schema, wordsOf(index));
+      assert.deepEqual(answers(back, reqs), answers(index, reqs));
+      // The same changes to both: the same answers (ordinals, pools and ranks go on alike).
+      for (const ix of [index, back]) {
+        for (let i = 3000; i < 3600; i++) ix.upsert(doc(i));
+        for (let i = 0; i < 3000; i += 13) ix.upsert({ ...doc(i + 500_000), id: doc(i).id });
+        for (let i = 1; i < 3000; i += 17) ix.delete(doc(i).id);
+        ix.refreshOrders(1024);
+      }
+      assert.deepEqual(answers(back, reqs), answers(index, reqs));
+    });
+  }
+
+  test('an image holds the index as it was taken, while the index goes on changing under the writer', async () => {
+    const dir = tempDir();
+    const index = build(itemSchema, itemDoc, 2000);
+    const persons = build(personSchema, personDoc, 100);
+    const reqs = requests(itemSchema, wordsOf(index));
+    const before = answers(index, reqs);
+    const kinds = { item: image(index, 'item:log:9'), person: image(persons, 'person:log:9') };
+    // changes after the image was taken and before the writer reads its sections
+    for (let i = 2000; i < 6000; i++) index.upsert(itemDoc(i));
+    for (let i = 0; i < 2000; i += 3) index.delete(itemDoc(i).id);
+    index.refreshOrders(0);
+    await writeIndexes(dir, 'store-a', kinds);
+    const back = SearchIndex.fromImage(itemSchema, (await readIndexes(dir, 'store-a')).sources.item);
+    assert.deepEqual(answers(back, reqs), before);
+  });
+
+  test('another store, another format and damaged files are each told; a damaged newest generation falls back to the one before', async () => {
+    const dir = tempDir();
+    const items = build(itemSchema, itemDoc, 300);
+    const persons = build(personSchema, personDoc, 300);
+    const write = () => writeIndexes(dir, 'store-a', { item: image(items, 'item:log:1'), person: image(persons, 'person:log:1') });
+    await assert.rejects(readIndexes(dir, 'store-a'), (e) => e instanceof IndexProblem && e.reason === 'missing');
+    await write();
+    await write();
+    await write();
+    // two generations are kept
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('manifest-')).sort(), ['manifest-000002.json', 'manifest-000003.json']);
+    assert.equal(readdirSync(dir).filter((f) => f.endsWith('.seg')).length, 4);
+
+    await assert.rejects(readIndexes(dir, 'store-b'), (e) => e instanceof IndexProblem && e.reason === 'store' && /another store/.test(e.message));
+
+    // one byte of the newest item segment changed: the one before is read, and the damage named
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest-000003.json'), 'utf8')) as { kinds: { item: { file: string; sections: Array<{ name: string; offset: number; bytes: number }> } } };
+    const section = manifest.kinds.item.sections.find((s) => s.name === 'text.bytes')!;
+    const seg = join(dir, manifest.kinds.item.file);
+    const bytes = readFileSync(seg);
+    bytes[section.offset + Math.floor(section.bytes / 2)]! ^= 0x10;
+    writeFileSync(seg, bytes);
+    const fallback = await readIndexes(dir, 'store-a');
+    assert.equal(fallback.manifest.generation, 2);
+    assert.equal(fallback.problems.length, 1);
+    assert.match(fallback.problems[0]!.message, /item-000003-[0-9a-f]{8}\.seg is damaged: section text\.bytes fails its checksum$/);
+
+    // both damaged: the newest's damage is what is told
+    const m2 = JSON.parse(readFileSync(join(dir, 'manifest-000002.json'), 'utf8')) as { kinds: { person: { file: string } } };
+    writeFileSync(join(dir, m2.kinds.person.file), 'truncated');
+    await assert.rejects(readIndexes(dir, 'store-a'), (e) => e instanceof IndexProblem && e.reason === 'damaged' && /item-000003-.*text\.bytes fails its checksum/.test(e.message));
+
+    // another format: not read, and the older generation is not tried
+    const m3 = JSON.parse(readFileSync(join(dir, 'manifest-000003.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'manifest-000004.json'), JSON.stringify({ ...m3, format: INDEX_FORMAT + 1, generation: 4 }));
+    await assert.rejects(readIndexes(dir, 'store-a'), (e) => e instanceof IndexProblem && e.reason === 'format' && new RegExp(`of format ${INDEX_FORMAT + 1}; this version reads format ${INDEX_FORMAT}$`).test(e.message));
+  });
+});
