@@ -2,6 +2,9 @@
  * A real server on a real store for HTTP tests (Fastify inject: the whole
  * request pipeline, no socket).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey, hashApiKey } from '../../src/apiKeys.js';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
@@ -28,7 +31,10 @@ export async function startTestApp(
   options: { load?: string[]; loadEntities?: string[]; flags?: ConfigOverrides; server?: ServerOptions } = {},
 ): Promise<TestApp> {
   const opened = await backend.open();
-  const config = loadConfig({ flags: { ...options.flags, store: { ...options.flags?.store, ...backend.config(opened.location) } } });
+  // The search indexes on disk: beside an SQLite file (in its temporary directory), else in one of their own.
+  const indexDir = backend.name === 'sqlite' || options.flags?.search?.path !== undefined ? undefined : mkdtempSync(join(tmpdir(), 'heritage-api-index-'));
+  const search = { ...options.flags?.search, ...(indexDir ? { path: indexDir } : {}) };
+  const config = loadConfig({ flags: { ...options.flags, search, store: { ...options.flags?.store, ...backend.config(opened.location) } } });
   if (options.load) await ingestItems(opened.store, options.load, { batchSize: 100 });
   if (options.loadEntities) await ingestEntities(opened.store, options.loadEntities, { batchSize: 500 });
   const key = generateApiKey();
@@ -45,6 +51,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       await opened.dispose();
+      if (indexDir) rmSync(indexDir, { recursive: true, force: true });
     },
   };
 }
