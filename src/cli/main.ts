@@ -18,6 +18,7 @@ import { exportCommand, type ExportFlags } from './commands/export.js';
 import { harvestCommand, type HarvestFlags } from './commands/harvest.js';
 import { ingestEntitiesCommand, ingestItemsCommand } from './commands/ingest.js';
 import { blockItem, DEFAULT_LIST_LIMIT, listItems, shellWord, showItem, unblockItem } from './commands/items.js';
+import { indexRebuild, indexStatus, indexVerify } from './commands/searchIndex.js';
 import { copyCommand } from './commands/copy.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -265,6 +266,20 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .argument('<id>')
     .addOption(new Option('--format <format>', 'json or xml (the stored cortex XML)').choices(['json', 'xml']).default('json'))
     .action((id: string, o: { format: 'json' | 'xml' }) => withStore({}, (_c, store) => showItem(store, id, o.format, cliPrefix(), io)));
+
+  const index = program.command('index').description('The search indexes on disk (search.path)');
+  index
+    .command('status')
+    .description('Say where the search indexes are kept, which generation a start reads and what it holds')
+    .action(() => withStore({}, (config, store) => indexStatus(config, store, io)));
+  index
+    .command('verify')
+    .description("Check every section of the newest generation against its checksum and read both indexes back")
+    .action(() => withStore({}, (config, store) => indexVerify(config, store, io)));
+  index
+    .command('rebuild')
+    .description('Build the search indexes from the store now and write them as a new generation')
+    .action(() => withStore({}, (config, store) => indexRebuild(config, store, io)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -89,6 +89,8 @@ export const SCHEMAS = { item: itemSchema, person: personSchema } as const;
 export interface IndexPersistence {
   /** The directory (search.path resolved: src/search/indexPath.ts). */
   dir: string;
+  /** Whether the host starts from what is there (default); `index rebuild` builds from the store. */
+  read?: boolean;
   /** Whether this host writes there (one writer per directory: the first search worker). */
   write: boolean;
   /** Shortest time between two writes, in ms; the next one waits for enough changes or `intervalMs`. */
@@ -138,7 +140,7 @@ export class IndexHost {
     private readonly persistence?: IndexPersistence,
   ) {
     this.hosted = { item: this.fresh('item'), person: this.fresh('person') };
-    this.opened = persistence === undefined ? Promise.resolve() : this.open(persistence);
+    this.opened = persistence === undefined || persistence.read === false ? Promise.resolve() : this.open(persistence);
     this.refreshing = { item: this.opened, person: this.opened };
   }
 
