@@ -27,15 +27,16 @@
  * answering them from memory. Prints a table and writes it, with the machine
  * and the data sizes, into docs/benchmarks.md as the section of its backend (bench/report.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cursorPaging, entityCases, measure, parentsUnderSearches, parentsWhileLoading, plainRow, type Manifest } from './cases.js';
 import { chooseItemTerms, itemCursorWalk, itemSearchCases } from './itemSearch.js';
 import { CLI, dataDir, flag, log, quick, ROOT } from './options.js';
 import { pageCases, spellCases } from './pageCases.js';
 import { writeReport } from './report.js';
-import { freePort, ioSettled, nodeMemory, sample, serverLogBytes, startServer, emptyServerLog, type NodeMemory } from './server.js';
+import { indexWritten, restartTimes, type RestartTimes } from './restart.js';
+import { freePort, ioSettled, nodeMemory, sample, searchIndexDir, serverLogBytes, startServer, emptyServerLog, type NodeMemory } from './server.js';
 import { cli, generateAndLoad, load, openBenchStore, type BenchStore, type LoadRates } from './store.js';
 
 async function run(store: BenchStore) {
@@ -59,9 +60,12 @@ async function run(store: BenchStore) {
   // The quick set is 0.4 GB: sync is enough, and the quick run must stay short.
   if (!quick) await ioSettled();
   const key = cli(store, ['keys', 'create', '--name', `bench-${process.pid}`]).trim();
-  const port = await freePort();
-  const server = await startServer(store, port);
-  const base = `http://127.0.0.1:${port}`;
+  // The first start builds the indexes from the store (an index of an earlier run would be read).
+  rmSync(searchIndexDir, { recursive: true, force: true });
+  const startedAt = Date.now();
+  let port = await freePort();
+  let server: ChildProcess = await startServer(store, port);
+  let base = `http://127.0.0.1:${port}`;
   // The indexes build in the background after the start; measuring before
   // /health/ready would time searches that wait for the build (the 1 M run of 2026-11-24 did).
   const readySince = performance.now();
@@ -71,6 +75,14 @@ async function run(store: BenchStore) {
   }
   const readySeconds = (performance.now() - readySince) / 1000;
   log(`ready ${readySeconds.toFixed(1)} s after listening`);
+  // Starts from the indexes on disk, once written: after a clean stop and after a SIGKILL.
+  log('restarts from the search indexes on disk ...');
+  await indexWritten(startedAt);
+  const restarted = await restartTimes(store, server);
+  const restart: RestartTimes = { clean: restarted.clean, killed: restarted.killed };
+  server = restarted.server;
+  port = restarted.port;
+  base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `OAuth oauth_consumer_key="${key}"` };
   const json = { ...auth, accept: 'application/json' };
   const xml = { ...auth, accept: 'application/xml' };
@@ -124,7 +136,7 @@ async function run(store: BenchStore) {
     await exited;
   }
   emptyServerLog();
-  writeReport({ store, manifest, loadRates, size, memory, loggedBytes: serverLogBytes(), readySeconds, rows, itemPaging, freshness, paging });
+  writeReport({ store, manifest, loadRates, size, memory, loggedBytes: serverLogBytes(), readySeconds, restart, rows, itemPaging, freshness, paging });
 }
 
 async function main() {

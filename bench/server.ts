@@ -23,18 +23,25 @@ export function emptyServerLog(): void {
 export const serverLogBytes = () => loggedBytes;
 
 /**
+ * Where the server keeps its search indexes on disk (search.path): in the data directory, for
+ * both backends, so that a run can start without one (bench/run.ts removes it before the
+ * first start, which then builds from the store) and time a start from it (bench/restart.ts).
+ */
+export const searchIndexDir = join(dataDir, 'search-index');
+
+/**
  * Starts the server as a user does, so that the bench measures what users run: `heritage-api
  * serve` with no flag but the store and the port, so at the default log level
  * and with every other default; HERITAGE_API_SERVER_LOG_LEVEL=info in the
  * environment measures the request log (docs/configuration.md "The request log").
  */
-export function startServer(store: BenchStore, port: number): Promise<ChildProcess> {
+export function startServer(store: BenchStore, port: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   writeFileSync(serverLog, '');
   // Appending: the server keeps writing at the end after the file is emptied.
   const out = openSync(serverLog, 'a');
   // The pages' own limit per address (web.rateLimitMax, 600 a minute) would answer the
   // bench's one address with 429s within a second: it is the one setting changed.
-  const env = { ...store.env, HERITAGE_API_WEB_RATE_LIMIT_MAX: '0' };
+  const env = { ...store.env, HERITAGE_API_WEB_RATE_LIMIT_MAX: '0', HERITAGE_API_SEARCH_PATH: searchIndexDir, ...extraEnv };
   const child = spawn(process.execPath, [CLI, ...store.args, 'serve', '--port', String(port)], { stdio: ['ignore', out, 'pipe'], env });
   closeSync(out);
   return new Promise((resolve, reject) => {
