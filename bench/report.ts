@@ -74,7 +74,7 @@ export function section(r: Report): string {
     ...sizeLines(r),
     `- Ready (indexes built from the store) ${r.readySeconds.toFixed(0)} s after the server listened`,
     r.restart
-      ? `- Ready from the search indexes on disk ${r.restart.clean.toFixed(2)} s after a start that followed a clean stop, ${r.restart.killed.toFixed(2)} s after one that followed a SIGKILL (target ≤ 3 s at 300,000 persons + 30,000 items, issue #27)`
+      ? `- Ready from the search indexes on disk ${r.restart.clean.toFixed(2)} s after a start that followed a clean stop, ${r.restart.killed.toFixed(2)} s after one that followed a SIGKILL (target ≤ 3 s at 300,000 persons + 30,000 items)`
       : '- Ready from the search indexes on disk: not run',
     `- Server peak memory (VmHWM): ${memory.primary} MB` +
       (memory.workers.length > 0 ? ` the primary (which holds the search indexes), ${memory.workers.join(' + ')} MB its ${memory.workers.length} HTTP workers` : '') +

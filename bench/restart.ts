@@ -1,6 +1,6 @@
 /**
  * Time to `/health/ready` after a start from the search indexes on disk (docs/search-engine.md
- * "Persistence"; issue #27 point 1), after a clean stop (SIGTERM) and after a SIGKILL: a row of
+ * "Persistence"), after a clean stop (SIGTERM) and after a SIGKILL: a row of
  * `npm run bench` (bench/run.ts), and on its own:
  *
  *   node --import tsx bench/restart.ts [--data DIR] [--store postgres] [--repeat N]
