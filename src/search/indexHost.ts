@@ -117,10 +117,12 @@ export class IndexHost {
   /** An index being built from a full scan, to replace the hosted one once caught up. */
   private readonly pending: Partial<Record<SearchKind, Hosted>> = {};
   /** The refresh of each kind under way (settled when none is). */
-  private readonly refreshing: Record<SearchKind, Promise<void>>;
+  private readonly refreshing: Record<SearchKind, Promise<void>> = { item: Promise.resolve(), person: Promise.resolve() };
 
-  /** Reading the indexes on disk (settled when done, whatever came of it): refreshes wait for it. */
-  readonly opened: Promise<void>;
+  /** The indexes on disk have been looked at (read, or found unusable): refreshes go on from there. */
+  private opened = false;
+  /** Looking at them, under way. */
+  private opening: Promise<void> | undefined;
   /** The store's identity, once read (Store.searchIdentity). */
   private identity: string | undefined;
   /** Changes applied to the hosted indexes since the start. */
@@ -140,18 +142,26 @@ export class IndexHost {
     private readonly persistence?: IndexPersistence,
   ) {
     this.hosted = { item: this.fresh('item'), person: this.fresh('person') };
-    this.opened = persistence === undefined || persistence.read === false ? Promise.resolve() : this.open(persistence);
-    this.refreshing = { item: this.opened, person: this.opened };
+    this.opened = persistence === undefined || persistence.read === false;
   }
 
   /**
-   * Takes the newest usable indexes on disk, with the positions they hold: the refreshes
-   * then apply only the changes since. One that is of another format or store, or damaged,
-   * is named in one log line and left for a build from the store.
+   * Takes the newest usable indexes on disk, with the positions they hold, once, before the
+   * first refresh (which calls it): the refreshes then apply only the changes since. One that
+   * is of another format or store, or damaged, is named in one log line and left for a build
+   * from the store. A store that does not answer (its identity unread) fails the call, as it
+   * fails a refresh: the next one tries again, and the index on disk is not given up for it.
    */
-  private async open(p: IndexPersistence): Promise<void> {
+  open(): Promise<void> {
+    if (this.opened) return Promise.resolve();
+    this.opening ??= this.readDisk(this.persistence!).finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  private async readDisk(p: IndexPersistence): Promise<void> {
+    this.identity = await this.store.searchIdentity();
+    this.opened = true;
     try {
-      this.identity = await this.store.searchIdentity();
       const found = await readIndexes(p.dir, this.identity);
       for (const problem of found.problems) p.log(`heritage-api: search index: ${problem.message}; reading generation ${found.manifest.generation} instead.`);
       const hosted: Partial<Record<SearchKind, Hosted>> = {};
@@ -250,6 +260,7 @@ export class IndexHost {
 
   private async refreshNow(kind: SearchKind, budgetMs: number): Promise<boolean> {
     const stop = Date.now() + budgetMs;
+    await this.open();
     const next = this.pending[kind];
     try {
       if (next !== undefined) {

@@ -59,7 +59,7 @@ test('index status, verify and rebuild say what is on disk and build it from the
     // a rebuild writes a generation that verifies; the damaged one stays as the one before
     assert.equal((await cli(['--db', db, 'index', 'rebuild'])).code, 0);
     assert.equal((await cli(['--db', db, 'index', 'verify'])).code, 0);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('manifest-')).sort(), ['manifest-000001.json', 'manifest-000002.json']);
+    assert.deepEqual(readdirSync(dir).filter((f) => /^manifest-\d+\.json$/.test(f)).sort(), ['manifest-000001.json', 'manifest-000002.json']);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

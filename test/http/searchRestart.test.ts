@@ -75,7 +75,7 @@ test('the search indexes on disk across restarts', async (t) => {
           }
           return { get, close: () => app.close() };
         };
-        const generations = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('manifest-')).sort();
+        const generations = (dir: string) => readdirSync(dir).filter((f) => /^manifest-\d+\.json$/.test(f)).sort();
         const written = async (dir: string, count: number) => {
           for (let i = 0; generations(dir).length < count; i++) {
             assert.ok(i < 600, `generation ${count} written in ${dir} within a minute`);

@@ -81,7 +81,7 @@ test(`a process writing the indexes, killed at ${KILLS} random moments, leaves a
       assert.ok(readdirSync(dir).filter((f) => f.startsWith('manifest-') && f.endsWith('.json')).length <= 3);
       const lines: string[] = [];
       const reader = new IndexHost(store, {}, { dir, write: false, minGapMs: 0, intervalMs: 0, changes: () => 1, log: (line) => lines.push(line) });
-      await reader.opened;
+      await reader.open();
       assert.deepEqual(lines, []);
       assert.deepEqual(await answers(reader), expected);
     }

@@ -153,7 +153,7 @@ describe('the search indexes on disk', () => {
     await write();
     await write();
     // two generations are kept
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('manifest-')).sort(), ['manifest-000002.json', 'manifest-000003.json']);
+    assert.deepEqual(readdirSync(dir).filter((f) => /^manifest-\d+\.json$/.test(f)).sort(), ['manifest-000002.json', 'manifest-000003.json']);
     assert.equal(readdirSync(dir).filter((f) => f.endsWith('.seg')).length, 4);
 
     await assert.rejects(readIndexes(dir, 'store-b'), (e) => e instanceof IndexProblem && e.reason === 'store' && /another store/.test(e.message));
