@@ -98,7 +98,7 @@ async function main(): Promise<void> {
         `built from the store (search.persist false): ${show(before)} s`,
         `from the index on disk after a clean stop: ${show(clean)} s`,
         `from the index on disk after a SIGKILL: ${show(killed)} s`,
-        `index on disk: ${(readdirSync(searchIndexDir).filter((f) => f.endsWith('.seg')).reduce((n, f) => n + statSync(join(searchIndexDir, f)).size, 0) / 2 ** 20).toFixed(1)} MB (two generations)`,
+        `index on disk: ${(readdirSync(searchIndexDir).filter((f) => f.endsWith('.seg')).reduce((n, f) => n + statSync(join(searchIndexDir, f)).size, 0) / 2 ** 20).toFixed(1)} MB (the generations kept)`,
         '',
       ].join('\n'),
     );
