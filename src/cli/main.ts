@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadConfig, type Config, type ConfigOverrides } from '../config.js';
 import { ApiError, UsageError } from '../errors.js';
 import { openStore } from '../store/openStore.js';
+import { discardStore, isEmptyStore, storeToBeCreated } from '../store/sqlite/discardStore.js';
 import { verifyCommand } from './commands/verify.js';
 import { StoreNotFoundError } from '../store/storeErrors.js';
 import type { Store } from '../store/Store.js';
@@ -93,13 +94,21 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
   ) => {
     const global = program.opts<GlobalFlags>();
     const config = loadConfig({ file: global.config, env, flags: overrides(global, flags) });
+    // A store this command creates is removed again if the command fails before writing to it.
+    const created = create && config.store.backend === 'sqlite' ? storeToBeCreated(config.store.path) : null;
     const store = await openStore(config, purpose, { create, notice: (line) => io.err(line) });
     let running = false;
+    let failed = true;
     try {
       exitCode = await run(config, store);
+      failed = exitCode === EXIT.failed;
       running = keepOpen;
     } finally {
-      if (!running) await store.close();
+      if (!running) {
+        const discard = created !== null && failed && (await isEmptyStore(store));
+        await store.close();
+        if (discard) discardStore(created);
+      }
     }
   };
 

@@ -4,15 +4,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cli } from '../helpers/cli.js';
 import { cortexXml } from '../helpers/packages.js';
+import { tempDir } from '../helpers/tempDir.js';
 import { CHAPTER_ID, CORTEX_DIR, GOETHE_ID, OTHER_CORTEX_ID } from '../helpers/paths.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'heritage-api-cli-'));
+const tmp = () => tempDir('cli');
 
 test('ingest items loads cortex XML and package JSON from a directory; a re-run changes nothing', async () => {
   const db = join(tmp(), 'h.db');
@@ -113,17 +113,16 @@ test('files before and after standard input are read in the order given: the fir
   assert.match(again.out[0]!, /: 0 new, 0 updated, 41 unchanged, 0 skipped, 2 duplicates\.$/);
 });
 
-test('a path that does not exist stops the run before anything is written (exit 1)', async () => {
+test('a path that does not exist stops the run before anything is written (exit 1), and leaves no store behind', async () => {
   const db = join(tmp(), 'h.db');
   const run = await cli(['--db', db, 'ingest', 'items', CORTEX_DIR, '/no/such/dir']);
   assert.equal(run.code, 1);
   assert.deepEqual(run.err, ["heritage-api: Cannot read '/no/such/dir': no such file or directory."]);
-  const store = openSqliteStore({ path: db });
-  try {
-    assert.equal((await store.countItems()), 0);
-  } finally {
-    store.close();
-  }
+  assert.equal(existsSync(db), false);
+  // So serve does not open an empty store as if it were the one meant.
+  const serve = await cli(['--db', db, 'serve', '--port', '0']);
+  assert.equal(serve.code, 1);
+  assert.match(serve.err[0]!, /^heritage-api: There is no store at /);
 });
 
 test('a cycle in isPartOf is reported at load', async () => {

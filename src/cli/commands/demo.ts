@@ -10,7 +10,7 @@ import { ingestEntities } from '../../ingest/ingestEntities.js';
 import { ingestItems } from '../../ingest/ingestItems.js';
 import type { Store } from '../../store/Store.js';
 import type { CliIo } from '../io.js';
-import { serveCommand } from './serve.js';
+import { checkPortFree, serveCommand } from './serve.js';
 
 /** src/cli/commands and dist/cli/commands are both three levels below the package root. */
 export const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
@@ -21,16 +21,23 @@ const DEMO_ITEM = 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR';
 const DEMO_EDM_ISSUE = 'TUDVNP6I2PTCLZEABBM34RV6ZVJDFV6H';
 
 export async function demoCommand(config: Config, store: Store, io: CliIo): Promise<void> {
+  // A port in use (another demo running, most likely) stops the demo before it changes
+  // anything: no load, no key, so a demo already running keeps working as it printed.
+  await checkPortFree(config.server.host, config.server.port, '--port');
+  if (config.server.tlsCert) await checkPortFree(config.server.host, config.server.httpsPort, '--https-port');
   // Cortex packages as they are, and EDM records (Europeana's and the DDB's form) built into packages.
   const items = await ingestItems(store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`], { batchSize: config.ingest.itemBatchSize });
   io.err(`Loaded demo items: ${items.inserted} new, ${items.updated} updated, ${items.unchanged} unchanged, ${items.problems.length} skipped.`);
   const persons = await ingestEntities(store, [`${FIXTURES}persons`], { batchSize: config.ingest.batchSize });
   io.err(`Loaded demo persons: ${persons.inserted} new, ${persons.updated} updated, ${persons.unchanged} unchanged, ${persons.problems.length} skipped.`);
-  // A demo key per run: the old ones are revoked, a key is printed only once.
-  for (const k of await store.listKeys()) if (k.name.startsWith('demo-') && !k.revokedAt) await store.revokeKey(k.name);
+  // A key of its own per run, revoked when the demo is stopped (Ctrl-C): another demo on
+  // the same store (on another port) never takes away the key this one printed.
   const key = generateApiKey();
-  await store.createKey(`demo-${Date.now()}`, hashApiKey(key));
-  const running = await serveCommand(config, store, io.err);
+  const name = `demo-${Date.now()}-${process.pid}`;
+  await store.createKey(name, hashApiKey(key));
+  const running = await serveCommand(config, store, io.err, async () => {
+    await store.revokeKey(name);
+  });
   const base = running.httpUrl;
   io.out('');
   // The pages for people first: what a visitor opens in a browser.

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { UsageError } from '../../errors.js';
@@ -87,12 +87,34 @@ export async function startServer(config: Config, store: Store, logging = true, 
   };
 }
 
-/** Runs until SIGINT/SIGTERM, then closes the servers and the store cleanly. */
-export async function serveCommand(config: Config, store: Store, log: (line: string) => void): Promise<RunningServer> {
+/**
+ * Fails as startServer would on a port that cannot be opened, without starting anything:
+ * for a command that must know before it changes the store (the demo). Port 0 always opens.
+ */
+export async function checkPortFree(host: string, port: number, flag: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject).listen({ host, port, exclusive: true }, () => resolve());
+    });
+  } catch (e) {
+    throw listenError(e, host, port, flag);
+  } finally {
+    await new Promise<void>((resolve) => (probe.listening ? probe.close(() => resolve()) : resolve()));
+  }
+}
+
+/**
+ * Runs until SIGINT/SIGTERM, then closes the servers and the store cleanly.
+ * `beforeStoreCloses` runs once the servers are closed (the demo revokes its key there).
+ */
+export async function serveCommand(config: Config, store: Store, log: (line: string) => void, beforeStoreCloses?: () => Promise<void>): Promise<RunningServer> {
   const running = await startServer(config, store);
   log(`heritage-api listening on ${running.httpUrl}${running.httpsUrl ? ` and ${running.httpsUrl}` : ''} (${await store.countItems()} items)`);
   const stop = async () => {
     await running.close();
+    await beforeStoreCloses?.().catch((e: unknown) => log(`heritage-api: ${(e as Error).message}`));
     await store.close();
     process.exit(0);
   };
