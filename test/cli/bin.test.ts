@@ -8,19 +8,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { collect } from '../helpers/cli.js';
 import { CORTEX_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
 
 test('the built bin runs through a symlink from any directory', { timeout: 300_000 }, async () => {
-  const base = mkdtempSync(join(tmpdir(), 'heritage-api-bin-'));
+  const base = tempDir('bin');
   // The package as npm links it: package.json, the compiled dist/, fixtures/ and the dependencies.
   const pkg = join(base, 'lib', 'node_modules', 'heritage-api');
   mkdirSync(pkg, { recursive: true });
@@ -37,7 +37,7 @@ test('the built bin runs through a symlink from any directory', { timeout: 300_0
   mkdirSync(binDir);
   symlinkSync(target, join(binDir, 'heritage-api'));
 
-  const elsewhere = mkdtempSync(join(tmpdir(), 'heritage-api-cwd-'));
+  const elsewhere = tempDir('cwd');
   const env = { PATH: `${binDir}:${process.env.PATH}` };
   const run = (args: string[]) => collect(spawn('heritage-api', args, { cwd: elsewhere, env, stdio: ['pipe', 'pipe', 'pipe'] }));
 

@@ -6,11 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/tempDir.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -19,8 +18,8 @@ function shellWords(line: string): string[] {
   return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
-test('demo prints curl commands that work as printed', { timeout: 60_000 }, async () => {
-  const db = join(mkdtempSync(join(tmpdir(), 'heritage-api-demo-')), 'demo.db');
+test('demo prints curl commands that work as printed', { timeout: 180_000 }, async () => {
+  const db = join(tempDir('demo'), 'demo.db');
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, '--log-level', 'warn', 'demo', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,16 +7,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harvest, harvestSource } from '../../src/ingest/harvest.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cli } from '../helpers/cli.js';
 import { loadEdmRecords, startOaiServer, type OaiServerRecord } from '../helpers/oaiServer.js';
 import { HOPE_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
-const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'heritage-api-harvest-')), 'h.db');
+const tmpDb = () => join(tempDir('harvest'), 'h.db');
 /** 45 real records: 5 pages of 10. */
 const records = () => loadEdmRecords(HOPE_DIR, { limit: 45 });
 const SUMMARY = /^harvest (\S+) \((.+)\): (\d+) records in (\d+) pages in [\d.]+ s: (\d+) new, (\d+) updated, (\d+) unchanged, (\d+) deleted, (\d+) skipped\.$/;

@@ -5,8 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { edmItemId } from '../../src/ingest/edm/itemId.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
@@ -14,8 +13,9 @@ import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { cli } from '../helpers/cli.js';
 import { filesIn, MIMO_DIR, readAll, readText, recordsOf } from '../ingest-edm/helpers.js';
 import { searchPersons } from '../helpers/personSearch.js';
+import { tempDir } from '../helpers/tempDir.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'heritage-api-dup-'));
+const tmp = () => tempDir('dup');
 
 test('fixtures/items/edm/mimo twice: duplicates named with both places, and the second run changes nothing', async () => {
   const db = join(tmp(), 'h.db');

@@ -7,8 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { edmItemId } from '../../src/ingest/edm/itemId.js';
 import { MAX_NESTING_DEPTH } from '../../src/formats/recordLimits.js';
@@ -17,8 +16,9 @@ import { cli } from '../helpers/cli.js';
 import { cortexXml } from '../helpers/packages.js';
 import { CORTEX_DIR, GOETHE_ID } from '../helpers/paths.js';
 import { descriptionTexts, MIMO_DIR, rdfStartTag, rdfText, readAll, recordsOf } from '../ingest-edm/helpers.js';
+import { tempDir } from '../helpers/tempDir.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'heritage-api-hostile-'));
+const tmp = () => tempDir('hostile');
 
 const CORTEX_NS = 'http://www.deutsche-digitale-bibliothek.de/cortex';
 const MIMO = ['Item_5791749.xml', 'Item_5791750.xml', 'Item_5791751.xml'].map((n) => MIMO_DIR + n);

@@ -7,14 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { edmChange } from '../../src/ingest/items/edmItems.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { collect, MAIN, spawnCli } from '../helpers/cli.js';
 import { loadEdmRecords, startOaiServer } from '../helpers/oaiServer.js';
 import { filesIn, HOPE_DIR, rdfText, readAll } from '../ingest-edm/helpers.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const BATCH = 10;
 const records = filesIn(HOPE_DIR).slice(0, 40).map(rdfText);
@@ -52,7 +52,7 @@ async function untilItems(path: string, n: number, stdin: NodeJS.WritableStream,
 }
 
 test('Ctrl-C during a load keeps the batches stored, says so, exits 130; the same command again loads the rest', { timeout: 120_000 }, async () => {
-  const db = join(mkdtempSync(join(tmpdir(), 'heritage-api-sigint-')), 'h.db');
+  const db = join(tempDir('sigint'), 'h.db');
   const env = { PATH: process.env.PATH, HERITAGE_API_INGEST_ITEM_BATCH_SIZE: String(BATCH) };
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, 'ingest', 'items', '-'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const done = collect(child);
@@ -102,7 +102,7 @@ test('Ctrl-C during a load keeps the batches stored, says so, exits 130; the sam
 test('Ctrl-C during a harvest request keeps the pages stored, says so, exits 130; the same command resumes at the next page', { timeout: 120_000 }, async () => {
   // Requests: 0 page 1, 1 Identify, 2 page 2, never answered: the harvest waits on it when the signal comes.
   const server = await startOaiServer({ records: loadEdmRecords(HOPE_DIR, { limit: 25 }), pageSize: 10, stallAt: 2 });
-  const db = join(mkdtempSync(join(tmpdir(), 'heritage-api-sigint-')), 'h.db');
+  const db = join(tempDir('sigint'), 'h.db');
   const env = { PATH: process.env.PATH };
   try {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--db', db, 'harvest', server.url], { env, stdio: ['pipe', 'pipe', 'pipe'] });

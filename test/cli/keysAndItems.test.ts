@@ -3,16 +3,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { hashApiKey } from '../../src/apiKeys.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cli } from '../helpers/cli.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
-const freshDb = () => join(mkdtempSync(join(tmpdir(), 'heritage-api-cli-')), 'h.db');
+const freshDb = () => join(tempDir('cli'), 'h.db');
 
 /** Only loads create a store (docs/cli.md "The store is created by loads only"): one with the demo packages. */
 async function loadedDb(): Promise<string> {

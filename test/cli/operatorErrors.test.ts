@@ -8,15 +8,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { spawnCli } from '../helpers/cli.js';
 import { writePackages } from '../helpers/packages.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'heritage-api-operator-'));
+const tmp = () => tempDir('operator');
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 test('--version and -V print the version of the package', async () => {

@@ -6,8 +6,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harvest } from '../../src/ingest/harvest.js';
 import { duration, progressLine, type ProgressCounts } from '../../src/ingest/progress.js';
@@ -15,6 +13,7 @@ import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { collect, MAIN } from '../helpers/cli.js';
 import { loadEdmRecords, startOaiServer } from '../helpers/oaiServer.js';
 import { CORTEX_DIR, HOPE_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 test('the progress line: with a total, bar, percentage of it and the time left; without, the time so far', () => {
   assert.equal(
@@ -39,7 +38,7 @@ const hasScript = (() => {
 })();
 
 test('ingest items on a terminal ends with the whole: 100 % of the files', { skip: !hasScript && 'needs script(1) from util-linux for a terminal' }, async () => {
-  const db = join(mkdtempSync(join(tmpdir(), 'heritage-api-tty-')), 'h.db');
+  const db = join(tempDir('tty'), 'h.db');
   // script(1) gives the CLI a terminal, as an operator's shell does.
   const command = `'${process.execPath}' --import tsx '${MAIN}' --db '${db}' ingest items '${CORTEX_DIR}'`;
   const run = await collect(spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, TERM: 'xterm' } }));
@@ -53,7 +52,7 @@ test('ingest items on a terminal ends with the whole: 100 % of the files', { ski
 
 test('a harvest reports its progress against the complete list size the repository announces', async () => {
   const server = await startOaiServer({ records: loadEdmRecords(HOPE_DIR, { limit: 25 }), pageSize: 10 });
-  const store = openSqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'heritage-api-progress-')), 'h.db') });
+  const store = openSqliteStore({ path: join(tempDir('progress'), 'h.db') });
   const seen: ProgressCounts[] = [];
   try {
     const summary = await harvest(store, {

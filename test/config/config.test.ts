@@ -4,13 +4,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS, envName, loadConfig } from '../../src/config.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const file = (content: unknown) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'heritage-api-cfg-')), 'config.json');
+  const path = join(tempDir('cfg'), 'config.json');
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 };

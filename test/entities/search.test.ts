@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const EF = `${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`;
 const LOBID = `${FIXTURES}persons/lobid-gnd/`;
@@ -100,10 +101,9 @@ for (const backend of BACKENDS) {
   });
 
   test(`${b} relevance: searching Goethe puts Johann Wolfgang von Goethe before people who merely mention him`, async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-rel-'));
+    const dir = tempDir('rel');
     const person = (n: number, preferredName: string, extra: Record<string, unknown> = {}) =>
       JSON.stringify({ id: `http://d-nb.info/gnd/9000000${n}`, type: 'person', preferredName, variantName: [], ...extra });
     // Written so that names sort the mentioners first: only relevance can put Goethe on top.

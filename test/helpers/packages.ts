@@ -3,9 +3,9 @@
  * hierarchies the fixtures do not have (deep chains, orphans, cycles).
  * The shape follows fixtures/items/cortex/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR.xml.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './tempDir.js';
 
 export interface TestPackage {
   id: string;
@@ -44,7 +44,7 @@ export function cortexXml(p: TestPackage): string {
 }
 
 /** Writes each package to its own file in a new temporary directory; returns the directory. */
-export function writePackages(packages: readonly TestPackage[], dir = mkdtempSync(join(tmpdir(), 'heritage-api-pkgs-'))): string {
+export function writePackages(packages: readonly TestPackage[], dir = tempDir('pkgs')): string {
   for (const p of packages) writeFileSync(join(dir, `${p.id}.xml`), cortexXml(p));
   return dir;
 }

@@ -5,9 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey, hashApiKey } from '../../src/apiKeys.js';
 import { startServer } from '../../src/cli/commands/serve.js';
@@ -15,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 function httpsGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -30,7 +29,7 @@ function httpsGet(url: string, headers: Record<string, string>): Promise<{ statu
 
 for (const backend of BACKENDS) {
   test(`[${backend.name}] HTTP and HTTPS at once, answering the same`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-tls-'));
+    const dir = tempDir('tls');
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', key, '-out', cert], { stdio: 'ignore' });

@@ -5,14 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { CHAPTER_ID, CORTEX_DIR, GOETHE_ID, OTHER_CORTEX_ID } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const CORTEX = 'http://www.deutsche-digitale-bibliothek.de/cortex';
@@ -45,7 +45,7 @@ const CHILD_PACKAGE =
   '</cortex>';
 
 function writeDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-parts-'));
+  const dir = tempDir('parts');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

@@ -7,20 +7,20 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { startTestApp } from '../helpers/app.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { HOPE_DIR, HOPE_ISSUE, HOPE_ROOT, HOPE_YEAR, rdfText } from './helpers.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const ISSUE = 'TUDVNP6I2PTCLZEABBM34RV6ZVJDFV6H'; // http://hdl.handle.net/10796/0C787F5D-D4D6-40B0-B0A7-C196CD67891662
 const YEAR = 'G53HVTNXHGBYEWUH5MFAYL47CDIFQJU4'; // http://hdl.handle.net/10796/4BF04AA4-0D1B-4A8F-B4F3-A32EE1B05D064
 const ROOT = 'WTJM2UE6ZMFKKSWS7TCDY6U2R4EQEHJG'; // http://hdl.handle.net/10796/76FC2677-F914-46F1-9A1B-D19450FE141E
 
 const hopeFiles = () => readdirSync(HOPE_DIR).sort().map((f) => join(HOPE_DIR, f));
-const tmp = () => mkdtempSync(join(tmpdir(), 'heritage-api-edm-'));
+const tmp = () => tempDir('edm');
 
 /** A deterministic shuffle (mulberry32), so "any order" is a fixed, repeatable order. */
 function shuffled<T>(list: T[], seed: number): T[] {

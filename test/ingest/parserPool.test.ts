@@ -6,19 +6,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { ParserPool } from '../../src/ingest/parserPool.js';
 import type { PreparedPerson } from '../../src/store/Store.js';
 import type { ReadResult } from '../../src/ingest/runIngest.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const FILES = 12;
 const PER_FILE = 10;
 
 function writeFiles(): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-pool-'));
+  const dir = tempDir('pool');
   const paths: string[] = [];
   for (let f = 0; f < FILES; f++) {
     const lines = [];
@@ -79,7 +79,7 @@ test('without workers (one core) a file is parsed in its turn, with the same res
 
 test('a file that is missing or not UTF-8 gives one error for the file, and the pool goes on', async () => {
   const [good] = writeFiles();
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-pool-'));
+  const dir = tempDir('pool');
   const latin1 = join(dir, 'latin1.jsonl');
   writeFileSync(latin1, Buffer.from([0x7b, 0x22, 0xe4, 0x22, 0x7d, 0x0a]));
   const pool = new ParserPool('persons', { workers: 1 });

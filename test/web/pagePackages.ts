@@ -4,9 +4,9 @@
  * with display fields, license and institution. Their titles hold markup (`<script>`,
  * `]]>`, quotes) that every page must escape (docs/pages.md "Built for the web as it is").
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/tempDir.js';
 
 export interface PagePackage {
   id: string;
@@ -49,7 +49,7 @@ export function pageCortexXml(p: PagePackage): string {
 }
 
 export function writePagePackages(packages: readonly PagePackage[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-pages-'));
+  const dir = tempDir('pages');
   for (const p of packages) writeFileSync(join(dir, `${p.id}.xml`), pageCortexXml(p));
   return dir;
 }
