@@ -132,6 +132,12 @@ export const DEFAULTS = {
      * thread (only the cooperative time budget then bounds them).
      */
     workers: 1,
+    /**
+     * The nice value (0–19) of the search worker threads, so that the lookups get a core
+     * first and searches take what is left (docs/configuration.md "Searches on worker
+     * threads"); Linux only, where it is a thread's own; 0 leaves them at the process's.
+     */
+    niceness: 10,
     /** Longest a search may run, in ms; past it the answer is a 503 that says to narrow the query. */
     timeBudgetMs: 3000,
     /** Searches waiting for a free worker; more are refused with a 503 to retry later. */
@@ -357,6 +363,9 @@ function validate(c: Config): void {
   positive('http.maxUrlLength', c.http.maxUrlLength, 64);
   positive('search.workers', c.search.workers, 0);
   positive('search.timeBudgetMs', c.search.timeBudgetMs);
+  if (!Number.isInteger(c.search.niceness) || c.search.niceness < 0 || c.search.niceness > 19) {
+    throw new UsageError(`search.niceness must be an integer from 0 to 19 (a nice value), got ${c.search.niceness}.`);
+  }
   positive('search.queueLength', c.search.queueLength, 0);
   positive('search.maxClauses', c.search.maxClauses);
   positive('search.maxExpansionsPerTerm', c.search.maxExpansionsPerTerm);

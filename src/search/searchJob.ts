@@ -4,7 +4,8 @@
  * (./hostedIndexes.ts), kept fresh in the background; one search at a time, each within
  * its budget.
  *
- * Protocol (src/search/searchPool.ts): the worker posts `built` once both indexes are
+ * Protocol (src/search/searchPool.ts): the worker lowers its priority and posts `thread`
+ * (./threadPriority.ts) at once, then `built` once both indexes are
  * built; for each `job`, `started` once its kind is built and refreshed if that took more
  * than STARTED_AFTER_MS since the job came, or always for a job not `armed` (the budget
  * counts from `started`; a pool that has seen `built` arms it at the dispatch), then
@@ -14,6 +15,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { openStoreFrom } from '../store/openStore.js';
 import type { StoreSpec } from '../store/Store.js';
+import { lowerThisThread, thisThreadId } from './threadPriority.js';
 import { failureOf, HostedIndexes, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
 
 /**
@@ -25,6 +27,8 @@ export const STARTED_AFTER_MS = 5;
 
 export interface SearchWorkerSetup extends HostedSettings {
   spec: StoreSpec;
+  /** The nice value the thread lowers itself to (search.niceness; ./threadPriority.ts). */
+  niceness: number;
 }
 
 export interface SearchJob {
@@ -39,6 +43,8 @@ export interface SearchJob {
 export type ToWorker = SearchJob | { type: 'sync'; token: number };
 
 export type WorkerAnswer =
+  /** First of all: the thread's id in the kernel, for the watchdog (undefined without /proc). */
+  | { type: 'thread'; tid: number | undefined }
   | { type: 'built' }
   /** A line for the operator's log (the indexes on disk: one rejected, a write that failed). */
   | { type: 'log'; line: string }
@@ -54,6 +60,9 @@ export type WorkerAnswer =
  * store opens wait for it; a store that cannot be opened fails each search with why.
  */
 export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => void): (message: ToWorker) => void {
+  // Before the index is built: building is search work too, and must not take the lookups' cores.
+  lowerThisThread(setup.niceness);
+  post({ type: 'thread', tid: thisThreadId() });
   const opened = openStoreFrom(setup.spec).then((store) => {
     const hosted = new HostedIndexes(
       store,

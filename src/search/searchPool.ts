@@ -12,7 +12,10 @@
  * counts from its dispatch, searchJob.ts STARTED_AFTER_MS). The worker looks at the deadline in
  * its loops and stops itself; the main thread also answers the 503 at the
  * budget whatever the worker does, and terminates and replaces a worker
- * that is still busy `graceMs` later (stuck in one long statement). At most
+ * that is still busy `graceMs` later (stuck in one long statement) unless it
+ * has only been waiting for a core: the workers run at a lower priority
+ * (`search.niceness`, ./threadPriority.ts), so that searches do not take the
+ * cores that lookups need. At most
  * `search.queueLength` searches wait for a worker; more get a 503 at once.
  *
  * With `search.workers` 0, or a store no other connection can reach (an
@@ -32,6 +35,7 @@ import { entityOp, entityResult, failureOf, HostedIndexes, opKind, type HostedSe
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
 import { checkClauses, SearchLimitError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
 import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
+import { sampleThread, stuck, type ThreadSample } from './threadPriority.js';
 
 export type SearchSettings = Config['search'];
 
@@ -100,7 +104,7 @@ export function createSearchRunner(store: Store, settings: SearchSettings, optio
   // A store no other connection can reach (in memory) is gone with the process: nothing to keep.
   const indexFiles = store.reopenSpec() === undefined || options.indexFiles === undefined ? undefined : { ...options.indexFiles, write: true };
   if (spec === undefined) return new MainThreadSearch(store, settings, indexFiles, options.log);
-  return new SearchPool({ spec, ...hostedSettings(settings), ...(indexFiles ? { indexFiles } : {}) }, settings, { dataVersion: () => store.dataVersion(), ...options });
+  return new SearchPool({ spec, niceness: settings.niceness, ...hostedSettings(settings), ...(indexFiles ? { indexFiles } : {}) }, settings, { dataVersion: () => store.dataVersion(), ...options });
 }
 
 function hostedSettings(s: SearchSettings): HostedSettings {
@@ -295,6 +299,8 @@ interface Slot {
   killTimer: NodeJS.Timeout | undefined;
   /** Terminated or exited: takes no more jobs. */
   gone: boolean;
+  /** The worker's thread in the kernel, once it has said (undefined without /proc): what the watchdog reads. */
+  tid: number | undefined;
   /**
    * The data version when the worker was started; its first index holds at least that
    * (read as it starts: a networked store's answer may come after).
@@ -361,6 +367,11 @@ export class SearchPool extends Runner {
 
   start(): void {
     while (!this.closed && this.slots.length < this.settings.workers) this.spawn();
+  }
+
+  /** The workers' threads in the kernel, as they said (none without /proc). */
+  threadIds(): number[] {
+    return this.slots.flatMap((s) => (s.tid === undefined ? [] : [s.tid]));
   }
 
   /** Searches running in a worker now. */
@@ -434,7 +445,7 @@ export class SearchPool extends Runner {
     const files = this.setup.indexFiles;
     const writer = files !== undefined && !this.slots.some((s) => s.writer && !s.gone);
     const worker = startWorker(this.workerUrl, files === undefined ? this.setup : { ...this.setup, indexFiles: { ...files, write: writer } });
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, spawned, sync: undefined, syncTimer: undefined, built: false, heapBytes: 0, writer };
+    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, tid: undefined, spawned, sync: undefined, syncTimer: undefined, built: false, heapBytes: 0, writer };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
@@ -455,6 +466,10 @@ export class SearchPool extends Runner {
 
   private onAnswer(slot: Slot, m: WorkerAnswer): void {
     if (slot.gone) return;
+    if (m.type === 'thread') {
+      slot.tid = m.tid;
+      return;
+    }
     if (m.type === 'built') {
       slot.built = true;
       void slot.spawned.then((version) => {
@@ -494,7 +509,7 @@ export class SearchPool extends Runner {
     this.dispatch();
   }
 
-  /** (Re)starts a job's budget: its 503 at the budget, the watchdog's termination after the grace. */
+  /** (Re)starts a job's budget: its 503 at the budget, the watchdog's look after the grace. */
   private arm(slot: Slot, job: Job): void {
     const budgetMs = this.settings.timeBudgetMs;
     clearTimeout(job.budgetTimer);
@@ -503,7 +518,21 @@ export class SearchPool extends Runner {
       this.timeouts++;
       this.settle(job, overBudget(budgetMs));
     }, budgetMs);
-    slot.killTimer = setTimeout(() => this.terminate(slot), budgetMs + this.graceMs);
+    slot.killTimer = setTimeout(() => this.watch(slot, sampleThread(slot.tid)), budgetMs);
+  }
+
+  /**
+   * The watchdog, from the budget on: every `graceMs`, a worker still busy is terminated if it
+   * is stuck, and left alone if it is only starved (./threadPriority.ts stuck()): a search
+   * thread runs at a lower priority than the lookups, so under load it may wait for a core
+   * well past its deadline; terminating it then would only cost the rebuild of its indexes.
+   */
+  private watch(slot: Slot, atDeadline: ThreadSample | undefined): void {
+    slot.killTimer = setTimeout(() => {
+      if (slot.gone || slot.job === undefined) return;
+      if (stuck(atDeadline, sampleThread(slot.tid), this.graceMs)) this.terminate(slot);
+      else this.watch(slot, atDeadline);
+    }, this.graceMs);
   }
 
   /** Answers a job once: later answers (a worker finishing after the watchdog's 503) are dropped. */

@@ -79,6 +79,8 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ flags: { search: { workers: -1 } } }, 'search.workers must be an integer ≥ 0, got -1.'],
     [{ env: { HERITAGE_API_SERVER_WORKERS: '-2' } }, 'server.workers must be an integer ≥ 0, got -2.'],
     [{ flags: { search: { timeBudgetMs: 0 } } }, 'search.timeBudgetMs must be an integer ≥ 1, got 0.'],
+    [{ env: { HERITAGE_API_SEARCH_NICENESS: '20' } }, 'search.niceness must be an integer from 0 to 19 (a nice value), got 20.'],
+    [{ flags: { search: { niceness: -1 } } }, 'search.niceness must be an integer from 0 to 19 (a nice value), got -1.'],
     [{ env: { HERITAGE_API_SEARCH_MAX_CLAUSES: '0.5' } }, 'search.maxClauses must be an integer ≥ 1, got 0.5.'],
     [{ flags: { web: { rateLimitMax: -1 } } }, 'web.rateLimitMax must be an integer ≥ 0, got -1.'],
     [{ env: { HERITAGE_API_WEB_ENABLED: 'maybe' } }, "HERITAGE_API_WEB_ENABLED: expected true or false, got 'maybe'."],

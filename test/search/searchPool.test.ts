@@ -14,11 +14,13 @@ import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { createSearchRunner, SearchPool, type PoolOptions, type SearchRunner } from '../../src/search/searchPool.js';
+import { sampleThread, thisThreadId } from '../../src/search/threadPriority.js';
 import { BACKENDS, type TestBackend } from '../helpers/backends.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 const EF = `${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`;
 const STUCK_WORKER = new URL('./stuckSearchWorker.ts', import.meta.url);
+const linux = process.platform === 'linux' ? {} : { skip: 'the nice value is per thread on Linux only' };
 const search = (query: string) => toEntitySearch({ query, facet: 'person_occupation_fct' }).search;
 
 /** A pool, the store, and the same store searched on the main thread (workers: 0), to compare with. */
@@ -75,7 +77,9 @@ for (const backend of BACKENDS) {
   });
 
   test(`${b} a worker stuck past budget and grace is terminated and replaced; the stuck search gets the 503 and the next one its answer`, async () => {
-    await withPool(backend, { workers: 1, timeBudgetMs: 300 }, { graceMs: 50, workerUrl: STUCK_WORKER }, async (pool, _store, main) => {
+    // A budget of 300 ms keeps the test short; at full priority, so that the replacement's
+    // search is not starved past it by whatever else runs on a busy machine (search.niceness).
+    await withPool(backend, { workers: 1, timeBudgetMs: 300, niceness: 0 }, { graceMs: 50, workerUrl: STUCK_WORKER }, async (pool, _store, main) => {
       const stuck = pool.run(search('stuck'));
       // Waits for the only worker, then runs on its replacement.
       const queued = pool.run(search('Wien'));
@@ -93,6 +97,30 @@ for (const backend of BACKENDS) {
       assert.equal(pool.terminated, 1);
       assert.deepEqual(await pool.run(search('w*n')), await main.run(search('w*n')));
       assert.equal(pool.terminated, 1);
+    });
+  });
+
+  test(`${b} a worker on a core past budget and grace without stopping is terminated and replaced; the next search gets its answer`, async () => {
+    // A budget of 300 ms keeps the test short; at full priority, so that the replacement's
+    // search is not starved past it by whatever else runs on a busy machine (search.niceness).
+    await withPool(backend, { workers: 1, timeBudgetMs: 300, niceness: 0 }, { graceMs: 50, workerUrl: STUCK_WORKER }, async (pool, _store, main) => {
+      const error = await refusal(pool.run(search('spin')));
+      assert.equal(error.errorName, 'SearchTimeoutException');
+      // The watchdog terminates it once it has had the grace on a core since its budget (src/search/threadPriority.ts).
+      assert.deepEqual(await pool.run(search('Wien')), await main.run(search('Wien')));
+      assert.equal(pool.terminated, 1);
+    });
+  });
+
+  test(`${b} the workers run at search.niceness, the main thread as before`, linux, async () => {
+    const before = sampleThread(thisThreadId())!.niceness;
+    await withPool(backend, { workers: 2, niceness: 17 }, {}, async (pool, _store, main) => {
+      // Both workers answer (the first takes one, the second the other), so both have said their thread.
+      assert.deepEqual(await Promise.all([pool.run(search('Wien')), pool.run(search('Wien'))]), [await main.run(search('Wien')), await main.run(search('Wien'))]);
+      const threads = pool.threadIds();
+      assert.equal(threads.length, 2);
+      assert.deepEqual(threads.map((t) => sampleThread(t)?.niceness), [17, 17]);
+      assert.equal(sampleThread(thisThreadId())!.niceness, before);
     });
   });
 
