@@ -80,8 +80,8 @@ export async function measure(base: string, c: Case): Promise<string[]> {
 }
 
 /** A row of a measurement without a ceiling (parents under load). */
-export function plainRow(name: string, r: LoadResult, target: string): string[] {
-  return [name, '1', '', r.requests.toFixed(0), String(r.p50), String(r.p99), String(r.errors + r.non2xx), '', '', target];
+export function plainRow(name: string, r: LoadResult, target: string, conns = 1): string[] {
+  return [name, String(conns), '', r.requests.toFixed(0), String(r.p50), String(r.p99), String(r.errors + r.non2xx), '', '', target];
 }
 
 /** The packages, hierarchy and entity cases (issues #5, #14). */
@@ -170,6 +170,57 @@ export async function parentsUnderSearches(base: string, path: string, headers: 
   const parents = drive(base, [path], headers, 1);
   await exited;
   return { parents, searches: JSON.parse(out) as LoadResult };
+}
+
+/** Facet fields of the item index, 15 of them, for the worst Solr select. */
+const FIFTEEN_FACETS = [
+  'time_fct', 'place_fct', 'place_fct_normdata', 'affiliate_fct', 'affiliate_fct_normdata', 'affiliate_fct_role', 'affiliate_fct_role_normdata',
+  'affiliate_fct_involved', 'affiliate_fct_subject', 'keywords_fct', 'keywords_fct_normdata', 'topic_fct', 'objecttype_fct', 'objecttype_fct_normdata', 'language_fct',
+];
+
+/** Twelve of the most frequent German words, each on most records: an OR of them matches nearly everything. */
+const STOP_WORDS = ['der', 'die', 'und', 'in', 'den', 'von', 'zu', 'das', 'mit', 'sich', 'des', 'auf'];
+
+/**
+ * The five most expensive requests a client may legally send (docs/benchmarks.md), each the
+ * most of what its parameters allow: the Solr select of every item in a random order at
+ * start 99,000 with 15 facets of every value; a one-letter prefix wildcard on items and on
+ * persons; an OR of 12 stop words on items and on persons.
+ */
+/** The deepest `start` of the worst select: 99,000, or 1,000 before the end of a smaller set. */
+export const worstStart = (items: number) => Math.max(0, Math.min(99_000, items - 1000));
+
+export function worstRequests(items: number): string[] {
+  const facets = FIFTEEN_FACETS.map((f) => `&facet.field=${f}`).join('');
+  const start = worstStart(items);
+  const stop = encodeURIComponent(STOP_WORDS.join(' OR '));
+  return [
+    `/search/index/search/select?q=*:*&start=${start}&sort=${encodeURIComponent('random_3 asc')}&facet=true&facet.limit=-1${facets}`,
+    '/search?query=a*',
+    '/entities?query=a*',
+    `/search?query=${stop}`,
+    `/entities?query=${stop}`,
+  ];
+}
+
+/**
+ * `parents` at `conns` connections (the bench's 50, as the plain `parents` row, which is the
+ * same measure without the searches) while another process keeps the five worst requests
+ * (worstRequests) going in loops, one connection each, so that five are always in flight. Searches must not take the cores the lookups need: the searches answer
+ * 200, or a 503 when the node is busy (docs/search.md "Time budget and admission").
+ */
+export async function parentsUnderWorstRequests(base: string, path: string, headers: Record<string, string>, items: number, duration = seconds, conns = 1): Promise<{ parents: LoadResult; searches: Array<LoadResult & { path: string }> }> {
+  const paths = worstRequests(items);
+  const options = paths.map((p) => ({ url: `${base}${p}`, headers, connections: 1, duration: duration + 2, timeout: 60 }));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // The loops start before parents is measured (a bench may wait; a test may not).
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const parents = drive(base, [path], headers, conns, duration);
+  await exited;
+  return { parents, searches: (JSON.parse(out) as LoadResult[]).map((r, k) => ({ ...r, path: paths[k]! })) };
 }
 
 /**
