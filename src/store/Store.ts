@@ -355,7 +355,52 @@ export interface ReplicationState {
   }>;
 }
 
-export interface Store extends ItemStore, PersonStore, KeyStore, StatusStore, SearchFeedStore {
+/** One record of the OAI-PMH provider (src/store/oaiRecords.ts, docs/oai-pmh.md). */
+export interface OaiRecord {
+  /** Its place in a harvest's order: given when the id is first stored, kept for good. */
+  num: number;
+  id: string;
+  /** Seconds since 1970: when what a harvester gets of it last changed. */
+  datestamp: number;
+  /** Deleted, or blocked by an operator: listed with status="deleted" (deletedRecord persistent). */
+  deleted: boolean;
+  /** Its setSpecs, in code point order. */
+  sets: string[];
+  /** The package's cortex XML, when asked for and not deleted. */
+  xml?: string;
+}
+
+export interface OaiListQuery {
+  /** Records after this num (0: from the first). */
+  after: number;
+  /** Only records in this set. */
+  set?: string | undefined;
+  /** Datestamp bounds in seconds, both inclusive (OAI-PMH 2.0 section 2.7.1). */
+  from?: number | undefined;
+  until?: number | undefined;
+  limit: number;
+  /** With each live record's package XML (ListRecords), or without (ListIdentifiers). */
+  bodies: boolean;
+}
+
+export interface OaiSetEntry {
+  spec: string;
+  /** The institution's name or the root item's label; null when the store has none (a sector: the caller names it). */
+  name: string | null;
+}
+
+export interface OaiStore {
+  /** Records in num order, as OaiListQuery selects them; one snapshot. */
+  listOaiRecords(query: OaiListQuery): Promise<OaiRecord[]>;
+  getOaiRecord(id: string, body: boolean): Promise<OaiRecord | undefined>;
+  /** Sets that have a record (deleted ones included), after `after` in code point order. */
+  listOaiSets(after: string | null, limit: number): Promise<OaiSetEntry[]>;
+  oaiSetExists(spec: string): Promise<boolean>;
+  /** The smallest datestamp of any record (seconds); null when there is none. */
+  oaiEarliestDatestamp(): Promise<number | null>;
+}
+
+export interface Store extends ItemStore, OaiStore, PersonStore, KeyStore, StatusStore, SearchFeedStore {
   /**
    * Changes whenever the stored data may have changed, through this process or
    * another (a running `ingest`). Caches of derived answers compare it.

@@ -10,6 +10,7 @@ import { DecodedBodies } from '../bodyCodec.js';
 import { createPool, isUnreachable, operatorError } from './db.js';
 import { PgChildren } from './children.js';
 import { DECODED_BODIES_BYTES, PgItems } from './items.js';
+import { PgOaiReads } from './oaiRecords.js';
 import { PgKeys } from './keys.js';
 import { PgPersons } from './persons.js';
 import { PgProviders } from './providers.js';
@@ -109,6 +110,7 @@ interface PgServer {
   keys: PgKeys;
   status: PgStatus;
   search: PgSearchChanges;
+  oai: PgOaiReads;
 }
 
 /** Decoded bodies are the same whichever server they come from: one cache for all (items.ts). */
@@ -131,6 +133,7 @@ function server(url: string, options: PostgresOptions, standby: boolean): PgServ
     keys: new PgKeys(pool),
     status: new PgStatus(pool),
     search: new PgSearchChanges(pool, standby),
+    oai: new PgOaiReads(pool),
   };
 }
 
@@ -296,6 +299,11 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     recordLoad: w((s, run) => s.status.recordLoad(run)),
     listLoads: r((s) => s.status.listLoads()),
     listHarvests: r((s) => s.status.listHarvests()),
+    listOaiRecords: r((s, q) => s.oai.listOaiRecords(q)),
+    getOaiRecord: r((s, id, body) => s.oai.getOaiRecord(id, body)),
+    listOaiSets: r((s, after, limit) => s.oai.listOaiSets(after, limit)),
+    oaiSetExists: r((s, spec) => s.oai.oaiSetExists(spec)),
+    oaiEarliestDatestamp: r((s) => s.oai.oaiEarliestDatestamp()),
     readSearchChanges: r((s, kind, after, limit) => s.search.readSearchChanges(kind, after, limit)),
     readSearchBodies: r((s, kind, ids) => s.search.readSearchBodies(kind, ids)),
     searchIdentity: r((s) => s.search.identity()),

@@ -21,6 +21,7 @@ import { transaction, type Queryable } from './db.js';
 import { PgItemRefs } from './persons.js';
 import { upsertItemRun } from './itemUpserts.js';
 import { pruneSearchChanges } from './searchChanges.js';
+import { refreshOaiRecords } from './oaiRecords.js';
 import { sequencePosition } from './sequence.js';
 
 /** Decoded package bodies kept, as on SQLite (src/store/sqlite/items.ts DECODED_BODIES_BYTES). */
@@ -101,6 +102,8 @@ export class PgItems {
       }
       await this.refs.recountAll(db, affected);
       await pruneSearchChanges(db, this.searchChangesKept);
+      // Last, so that the datestamps are taken as near the commit as can be (docs/oai-pmh.md).
+      await refreshOaiRecords(db);
       return result;
     });
   }
@@ -239,6 +242,7 @@ export class PgItems {
         [id, reason, Date.now()],
       );
       await pruneSearchChanges(db, this.searchChangesKept);
+      await refreshOaiRecords(db);
       return true;
     });
   }
@@ -246,7 +250,10 @@ export class PgItems {
   async unblockItem(id: string): Promise<boolean> {
     return transaction(this.pool, async (db) => {
       const changed = ((await db.query('DELETE FROM blocked_items WHERE id = $1', [id])).rowCount ?? 0) > 0;
-      if (changed) await pruneSearchChanges(db, this.searchChangesKept);
+      if (changed) {
+        await pruneSearchChanges(db, this.searchChangesKept);
+        await refreshOaiRecords(db);
+      }
       return changed;
     });
   }

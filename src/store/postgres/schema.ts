@@ -15,6 +15,7 @@ import { UsageError } from '../../errors.js';
 import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import { decodeBody } from '../bodyCodec.js';
 import { redactUrl, transaction, type Queryable } from './db.js';
+import { fillOaiRecords } from './oaiRecords.js';
 
 /** Held by migrate for its transaction, so that two migrate runs apply each step once. */
 const MIGRATE_LOCK = 7_316_000;
@@ -233,6 +234,45 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE TABLE store_identity (one boolean PRIMARY KEY DEFAULT true CHECK (one), id text NOT NULL);
   INSERT INTO store_identity (id) VALUES (md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text));
   `,
+  // 4: the OAI-PMH provider's records, as SQLite's migration 13 (docs/oai-pmh.md;
+  // src/store/oaiRecords.ts), filled here for the items stored, each stamped with its updated_at.
+  async (db) => {
+    await db.query(`
+      CREATE TABLE oai_records (
+        num       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- a harvest's order; kept for good
+        id        text COLLATE "C" NOT NULL UNIQUE,
+        datestamp bigint NOT NULL,     -- seconds since 1970
+        deleted   boolean NOT NULL,    -- gone or blocked
+        cho_uri   text,                -- as last stored: finds its children after it is gone
+        root      text COLLATE "C"     -- its collection root's id; null when gone
+      );
+      CREATE TABLE oai_sets (spec text COLLATE "C" NOT NULL, num bigint NOT NULL, PRIMARY KEY (spec, num));
+      CREATE INDEX oai_sets_num ON oai_sets (num);
+      CREATE TABLE oai_changes (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL);
+
+      CREATE FUNCTION item_json_oai() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO oai_changes (id) SELECT i.id FROM items i WHERE i.num = NEW.item;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER item_json_oai AFTER INSERT OR UPDATE OF body ON item_json FOR EACH ROW EXECUTE FUNCTION item_json_oai();
+      CREATE FUNCTION item_id_oai() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' THEN INSERT INTO oai_changes (id) VALUES (OLD.id); ELSE INSERT INTO oai_changes (id) VALUES (NEW.id); END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER items_delete_oai AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION item_id_oai();
+      CREATE TRIGGER blocked_items_oai AFTER INSERT OR DELETE ON blocked_items FOR EACH ROW EXECUTE FUNCTION item_id_oai();
+      CREATE FUNCTION item_providers_oai() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO oai_changes (id) VALUES (NEW.item_id);
+        RETURN NULL;
+      END $$;
+      -- the institution gives the provider and sector sets
+      CREATE TRIGGER item_providers_oai AFTER INSERT OR UPDATE ON item_providers FOR EACH ROW EXECUTE FUNCTION item_providers_oai();
+    `);
+    await fillOaiRecords(db);
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

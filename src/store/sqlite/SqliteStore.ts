@@ -14,6 +14,7 @@ import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
 import { SqliteProviders } from './providers.js';
+import { SqliteOai } from './oaiRecords.js';
 import { SqliteSearchChanges } from './searchChanges.js';
 import { SqliteStatus } from './status.js';
 
@@ -102,10 +103,15 @@ export function openSqliteStore(options: SqliteOptions): Store {
   let versionCommits = -1;
   let versionWrites = -1;
   const searchChanges = new SqliteSearchChanges(db, options.searchChangesKept);
-  // Called inside each write transaction (a block's single statement aside), so pruning commits with it.
+  const oai = new SqliteOai(db);
+  // Called inside each write transaction, so pruning and the OAI-PMH records commit with it;
+  // the records last, so that their datestamps are taken as near the commit as can be (docs/oai-pmh.md).
   const invalidate = () => {
     ownWrites++;
-    if (!options.readonly) searchChanges.prune();
+    if (!options.readonly) {
+      searchChanges.prune();
+      oai.refresh();
+    }
   };
   const providers = new SqliteProviders(db);
   const items = new SqliteItems(db, new SqliteItemRefs(db), providers, invalidate);
@@ -137,8 +143,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
     getAncestry: async (id) => items.getAncestry(id),
     getChildren: async (id, offset, rows) => children.getChildren(id, offset, rows),
     findCycles: async (ids) => items.findCycles(ids),
-    blockItem: write((id, reason) => items.blockItem(id, reason)),
-    unblockItem: write((id) => items.unblockItem(id)),
+    // One transaction each: the block and the OAI-PMH record it makes deleted commit together.
+    blockItem: write(db.transaction((id: string, reason: string) => items.blockItem(id, reason))),
+    unblockItem: write(db.transaction((id: string) => items.unblockItem(id))),
     countItems: async () => items.countItems(),
     listItemIds: async (options) => items.listItemIds(options),
     listProviders: async () => providers.list(),
@@ -152,6 +159,11 @@ export function openSqliteStore(options: SqliteOptions): Store {
     recordLoad: write((run) => status.recordLoad(run)),
     listLoads: async () => status.listLoads(),
     listHarvests: async () => status.listHarvests(),
+    listOaiRecords: async (query) => oai.listOaiRecords(query),
+    getOaiRecord: async (id, body) => oai.getOaiRecord(id, body),
+    listOaiSets: async (after, limit) => oai.listOaiSets(after, limit),
+    oaiSetExists: async (spec) => oai.oaiSetExists(spec),
+    oaiEarliestDatestamp: async () => oai.oaiEarliestDatestamp(),
     readSearchChanges: async (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
     readSearchBodies: async (kind, ids) => searchChanges.readSearchBodies(kind, ids),
     searchIdentity: async () => searchChanges.identity(),

@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import { UsageError } from '../../errors.js';
 import { BODY_ENCODING, decodeBody, encodeBody } from '../bodyCodec.js';
 import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { SqliteOai } from './oaiRecords.js';
 
 /** SQL, or a step that needs more than SQL (it runs inside the migration's transaction). */
 export type Migration = string | ((db: Database) => void);
@@ -326,6 +327,53 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE TABLE store_identity (one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL) STRICT;
   INSERT INTO store_identity (one, id) VALUES (1, lower(hex(randomblob(16))));
   `,
+  // 13: the OAI-PMH provider's records (docs/oai-pmh.md; src/store/oaiRecords.ts): a datestamp
+  // and sets per item, tombstones of deleted and blocked ones kept for good, and a log the
+  // triggers fill so that every writer's changes reach them. Filled here for the items stored,
+  // each stamped with its updated_at.
+  (db) => {
+    db.exec(`
+      CREATE TABLE oai_records (
+        num       INTEGER PRIMARY KEY,   -- a harvest's order; kept for the id's lifetime, tombstone included
+        id        TEXT NOT NULL UNIQUE,
+        datestamp INTEGER NOT NULL,      -- seconds since 1970
+        deleted   INTEGER NOT NULL,      -- 1: gone or blocked
+        cho_uri   TEXT,                  -- as last stored: finds its children after it is gone
+        root      TEXT                   -- its collection root's id; null when gone
+      ) STRICT;
+      CREATE TABLE oai_sets (
+        spec TEXT NOT NULL,
+        num  INTEGER NOT NULL,           -- oai_records.num
+        PRIMARY KEY (spec, num)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX oai_sets_num ON oai_sets(num);
+      CREATE TABLE oai_changes (seq INTEGER PRIMARY KEY, id TEXT NOT NULL) STRICT;
+
+      CREATE TRIGGER item_json_insert_oai AFTER INSERT ON item_json BEGIN
+        INSERT INTO oai_changes (id) SELECT id FROM items WHERE num = new.item;
+      END;
+      CREATE TRIGGER item_json_update_oai AFTER UPDATE OF body ON item_json BEGIN
+        INSERT INTO oai_changes (id) SELECT id FROM items WHERE num = new.item;
+      END;
+      CREATE TRIGGER items_delete_oai AFTER DELETE ON items BEGIN
+        INSERT INTO oai_changes (id) VALUES (old.id);
+      END;
+      CREATE TRIGGER blocked_items_insert_oai AFTER INSERT ON blocked_items BEGIN
+        INSERT INTO oai_changes (id) VALUES (new.id);
+      END;
+      CREATE TRIGGER blocked_items_delete_oai AFTER DELETE ON blocked_items BEGIN
+        INSERT INTO oai_changes (id) VALUES (old.id);
+      END;
+      -- the institution gives the provider and sector sets
+      CREATE TRIGGER item_providers_insert_oai AFTER INSERT ON item_providers BEGIN
+        INSERT INTO oai_changes (id) VALUES (new.item_id);
+      END;
+      CREATE TRIGGER item_providers_update_oai AFTER UPDATE ON item_providers BEGIN
+        INSERT INTO oai_changes (id) VALUES (new.item_id);
+      END;
+    `);
+    SqliteOai.fill(db);
+  },
 ];
 
 /**
