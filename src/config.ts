@@ -186,6 +186,27 @@ export const DEFAULTS = {
      */
     anonymousRead: false,
   },
+  oai: {
+    /** Serve the OAI-PMH 2.0 provider at /oai (docs/oai-pmh.md): open to harvesters without a key. */
+    enabled: true,
+    /**
+     * The repository part of record identifiers, oai:<repositoryIdentifier>:<item id> (docs/oai-pmh.md
+     * "Identifiers"). "" takes the host name the request was sent to; set it so that identifiers
+     * stay the same whatever name the server is reached by.
+     */
+    repositoryIdentifier: '',
+    /** Identify's repositoryName. */
+    repositoryName: 'heritage-api',
+    /** Identify's adminEmail (OAI-PMH asks for at least one). */
+    adminEmail: 'oai-admin@example.org',
+    /** Records per ListRecords and ListIdentifiers page; sets per ListSets page. */
+    pageSize: 250,
+    /** Key of the resumption tokens' HMAC; "" uses the random key made with the store (tokens then hold for that store). */
+    tokenSecret: '',
+    /** OAI-PMH requests per client address per window (harvesters send no key); 0 switches the limit off. */
+    rateLimitMax: 1200,
+    rateLimitWindowSeconds: 60,
+  },
   web: {
     /** Serve the pages for people: /, /search, /item/{id}, /person/{gnd} (docs/pages.md). */
     enabled: true,
@@ -375,6 +396,14 @@ function validate(c: Config): void {
   positive('search.indexWriteSeconds', c.search.indexWriteSeconds);
   positive('web.rateLimitMax', c.web.rateLimitMax, 0);
   positive('web.rateLimitWindowSeconds', c.web.rateLimitWindowSeconds);
+  positive('oai.pageSize', c.oai.pageSize);
+  if (c.oai.pageSize > 10_000) throw new UsageError(`oai.pageSize must be at most 10000, got ${c.oai.pageSize}.`);
+  positive('oai.rateLimitMax', c.oai.rateLimitMax, 0);
+  positive('oai.rateLimitWindowSeconds', c.oai.rateLimitWindowSeconds);
+  if (c.oai.repositoryIdentifier !== '' && !/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(c.oai.repositoryIdentifier)) {
+    throw new UsageError(`oai.repositoryIdentifier must be a domain name such as heritage.example.org, got '${c.oai.repositoryIdentifier}'.`);
+  }
+  if (!/^\S+@(\S+\.)+\S+$/.test(c.oai.adminEmail)) throw new UsageError(`oai.adminEmail must be an e-mail address, got '${c.oai.adminEmail}'.`);
   positive('harvest.retries', c.harvest.retries, 0);
   positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);

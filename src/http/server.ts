@@ -44,6 +44,7 @@ import { registerIiifRoutes } from './routes/iiif.js';
 import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
+import { registerOaiRoutes } from './routes/oai.js';
 import { registerPartRoutes } from './routes/parts.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
@@ -270,6 +271,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
   registerRootRoute(app, { config });
+  // The OAI-PMH provider (docs/oai-pmh.md): no key, its own limit per address.
+  if (config.oai.enabled) await registerOaiRoutes(app, { config, store, rateLimitStore: node?.rateLimitStore('oai') });
   // Pages for people (docs/pages.md), on the same search runner as the API.
   const runner = searches;
   if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });

@@ -14,6 +14,7 @@ import { DEFAULT_LIMITS, type RecordLimits } from '../formats/recordLimits.js';
 import { readEdmRecords } from './edm/readEdmRecords.js';
 import { edmChange, type EdmItemOptions } from './items/edmItems.js';
 import { identifyGranularity } from './oai/identify.js';
+import { readPackagePage } from './oai/packageRecords.js';
 import { listRecordsPages, OaiError, type ClientOptions, type HarvestRequest } from './oai/listRecordsPages.js';
 import { type Progress, silentProgress } from './progress.js';
 import type { LoadCounts } from './runIngest.js';
@@ -79,8 +80,12 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
       }
       const changes: ItemChange[] = [];
       if (page.doctypeNote !== null) summary.notes.push({ file: page.url, position: 'document', reason: page.doctypeNote });
-      for await (const result of readEdmRecords(once(page.body), options.limits ?? DEFAULT_LIMITS)) {
-        const read = edmChange(result, options.edm);
+      // `ddb`: whole packages, as heritage-api's own provider gives them (./oai/packageRecords.ts); else EDM.
+      const reads =
+        options.metadataPrefix === 'ddb'
+          ? readPackagePage(page.body, options.limits ?? DEFAULT_LIMITS)
+          : mapAsync(readEdmRecords(once(page.body), options.limits ?? DEFAULT_LIMITS), (result) => edmChange(result, options.edm));
+      for await (const read of reads) {
         if (read.kind === 'record') {
           summary.records++;
           changes.push(read.record);
@@ -147,6 +152,10 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
 
 async function* once(text: string): AsyncGenerator<string> {
   yield text;
+}
+
+async function* mapAsync<A, B>(items: AsyncIterable<A>, f: (a: A) => B): AsyncGenerator<B> {
+  for await (const a of items) yield f(a);
 }
 
 function request(options: HarvestOptions, from: string | null): HarvestRequest {

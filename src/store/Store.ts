@@ -398,6 +398,8 @@ export interface OaiStore {
   oaiSetExists(spec: string): Promise<boolean>;
   /** The smallest datestamp of any record (seconds); null when there is none. */
   oaiEarliestDatestamp(): Promise<number | null>;
+  /** A random key made with the store, for the HMAC of resumption tokens (docs/oai-pmh.md). */
+  oaiTokenSecret(): Promise<string>;
 }
 
 export interface Store extends ItemStore, OaiStore, PersonStore, KeyStore, StatusStore, SearchFeedStore {

@@ -304,6 +304,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     listOaiSets: r((s, after, limit) => s.oai.listOaiSets(after, limit)),
     oaiSetExists: r((s, spec) => s.oai.oaiSetExists(spec)),
     oaiEarliestDatestamp: r((s) => s.oai.oaiEarliestDatestamp()),
+    oaiTokenSecret: r((s) => s.oai.oaiTokenSecret()),
     readSearchChanges: r((s, kind, after, limit) => s.search.readSearchChanges(kind, after, limit)),
     readSearchBodies: r((s, kind, ids) => s.search.readSearchBodies(kind, ids)),
     searchIdentity: r((s) => s.search.identity()),

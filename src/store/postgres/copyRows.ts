@@ -10,6 +10,7 @@ import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import { mapBodies, type CopyEndpoint, type CopyTable, type Row } from '../copy/copyTables.js';
 import { createPool, operatorError, redactUrl, transaction } from './db.js';
 import { checkSchema } from './schema.js';
+import { fillOaiRecords } from './oaiRecords.js';
 
 const SOURCES: Record<string, { from: string; columns?: Record<string, string> }> = {
   items: {
@@ -81,6 +82,11 @@ export async function postgresCopyEndpoint(url: string): Promise<CopyEndpoint> {
           // The next row inserted after the copy gets a number after the copied ones.
           await pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'num'), coalesce(max(num), 1), max(num) IS NOT NULL) FROM ${table}`);
         }
+        // The OAI-PMH records are made anew from the items, stamped with their updated_at (docs/oai-pmh.md).
+        await transaction(pool, async (db) => {
+          await db.query('DELETE FROM oai_changes');
+          await fillOaiRecords(db);
+        });
       }),
     close: () => pool.end(),
   };

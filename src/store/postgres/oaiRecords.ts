@@ -173,6 +173,10 @@ export class PgOaiReads {
     return (await this.db.query<{ min: number | null }>('SELECT min(datestamp) AS min FROM oai_records')).rows[0]!.min;
   }
 
+  async oaiTokenSecret(): Promise<string> {
+    return (await this.db.query<{ value: string }>('SELECT value FROM oai_secret')).rows[0]!.value;
+  }
+
   private async setName(spec: string): Promise<string | null> {
     const parsed = parseSetSpec(spec);
     if (parsed?.kind === 'provider') return (await this.db.query<{ name: string }>('SELECT name FROM providers WHERE key = $1', [parsed.value])).rows[0]?.name ?? null;

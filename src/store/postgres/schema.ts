@@ -10,6 +10,7 @@
  * point as on SQLite (listItemIds, listProviders, the copy's digests). Times are
  * milliseconds since 1970 (bigint), as on SQLite, so that a copy is exact.
  */
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { UsageError } from '../../errors.js';
 import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
@@ -249,6 +250,8 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE oai_sets (spec text COLLATE "C" NOT NULL, num bigint NOT NULL, PRIMARY KEY (spec, num));
       CREATE INDEX oai_sets_num ON oai_sets (num);
       CREATE TABLE oai_changes (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL);
+      -- the store's own key of the resumption tokens' HMAC, unless oai.tokenSecret is set
+      CREATE TABLE oai_secret (one boolean PRIMARY KEY DEFAULT true CHECK (one), value text NOT NULL);
 
       CREATE FUNCTION item_json_oai() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -271,6 +274,7 @@ export const MIGRATIONS: readonly Migration[] = [
       -- the institution gives the provider and sector sets
       CREATE TRIGGER item_providers_oai AFTER INSERT OR UPDATE ON item_providers FOR EACH ROW EXECUTE FUNCTION item_providers_oai();
     `);
+    await db.query('INSERT INTO oai_secret (value) VALUES ($1)', [randomBytes(32).toString('base64url')]);
     await fillOaiRecords(db);
   },
 ];

@@ -164,6 +164,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     listOaiSets: async (after, limit) => oai.listOaiSets(after, limit),
     oaiSetExists: async (spec) => oai.oaiSetExists(spec),
     oaiEarliestDatestamp: async () => oai.oaiEarliestDatestamp(),
+    oaiTokenSecret: async () => oai.oaiTokenSecret(),
     readSearchChanges: async (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
     readSearchBodies: async (kind, ids) => searchChanges.readSearchBodies(kind, ids),
     searchIdentity: async () => searchChanges.identity(),

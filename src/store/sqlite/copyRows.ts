@@ -4,6 +4,7 @@
  * they are read, encoded as they are written: src/store/bodyCodec.ts). The store is opened
  * through openSqliteStore first, so that its schema is this version's.
  */
+import { SqliteOai } from './oaiRecords.js';
 import Database from 'better-sqlite3';
 import { decodeBody, encodeBody } from '../bodyCodec.js';
 import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
@@ -63,7 +64,12 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
       })();
     },
     async finish() {
-      // Nothing beside the rows: row numbers are the rows' own (rowid), the change logs filled by triggers.
+      // Row numbers are the rows' own (rowid), the search change logs filled by triggers. The
+      // OAI-PMH records are made anew from the items, stamped with their updated_at (docs/oai-pmh.md).
+      db.transaction(() => {
+        db.exec('DELETE FROM oai_changes');
+        SqliteOai.fill(db);
+      })();
     },
     async close() {
       db.close();

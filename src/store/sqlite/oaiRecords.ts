@@ -214,6 +214,10 @@ export class SqliteOai implements Sync<OaiStore> {
     return this.earliest.get() ?? null;
   }
 
+  oaiTokenSecret(): string {
+    return this.db.prepare<[], string>('SELECT value FROM oai_secret').pluck().get()!;
+  }
+
   private setName(spec: string): string | null {
     const parsed = parseSetSpec(spec);
     if (parsed?.kind === 'provider') return this.providerName.get(parsed.value) ?? null;

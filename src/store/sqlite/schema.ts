@@ -2,6 +2,7 @@
  * SQLite schema of the store. Migrations are applied in order at open; the
  * version reached is kept in PRAGMA user_version.
  */
+import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { UsageError } from '../../errors.js';
 import { BODY_ENCODING, decodeBody, encodeBody } from '../bodyCodec.js';
@@ -348,6 +349,8 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX oai_sets_num ON oai_sets(num);
       CREATE TABLE oai_changes (seq INTEGER PRIMARY KEY, id TEXT NOT NULL) STRICT;
+      -- the store's own key of the resumption tokens' HMAC, unless oai.tokenSecret is set
+      CREATE TABLE oai_secret (one INTEGER PRIMARY KEY CHECK (one = 1), value TEXT NOT NULL) STRICT;
 
       CREATE TRIGGER item_json_insert_oai AFTER INSERT ON item_json BEGIN
         INSERT INTO oai_changes (id) SELECT id FROM items WHERE num = new.item;
@@ -372,6 +375,7 @@ export const MIGRATIONS: readonly Migration[] = [
         INSERT INTO oai_changes (id) VALUES (new.item_id);
       END;
     `);
+    db.prepare('INSERT INTO oai_secret (one, value) VALUES (1, ?)').run(randomBytes(32).toString('base64url'));
     SqliteOai.fill(db);
   },
 ];
