@@ -3,6 +3,7 @@
  * backend, between the markers `<!-- bench:BACKEND -->` and `<!-- /bench:BACKEND -->`, so that a
  * run on one backend leaves the other's section and the notes around them as they are.
  */
+import type { OaiHarvestResult } from './oaiHarvest.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ export interface Report {
   itemPaging?: { hits: number; seconds: number; exact: boolean };
   freshness?: { searchableAfter: number; items: number };
   paging?: { query: string; hits: number; pages: number; seconds: number; exact: boolean };
+  oaiHarvest?: OaiHarvestResult;
 }
 
 const TITLES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
@@ -90,6 +92,12 @@ export function section(r: Report): string {
         `${((r.paging.seconds * 100_000) / Math.max(r.paging.hits, 1)).toFixed(2)} s per 100,000 hits (target ≤ 10 s); ` +
         `${r.paging.exact ? 'every hit exactly once' : 'NOT EXACT: duplicates or missing hits'}`
       : '- Cursor paging: not run',
+    r.oaiHarvest
+      ? `- OAI-PMH ListRecords in edm, the whole store (${r.oaiHarvest.pages} pages of oai.pageSize, one request at a time): ${r.oaiHarvest.records} records in ` +
+        `${r.oaiHarvest.seconds.toFixed(1)} s, ${(r.oaiHarvest.records / r.oaiHarvest.seconds).toFixed(0)} records/s (target ≥ 5,000/s); ` +
+        `${r.oaiHarvest.distinct === r.oaiHarvest.records && r.oaiHarvest.records === manifest.items ? 'every item exactly once' : `NOT EXACT: ${r.oaiHarvest.distinct} distinct of ${manifest.items} items`}; ` +
+        `server resident memory ${r.oaiHarvest.rssBeforeMb} MB before, ${r.oaiHarvest.rssAfterMb} MB after`
+      : '- OAI-PMH harvest: not run',
     '',
     table,
     '',

@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { cursorPaging, entityCases, measure, parentsUnderSearches, parentsUnderWorstRequests, parentsWhileLoading, plainRow, worstStart, type Manifest } from './cases.js';
 import { chooseItemTerms, itemCursorWalk, itemSearchCases } from './itemSearch.js';
 import { CLI, connections, dataDir, flag, log, quick, ROOT, seconds } from './options.js';
+import { oaiFullHarvest, type OaiHarvestResult } from './oaiHarvest.js';
 import { pageCases, spellCases } from './pageCases.js';
 import { writeReport } from './report.js';
 import { indexWritten, restartTimes, type RestartTimes } from './restart.js';
@@ -92,6 +93,7 @@ async function run(store: BenchStore) {
   let freshness: { searchableAfter: number; items: number } | undefined;
   let memory: NodeMemory = { primary: 0, workers: [] };
   let paging: { query: string; hits: number; pages: number; seconds: number; exact: boolean } | undefined;
+  let oaiHarvest: OaiHarvestResult | undefined;
   try {
     for (const c of await entityCases(base, manifest, json, xml)) rows.push(await measure(base, c));
     log('parents while five worst-case searches run ...');
@@ -137,6 +139,8 @@ async function run(store: BenchStore) {
     const loading = await parentsWhileLoading(store, base, `/items/${manifest.deepLeafId}/parents`, json);
     freshness = loading;
     rows.push(plainRow(`parents, depth 12, while ${loading.items} items load (${(loading.items / loading.loadSeconds).toFixed(0)}/s)`, loading.parents, 'p99 ≤ 50 ms'));
+    log('OAI-PMH: a full ListRecords harvest in edm ...');
+    oaiHarvest = await oaiFullHarvest(base, server.pid!);
     const pagingQuery = manifest.persons >= 200_000 ? manifest.veryCommonTerm : '*:*';
     log(`cursor paging through '${pagingQuery}' ...`);
     paging = { query: pagingQuery, ...(await cursorPaging(base, json, pagingQuery)) };
@@ -148,7 +152,7 @@ async function run(store: BenchStore) {
     await exited;
   }
   emptyServerLog();
-  writeReport({ store, manifest, loadRates, size, memory, loggedBytes: serverLogBytes(), readySeconds, restart, rows, itemPaging, freshness, paging });
+  writeReport({ store, manifest, loadRates, size, memory, loggedBytes: serverLogBytes(), readySeconds, restart, rows, itemPaging, freshness, paging, oaiHarvest });
 }
 
 async function main() {

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import type { ConfigOverrides } from '../../src/config.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { cortexXml, writePackages, type TestPackage } from '../helpers/packages.js';
@@ -44,7 +45,7 @@ function error(attrs: Record<string, string> | null, code: string, message: stri
 
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
-  const withApp = async (run: (t: TestApp) => Promise<void>, flags: Parameters<typeof startTestApp>[1]['flags'] = {}) => {
+  const withApp = async (run: (t: TestApp) => Promise<void>, flags: ConfigOverrides = {}) => {
     const dir = writePackages(PACKAGES);
     const t = await startTestApp(backend, { load: [dir], flags: { ...flags, oai: { tokenSecret: SECRET, pageSize: 2, ...flags.oai } } });
     try {
@@ -234,7 +235,7 @@ for (const backend of BACKENDS) {
       const badToken = (tk: string, verb = 'ListIdentifiers') =>
         error({ verb, resumptionToken: tk.replace(/&/g, '&amp;') }, 'badResumptionToken', `The resumptionToken is not one this repository gave for ${verb}: start the list again without it.`);
       for (let i = 0; i < token!.length; i += 7) {
-        const changed = token!.slice(0, i) + (token![i] === 'A' ? 'B' : 'A') + token!.slice(i + 1);
+        const changed: string = token!.slice(0, i) + (token![i] === 'A' ? 'B' : 'A') + token!.slice(i + 1);
         assert.equal(await get(t, `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(changed)}`), badToken(changed));
       }
       const forged = `${Buffer.from(JSON.stringify({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set: 'collection-ROOT', after: 0, cursor: 0 })).toString('base64url')}.${token!.split('.')[1]}`;
