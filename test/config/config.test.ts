@@ -62,7 +62,7 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ env: { HERITAGE_API_SERVER_PORT: 'eighty' } }, "HERITAGE_API_SERVER_PORT: expected a number, got 'eighty'."],
     [{ env: { HERITAGE_API_HTTP_REQUIRE_ACCEPT: 'maybe' } }, "HERITAGE_API_HTTP_REQUIRE_ACCEPT: expected true or false, got 'maybe'."],
     [{ flags: { server: { port: 70000 } } }, 'server.port must be an integer from 0 to 65535, got 70000.'],
-    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, web.'],
+    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web.'],
     [{ env: { HERITAGE_API_MEDIA_BASE_URL: 'ftp://media.example.org/b' } }, "media.baseUrl must be an http:// or https:// URL without query or fragment, got 'ftp://media.example.org/b'."],
     [{ flags: { media: { baseUrl: 'https://media.example.org/b?x=1' } } }, 'media.baseUrl must be an http:// or https:// URL'],
     [{ flags: { harvest: { timeoutSeconds: 0 } } }, 'harvest.timeoutSeconds must be an integer ≥ 1, got 0.'],
@@ -83,6 +83,10 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ flags: { search: { niceness: -1 } } }, 'search.niceness must be an integer from 0 to 19 (a nice value), got -1.'],
     [{ env: { HERITAGE_API_SEARCH_MAX_CLAUSES: '0.5' } }, 'search.maxClauses must be an integer ≥ 1, got 0.5.'],
     [{ flags: { web: { rateLimitMax: -1 } } }, 'web.rateLimitMax must be an integer ≥ 0, got -1.'],
+    [{ flags: { oai: { pageSize: 0 } } }, 'oai.pageSize must be an integer ≥ 1, got 0.'],
+    [{ flags: { oai: { pageSize: 20_000 } } }, 'oai.pageSize must be at most 10000, got 20000.'],
+    [{ env: { HERITAGE_API_OAI_REPOSITORY_IDENTIFIER: 'not a host' } }, "oai.repositoryIdentifier must be a domain name such as heritage.example.org, got 'not a host'."],
+    [{ flags: { oai: { adminEmail: 'nobody' } } }, "oai.adminEmail must be an e-mail address, got 'nobody'."],
     [{ env: { HERITAGE_API_WEB_ENABLED: 'maybe' } }, "HERITAGE_API_WEB_ENABLED: expected true or false, got 'maybe'."],
     [{ env: { HERITAGE_API_STORE_REPLICA_URLS: 'postgres://r/db' } }, 'store.replicaUrls needs store.backend postgres'],
     [
@@ -142,5 +146,5 @@ test('an unknown setting or section in the config file names the nearest setting
     message({ server: { requireAccept: false } }),
     "config file FILE: unknown setting 'server.requireAccept'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel, workers. Did you mean 'http.requireAccept'?",
   );
-  assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, web. Did you mean 'http'?");
+  assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web. Did you mean 'http'?");
 });

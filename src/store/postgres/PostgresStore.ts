@@ -299,8 +299,10 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     recordLoad: w((s, run) => s.status.recordLoad(run)),
     listLoads: r((s) => s.status.listLoads()),
     listHarvests: r((s) => s.status.listHarvests()),
-    listOaiRecords: r((s, q) => s.oai.listOaiRecords(q)),
-    getOaiRecord: r((s, id, body) => s.oai.getOaiRecord(id, body)),
+    // From the primary while it answers: a replica behind it could hide a change stamped before a
+    // harvest's responseDate, which the next incremental harvest would then miss (docs/oai-pmh.md).
+    listOaiRecords: p((s, q) => s.oai.listOaiRecords(q)),
+    getOaiRecord: p((s, id, body) => s.oai.getOaiRecord(id, body)),
     listOaiSets: r((s, after, limit) => s.oai.listOaiSets(after, limit)),
     oaiSetExists: r((s, spec) => s.oai.oaiSetExists(spec)),
     oaiEarliestDatestamp: r((s) => s.oai.oaiEarliestDatestamp()),
