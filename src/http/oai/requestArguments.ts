@@ -22,7 +22,7 @@ const ARGUMENTS: Record<Verb, { required: string[]; optional: string[]; exclusiv
 
 export type CheckedRequest =
   | { ok: true; verb: Verb; args: Record<string, string>; from?: number; until?: number }
-  /** `verbKnown`: the response echoes the arguments only when neither badVerb nor badArgument (section 3.2). */
+  /** badVerb or badArgument: the response gives the base URL without the arguments (section 3.2). */
   | { ok: false; errors: OaiErrorItem[] };
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
