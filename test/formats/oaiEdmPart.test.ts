@@ -1,0 +1,70 @@
+/**
+ * The OAI-PMH `edm` format's cut of the stored package text (src/formats/oai/edmPart.ts)
+ * means what `/items/{id}/edm` serves (src/formats/packageParts.ts), for every package of
+ * the fixtures as the store keeps them (cortex files, package JSON, packages built from EDM):
+ * the same element tree, names and namespaces resolved, attributes, text. Odd shapes take
+ * the parsing path and mean the same.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ingestItems } from '../../src/ingest/ingestItems.js';
+import { edmRdfElement } from '../../src/formats/oai/edmPart.js';
+import { packagePart } from '../../src/formats/packageParts.js';
+import { parseXml, type XmlElement } from '../../src/formats/xmlTree.js';
+import { SQLITE } from '../helpers/backends.js';
+import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
+
+type Tree = { name: string; attributes: string[]; children: Array<Tree | string> };
+
+/** An element as its meaning: namespace and local names, attributes sorted; xmlns declarations are not attributes. */
+function tree(el: XmlElement): Tree {
+  return {
+    name: `{${el.namespace}}${el.local}`,
+    attributes: el.attributes.map((a) => `{${a.namespace}}${a.local}=${a.value}`).sort(),
+    children: el.children.map((c) => (typeof c === 'string' ? c : tree(c))),
+  };
+}
+
+function viaParser(xml: string): Tree | undefined {
+  const part = packagePart(parseXml(xml), '', 'edm');
+  return part.kind === 'part' ? tree(parseXml(part.xml)) : undefined;
+}
+
+test('every fixture package: the cut EDM is the EDM part', async () => {
+  const opened = await SQLITE.open();
+  try {
+    const edmDirs = readdirSync(join(FIXTURES, 'items/edm')).map((d) => join(FIXTURES, 'items/edm', d));
+    await ingestItems(opened.store, [CORTEX_DIR, ...edmDirs], { batchSize: 200 });
+    const ids = await opened.store.listItemIds({ limit: 10_000 });
+    assert.ok(ids.length > 800, `${ids.length} packages`);
+    for (const id of ids) {
+      const xml = (await opened.store.getItemDocument(id, 'xml'))!.body.toString('utf8');
+      const cut = edmRdfElement(xml);
+      assert.ok(cut !== undefined, `${id}: has EDM`);
+      assert.deepEqual(tree(parseXml(cut)), viaParser(xml), `${id}: the same EDM`);
+    }
+  } finally {
+    await opened.dispose();
+  }
+});
+
+test('odd shapes: a comment, a prefixed RDF bound on <edm>, an element in the default namespace, no EDM at all', () => {
+  const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+  const CORTEX = 'http://www.deutsche-digitale-bibliothek.de/cortex';
+  const shapes = [
+    `<?xml version="1.0"?><!-- made by hand --><cortex xmlns="${CORTEX}"><properties/><edm xmlns:r="${RDF}"><r:RDF><r:Description r:about="x"><title>T</title></r:Description></r:RDF></edm></cortex>`,
+    `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF r:about="y"/></edm></cortex>`,
+    `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF><!-- inside --><r:Description/></r:RDF></edm></cortex>`,
+    `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF><r:Description a="&lt;edm&gt;"/></r:RDF></edm><view/></cortex>`,
+  ];
+  for (const xml of shapes) {
+    const cut = edmRdfElement(xml);
+    assert.ok(cut !== undefined, xml);
+    assert.deepEqual(tree(parseXml(cut)), viaParser(xml), xml);
+  }
+  assert.equal(edmRdfElement(`<cortex xmlns="${CORTEX}"><properties/></cortex>`), undefined);
+  // An RDF prefix that is not RDF's namespace is no EDM part.
+  assert.equal(edmRdfElement(`<cortex xmlns="${CORTEX}" xmlns:r="urn:other"><edm><r:RDF/></edm></cortex>`), undefined);
+});
