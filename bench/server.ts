@@ -40,8 +40,9 @@ export function startServer(store: BenchStore, port: number, extraEnv: NodeJS.Pr
   // Appending: the server keeps writing at the end after the file is emptied.
   const out = openSync(serverLog, 'a');
   // The pages' own limit per address (web.rateLimitMax, 600 a minute) would answer the
-  // bench's one address with 429s within a second: it is the one setting changed.
-  const env = { ...store.env, HERITAGE_API_WEB_RATE_LIMIT_MAX: '0', HERITAGE_API_SEARCH_PATH: searchIndexDir, ...extraEnv };
+  // bench's one address with 429s within a second; so would the OAI-PMH provider's
+  // (oai.rateLimitMax) to a full harvest, a request per page.
+  const env = { ...store.env, HERITAGE_API_WEB_RATE_LIMIT_MAX: '0', HERITAGE_API_OAI_RATE_LIMIT_MAX: '0', HERITAGE_API_SEARCH_PATH: searchIndexDir, ...extraEnv };
   const child = spawn(process.execPath, [CLI, ...store.args, 'serve', '--port', String(port)], { stdio: ['ignore', out, 'pipe'], env });
   closeSync(out);
   return new Promise((resolve, reject) => {
