@@ -274,7 +274,7 @@ test('[sqlite] migration 11 gives every stored item its stored fields; a blocked
       const fieldsOf = after.prepare<[string], string>('SELECT f.doc FROM item_fields f JOIN items i ON i.num = f.item WHERE i.id = ?').pluck();
       for (const item of items) assert.equal(fieldsOf.get(item.id), itemStoredFieldsJson(item.json, item.id), `${item.id}: stored fields`);
       assert.equal(after.prepare('SELECT count(*) FROM item_fields').pluck().get(), items.length);
-      // Migration 12: an OAI-PMH record for every item, stamped with its updated_at; blocked ones deleted.
+      // Migration 13: an OAI-PMH record for every item, stamped with its updated_at; blocked ones deleted.
       const records = after
         .prepare<[], { id: string; datestamp: number; deleted: number; updated_at: number }>(
           'SELECT r.id, r.datestamp, r.deleted, i.updated_at FROM oai_records r JOIN items i ON i.id = r.id ORDER BY r.num',
