@@ -4,7 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Response as LightMyRequestResponse } from 'light-my-request';
+import type { LightMyRequestResponse } from 'fastify';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { FIXTURES } from '../helpers/paths.js';
