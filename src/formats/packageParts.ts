@@ -24,6 +24,7 @@ import { NS } from './namespaces.js';
 import { cortexToJson } from './cortexToJson.js';
 import { parseXml, XmlSyntaxError, type XmlElement } from './xmlTree.js';
 import { writeXmlDocument } from './xmlWrite.js';
+import { viewInLanguage, type LabelLanguage } from './viewLabels.js';
 
 export const PACKAGE_PARTS = ['view', 'edm', 'indexing-profile', 'binaries', 'source', 'source/description', 'source/record'] as const;
 export type PackagePart = (typeof PACKAGE_PARTS)[number];
@@ -98,6 +99,9 @@ function sourceOf(root: XmlElement, itemId: string): XmlElement | undefined {
   return record === undefined ? undefined : madeSource(itemId, textOf(record));
 }
 
+/** The JSON form of a binaries part without entries. */
+const EMPTY_BINARIES = '{"binary":[]}';
+
 const RECORD_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 function sourceRecord(root: XmlElement, itemId: string): PartContent {
@@ -113,8 +117,8 @@ function sourceRecord(root: XmlElement, itemId: string): PartContent {
   return holderId !== '' && holderId !== itemId ? { kind: 'elsewhere', itemId: holderId } : { kind: 'missing' };
 }
 
-/** The part of the package whose cortex document is `root`. */
-export function packagePart(root: XmlElement, itemId: string, part: PackagePart): PartContent {
+/** The part of the package whose cortex document is `root`; the view's labels in `language` (./viewLabels.ts). */
+export function packagePart(root: XmlElement, itemId: string, part: PackagePart, language: LabelLanguage = 'de'): PartContent {
   switch (part) {
     case 'edm': {
       const edm = child(root, 'edm');
@@ -132,6 +136,17 @@ export function packagePart(root: XmlElement, itemId: string, part: PackagePart)
     }
     case 'source/record':
       return sourceRecord(root, itemId);
+    case 'binaries': {
+      const el = child(root, part);
+      if (el === undefined) return { kind: 'missing' };
+      // An empty <binaries/> (an item without files) is the part's shape with no entries
+      // (`binaries`: an object whose `binary` is an array of descriptors), not the empty string.
+      return elements(el).length === 0 && el.attributes.length === 0 ? { kind: 'part', xml: writeXmlDocument(el), json: EMPTY_BINARIES } : both(el);
+    }
+    case 'view': {
+      const el = child(root, part);
+      return el === undefined ? { kind: 'missing' } : both(viewInLanguage(el, language));
+    }
     default: {
       const el = child(root, part);
       return el === undefined ? { kind: 'missing' } : both(el);

@@ -85,7 +85,7 @@ export const mapSchema = {
       // A string: -1 is allowed, which the strict integer check (../queryChecks.ts) does not take.
       length: { type: 'string', default: '-1', description: `How many to return: -1 (the default) for all, else 0 to ${MAP_LIMITS.maxLength}.` },
       hasItems,
-      clusterid: { type: 'string', default: '-1', description: 'ddb-openapi-2.6.1: the cluster. There is one, -1, holding every institution.' },
+      clusterid: { type: 'string', default: '-1', description: 'The cluster (as in version 2.6.1 of the DDB API). There is one, -1, holding every institution.' },
       ...keyQuery,
     },
   },

@@ -16,6 +16,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import { packagePart, type PackagePart, type PartContent } from '../formats/packageParts.js';
+import type { LabelLanguage } from '../formats/viewLabels.js';
 import { parseXml } from '../formats/xmlTree.js';
 import { LruCache } from '../lruCache.js';
 import { isValidItemId } from '../store/itemIds.js';
@@ -41,7 +42,8 @@ export interface PartAnswer {
 }
 
 export interface PartAnswers {
-  answer(request: { headers: IncomingHttpHeaders }, id: string, part: PackagePart): Promise<PartAnswer>;
+  /** `language`: the label language of the view (`lang`); the other parts have no labels. */
+  answer(request: { headers: IncomingHttpHeaders }, id: string, part: PackagePart, language?: LabelLanguage): Promise<PartAnswer>;
 }
 
 type Form = 'json' | 'xml' | 'rdf';
@@ -121,21 +123,23 @@ export function createPartAnswers(store: Pick<Store, 'getItemDocument' | 'getIte
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   /** The part of the package version `head` names, or of a newer one if it changed meanwhile. */
-  async function derive(id: string, part: PackagePart, head: ItemHead): Promise<Derived> {
-    const key = `${part}\u0000${id}`;
+  async function derive(id: string, part: PackagePart, head: ItemHead, language: LabelLanguage): Promise<Derived> {
+    const key = `${part}\u0000${language}\u0000${id}`;
     const cached = derived.get(key);
     if (cached !== undefined && cached.etag === head.etag) return cached;
     const doc = servable(id, await store.getItemDocument(id, 'xml'));
-    const fresh = toDerived(doc, packagePart(parseXml(doc.body.toString('utf8')), id, part));
+    const fresh = toDerived(doc, packagePart(parseXml(doc.body.toString('utf8')), id, part, language));
     derived.set(key, fresh);
     return fresh;
   }
 
   return {
-    async answer(request, id, part): Promise<PartAnswer> {
+    async answer(request, id, part, asked = 'de'): Promise<PartAnswer> {
       const rep = representation(request, part, config.http.requireAccept);
       const head = servable(id, await store.getItemHead(id));
-      const partTag = part.replace('/', '-');
+      // Only the view has labels; every other part is the same in every language.
+      const language: LabelLanguage = part === 'view' ? asked : 'de';
+      const partTag = `${part.replace('/', '-')}${language === 'de' ? '' : `-${language}`}`;
       const validators = (h: Pick<ItemHead, 'etag' | 'lastModified'>) => ({
         vary: ITEM_VARY,
         'cache-control': cacheControl,
@@ -150,7 +154,7 @@ export function createPartAnswers(store: Pick<Store, 'getItemDocument' | 'getIte
           body: undefined,
         };
       }
-      const d = await derive(id, part, head);
+      const d = await derive(id, part, head, language);
       if (d.elsewhere !== undefined && isValidItemId(d.elsewhere)) {
         // ddb-openapi-6.8.yml: the record of a hierarchy is kept at its root; 303 to it. Relative,
         // so that it holds under any base path: /items/ID/source/record -> /items/ROOT/source/record.

@@ -3,7 +3,7 @@
  * use: Fastify validates requests with them and /openapi.json is made from
  * them.
  */
-import { commonErrors, itemParams, keyQuery } from './schemas.js';
+import { commonErrors, itemParams, keyQuery, langQuery } from './schemas.js';
 
 export const CHILDREN_LIMITS = { defaultRows: 20, maxRows: 1000, maxOffset: 1_000_000 } as const;
 
@@ -72,7 +72,7 @@ const PART_DESCRIPTIONS: Record<string, { summary: string; json?: string; xml: s
   },
   binaries: {
     summary: 'The binary files of the item (ddb-openapi-6.8 getItemsIdBinaries)',
-    json: 'The value of `binaries` in the package JSON ({"binary": […]}).',
+    json: 'The value of `binaries` in the package JSON ({"binary": …}: one descriptor as an object, several as an array); {"binary": []} for an item without files.',
     xml: 'The <binaries> element of the cortex document.',
     xmlTypes: ['application/xml'],
   },
@@ -104,7 +104,7 @@ export function partSchema(part: string) {
   return {
     summary: d.summary,
     params: itemParams,
-    querystring: { type: 'object', properties: keyQuery },
+    querystring: { type: 'object', properties: { ...langQuery, ...keyQuery } },
     response: {
       200: { description: `The ${part} part of the package. ETag and Last-Modified follow the package.`, content },
       ...(part === 'source/record'

@@ -6,7 +6,7 @@
 
 const errorBody = {
   type: 'object',
-  description: 'decisions.md "Errors". As XML: the same children in <error xmlns="http://www.deutsche-digitale-bibliothek.de/error">.',
+  description: 'The error: its HTTP status, the exception name and a message that says what to fix (requestId only on a 500). As XML: the same children in <error xmlns="http://www.deutsche-digitale-bibliothek.de/error">.',
   required: ['status', 'name', 'message'],
   properties: {
     status: { type: 'integer' },
@@ -43,7 +43,20 @@ export const requestErrors = {
 } as const;
 
 export const keyQuery = {
-  oauth_consumer_key: { type: 'string', description: 'API key, instead of the Authorization header (spec section 5).' },
+  oauth_consumer_key: { type: 'string', description: 'API key, instead of the Authorization header.' },
+} as const;
+
+/**
+ * `lang`, which the DDB's clients send with the item operations (the `ddb` command's
+ * `item --lang`): the label language of the view. Accepted on every item operation.
+ */
+export const langQuery = {
+  lang: {
+    type: 'string',
+    pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$',
+    description:
+      'Label language of the parts, a language tag (de, en, en-GB). The view answers its field labels in English for en, else in German as delivered; values are never translated. The other parts, and the package, have no labels and are the same in every language.',
+  },
 } as const;
 
 export const itemParams = {
@@ -66,12 +79,12 @@ const hierarchyNode = {
 } as const;
 
 export const parentsSchema = {
-  summary: 'Ancestors of an item, the item itself first (spec 4.3)',
+  summary: 'Ancestors of an item, the item itself first',
   params: itemParams,
   querystring: { type: 'object', properties: keyQuery },
   response: {
     200: {
-      description: 'The hierarchy (spec 2.3). Empty when the item has no parent.',
+      description: 'The hierarchy, the item itself first, its root last. Empty when the item has no parent.',
       content: {
         'application/json': {
           schema: { type: 'object', properties: { hierarchy: { type: 'array', items: hierarchyNode } } },
@@ -85,12 +98,12 @@ export const parentsSchema = {
 } as const;
 
 export const aipSchema = {
-  summary: 'The archival information package of an item (spec 4.4)',
+  summary: 'The archival information package of an item',
   params: itemParams,
-  querystring: { type: 'object', properties: keyQuery },
+  querystring: { type: 'object', properties: { ...langQuery, ...keyQuery } },
   response: {
     200: {
-      description: 'The package: cortex XML as stored, or its JSON form (spec 2.4, decisions.md "Item package").',
+      description: 'The package: the cortex XML document as stored, or its JSON form.',
       content: {
         'application/json': { schema: { type: 'object', description: 'properties, edm, indexing-profile, preview, view, metadata-record, provider-info, binaries' } },
         'application/xml': { schema: { type: 'string', description: 'cortex document' } },
@@ -163,12 +176,12 @@ export const ENTITY_PARAMETER_HINTS: Readonly<Record<string, string>> = {
   suggest_field: 'There is no suggestion here: search with query=<words> or a prefix, e.g. query=Goeth*.',
   wildcard_fulltext: 'Use wildcards in query itself, e.g. query=Goeth* or query=preferredName:Go?the.',
   last_update: 'The date of the last change of a person is not kept; GET /status says when persons were last loaded.',
-  spell_check: 'Spelling corrections come back in correctedQuery (issue #18): the query with its misspelt terms corrected, when that finds more.',
+  spell_check: 'Spelling corrections come back in correctedQuery: the query with its misspelt terms corrected, when that finds more.',
   sort_field: 'Use sort=RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.',
 };
 
 export const entitiesSchema = {
-  summary: 'Search person entities (spec 4.2)',
+  summary: 'Search person entities',
   querystring: {
     type: 'object',
     properties: {

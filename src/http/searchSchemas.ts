@@ -119,7 +119,7 @@ const SOLR_PARAMETERS = {
   cursorMark: { type: 'string', description: "Deep paging: '*' to start, then nextCursorMark; needs start=0." },
   wt: { type: 'string', enum: ['json'], description: 'Only json.' },
   'q.op': { type: 'string', enum: ['AND', 'OR'], description: 'What words without an operator between them mean; default AND.' },
-  spellcheck: { type: 'string', enum: ['true', 'false', 'on', 'off'], description: 'true: add Solr\'s spellcheck block, whose collation is the query with its misspelt terms corrected (issue #18).' },
+  spellcheck: { type: 'string', enum: ['true', 'false', 'on', 'off'], description: 'true: add Solr\'s spellcheck block, whose collation is the query with its misspelt terms corrected.' },
   'spellcheck.minHits': { type: 'string', description: 'Correct when the query finds fewer documents than this; default 1.' },
   ...keyQuery,
 } as const;

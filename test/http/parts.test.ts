@@ -163,6 +163,66 @@ for (const backend of BACKENDS) {
       );
     }));
 
+  test(`${b} binaries of an item without files: the part's shape with no entries, in JSON and XML`, () =>
+    withApp(
+      async (t) => {
+        const json = await get(t, '/items/NOFILES/binaries', t.json);
+        assert.equal(json.statusCode, 200);
+        assert.equal(json.headers['content-type'], 'application/json; charset=utf-8');
+        assert.equal(json.body, '{"binary":[]}');
+        const xml = await get(t, '/items/NOFILES/binaries', t.xml);
+        assert.equal(xml.statusCode, 200);
+        assert.equal(xml.body, `${DECL}<binaries xmlns="${CORTEX}"/>`);
+      },
+      [writeDir({ 'NOFILES.xml': `${DECL}<cortex xmlns="${CORTEX}"><properties><item-id>NOFILES</item-id></properties><binaries/></cortex>` })],
+    ));
+
+  test(`${b} view?lang=en: the field labels in English, with an ETag of its own; lang on the other parts changes nothing`, () =>
+    withApp(
+      async (t) => {
+        const view = (fields: string) =>
+          `${DECL}<view xmlns="${CORTEX}"><ns4:item xmlns:ns4="${ITEM}"><ns4:viewers><ns4:viewer><ns4:name>Standort</ns4:name></ns4:viewer></ns4:viewers>` +
+          `<ns4:fields usage="display">${fields}</ns4:fields></ns4:item></view>`;
+        const en = await get(t, '/items/LANGITEM/view?lang=en', t.xml);
+        assert.equal(en.statusCode, 200);
+        // Field names translated; a viewer's name, an unknown label and every value as stored.
+        assert.equal(
+          en.body,
+          view(
+            '<ns4:field id="flex_bibl_003"><ns4:name>Document type</ns4:name><ns4:value>Standort</ns4:value></ns4:field>' +
+              '<ns4:field id="x"><ns4:name>Unbekannt</ns4:name><ns4:value>1</ns4:value></ns4:field>',
+          ),
+        );
+        const enJson = await get(t, '/items/LANGITEM/view?lang=en', t.json);
+        assert.equal(
+          enJson.body,
+          '{"item":{"viewers":{"viewer":{"name":"Standort"}},"fields":{"@usage":"display","field":[{"@id":"flex_bibl_003","name":"Document type","value":"Standort"},{"@id":"x","name":"Unbekannt","value":"1"}]}}}',
+        );
+        const de = await get(t, '/items/LANGITEM/view?lang=de', t.xml);
+        assert.equal(de.body, (await get(t, '/items/LANGITEM/view', t.xml)).body);
+        assert.ok(de.body.includes('<ns4:name>Dokumenttyp</ns4:name>'));
+        assert.notEqual(en.headers.etag, de.headers.etag);
+        assert.match(en.headers.etag as string, /-view-en-xml"$/);
+        for (const part of ['edm', 'indexing-profile', 'binaries', 'source']) {
+          const withLang = await get(t, `/items/PARTSITEM/${part}?lang=en-GB`, t.json);
+          const without = await get(t, `/items/PARTSITEM/${part}`, t.json);
+          assert.equal(withLang.statusCode, 200, part);
+          assert.equal(withLang.body, without.body, part);
+          assert.equal(withLang.headers.etag, without.headers.etag, part);
+        }
+      },
+      [
+        writeDir({
+          'PARTSITEM.xml': partsPackage('Parts'),
+          'LANGITEM.xml':
+            `${DECL}<cortex xmlns="${CORTEX}" xmlns:ns4="${ITEM}"><properties><item-id>LANGITEM</item-id></properties>` +
+            '<view><ns4:item><ns4:viewers><ns4:viewer><ns4:name>Standort</ns4:name></ns4:viewer></ns4:viewers><ns4:fields usage="display">' +
+            '<ns4:field id="flex_bibl_003"><ns4:name>Dokumenttyp</ns4:name><ns4:value>Standort</ns4:value></ns4:field>' +
+            '<ns4:field id="x"><ns4:name>Unbekannt</ns4:name><ns4:value>1</ns4:value></ns4:field></ns4:fields></ns4:item></view></cortex>',
+        }),
+      ],
+    ));
+
   test(`${b} parts: 404 for an unknown item, 403 for a blocked one, 401 without a key, 400 for a bad id`, () =>
     withApp(async (t) => {
       for (const part of ['view', 'edm', 'indexing-profile', 'binaries', 'source', 'source/description', 'source/record']) {

@@ -36,7 +36,7 @@ const OPERATIONS = [
   '/search/organization/suggest', '/items/{id}/children', '/items/{id}/view', '/items/{id}/edm',
   '/items/{id}/indexing-profile', '/items/{id}/binaries', '/items/{id}/source', '/items/{id}/source/description',
   '/items/{id}/source/record', '/version', '/status', '/institutions', '/institutions/sectors', '/institutions/map',
-  '/binary/{*}', '/items/{id}/iiif',
+  '/binary/{path}', '/items/{id}/iiif',
 ];
 
 test('/ answers an API client with JSON: links to the description, the page and every operation', () =>
@@ -120,7 +120,7 @@ test('the 404 for an unknown path names every operation of the description', () 
     const message: string = res.json().message;
     for (const path of Object.keys(doc.paths)) {
       // /items/{id}/<part> is named by its part; other paths as they are.
-      const named = path.startsWith('/items/{id}/') ? path.slice('/items/{id}/'.length) : path.replace('{*}', '{path}');
+      const named = path.startsWith('/items/{id}/') ? path.slice('/items/{id}/'.length) : path;
       assert.ok(message.includes(named), `${path} (${named}) in: ${message}`);
     }
     assert.ok(message.includes('/2'));
@@ -136,7 +136,7 @@ test('the README\'s tables of served operations agree with /openapi.json', () =>
       // | operation | `GET /path` | yes… |
       const path = /^`GET (\/[^`]*)`$/.exec(cells[2] ?? '')?.[1];
       if (path === undefined || !(cells[3] ?? '').startsWith('yes')) continue;
-      const expanded = path === '/binary/{uuid}' ? ['/binary/{*}']
+      const expanded = path === '/binary/{uuid}' ? ['/binary/{path}']
         : /\/source\/\{[a-z]+\}$/.test(path) ? ['/items/{id}/source/description', '/items/{id}/source/record'] : [path];
       for (const p of expanded) {
         assert.ok(p in doc.paths, `${p} is served as the README says`);

@@ -27,7 +27,7 @@ export interface BinaryRouteDeps {
 }
 
 const binarySchema = {
-  summary: 'A binary of an item: the file a package names in its binaries part (issue #15 point 3)',
+  summary: 'A binary of an item: the file a package names in its binaries part',
   description:
     'The path is `/binary/<item id>/<variant>/<n>.<ext>` as in the packages. Served from the operator\'s media directory ' +
     'with Range (one range), ETag, Last-Modified, 304, 412 and 416; or redirected (307) to the operator\'s media base URL. ' +

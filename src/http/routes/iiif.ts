@@ -38,7 +38,7 @@ const OFFERED = `${LD_JSON} or application/json`;
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 const iiifSchema = {
-  summary: 'The item as a IIIF Presentation 3.0 manifest (issue #15 point 4)',
+  summary: 'The item as a IIIF Presentation 3.0 manifest',
   description:
     'One Canvas per binary position, in position order; label, summary and metadata from the view; rights, requiredStatement, ' +
     'provider, homepage; seeAlso the package. Canvas sizes from the images in the media directory, else 1000 × 1000. CORS open to every origin.',

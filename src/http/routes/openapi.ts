@@ -18,6 +18,73 @@ export const DOCS_PATH = '/docs';
 
 const KEY_SECURITY: Array<Record<string, string[]>> = [{ oauthHeader: [] }, { oauthQuery: [] }];
 
+/**
+ * The operationId of each route: the real service's (the DDB API's OpenAPI 6.8, as the
+ * README's table maps them) where it has the operation, so that clients generated from
+ * either description call the same names; our own, in its style, for the rest (aliases
+ * need ids of their own: an id names one operation). The real service's one templated
+ * operation `/items/{id}/source/{subcomponent}` is two paths here: its id is the
+ * description's, the record's has the id with `Record` appended.
+ */
+const OPERATIONS: Readonly<Record<string, { id: string; tag: string }>> = {
+  '/items/:id': { id: 'getItemsId', tag: 'items' },
+  '/items/:id/aip': { id: 'getItemsIdAip', tag: 'items' },
+  '/items/:id/parents': { id: 'getItemsIdParent', tag: 'items' },
+  '/items/:id/children': { id: 'getItemsIdChildren', tag: 'items' },
+  '/items/:id/view': { id: 'getItemsIdView', tag: 'items' },
+  '/items/:id/edm': { id: 'getItemsIdEdm', tag: 'items' },
+  '/items/:id/indexing-profile': { id: 'getItemsIdIndexingProfile', tag: 'items' },
+  '/items/:id/binaries': { id: 'getItemsIdBinaries', tag: 'items' },
+  '/items/:id/source': { id: 'getItemsIdSource', tag: 'items' },
+  '/items/:id/source/description': { id: 'getItemsIdSourceComponent', tag: 'items' },
+  '/items/:id/source/record': { id: 'getItemsIdSourceComponentRecord', tag: 'items' },
+  '/items/:id/iiif': { id: 'getItemsIdIiif', tag: 'items' },
+  '/binary/*': { id: 'getBinaryUuid', tag: 'binaries' },
+  '/version': { id: 'getVersion', tag: 'service' },
+  '/status': { id: 'getStatus', tag: 'service' },
+  '/': { id: 'getRoot', tag: 'service' },
+  '/openapi.json': { id: 'getOpenapi', tag: 'service' },
+  '/institutions': { id: 'getInstitution', tag: 'institutions' },
+  '/institutions/sectors': { id: 'getInstitutionSector', tag: 'institutions' },
+  '/institutions/map': { id: 'getInstitutionMap', tag: 'institutions' },
+  '/search': { id: 'getSearch', tag: 'search' },
+  '/search/facets': { id: 'getSearchFacets', tag: 'search' },
+  '/search/facets/:facetName': { id: 'getSearchFacetsFacetName', tag: 'search' },
+  '/search/facets/maxpages': { id: 'getSearchFacetsMaxpage', tag: 'search' },
+  '/search/sortcriteria': { id: 'getSearchSortcriteria', tag: 'search' },
+  '/search/suggest': { id: 'getSearchSuggest', tag: 'search' },
+  '/search/mlt': { id: 'getSearchMlt', tag: 'search' },
+  '/search/index/:index/:handler': { id: 'getSolrSearch', tag: 'search' },
+  '/search/person': { id: 'getSearchPerson', tag: 'persons' },
+  '/search/person/facets': { id: 'getSearchPersonFacets', tag: 'persons' },
+  '/search/person/facets/:facetName': { id: 'getSearchPersonFacetsFacetName', tag: 'persons' },
+  '/search/person/facets/maxpages': { id: 'getSearchPersonFacetsMaxpages', tag: 'persons' },
+  '/search/person/sortcriteria': { id: 'getSearchPersonSortcriteria', tag: 'persons' },
+  '/search/person/suggest': { id: 'getSearchPersonSuggest', tag: 'persons' },
+  '/entities': { id: 'getEntities', tag: 'persons' },
+  '/entities/facets': { id: 'getEntitiesFacets', tag: 'persons' },
+  '/entities/facets/:facetName': { id: 'getEntitiesFacetsFacetName', tag: 'persons' },
+  '/entities/facets/maxpages': { id: 'getEntitiesFacetsMaxpages', tag: 'persons' },
+  '/entities/sortcriteria': { id: 'getEntitiesSortcriteria', tag: 'persons' },
+  '/entities/suggest': { id: 'getEntitiesSuggest', tag: 'persons' },
+  '/search/organization': { id: 'getSearchOrganization', tag: 'organizations' },
+  '/search/organization/facets': { id: 'getSearchOrganizationFacets', tag: 'organizations' },
+  '/search/organization/facets/:facetName': { id: 'getSearchOrganizationFacetsFacetName', tag: 'organizations' },
+  '/search/organization/facets/maxpages': { id: 'getSearchOrganizationFacetsMaxpages', tag: 'organizations' },
+  '/search/organization/sortcriteria': { id: 'getSearchOrganizationSortcriteria', tag: 'organizations' },
+  '/search/organization/suggest': { id: 'getSearchOrganizationSuggest', tag: 'organizations' },
+};
+
+const TAGS = [
+  { name: 'items', description: 'Item packages, their parts, their hierarchy and their IIIF manifests.' },
+  { name: 'search', description: 'The item search, its facets, sorts and suggestions, and the Solr-native select.' },
+  { name: 'persons', description: 'The person-entity search (also under /entities).' },
+  { name: 'organizations', description: 'The institutions of the stored packages, searched.' },
+  { name: 'institutions', description: 'The institutions that delivered the stored items.' },
+  { name: 'binaries', description: 'The files the packages point to.' },
+  { name: 'service', description: 'Version, status and the descriptions of this service.' },
+];
+
 export function openapiOptions(config: Config): FastifyDynamicSwaggerOptions {
   const keys = config.auth.anonymousRead
     ? 'No API key is needed (this server allows anonymous reads); a key may still be sent, as `Authorization: OAuth oauth_consumer_key="<key>"` or as the query parameter `oauth_consumer_key`, and gets a rate limit of its own. An unknown or revoked key is a 403.'
@@ -32,7 +99,9 @@ export function openapiOptions(config: Config): FastifyDynamicSwaggerOptions {
           `Every path is also served under ${GENERATION_PREFIX}, the base of the newer generation of the DDB API (the second server). ${keys} ` +
           `An interactive form of this description is at ${DOCS_PATH}.`,
         version: VERSION,
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      tags: TAGS,
       // Relative: the same operations at the root (the 2014 generation's paths) and under /2.
       servers: [
         { url: '/', description: 'Paths of the 2014 generation of the DDB API' },
@@ -52,7 +121,16 @@ export function openapiOptions(config: Config): FastifyDynamicSwaggerOptions {
     transform: ({ schema, url }) => {
       if (schema === undefined || schema.hide === true) return { schema, url };
       const response = (schema.response ?? {}) as Record<string, unknown>;
-      return { schema: { ...schema, response: { ...response, ...requestErrors } }, url };
+      const operation = OPERATIONS[url];
+      const described: Record<string, unknown> = { ...schema, response: { ...response, ...requestErrors } };
+      if (operation !== undefined) Object.assign(described, { operationId: operation.id, tags: [operation.tag] });
+      // Fastify names a wildcard '*', which is no parameter name OpenAPI allows in a path: {path}.
+      if (url.endsWith('/*')) {
+        const wildcard = (schema.params as { properties?: Record<string, unknown> } | undefined)?.properties?.['*'];
+        described.params = { type: 'object', required: ['path'], properties: { path: wildcard ?? { type: 'string' } } };
+        return { schema: described, url: `${url.slice(0, -1)}:path` };
+      }
+      return { schema: described, url };
     },
   };
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { PACKAGE_PARTS, type PackagePart } from '../../formats/packageParts.js';
+import { labelLanguage } from '../../formats/viewLabels.js';
 import { isValidItemId } from '../../store/itemIds.js';
 import type { Store } from '../../store/Store.js';
 import { createPartAnswers } from '../partAnswers.js';
@@ -19,14 +20,14 @@ export interface PartRouteDeps {
   store: Pick<Store, 'getItemDocument' | 'getItemHead'>;
 }
 
-type Route = { Params: { id: string } };
+type Route = { Params: { id: string }; Querystring: { lang?: string } };
 
 export function registerPartRoutes(app: FastifyInstance, deps: PartRouteDeps): void {
   const parts = createPartAnswers(deps.store, deps.config);
   const handler = (part: PackagePart) => async (request: FastifyRequest<Route>, reply: FastifyReply) => {
     const id = request.params.id;
     if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
-    const answer = await parts.answer(request, id, part);
+    const answer = await parts.answer(request, id, part, labelLanguage(request.query.lang));
     return reply.headers(answer.headers).code(answer.status).send(answer.body);
   };
   for (const part of PACKAGE_PARTS) {
