@@ -14,13 +14,14 @@ export type PersonReadResult =
   | { kind: 'skipped'; entityType: string; position: string }
   | { kind: 'error'; reason: string; position: string };
 
-export type PersonFormat = 'entityfacts' | 'lobid' | 'lobid-search' | 'jsonl' | 'es-bulk' | 'entity' | 'unknown';
+export type PersonFormat = 'entityfacts' | 'lobid' | 'lobid-search' | 'jsonl' | 'es-bulk' | 'entity' | 'search-answer' | 'unknown';
 
 export const ACCEPTED_FORMATS =
   'a DNB EntityFacts JSON array or one EntityFacts record per line; a lobid-gnd record; ' +
   'a lobid-gnd search page ({"member": [...]}); lobid-gnd JSON lines; Elasticsearch bulk lines ' +
   '({"index": {...}} then the record); entities ({"id", "type": "person", "preferredName", ...}) ' +
-  'one per line or as a JSON array';
+  'one per line or as a JSON array; saved answers of the person search (/entities, /search/person: ' +
+  '{"results": [{"docs": [entities]}], ...}), one per file or one per line';
 
 /**
  * Lines of a file that are not UTF-8 (src/ingest/readInputs.ts decodeUtf8Lines):
@@ -128,6 +129,26 @@ function parseLines(rows: readonly string[], limits: RecordLimits, notUtf8?: Not
 
 const BULK_ACTIONS = ['index', 'create', 'update', 'delete'];
 
+/**
+ * The entities of a saved answer of the person search, this service's `/entities` or the
+ * DDB's `/search/person` (`{"numberOfResults", "results": [{"name", "docs": [...],
+ * "numberOfDocs"}], "facets", ...}`): the docs of every result group, or null when the
+ * value is no such answer. A format users have: what they saved from the API.
+ */
+function searchAnswerDocs(v: unknown): unknown[][] | null {
+  if (!isObject(v) || !Array.isArray(v['results'])) return null;
+  const groups = v['results'] as unknown[];
+  if (!groups.every((g) => isObject(g) && Array.isArray(g['docs']))) return null;
+  return groups.map((g) => (g as Record<string, unknown[]>)['docs']!);
+}
+
+/** Each doc of a saved search answer, mapped, at `where` and its place in the answer. */
+function readAnswer(groups: unknown[][], where: string): PersonReadResult[] {
+  return groups.flatMap((docs, g) =>
+    docs.map((doc, d) => at(mapRecord(doc), `${where}result ${g + 1}, doc ${d + 1}`)),
+  );
+}
+
 /** An Elasticsearch bulk action line: one key, the action, holding its metadata object. */
 function bulkAction(v: unknown): string | null {
   if (!isObject(v)) return null;
@@ -140,6 +161,7 @@ function bulkAction(v: unknown): string | null {
 function formatOf(values: unknown[], whole: boolean): PersonFormat {
   for (const v of values) {
     if (bulkAction(v) !== null) return 'es-bulk';
+    if (searchAnswerDocs(v) !== null) return 'search-answer';
     const kind = recordKind(v);
     if (kind === 'entityfacts' || kind === 'entity') return kind;
     if (kind === 'lobid') return whole ? 'lobid' : 'jsonl';
@@ -195,6 +217,11 @@ function readLines(lines: Line[]): PersonReadResult[] {
       continue;
     }
     if (skipPartialDoc) { skipPartialDoc = false; continue; }
+    const answer = searchAnswerDocs(line.value);
+    if (answer !== null) {
+      out.push(...readAnswer(answer, `${position}, `));
+      continue;
+    }
     out.push(at(mapRecord(line.value), position));
   }
   return out;
@@ -227,11 +254,16 @@ export function readPersons(input: string, limits: RecordLimits = DEFAULT_LIMITS
         return [{ kind: 'error', position: 'document', reason: `unknown format: found ${describe(parsed.doc)}; expected ${ACCEPTED_FORMATS}` }];
       }
       const doc = parsed.doc;
+      const answer = searchAnswerDocs(doc);
+      if (answer !== null) return readAnswer(answer, '');
       const records = format === 'lobid-search' && isObject(doc) ? (doc['member'] as unknown[])
         : Array.isArray(doc) ? doc : [doc];
-      return records.map((r, i) => {
+      return records.flatMap((r, i): PersonReadResult[] => {
         const tooBig = doc === records ? parsed.refused.get(i) : undefined;
-        return tooBig === undefined ? at(mapRecord(r), `record ${i + 1}`) : { kind: 'error', position: `record ${i + 1}`, reason: tooBig };
+        if (tooBig !== undefined) return [{ kind: 'error', position: `record ${i + 1}`, reason: tooBig }];
+        // An array of saved answers (pages saved one after another).
+        const saved = searchAnswerDocs(r);
+        return saved !== null ? readAnswer(saved, `record ${i + 1}, `) : [at(mapRecord(r), `record ${i + 1}`)];
       });
     }
   }
