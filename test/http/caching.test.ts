@@ -171,7 +171,7 @@ for (const backend of BACKENDS) {
       const doc = res.json();
       assert.equal(doc.openapi, '3.1.0');
       assert.deepEqual(Object.keys(doc.paths).sort(), [
-        '/', '/binary/{*}', '/entities', '/entities/facets', '/entities/facets/maxpages', '/entities/facets/{facetName}', '/entities/sortcriteria', '/entities/suggest', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
+        '/', '/binary/{path}', '/entities', '/entities/facets', '/entities/facets/maxpages', '/entities/facets/{facetName}', '/entities/sortcriteria', '/entities/suggest', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
         '/items/{id}/iiif', '/items/{id}/indexing-profile', '/items/{id}/parents', '/items/{id}/source', '/items/{id}/source/description',
         '/items/{id}/source/record', '/items/{id}/view', '/openapi.json',
         '/search', '/search/facets', '/search/facets/maxpages', '/search/facets/{facetName}', '/search/index/{index}/{handler}', '/search/mlt',

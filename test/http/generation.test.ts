@@ -26,7 +26,7 @@ function comparable(res: { statusCode: number; headers: Record<string, unknown>;
 
 /** A concrete path for each operation of the description. */
 function concrete(path: string): string[] {
-  if (path === '/binary/{*}') return [`/binary/${CHAPTER_ID}/list/1.jpg`, '/binary/NOSUCH/list/1.jpg'];
+  if (path === '/binary/{path}') return [`/binary/${CHAPTER_ID}/list/1.jpg`, '/binary/NOSUCH/list/1.jpg'];
   if (path.includes('{id}')) return [path.replace('{id}', CHAPTER_ID), path.replace('{id}', GOETHE_ID), path.replace('{id}', 'NOSUCHITEM')];
   return [path];
 }
