@@ -9,7 +9,7 @@
  * `<ns2:hierarchy-node>` per node with unprefixed children, as `parents`
  * writes them (the flag is `isAggregationEntity` there).
  */
-import type { ChildPage } from '../store/Store.js';
+import type { ChildPage } from '../domain/hierarchy.js';
 import { HIERARCHY_NAMESPACE, XML_DECLARATION } from './hierarchy.js';
 import { escapeXmlText } from './xmlEscape.js';
 

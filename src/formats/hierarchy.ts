@@ -6,7 +6,7 @@
  * the flag is `isAggregationEntity` there. Consumers match on the namespace
  * URI, so it is part of the contract (docs/api.md).
  */
-import type { HierarchyNode } from '../store/Store.js';
+import type { HierarchyNode } from '../domain/hierarchy.js';
 import { escapeXmlText } from './xmlEscape.js';
 
 export const HIERARCHY_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/item';

@@ -35,7 +35,7 @@ import { withoutGenerationPrefix } from './generation.js';
 import type { HierarchyAnswers } from './hierarchyAnswers.js';
 import type { PackageAnswer, PackageAnswers } from './packageAnswers.js';
 import type { AnswerLog } from './requestLog.js';
-import { isValidItemId } from '../store/itemIds.js';
+import { isValidItemId } from '../domain/itemIds.js';
 
 /**
  * Returns false and leaves the request untouched when it does not take it by its method

@@ -19,7 +19,7 @@ import { packagePart, type PackagePart, type PartContent } from '../formats/pack
 import type { LabelLanguage } from '../formats/viewLabels.js';
 import { parseXml } from '../formats/xmlTree.js';
 import { LruCache } from '../lruCache.js';
-import { isValidItemId } from '../store/itemIds.js';
+import { isValidItemId } from '../domain/itemIds.js';
 import type { ItemHead, Store } from '../store/Store.js';
 import { CompressedCache } from './compressedCache.js';
 import { notModified } from './conditional.js';

@@ -15,7 +15,7 @@ import { join, sep } from 'node:path';
 import { imageSizeFromFile } from 'image-size/fromFile';
 import { UsageError } from '../errors.js';
 import { LruCache } from '../lruCache.js';
-import { isValidItemId } from '../store/itemIds.js';
+import { isValidItemId } from '../domain/itemIds.js';
 
 /** /binary/<id>/<variant>/<n>.<ext> has three; the real service's /binary/<uuid>.<ext> one. */
 const MAX_SEGMENTS = 8;

@@ -7,7 +7,7 @@
  * whenever the data version moves. docs/search.md "Organizations" says which of the
  * OpenAPI's organization fields our data has.
  */
-import type { ProviderSummary } from '../store/Store.js';
+import type { ProviderSummary } from '../domain/institution.js';
 import { fold } from './fold.js';
 import type { Schema } from './engine/schema.js';
 import { SearchIndex } from './engine/SearchIndex.js';

@@ -8,6 +8,9 @@
  * (SQLite, src/store/sqlite/) answers with promises already resolved. A
  * failure is a rejected promise on every backend.
  */
+import type { Ancestry, ChildPage } from '../domain/hierarchy.js';
+import type { ProviderRecord, ProviderSummary } from '../domain/institution.js';
+
 /** An item package prepared by the ingest pipeline, ready to be written. */
 export interface PreparedItem {
   id: string;
@@ -48,32 +51,6 @@ export interface PreparedItem {
    * Empty or absent when the package names none.
    */
   providers?: ProviderRecord[];
-}
-
-/** An institution as a package's `provider-info` describes it (spec 2.4; docs/api.md "Institutions"). */
-export interface ProviderRecord {
-  /** Identifies the institution in the store: its DDB id, else `provider-id:<id>`, else `name:<name>`. */
-  key: string;
-  /** provider-ddb-id ("" when unknown). */
-  ddbId: string;
-  /** provider-id ("" when unknown). */
-  providerId: string;
-  /** provider-parent-id: the provider-id of the institution it belongs to ("" for none). */
-  parentId: string;
-  name: string;
-  uri: string;
-  /** DDB sector codes (sec_01 … sec_07) of its provider-domains, in order, without repeats. */
-  sectors: string[];
-  /** WGS84 degrees as written in the package; "" when unknown. */
-  latitude: string;
-  longitude: string;
-  state: string;
-  logo: string;
-}
-
-/** An institution and how many items of the store it delivered. */
-export interface ProviderSummary extends ProviderRecord {
-  itemCount: number;
 }
 
 /**
@@ -134,37 +111,6 @@ export interface ItemDocument extends ItemHead {
    * be sent it without compressing anew.
    */
   brotli?: Buffer;
-}
-
-/** One node of GET /items/{id}/parents (spec 2.3). */
-export interface HierarchyNode {
-  id: string;
-  parent: string | null;
-  label: string;
-  type: string;
-  position: string;
-  leaf: boolean;
-  aggregationEntity: boolean;
-}
-
-/** One node of GET /items/{id}/children: a hierarchy node and how many children it has itself. */
-export interface ChildNode extends HierarchyNode {
-  childCount: number;
-}
-
-/** One page of an item's children (GET /items/{id}/children). */
-export interface ChildPage {
-  /** How many children the item has in all. */
-  total: number;
-  /** The children from `offset`, at most `rows` of them, in order (see ItemStore.getChildren). */
-  nodes: ChildNode[];
-}
-
-export interface Ancestry {
-  /** The inquired item first, then each ancestor known to the store, up to the root. */
-  nodes: HierarchyNode[];
-  /** True when the chain came back to an item already in it (a cycle in the data). */
-  cycle: boolean;
 }
 
 /** The last load of one kind of record from files (`ingest items`, `ingest entities`, `demo`). */

@@ -4,7 +4,8 @@
  * closed, with a link that opens it as a tree of its own. Works without JavaScript: a
  * level opens by following a link.
  */
-import type { HierarchyNode, Store } from '../store/Store.js';
+import type { Store } from '../store/Store.js';
+import type { HierarchyNode } from '../domain/hierarchy.js';
 
 export interface TreeNode {
   id: string;

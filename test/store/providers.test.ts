@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
-import type { PreparedItem, ProviderRecord } from '../../src/store/Store.js';
+import type { PreparedItem } from '../../src/store/Store.js';
+import type { ProviderRecord } from '../../src/domain/institution.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { cortexXml, type TestPackage } from '../helpers/packages.js';
 import { CORTEX_DIR } from '../helpers/paths.js';

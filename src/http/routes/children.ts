@@ -10,7 +10,7 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { childrenToJson, childrenToXml } from '../../formats/children.js';
 import { LruCache } from '../../lruCache.js';
-import { isValidItemId } from '../../store/itemIds.js';
+import { isValidItemId } from '../../domain/itemIds.js';
 import type { Store } from '../../store/Store.js';
 import { itemRepresentation, itemVary } from '../formatChoice.js';
 import { servable } from '../itemAccess.js';

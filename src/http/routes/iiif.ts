@@ -13,7 +13,7 @@ import type { Config } from '../../config.js';
 import { ApiError, shown } from '../../errors.js';
 import { buildManifest, canvasSources, IIIF_PRESENTATION_CONTEXT, packageBinaries } from '../../formats/iiifManifest.js';
 import { binarySegments, type ImageSize, type MediaDirectory } from '../../media/mediaDirectory.js';
-import { isValidItemId } from '../../store/itemIds.js';
+import { isValidItemId } from '../../domain/itemIds.js';
 import type { Store } from '../../store/Store.js';
 import { notModified } from '../conditional.js';
 import { negotiate } from '../negotiate.js';

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { isValidItemId } from '../../store/itemIds.js';
+import { isValidItemId } from '../../domain/itemIds.js';
 import { redactUrl } from '../redact.js';
 import { itemRepresentation, itemVary } from '../formatChoice.js';
 import type { HierarchyAnswers } from '../hierarchyAnswers.js';

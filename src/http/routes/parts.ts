@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { PACKAGE_PARTS, type PackagePart } from '../../formats/packageParts.js';
 import { labelLanguage } from '../../formats/viewLabels.js';
-import { isValidItemId } from '../../store/itemIds.js';
+import { isValidItemId } from '../../domain/itemIds.js';
 import type { Store } from '../../store/Store.js';
 import { createPartAnswers } from '../partAnswers.js';
 import { partSchema } from '../partSchemas.js';

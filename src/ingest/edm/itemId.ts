@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { NS } from '../../formats/namespaces.js';
-import { itemIdFromUri } from '../../store/itemIds.js';
+import { itemIdFromUri } from '../../domain/itemIds.js';
 import type { EdmRecord } from './types.js';
 import { literals, RdfGraph, resources } from './rdfGraph.js';
 

@@ -7,8 +7,9 @@
  * ddb:hierarchyPosition, ddb:aggregationEntity, dc:title (label).
  */
 import { packageEtag } from '../../formats/packageEtag.js';
-import { ddbItemUri, isValidItemId } from '../../store/itemIds.js';
-import type { PreparedItem, ProviderRecord } from '../../store/Store.js';
+import { ddbItemUri, isValidItemId } from '../../domain/itemIds.js';
+import type { PreparedItem } from '../../store/Store.js';
+import type { ProviderRecord } from '../../domain/institution.js';
 import { sectorCodeOf } from '../edm/providers.js';
 import { canonicalPersonId } from '../../domain/person.js';
 

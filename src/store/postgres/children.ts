@@ -5,7 +5,7 @@
  * with the sequence walk memoised over the siblings, then the child counts of the page.
  */
 import type pg from 'pg';
-import type { ChildNode, ChildPage } from '../Store.js';
+import type { ChildNode, ChildPage } from '../../domain/hierarchy.js';
 import { hasNext, MAX_SEQUENCE, previousOf } from './sequence.js';
 
 interface SiblingRow {

@@ -11,7 +11,8 @@
  * The ids of one call are distinct (items.ts splits a batch where an id comes again): a
  * multi-row ON CONFLICT DO UPDATE may not touch a row twice.
  */
-import type { PreparedItem, ProviderRecord, UpsertResult } from '../Store.js';
+import type { PreparedItem, UpsertResult } from '../Store.js';
+import type { ProviderRecord } from '../../domain/institution.js';
 import { encodeBody } from '../bodyCodec.js';
 import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import type { Queryable } from './db.js';

@@ -4,10 +4,8 @@
  */
 import type pg from 'pg';
 import type {
-  Ancestry,
   ChangeResult,
   HarvestState,
-  HierarchyNode,
   ItemChange,
   ItemDocument,
   ItemFormat,
@@ -15,8 +13,9 @@ import type {
   PreparedItem,
   UpsertResult,
 } from '../Store.js';
+import type { Ancestry, HierarchyNode } from '../../domain/hierarchy.js';
 import { DecodedBodies } from '../bodyCodec.js';
-import { itemIdFromUri } from '../itemIds.js';
+import { itemIdFromUri } from '../../domain/itemIds.js';
 import { transaction, type Queryable } from './db.js';
 import { PgItemRefs } from './persons.js';
 import { upsertItemRun } from './itemUpserts.js';

@@ -12,7 +12,7 @@
  * n pages costs n lookups, not n²/2.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { ChildNode, ChildPage } from '../Store.js';
+import type { ChildNode, ChildPage } from '../../domain/hierarchy.js';
 
 /** A sequence (edm:isNextInSequence) longer than this is treated as broken data, as in ./items.ts. */
 const MAX_SEQUENCE = 100_000;

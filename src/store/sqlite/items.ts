@@ -3,10 +3,8 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type {
-  Ancestry,
   ChangeResult,
   HarvestState,
-  HierarchyNode,
   ItemChange,
   ItemDocument,
   ItemFormat,
@@ -15,7 +13,8 @@ import type {
   PreparedItem,
   UpsertResult,
 } from '../Store.js';
-import { itemIdFromUri } from '../itemIds.js';
+import type { Ancestry, HierarchyNode } from '../../domain/hierarchy.js';
+import { itemIdFromUri } from '../../domain/itemIds.js';
 import { DecodedBodies, encodeBody } from '../bodyCodec.js';
 import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
 import type { SqliteItemRefs } from './persons.js';

@@ -4,7 +4,7 @@
  * package loaded last says about it.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { ProviderRecord, ProviderSummary } from '../Store.js';
+import type { ProviderRecord, ProviderSummary } from '../../domain/institution.js';
 
 interface ProviderRow {
   key: string;
