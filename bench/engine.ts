@@ -14,7 +14,8 @@
  * spellcheck rows).
  */
 import { SearchIndex } from '../src/search/engine/SearchIndex.js';
-import { itemSchema, personSchema } from '../src/search/engine/schema.js';
+import { itemSchema } from '../src/search/schemas/itemSchema.js';
+import { personSchema } from '../src/search/schemas/personSchema.js';
 import type { SearchDocument, SearchRequest } from '../src/search/engine/types.js';
 import { itemDoc, personDoc, word } from './engineDocs.js';
 

@@ -7,7 +7,8 @@
  *   node --import tsx --expose-gc --max-old-space-size=5000 bench/engineMemory.ts [N=1000000] [--persons]
  */
 import { SearchIndex } from '../src/search/engine/SearchIndex.js';
-import { itemSchema, personSchema } from '../src/search/engine/schema.js';
+import { itemSchema } from '../src/search/schemas/itemSchema.js';
+import { personSchema } from '../src/search/schemas/personSchema.js';
 import { itemDoc, personDoc } from './engineDocs.js';
 
 const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 1_000_000);

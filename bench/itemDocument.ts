@@ -1,5 +1,5 @@
 /**
- * Cost of the item search document (src/search/engine/itemDocument.ts),
+ * Cost of the item search document (src/search/schemas/itemDocument.ts),
  * not a test: per package, the mapping alone (from the JSON form already parsed, as at
  * load, where prepareItem has it), from the stored JSON text (JSON.parse first, as at an
  * index build from the store) and from the cortex XML (parseXml and cortexToJson first),
@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/itemDocument.ts [N=2000]
  */
-import { itemDocuments, itemDocumentsFromJson, itemDocumentsFromXml } from '../src/search/engine/itemDocument.js';
+import { itemDocuments, itemDocumentsFromJson, itemDocumentsFromXml } from '../src/search/schemas/itemDocument.js';
 import { readItemRecords } from '../src/ingest/items/readItemRecords.js';
 import { cortexPackages, edmPackages } from '../test/search/itemFixtures.js';
 import { planForest } from './synth/forest.js';

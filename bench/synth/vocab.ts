@@ -7,14 +7,14 @@
  * surnames is made by recombining their syllables (Fried+mann, Bier+ell, ...).
  *
  * Every string is kept as a Piece: its text and the ids of the tokens the
- * entity search indexes for it (src/search/fold.ts), so that the generator
+ * entity search indexes for it (src/search/engine/fold.ts), so that the generator
  * can count term hits exactly without re-tokenising a million persons.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mapEntityFacts } from '../../src/ingest/persons/mappers.js';
 import type { Person } from '../../src/domain/person.js';
-import { tokens } from '../../src/search/fold.js';
+import { tokens } from '../../src/search/engine/fold.js';
 import { Discrete, Rng } from './rng.js';
 
 export const ENTITYFACTS_FILE = fileURLToPath(new URL('../../fixtures/persons/entityfacts/culturehub-1222-persons.json', import.meta.url));

@@ -13,7 +13,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors.js';
-import { errorToJson, errorToXml } from '../formats/errorBody.js';
+import { errorToJson, errorToXml } from './bodies/errorBody.js';
 import { ALLOW } from './allowedMethods.js';
 import type { CorsHeaders } from './corsHeaders.js';
 import { errorRepresentation } from './formatChoice.js';

@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { StoreBusyError, StoreUnreachableError } from '../store/storeErrors.js';
-import { errorToJson, errorToXml, type ErrorBody } from '../formats/errorBody.js';
+import { errorToJson, errorToXml, type ErrorBody } from './bodies/errorBody.js';
 import { ALLOW, pathOf } from './allowedMethods.js';
 import type { CorsHeaders } from './corsHeaders.js';
 import { errorRepresentation } from './formatChoice.js';

@@ -6,7 +6,7 @@
  * files give every answer as `200-jsononly` (an object, no fields named): the shapes are
  * ours, written in docs/search.md "Facet values" and "Maximum pages".
  */
-import { ITEM_FACETS } from '../search/engine/schema.js';
+import { ITEM_FACETS } from '../domain/itemFacets.js';
 import { entitiesSchema, ENTITY_PARAMETER_HINTS, keyQuery } from './schemas.js';
 import { ITEM_FIELD_PARAMETERS, jsonErrors, SEARCH_LIMITS, SEARCH_PARAMETER_HINTS } from './searchSchemas.js';
 

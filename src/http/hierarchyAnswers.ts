@@ -5,7 +5,7 @@
  * store.dataVersion() tells. Each body is kept with its ETag, a digest made
  * once (./validators.ts).
  */
-import { hierarchyToJson, hierarchyToXml } from '../formats/hierarchy.js';
+import { hierarchyToJson, hierarchyToXml } from './bodies/hierarchy.js';
 import { LruCache } from '../lruCache.js';
 import type { Store } from '../store/Store.js';
 import { tagged, type TaggedBody } from './validators.js';

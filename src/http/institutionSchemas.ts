@@ -2,7 +2,7 @@
  * Route schemas of /institutions, /institutions/sectors and /institutions/map
  * (ddb-openapi-6.8.yml and -2.6.1.yml, tag institutions; docs/api.md "Institutions").
  */
-import { SECTOR_CODES } from '../formats/institutions.js';
+import { SECTOR_CODES } from './bodies/institutions.js';
 import { commonErrors, keyQuery } from './schemas.js';
 
 export const MAP_LIMITS = { maxOffset: 1_000_000, maxLength: 1_000_000 } as const;

@@ -4,7 +4,7 @@
  * id=<item id>). The files give the answer as `200-jsononly`: it is the answer of
  * GET /search (docs/search.md "More like this").
  */
-import { ITEM_FACETS } from '../search/engine/schema.js';
+import { ITEM_FACETS } from '../domain/itemFacets.js';
 import { keyQuery } from './schemas.js';
 import { jsonErrors, SEARCH_LIMITS } from './searchSchemas.js';
 

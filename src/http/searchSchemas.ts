@@ -4,7 +4,7 @@
  * /search/index/{index}/select, /search/facets, /search/sortcriteria, /search/suggest and
  * their /search/person forms. docs/search.md describes the fields, facets and sorts.
  */
-import { ITEM_FACETS } from '../search/engine/schema.js';
+import { ITEM_FACETS } from '../domain/itemFacets.js';
 import { commonErrors, ENTITY_LIMITS, keyQuery } from './schemas.js';
 
 export const SEARCH_LIMITS = {

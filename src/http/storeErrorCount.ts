@@ -8,7 +8,7 @@
  * are the client's, not the store's, and are not counted.
  */
 import { SearchRequestError } from '../search/entitySearch.js';
-import { SearchLimitError, SearchOverBudgetError } from '../search/searchLimits.js';
+import { SearchLimitError, SearchOverBudgetError } from '../search/engine/searchLimits.js';
 import type { Store } from '../store/Store.js';
 
 const clientErrors = (e: unknown) => e instanceof SearchRequestError || e instanceof SearchLimitError || e instanceof SearchOverBudgetError;

@@ -25,7 +25,7 @@ export type QueryField = (typeof QUERY_FIELDS)[number];
 
 /**
  * `F` is the set of field names: the person fields by default; a search engine schema
- * (src/search/engine/schema.ts) passes its own list to `parseQuery` and gets `QueryNode<string>`.
+ * (src/search/schemas/) passes its own list to `parseQuery` and gets `QueryNode<string>`.
  */
 export type QueryNode<F extends string = QueryField> =
   /** `*:*`, and a lone `*`. */

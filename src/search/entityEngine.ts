@@ -14,7 +14,7 @@
 import type { QueryNode } from '../query/ast.js';
 import type { SearchRequest, SearchSort } from './engine/types.js';
 import { SearchRequestError, type EntitySearch, type EntitySearchResult, type FacetResult } from './entitySearch.js';
-import { tokens } from './fold.js';
+import { tokens } from './engine/fold.js';
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
 
 const BY_COUNT = [

@@ -2,11 +2,12 @@
  * What an entity search asks and answers, independent of HTTP and of the
  * backend (spec 2.1, 2.2, 4.2; docs/decisions.md "Entity search").
  */
+import { PERSON_FACETS, type PersonFacetName } from '../domain/personFacets.js';
 import type { QueryNode } from '../query/ast.js';
 
 /** Facet names in the order every response lists them (spec 2.2). */
-export const FACETS = ['person_name_fct', 'person_place_fct', 'person_gender_fct', 'person_occupation_fct'] as const;
-export type FacetName = (typeof FACETS)[number];
+export const FACETS = PERSON_FACETS;
+export type FacetName = PersonFacetName;
 
 export type EntitySort =
   | { kind: 'relevance' }

@@ -19,7 +19,7 @@ import { encodeCursor } from './engine/order.js';
 import { fingerprintOf } from './engine/search.js';
 import type { SearchRequest } from './engine/types.js';
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
-import type { SearchKind } from '../store/Store.js';
+import type { SearchKind } from '../domain/searchFeed.js';
 
 /** Hits per engine search: large enough to cost little per hit, small enough for a short search. */
 export const EXPORT_PAGE_ROWS = 1000;

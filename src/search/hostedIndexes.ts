@@ -12,12 +12,12 @@
  * for at most `indexSliceMs` itself, so that a commit just made through the server is seen
  * while a large load in progress is left to the background.
  */
-import type { SearchFeedStore, SearchKind } from '../store/Store.js';
+import type { SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
 import { SearchDeadlineError, SearchRequestError as EngineRequestError } from './engine/errors.js';
 import { entityEngineSearch, entityResult } from './entityEngine.js';
 import { SearchRequestError, type EntitySearch } from './entitySearch.js';
 import { IndexHost, WRITE_AFTER_CHANGES, type EngineAnswer, type EngineSearch } from './indexHost.js';
-import { SearchLimitError, SearchOverBudgetError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
+import { SearchLimitError, SearchOverBudgetError, type SearchLimitKind, type SearchLimits } from './engine/searchLimits.js';
 
 export interface HostedSettings {
   limits: SearchLimits;

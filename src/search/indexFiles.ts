@@ -20,13 +20,13 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ImageSource, type IndexImageData, type SectionType } from './engine/indexImage.js';
-import type { SearchKind } from '../store/Store.js';
+import type { SearchKind } from '../domain/searchFeed.js';
 
 /**
  * The format of the files. Move it whenever an index written before would read back wrong:
  * the layout of a section, what the engine keeps per document or term, and also the
  * analysis of text (src/search/fold.ts, engine/analyzer.ts) or how a stored body becomes a
- * document (engine/itemDocument.ts, engine/personDocument.ts): an index is the documents as
+ * document (schemas/itemDocument.ts, schemas/personDocument.ts): an index is the documents as
  * they were mapped when it was written. (A schema change is caught by the schema's
  * fingerprint, SearchIndex.ts schemaFingerprint.)
  */

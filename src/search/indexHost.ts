@@ -10,11 +10,12 @@
  * another, never interleaved, so that no batch is applied twice or out of order.
  */
 import { LruCache } from '../lruCache.js';
-import type { SearchFeedStore, SearchKind } from '../store/Store.js';
-import { resultDocOf } from './engine/itemDocument.js';
-import { itemSchema, personSchema } from './engine/schema.js';
+import type { SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
+import { resultDocOf } from '../formats/itemFields.js';
+import { itemSchema } from './schemas/itemSchema.js';
+import { personSchema } from './schemas/personSchema.js';
 import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
-import { FeedRescanError, storeCatchUp, storeFeed } from './engine/storeFeed.js';
+import { FeedRescanError, storeCatchUp, storeFeed } from './storeFeed.js';
 import { IndexProblem, readIndexes, writeIndexes, type KindImage } from './indexFiles.js';
 import type { SearchRequest, SearchResult, StoredValue } from './engine/types.js';
 
@@ -30,7 +31,7 @@ export type { StoredValue } from './engine/types.js';
 
 /**
  * A search's result with what to show of each hit, as JSON text in page order:
- * items: their ItemResultDoc (src/search/engine/itemDocument.ts); persons: the entity
+ * items: their ItemResultDoc (src/search/schemas/itemDocument.ts); persons: the entity
  * document with its count, as GET /entities serves it (spec 2.1).
  */
 export interface EngineAnswer extends SearchResult {
@@ -340,7 +341,7 @@ export class IndexHost {
 
 /**
  * What a hit shows, from what the store hands over for it (SearchFeedStore.readSearchBodies):
- * an item's stored fields (itemDocument.ts itemStoredFields), a person's entity document.
+ * an item's stored fields (src/formats/itemFields.ts itemStoredFields), a person's entity document.
  */
 function shownOf(kind: SearchKind, body: string, fields: boolean): Shown {
   if (kind === 'item') {

@@ -8,7 +8,7 @@
  * OpenAPI's organization fields our data has.
  */
 import type { ProviderSummary } from '../domain/institution.js';
-import { fold } from './fold.js';
+import { fold } from './engine/fold.js';
 import type { Schema } from './engine/schema.js';
 import { SearchIndex } from './engine/SearchIndex.js';
 import type { SearchDocument } from './engine/types.js';

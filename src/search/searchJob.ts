@@ -1,6 +1,6 @@
 /**
  * What a search worker does (src/search/searchWorker.ts is its entry): its own connection
- * to the store, from the Store's reopenSpec(), and on it the engine's indexes
+ * to the store, from the Store's reopenSpec() (opened by the module it names), and on it the engine's indexes
  * (./hostedIndexes.ts), kept fresh in the background; one search at a time, each within
  * its budget.
  *
@@ -13,8 +13,7 @@
  * next background pass that caught up with every commit made before it began.
  */
 import { getHeapStatistics } from 'node:v8';
-import { openStoreFrom } from '../store/openStore.js';
-import type { StoreSpec } from '../store/Store.js';
+import type { SearchFeedStore, StoreOpener, StoreSpec } from '../domain/searchFeed.js';
 import { lowerThisThread, thisThreadId } from './threadPriority.js';
 import { failureOf, HostedIndexes, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
 
@@ -59,11 +58,17 @@ export type WorkerAnswer =
  * finds them ready; returns what handles each message. Messages that come while the
  * store opens wait for it; a store that cannot be opened fails each search with why.
  */
+/** Another connection to the store, by the module the spec names (src/domain/searchFeed.ts StoreSpec). */
+async function reopenStore(spec: StoreSpec): Promise<SearchFeedStore> {
+  const opener = (await import(spec.opener)) as StoreOpener;
+  return opener.reopenStore(spec);
+}
+
 export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => void): (message: ToWorker) => void {
   // Before the index is built: building is search work too, and must not take the lookups' cores.
   lowerThisThread(setup.niceness);
   post({ type: 'thread', tid: thisThreadId() });
-  const opened = openStoreFrom(setup.spec).then((store) => {
+  const opened = reopenStore(setup.spec).then((store) => {
     const hosted = new HostedIndexes(
       store,
       setup,

@@ -2,7 +2,7 @@
  * Runs the searches of the engine (items and persons) so that an
  * expensive one cannot delay other requests (docs/decisions.md "Bounded searches"): on a pool
  * of worker threads, each with its own connection to the store
- * (Store.reopenSpec(), opened by src/store/openStore.ts in the worker) and on
+ * (Store.reopenSpec(), opened in the worker by the backend module it names) and on
  * it the engine's indexes (src/search/hostedIndexes.ts), kept fresh in the
  * background.
  *
@@ -29,11 +29,12 @@ import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
-import type { SearchKind, Store } from '../store/Store.js';
+import type { SearchHostStore } from '../domain/searchFeed.js';
+import type { SearchKind } from '../domain/searchFeed.js';
 import { SearchRequestError, type EntitySearch, type EntitySearchResult } from './entitySearch.js';
 import { entityOp, entityResult, failureOf, HostedIndexes, opKind, type HostedSettings, type IndexFileSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
-import { checkClauses, SearchLimitError, type SearchLimitKind, type SearchLimits } from './searchLimits.js';
+import { checkClauses, SearchLimitError, type SearchLimitKind, type SearchLimits } from './engine/searchLimits.js';
 import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
 import { sampleThread, stuck, type ThreadSample } from './threadPriority.js';
 
@@ -99,7 +100,7 @@ export interface PoolOptions {
 const DEFAULT_GRACE_MS = 1000;
 
 /** The pool, or the main thread when there can be no workers. */
-export function createSearchRunner(store: Store, settings: SearchSettings, options: PoolOptions = {}): Runner {
+export function createSearchRunner(store: SearchHostStore, settings: SearchSettings, options: PoolOptions = {}): Runner {
   const spec = settings.workers > 0 ? store.reopenSpec() : undefined;
   // A store no other connection can reach (in memory) is gone with the process: nothing to keep.
   const indexFiles = store.reopenSpec() === undefined || options.indexFiles === undefined ? undefined : { ...options.indexFiles, write: true };
@@ -182,7 +183,7 @@ export abstract class Runner implements SearchRunner {
     return (await this.submit({ op: 'suggest', kind, prefix, limit })) as string[];
   }
 
-  /** Refuses a query with too many clauses at once (src/search/searchLimits.ts), then runs it. */
+  /** Refuses a query with too many clauses at once (src/search/engine/searchLimits.ts), then runs it. */
   submit(op: SearchOp): Promise<OpResult> {
     if (op.op === 'engine') {
       try {
@@ -211,7 +212,7 @@ class MainThreadSearch extends Runner {
   private syncTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: SearchHostStore,
     settings: SearchSettings,
     indexFiles?: IndexFileSettings,
     log?: (line: string) => void,

@@ -10,6 +10,7 @@
  */
 import type { Ancestry, ChildPage } from '../domain/hierarchy.js';
 import type { ProviderRecord, ProviderSummary } from '../domain/institution.js';
+import type { SearchFeedStore, StoreSpec } from '../domain/searchFeed.js';
 
 /** An item package prepared by the ingest pipeline, ready to be written. */
 export interface PreparedItem {
@@ -56,7 +57,7 @@ export interface PreparedItem {
 /**
  * A person prepared by the ingest pipeline (src/ingest/persons/preparePerson.ts),
  * ready to be written, computed off the writing thread, for load speed.
- * The search engine makes its document from `doc` (src/search/engine/personDocument.ts).
+ * The search engine makes its document from `doc` (src/search/schemas/personDocument.ts).
  */
 export interface PreparedPerson {
   id: string;
@@ -212,73 +213,6 @@ export interface PersonStore {
   /** Insert or replace persons by id, in one transaction. Unchanged records are left alone. */
   upsertPersons(persons: readonly PreparedPerson[]): Promise<UpsertResult>;
   countPersons(): Promise<number>;
-}
-
-/** What the search engine indexes (src/search/engine/storeFeed.ts). */
-export type SearchKind = 'item' | 'person';
-
-/** One id whose search document may have changed, with what is stored for it now. */
-export interface SearchChange {
-  id: string;
-  /**
-   * item: the stored package JSON text; person: the stored entity document with its
-   * `gender` (when it has one) and `count` (GET /entities shows it without the gender).
-   * null: the row is gone, or the item is blocked.
-   */
-  body: string | null;
-}
-
-export interface SearchChangeBatch {
-  changes: SearchChange[];
-  /** Opaque: pass it back to read on from here. */
-  position: string;
-  /** True when nothing after `position` is stored yet. */
-  done: boolean;
-}
-
-/**
- * The reader's position points before changes the store has pruned (or into another
- * store): start again with a full scan (`after = null`) into a fresh index.
- */
-export interface SearchRescan {
-  rescan: true;
-}
-
-export interface SearchFeedStore {
-  /**
-   * A change feed for the search engine, knowing nothing of its schemas.
-   * `after === null`: every current row (blocked items left out), in a stable order, in
-   * pages; the position after the last page is that of the change log when the scan
-   * began, so a commit made during the scan is read afterwards. Otherwise: the ids
-   * changed after `after` in commit order, each with its current body; changes of one id
-   * within a batch come once. At most `limit` changes per call; reading again from an
-   * older position is harmless (every change is a whole document or a delete).
-   */
-  readSearchChanges(kind: SearchKind, after: string | null, limit: number): Promise<SearchChangeBatch | SearchRescan>;
-  /**
-   * What a search answer shows of each id (null: gone or blocked): an item's stored fields
-   * as JSON (src/search/engine/itemDocument.ts itemStoredFields, kept beside the package
-   * and written with it), a person's document as readSearchChanges hands it over but for
-   * its gender (as GET /entities shows it).
-   */
-  readSearchBodies(kind: SearchKind, ids: readonly string[]): Promise<Array<string | null>>;
-  /**
-   * The store's identity: a random id made with the store (a copy of an SQLite file keeps
-   * it, with its change log). A search index written to disk names it beside its feed
-   * position, so that it is never continued from another store's log (docs/search-engine.md
-   * "Persistence").
-   */
-  searchIdentity(): Promise<string>;
-}
-
-/**
- * How to open another connection to the same store, from another thread
- * (src/search/searchPool.ts): structured-clonable, and read only by
- * src/store/openStore.ts. Nothing else looks inside.
- */
-export interface StoreSpec {
-  readonly backend: string;
-  readonly settings: unknown;
 }
 
 /**

@@ -2,9 +2,9 @@
  * The one place that picks a backend from the config.
  */
 import type { Config } from '../config.js';
-import type { Store, StoreSpec } from './Store.js';
-import { openPostgresStore, reopenPostgresStore } from './postgres/PostgresStore.js';
-import { openSqliteStore, reopenSqliteStore } from './sqlite/SqliteStore.js';
+import type { Store } from './Store.js';
+import { openPostgresStore } from './postgres/PostgresStore.js';
+import { openSqliteStore } from './sqlite/SqliteStore.js';
 
 export interface OpenOptions {
   /**
@@ -36,17 +36,5 @@ export async function openStore(config: Config, purpose: 'serve' | 'load' = 'ser
     default:
       // config.ts validates the backend name; this is a guard for new backends.
       throw new Error(`No store backend '${config.store.backend}'.`);
-  }
-}
-
-/** Another connection to the store a Store's reopenSpec() describes (a search worker's, src/search/searchJob.ts). */
-export async function openStoreFrom(spec: StoreSpec): Promise<Store> {
-  switch (spec.backend) {
-    case 'sqlite':
-      return reopenSqliteStore(spec);
-    case 'postgres':
-      return reopenPostgresStore(spec);
-    default:
-      throw new Error(`No store backend '${spec.backend}'.`);
   }
 }

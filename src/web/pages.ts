@@ -7,7 +7,8 @@
  */
 import { ALL, type QueryNode } from '../query/ast.js';
 import { parseQuery } from '../query/parse.js';
-import { itemSchema, queryFields } from '../search/engine/schema.js';
+import { queryFields } from '../search/engine/schema.js';
+import { itemSchema } from '../search/schemas/itemSchema.js';
 import type { EngineAnswer } from '../search/indexHost.js';
 import type { FacetCounts } from '../search/engine/types.js';
 import type { Store } from '../store/Store.js';

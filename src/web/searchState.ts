@@ -4,7 +4,7 @@
  * (repeated), the order `sort`, the page `page` and the language `lang`. Reading never
  * throws: a value the pages cannot use is reported in `problems`, in words for the visitor.
  */
-import { ITEM_FACETS } from '../search/engine/schema.js';
+import { ITEM_FACETS } from '../domain/itemFacets.js';
 import type { SearchSort } from '../search/engine/types.js';
 import type { Lang } from './messages.js';
 

@@ -14,7 +14,7 @@ import { textValues } from '../../bench/synth/persons.js';
 import type { Person } from '../../src/domain/person.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
-import { fold, tokens } from '../../src/search/fold.js';
+import { fold, tokens } from '../../src/search/engine/fold.js';
 import { BACKENDS } from '../helpers/backends.js';
 
 const PERSONS = 200;

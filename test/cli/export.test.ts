@@ -9,7 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseQuery } from '../../src/query/parse.js';
-import { itemSchema, personSchema, queryFields } from '../../src/search/engine/schema.js';
+import { queryFields } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+import { personSchema } from '../../src/search/schemas/personSchema.js';
 import type { SearchRequest } from '../../src/search/engine/types.js';
 import { IndexHost } from '../../src/search/indexHost.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';

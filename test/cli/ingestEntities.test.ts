@@ -10,7 +10,7 @@ import { loadVocab } from '../../bench/synth/vocab.js';
 import { PersonGenerator } from '../../bench/synth/persons.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import type { Person } from '../../src/domain/person.js';
-import { entityDoc } from '../../src/search/personFields.js';
+import { entityDoc } from '../../src/formats/entityDoc.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';

@@ -9,7 +9,7 @@
  * referenceSearch.ts, which shares no code with the production search
  * (the engine, src/search/engine/, as src/search/entityEngine.ts maps the
  * entity search onto it); both sides use the query parser and the folding of
- * src/search/fold.ts.
+ * src/search/engine/fold.ts.
  *
  * Requests are built by the /entities route's own parameter handling
  * (toEntitySearch), so facet.limit, minDocs, filters and cursors are read as
@@ -34,7 +34,7 @@ import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import type { Person } from '../../src/domain/person.js';
 import { parseQuery } from '../../src/query/parse.js';
 import type { EntitySearchResult } from '../../src/search/entitySearch.js';
-import { fold, tokens } from '../../src/search/fold.js';
+import { fold, tokens } from '../../src/search/engine/fold.js';
 import type { PreparedItem, Store } from '../../src/store/Store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { ReferenceSearch, REF_FACETS, type RefFacet, type RefRequest, type RefSort } from './referenceSearch.js';

@@ -11,7 +11,7 @@
  *
  * Shared with production on purpose: the query parser (src/query, it has its
  * own tests and only builds the tree) and the pure folding of
- * src/search/fold.ts (`fold`, `tokens`: "matching ignores case and
+ * src/search/engine/fold.ts (`fold`, `tokens`: "matching ignores case and
  * diacritics ... words are runs of letters and digits", docs/api.md).
  *
  * Semantics, from docs/api.md "GET /entities" and docs/decisions.md "Entity search":
@@ -37,7 +37,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import type { Person } from '../../src/domain/person.js';
 import type { QueryNode } from '../../src/query/ast.js';
-import { fold, tokens } from '../../src/search/fold.js';
+import { fold, tokens } from '../../src/search/engine/fold.js';
 
 /** The text fields a plain term searches (docs/api.md: all fields but id, type, count). */
 export const REF_TEXT_FIELDS = [

@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildManifest, canvasSources, packageBinaries, type ManifestInput } from '../../src/formats/iiifManifest.js';
+import { buildManifest, canvasSources, packageBinaries, type ManifestInput } from '../../src/http/bodies/iiifManifest.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import type { ImageSize } from '../../src/media/mediaDirectory.js';
 import type { ItemChange, Store } from '../../src/store/Store.js';

@@ -7,7 +7,7 @@
 import { entityEngineSearch, entityResult } from '../../src/search/entityEngine.js';
 import type { EntitySearch, EntitySearchResult } from '../../src/search/entitySearch.js';
 import { IndexHost } from '../../src/search/indexHost.js';
-import { DEFAULT_LIMITS } from '../../src/search/searchLimits.js';
+import { DEFAULT_LIMITS } from '../../src/search/engine/searchLimits.js';
 import type { Store } from '../../src/store/Store.js';
 
 const hosts = new WeakMap<Store, IndexHost>();

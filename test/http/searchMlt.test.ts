@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { itemDocumentsFromJson, type ItemDocuments } from '../../src/search/engine/itemDocument.js';
+import { itemDocumentsFromJson, type ItemDocuments } from '../../src/search/schemas/itemDocument.js';
 import { compareCodePoints } from '../../src/search/engine/order.js';
-import { tokens } from '../../src/search/fold.js';
+import { tokens } from '../../src/search/engine/fold.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';

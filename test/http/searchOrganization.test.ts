@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareCodePoints } from '../../src/search/engine/order.js';
-import { fold, tokens } from '../../src/search/fold.js';
+import { fold, tokens } from '../../src/search/engine/fold.js';
 import type { ProviderSummary } from '../../src/domain/institution.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

@@ -8,13 +8,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryNode } from '../../src/query/ast.js';
 import { parseQuery, QuerySyntaxError } from '../../src/query/parse.js';
-import { fold } from '../../src/search/fold.js';
+import { fold } from '../../src/search/engine/fold.js';
 import { SearchDeadlineError, SearchRequestError } from '../../src/search/engine/errors.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
-import { itemSchema, personSchema, queryFields, type Schema } from '../../src/search/engine/schema.js';
+import { queryFields, type Schema } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+import { personSchema } from '../../src/search/schemas/personSchema.js';
 import type { Change, SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
 import { catchUp, type ChangeFeed } from '../../src/search/engine/feed.js';
-import { personDocument } from '../../src/search/engine/personDocument.js';
+import { personDocument } from '../../src/search/schemas/personDocument.js';
 import { Reference } from './engineReference.js';
 
 const FAR = () => Date.now() + 60_000;

@@ -5,7 +5,7 @@
  * same order as the engine's, so pages under relevance compare exactly.
  */
 import type { QueryNode } from '../../src/query/ast.js';
-import { fold, tokens } from '../../src/search/fold.js';
+import { fold, tokens } from '../../src/search/engine/fold.js';
 import { idf } from '../../src/search/engine/evaluate.js';
 import { hashString, mix32 } from '../../src/search/engine/order.js';
 import type { Schema } from '../../src/search/engine/schema.js';

@@ -19,7 +19,7 @@ import { IndexHost, SCHEMAS, type EngineSearch } from '../../src/search/indexHos
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
-import type { SearchKind } from '../../src/store/Store.js';
+import type { SearchKind } from '../../src/domain/searchFeed.js';
 import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
 
 const LOOP = fileURLToPath(new URL('./indexWriteLoop.ts', import.meta.url));

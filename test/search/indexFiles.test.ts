@@ -12,7 +12,9 @@ import { after, describe, test } from 'node:test';
 import { itemDoc, personDoc } from '../../bench/engineDocs.js';
 import { parseQuery } from '../../src/query/parse.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
-import { itemSchema, personSchema, queryFields, type Schema } from '../../src/search/engine/schema.js';
+import { queryFields, type Schema } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+import { personSchema } from '../../src/search/schemas/personSchema.js';
 import type { SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
 import { INDEX_FORMAT, IndexProblem, readIndexes, writeIndexes, type KindImage } from '../../src/search/indexFiles.js';
 

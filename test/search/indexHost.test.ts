@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseQuery } from '../../src/query/parse.js';
-import { itemDocumentsFromJson } from '../../src/search/engine/itemDocument.js';
-import { itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import { itemDocumentsFromJson } from '../../src/search/schemas/itemDocument.js';
+import { queryFields } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
 import type { SearchRequest } from '../../src/search/engine/types.js';
 import { IndexHost } from '../../src/search/indexHost.js';
 import { BACKENDS } from '../helpers/backends.js';

@@ -1,5 +1,5 @@
 /**
- * The item package as a search document and a result doc (src/search/engine/itemDocument.ts), on
+ * The item package as a search document and a result doc (src/search/schemas/itemDocument.ts), on
  * every real fixture package: the cortex packages and the packages
  * buildPackage.ts makes of the EDM records (itemFixtures.ts). Whole documents for three
  * packages, with every expected value read off the package by hand; then all packages in
@@ -8,9 +8,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { parseQuery } from '../../src/query/parse.js';
-import { itemDocuments, itemDocumentsFromJson, itemDocumentsFromXml, type ItemDocuments } from '../../src/search/engine/itemDocument.js';
+import { itemDocuments, itemDocumentsFromJson, itemDocumentsFromXml, type ItemDocuments } from '../../src/search/schemas/itemDocument.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
-import { ITEM_FACETS, itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import { queryFields } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+import { ITEM_FACETS } from '../../src/domain/itemFacets.js';
 import type { SearchRequest } from '../../src/search/engine/types.js';
 import { cortexPackages, edmPackages, type FixturePackage } from './itemFixtures.js';
 

@@ -21,8 +21,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQuery } from '../../src/query/parse.js';
-import { itemDocumentsFromJson } from '../../src/search/engine/itemDocument.js';
-import { itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import { itemDocumentsFromJson } from '../../src/search/schemas/itemDocument.js';
+import { queryFields } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
 import type { FacetRequest, SearchRequest, SearchResult, SearchSort } from '../../src/search/engine/types.js';
 import { IndexHost } from '../../src/search/indexHost.js';
 import type { PreparedItem } from '../../src/store/Store.js';

@@ -7,7 +7,7 @@
  * and answers with plain SQL: `IN` subqueries for the query and the filters, `GROUP BY` for
  * facets, `ORDER BY` for every order. Every value is a bound parameter.
  *
- * Shared on purpose: the query parser (src/query) and the folding of src/search/fold.ts
+ * Shared on purpose: the query parser (src/query) and the folding of src/search/engine/fold.ts
  * (`fold`, `tokens`), as the person reference does.
  *
  * Semantics, from docs/search-engine.md "Semantics" and "Item fields":
@@ -31,7 +31,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import type { QueryNode } from '../../src/query/ast.js';
-import { fold, tokens } from '../../src/search/fold.js';
+import { fold, tokens } from '../../src/search/engine/fold.js';
 import type { SearchDocument } from '../../src/search/engine/types.js';
 
 /** Text fields and their weights, as docs/search-engine.md "Item fields" lists them. */

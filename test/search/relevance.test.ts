@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseQuery } from '../../src/query/parse.js';
-import { itemSchema, queryFields } from '../../src/search/engine/schema.js';
+import { queryFields } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
 import { IndexHost } from '../../src/search/indexHost.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { cortexPackages, edmPackages } from './itemFixtures.js';

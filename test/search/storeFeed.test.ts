@@ -1,5 +1,5 @@
 /**
- * The engine fed by the store's change feed (src/search/engine/storeFeed.ts) answers as an index
+ * The engine fed by the store's change feed (src/search/storeFeed.ts) answers as an index
  * built directly from the same documents: the fixtures'
  * items and persons loaded into a real store, scanned in time-bounded slices while more
  * loads, updates, deletes and blocks commit, then caught up.
@@ -10,11 +10,13 @@ import { test } from 'node:test';
 import { preparePerson, readPreparedPersons } from '../../src/ingest/persons/preparePerson.js';
 import type { Person } from '../../src/domain/person.js';
 import { parseQuery } from '../../src/query/parse.js';
-import { itemDocumentsFromJson } from '../../src/search/engine/itemDocument.js';
-import { personDocument } from '../../src/search/engine/personDocument.js';
-import { itemSchema, personSchema, queryFields, type Schema } from '../../src/search/engine/schema.js';
+import { itemDocumentsFromJson } from '../../src/search/schemas/itemDocument.js';
+import { personDocument } from '../../src/search/schemas/personDocument.js';
+import { queryFields, type Schema } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+import { personSchema } from '../../src/search/schemas/personSchema.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
-import { FeedRescanError, storeCatchUp, storeFeed } from '../../src/search/engine/storeFeed.js';
+import { FeedRescanError, storeCatchUp, storeFeed } from '../../src/search/storeFeed.js';
 import type { SearchRequest } from '../../src/search/engine/types.js';
 import type { PreparedItem, PreparedPerson, Store } from '../../src/store/Store.js';
 import { BACKENDS } from '../helpers/backends.js';

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fold } from '../../src/search/fold.js';
+import { fold } from '../../src/search/engine/fold.js';
 import { compareCodePoints } from '../../src/search/engine/order.js';
-import { itemSchema } from '../../src/search/engine/schema.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
 import type { SearchDocument } from '../../src/search/engine/types.js';
 import { IndexHost } from '../../src/search/indexHost.js';

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import { setSpec, setSpecPart, setSpecValue, parseSetSpec } from '../../src/store/oaiRecords.js';
-import type { OaiRecord, PreparedItem, ProviderRecord, Store } from '../../src/store/Store.js';
+import type { OaiRecord, PreparedItem, Store } from '../../src/store/Store.js';
+import type { ProviderRecord } from '../../src/domain/institution.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { cortexXml, type TestPackage } from '../helpers/packages.js';
 

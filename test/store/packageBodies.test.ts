@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync } from 'node:zlib';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
-import { itemStoredFieldsJson } from '../../src/search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../src/formats/itemFields.js';
 import type { ItemChange, PreparedItem, Store } from '../../src/store/Store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { FIXTURES } from '../helpers/paths.js';

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ItemChange, PreparedItem, PreparedPerson, SearchKind, Store } from '../../src/store/Store.js';
+import type { ItemChange, PreparedItem, PreparedPerson, Store } from '../../src/store/Store.js';
+import type { SearchKind } from '../../src/domain/searchFeed.js';
 import { POSTGRES, SQLITE } from '../helpers/backends.js';
 import { assertSameAnswers, fixtureItems, fixturePersons } from './storeFixtures.js';
 

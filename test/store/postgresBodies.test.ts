@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { itemStoredFieldsJson } from '../../src/search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../src/formats/itemFields.js';
 import { encodeBody } from '../../src/store/bodyCodec.js';
 import { POSTGRES } from '../helpers/backends.js';
 import { fixtureItems } from './storeFixtures.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { itemStoredFieldsJson } from '../../src/search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../src/formats/itemFields.js';
 import { encodeBody } from '../../src/store/bodyCodec.js';
 import { createPool } from '../../src/store/postgres/db.js';
 import { MIGRATIONS, migratePostgres, SCHEMA_VERSION } from '../../src/store/postgres/schema.js';

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
-import type { Store, PreparedItem, SearchKind } from '../../src/store/Store.js';
+import type { Store, PreparedItem } from '../../src/store/Store.js';
+import type { SearchKind } from '../../src/domain/searchFeed.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { cortexXml, type TestPackage } from '../helpers/packages.js';
 

@@ -14,7 +14,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { UsageError } from '../../src/errors.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
-import { itemStoredFieldsJson } from '../../src/search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../src/formats/itemFields.js';
 import type { PreparedItem } from '../../src/store/Store.js';
 import { MIGRATIONS, migrate } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';

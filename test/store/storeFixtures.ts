@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readPreparedPersons } from '../../src/ingest/persons/preparePerson.js';
-import type { Store, PreparedItem, PreparedPerson, SearchKind } from '../../src/store/Store.js';
+import type { Store, PreparedItem, PreparedPerson } from '../../src/store/Store.js';
+import type { SearchKind } from '../../src/domain/searchFeed.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { cortexPackages, edmPackages } from '../search/itemFixtures.js';
 

@@ -11,10 +11,13 @@ import { terminalProgress, silentProgress } from '../../ingest/progress.js';
 import { QuerySyntaxError } from '../../query/errors.js';
 import { parseQuery } from '../../query/parse.js';
 import { SearchDeadlineError, SearchRequestError } from '../../search/engine/errors.js';
-import { itemSchema, personSchema, queryFields } from '../../search/engine/schema.js';
+import { queryFields } from '../../search/engine/schema.js';
+import { itemSchema } from '../../search/schemas/itemSchema.js';
+import { personSchema } from '../../search/schemas/personSchema.js';
 import { exportHits, type ExportProgress, type ExportRequest } from '../../search/exportHits.js';
 import { IndexHost } from '../../search/indexHost.js';
-import type { SearchKind, Store } from '../../store/Store.js';
+import type { Store } from '../../store/Store.js';
+import type { SearchKind } from '../../domain/searchFeed.js';
 import { EXIT, type CliIo } from '../io.js';
 import { shellWord } from './items.js';
 

@@ -17,7 +17,7 @@ import {
   type OaiErrorItem,
 } from '../../formats/oai/oaiXml.js';
 import { NS } from '../../formats/namespaces.js';
-import { SECTOR_CODES } from '../../formats/institutions.js';
+import { SECTOR_CODES } from '../bodies/institutions.js';
 import { parseSetSpec } from '../../store/oaiRecords.js';
 import type { OaiRecord, Store } from '../../store/Store.js';
 import { checkRequest } from './requestArguments.js';

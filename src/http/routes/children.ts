@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { childrenToJson, childrenToXml } from '../../formats/children.js';
+import { childrenToJson, childrenToXml } from '../bodies/children.js';
 import { LruCache } from '../../lruCache.js';
 import { isValidItemId } from '../../domain/itemIds.js';
 import type { Store } from '../../store/Store.js';

@@ -1,6 +1,6 @@
 /**
  * GET /items/{id}/iiif: the item as a IIIF Presentation 3.0 manifest
- * (docs/api.md "GET /items/{id}/iiif"), built by src/formats/iiifManifest.ts
+ * (docs/api.md "GET /items/{id}/iiif"), built by src/http/bodies/iiifManifest.ts
  * from the stored package and the sizes of the images in the media directory.
  *
  * JSON-LD with the Presentation 3 profile, or plain JSON to a client that asks
@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError, shown } from '../../errors.js';
-import { buildManifest, canvasSources, IIIF_PRESENTATION_CONTEXT, packageBinaries } from '../../formats/iiifManifest.js';
+import { buildManifest, canvasSources, IIIF_PRESENTATION_CONTEXT, packageBinaries } from '../bodies/iiifManifest.js';
 import { binarySegments, type ImageSize, type MediaDirectory } from '../../media/mediaDirectory.js';
 import { isValidItemId } from '../../domain/itemIds.js';
 import type { Store } from '../../store/Store.js';

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { institutionMap, institutionTree, sectorCounts } from '../../formats/institutions.js';
+import { institutionMap, institutionTree, sectorCounts } from '../bodies/institutions.js';
 import { LruCache } from '../../lruCache.js';
 import type { Store } from '../../store/Store.js';
 import type { ProviderSummary } from '../../domain/institution.js';

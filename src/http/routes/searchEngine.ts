@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.js';
 import { parseQuery, QuerySyntaxError, type QueryNode } from '../../query/parse.js';
 import { queryFields, type Schema } from '../../search/engine/schema.js';
 import type { EngineAnswer, EngineSearch } from '../../search/indexHost.js';
-import type { SearchKind } from '../../store/Store.js';
+import type { SearchKind } from '../../domain/searchFeed.js';
 
 export interface SearchService {
   engine(search: EngineSearch): Promise<EngineAnswer>;

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { FACETS as PERSON_FACETS } from '../../search/entitySearch.js';
-import { ITEM_FACETS } from '../../search/engine/schema.js';
+import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import type { FacetCounts } from '../../search/engine/types.js';
 import type { SearchRunner } from '../../search/searchPool.js';
 import { ITEM_FACET_VALUE_HINTS, itemFacetValuesSchema, maxPagesSchema, PERSON_FACET_VALUE_HINTS, personFacetValuesSchema } from '../facetValueSchemas.js';

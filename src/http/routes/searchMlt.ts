@@ -9,10 +9,11 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { searchResultToJson } from '../../formats/searchResult.js';
+import { searchResultToJson } from '../bodies/searchResult.js';
 import { and, or, type QueryNode } from '../../query/ast.js';
-import { ITEM_FACETS, itemSchema } from '../../search/engine/schema.js';
-import { tokens } from '../../search/fold.js';
+import { itemSchema } from '../../search/schemas/itemSchema.js';
+import { ITEM_FACETS } from '../../domain/itemFacets.js';
+import { tokens } from '../../search/engine/fold.js';
 import type { StoredValue } from '../../search/indexHost.js';
 import { jsonOnly } from '../formatChoice.js';
 import { MLT_DEFAULT_FIELDS, MLT_DEFAULT_ROWS, MLT_MAX_TERMS, MLT_TEXT_FIELDS, mltSchema } from '../mltSchema.js';

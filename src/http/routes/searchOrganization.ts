@@ -12,7 +12,7 @@ import { and, type QueryNode } from '../../query/ast.js';
 import { SearchDeadlineError, SearchRequestError } from '../../search/engine/errors.js';
 import type { FacetRequest, SearchRequest, SearchResult, SearchSort } from '../../search/engine/types.js';
 import { buildOrganizationIndex, ORGANIZATION_FACETS, organizationSchema, type OrganizationIndex } from '../../search/organizationIndex.js';
-import { checkClauses, SearchLimitError } from '../../search/searchLimits.js';
+import { checkClauses, SearchLimitError } from '../../search/engine/searchLimits.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
 import {

@@ -5,18 +5,21 @@
  * `search` is the item index, `person` the person index. The parameters are Solr's
  * (q, fq, fl, rows, start, sort, facet, facet.field, facet.limit, facet.mincount,
  * facet.sort, cursorMark, wt, q.op), the answer Solr's JSON, errors included
- * (../../formats/solrResponse.ts): a client of Solr reads `error.msg` and `error.code`.
+ * (../bodies/solrResponse.ts): a client of Solr reads `error.msg` and `error.code`.
  * The stored fields that `fl` picks are listed in docs/search.md "Solr-native select".
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { solrErrorToJson, solrResponseToJson, type SolrParams } from '../../formats/solrResponse.js';
+import { solrErrorToJson, solrResponseToJson, type SolrParams } from '../bodies/solrResponse.js';
 import { and } from '../../query/ast.js';
-import { ITEM_FACETS, itemSchema, personSchema, type Schema } from '../../search/engine/schema.js';
+import { type Schema } from '../../search/engine/schema.js';
+import { itemSchema } from '../../search/schemas/itemSchema.js';
+import { personSchema } from '../../search/schemas/personSchema.js';
+import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import type { FacetRequest, SearchRequest, SearchSort } from '../../search/engine/types.js';
 import type { StoredValue } from '../../search/indexHost.js';
-import type { SearchKind } from '../../store/Store.js';
+import type { SearchKind } from '../../domain/searchFeed.js';
 import { frameworkErrorOf, storeErrorOf } from '../errorHandler.js';
 import { jsonOnly } from '../formatChoice.js';
 import { isCredentialParameter } from '../redact.js';

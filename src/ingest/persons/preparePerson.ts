@@ -4,7 +4,7 @@
  * which keeps loads fast.
  */
 import { hash } from 'node:crypto';
-import { entityDoc } from '../../search/personFields.js';
+import { entityDoc } from '../../formats/entityDoc.js';
 import type { PreparedPerson } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
 import type { Person } from '../../domain/person.js';

@@ -20,7 +20,7 @@
  *     and suggestion displays as UTF-8 in byte pools (stringColumn.ts), no JS string per
  *     document; per document a mask of its non-empty text fields.
  */
-import { fold, tokens } from '../fold.js';
+import { fold, tokens } from './fold.js';
 import { Analyzer, IdBuffer } from './analyzer.js';
 import { Dictionary } from './dictionary.js';
 import { FacetColumn } from './facetColumn.js';
@@ -68,7 +68,7 @@ export interface SearchIndexOptions {
   facetBits?: { bytes?: number; minPostings?: number; minHits?: number };
 }
 
-/** Order-insensitive key of a name (as src/search/personFields.ts nameKey). */
+/** Order-insensitive key of a name (as src/search/schemas/personFields.ts nameKey). */
 export function nameKey(text: string): string {
   return tokens(text).sort().join(' ');
 }

@@ -1,7 +1,7 @@
 /**
  * Text to term ids for the index, fast enough for a national load (a million documents in the bench).
  *
- * `tokens` (src/search/fold.ts) folds and splits a whole value: lower case, NFKD, marks and
+ * `tokens` (src/search/engine/fold.ts) folds and splits a whole value: lower case, NFKD, marks and
  * special letters removed, runs of letters and digits. Most of a load's time went there and
  * into looking the words up. Values repeat words (Zipf), so the analyzer caches, per
  * space-separated chunk of a value, the term ids of its tokens. This is exact: a space
@@ -18,7 +18,7 @@
  * term `zurich`) also keeps those spellings, lower case, and hands them to `spelt` on every
  * use: the spellchecker writes a correction as the documents write it (spellcheck.ts).
  */
-import { fold, tokens } from '../fold.js';
+import { fold, tokens } from './fold.js';
 import type { Dictionary } from './dictionary.js';
 
 const CACHE_LIMIT = 500_000;

@@ -21,13 +21,13 @@
  *   anything else (facets, ids, numbers, ranges, field:*, *:*): 0.
  */
 import type { QueryNode } from '../../query/ast.js';
-import { fold, tokens } from '../fold.js';
+import { fold, tokens } from './fold.js';
 import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
 import { idf, Postings } from './postings.js';
-import { SearchLimitError } from '../searchLimits.js';
+import { SearchLimitError } from './searchLimits.js';
 export { idf } from './postings.js';
 
 /** More words than this from one wildcard is a query to narrow, not to run (without ExpansionLimits). */

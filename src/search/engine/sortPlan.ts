@@ -12,7 +12,7 @@
  * tiebreak's first key.
  */
 import type { QueryNode } from '../../query/ast.js';
-import { tokens } from '../fold.js';
+import { tokens } from './fold.js';
 import { SearchRequestError } from './errors.js';
 import type { Hits } from './evaluate.js';
 import { isZeros } from './hits.js';

@@ -24,7 +24,7 @@
  * All of it runs only when the query found fewer than minHits: no cost otherwise.
  */
 import { parseQueryWithTerms, QuerySyntaxError, type QueryNode, type TermSpan } from '../../query/parse.js';
-import { tokens } from '../fold.js';
+import { tokens } from './fold.js';
 import type { Deadline } from './errors.js';
 import { Scratch } from './hits.js';
 import { nearTerms } from './nearTerms.js';

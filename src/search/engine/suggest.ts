@@ -20,7 +20,7 @@
  * code point order of the folded key (so "Goethe" and "GOETHE" are one suggestion, shown
  * as the first live document that has it); an empty prefix suggests nothing.
  */
-import { fold } from '../fold.js';
+import { fold } from './fold.js';
 import { compareCodePoints } from './order.js';
 import type { RankedStrings } from './ranks.js';
 import type { SearchIndex } from './SearchIndex.js';

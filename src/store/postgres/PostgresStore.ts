@@ -5,7 +5,8 @@
  */
 import type pg from 'pg';
 import { ApiError } from '../../errors.js';
-import type { Store, StoreSpec } from '../Store.js';
+import type { Store } from '../Store.js';
+import type { StoreSpec } from '../../domain/searchFeed.js';
 import { DecodedBodies } from '../bodyCodec.js';
 import { createPool, isUnreachable, operatorError } from './db.js';
 import { PgChildren } from './children.js';
@@ -94,6 +95,9 @@ export function reopenPostgresStore(spec: StoreSpec): Promise<Store> {
   const { url, replicaUrls, maxReplicaLagSeconds } = spec.settings as PostgresSpec;
   return openPostgresStore({ url, replicaUrls, maxReplicaLagSeconds, maxConnections: WORKER_CONNECTIONS });
 }
+
+/** This module as a StoreSpec's opener (src/domain/searchFeed.ts StoreOpener). */
+export { reopenPostgresStore as reopenStore };
 
 /** A search worker's pool: its feed and a search's bodies may overlap, nothing more. */
 const WORKER_CONNECTIONS = 2;
@@ -319,7 +323,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
         replicaUrls: [...(options.replicaUrls ?? [])],
         maxReplicaLagSeconds: options.maxReplicaLagSeconds ?? DEFAULT_MAX_REPLICA_LAG_SECONDS,
       };
-      return { backend: 'postgres', settings };
+      return { backend: 'postgres', opener: import.meta.url, settings };
     },
     close: async () => {
       if (closed) return;

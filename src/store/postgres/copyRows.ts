@@ -6,7 +6,7 @@
  * sequences set after them at the end.
  */
 import { decodeBody, encodeBody } from '../bodyCodec.js';
-import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../formats/itemFields.js';
 import { mapBodies, type CopyEndpoint, type CopyTable, type Row } from '../copy/copyTables.js';
 import { createPool, operatorError, redactUrl, transaction } from './db.js';
 import { checkSchema } from './schema.js';

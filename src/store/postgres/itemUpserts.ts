@@ -14,7 +14,7 @@
 import type { PreparedItem, UpsertResult } from '../Store.js';
 import type { ProviderRecord } from '../../domain/institution.js';
 import { encodeBody } from '../bodyCodec.js';
-import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../formats/itemFields.js';
 import type { Queryable } from './db.js';
 
 /** Items per statement: bounds one message (bodies are ~7 KB each) and stays far below 65,535 parameters. */

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { UsageError } from '../../errors.js';
-import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../formats/itemFields.js';
 import { decodeBody } from '../bodyCodec.js';
 import { redactUrl, transaction, type Queryable } from './db.js';
 import { fillOaiRecords } from './oaiRecords.js';

@@ -12,8 +12,8 @@
  * read is one REPEATABLE READ snapshot, as SQLite's one read transaction.
  */
 import type pg from 'pg';
-import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../Store.js';
-import { withCount, withGenderAndCount } from '../../search/personFields.js';
+import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../../domain/searchFeed.js';
+import { withCount, withGenderAndCount } from '../../formats/entityDoc.js';
 import { decodeBody } from '../bodyCodec.js';
 import { transaction, type Queryable } from './db.js';
 import { SEARCH_LOG_LOCK } from './schema.js';
@@ -65,7 +65,7 @@ interface BodyRow {
 
 /**
  * What the feed hands over: an item's JSON (stored compressed: src/store/bodyCodec.ts), a
- * person's document with its gender and count (src/search/personFields.ts).
+ * person's document with its gender and count (src/formats/entityDoc.ts).
  */
 const bodyOf = (kind: SearchKind, r: BodyRow): string =>
   kind === 'item' ? decodeBody(r.body!).toString('utf8') : withGenderAndCount(r.doc!, r.gender!, r.item_count!);

@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Store, StoreSpec } from '../Store.js';
+import type { Store } from '../Store.js';
+import type { StoreSpec } from '../../domain/searchFeed.js';
 import { UsageError } from '../../errors.js';
 import { StoreNotFoundError } from '../storeErrors.js';
 import { operatorError } from './operatorError.js';
@@ -52,6 +53,9 @@ export function reopenSqliteStore(spec: StoreSpec): Store {
   const { path, cacheMegabytes } = spec.settings as SqliteSpec;
   return openSqliteStore({ path, cacheMegabytes, commitCheckMs: 0, create: false });
 }
+
+/** This module as a StoreSpec's opener (src/domain/searchFeed.ts StoreOpener). */
+export { reopenSqliteStore as reopenStore };
 
 /** A writer waits this long for another one by default: a batch of 100,000 persons holds the lock ~5 s. */
 const BUSY_TIMEOUT_SECONDS = 30;
@@ -186,7 +190,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     reopenSpec: () => {
       if (options.path === ':memory:' || options.path === '') return undefined;
       const settings: SqliteSpec = { path: options.path, cacheMegabytes: options.cacheMegabytes ?? 64 };
-      return { backend: 'sqlite', settings };
+      return { backend: 'sqlite', opener: import.meta.url, settings };
     },
     close: async () => {
       db.close();

@@ -7,7 +7,7 @@
 import { SqliteOai } from './oaiRecords.js';
 import Database from 'better-sqlite3';
 import { decodeBody, encodeBody } from '../bodyCodec.js';
-import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../formats/itemFields.js';
 import { mapBodies, type CopyEndpoint, type CopyTable, type Row, type Value } from '../copy/copyTables.js';
 import { openSqliteStore } from './SqliteStore.js';
 

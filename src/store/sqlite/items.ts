@@ -16,7 +16,7 @@ import type {
 import type { Ancestry, HierarchyNode } from '../../domain/hierarchy.js';
 import { itemIdFromUri } from '../../domain/itemIds.js';
 import { DecodedBodies, encodeBody } from '../bodyCodec.js';
-import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../formats/itemFields.js';
 import type { SqliteItemRefs } from './persons.js';
 import type { SqliteProviders } from './providers.js';
 import type { Sync } from './sync.js';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { UsageError } from '../../errors.js';
 import { BODY_ENCODING, decodeBody, encodeBody } from '../bodyCodec.js';
-import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../formats/itemFields.js';
 import { SqliteOai } from './oaiRecords.js';
 
 /** SQL, or a step that needs more than SQL (it runs inside the migration's transaction). */
@@ -66,7 +66,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ) STRICT;
   CREATE INDEX persons_name_key ON persons(name_key);
 
-  -- Folded text (src/search/fold.ts); contentless: the documents live in persons.doc.
+  -- Folded text (src/search/engine/fold.ts); contentless: the documents live in persons.doc.
   CREATE VIRTUAL TABLE persons_fts USING fts5(
     preferredName, variantName, dateOfBirth, dateOfDeath, placeOfBirth, placeOfDeath, professionOrOccupation, gender,
     content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
@@ -296,7 +296,7 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `);
   },
-  // 11: each item's stored fields beside its package (src/search/engine/itemDocument.ts
+  // 11: each item's stored fields beside its package (src/formats/itemFields.ts
   // itemStoredFields): what a search answer shows of a hit,
   // ~700 bytes of JSON instead of a 10-60 KB package to decompress and parse. Computed here
   // for the items stored, in the migration's one transaction; written with each package after.

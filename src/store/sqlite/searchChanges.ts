@@ -13,8 +13,8 @@
  * its position is before the highest pruned seq (kept in search_changes_pruned).
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../Store.js';
-import { withCount, withGenderAndCount } from '../../search/personFields.js';
+import type { SearchChange, SearchChangeBatch, SearchKind, SearchRescan } from '../../domain/searchFeed.js';
+import { withCount, withGenderAndCount } from '../../formats/entityDoc.js';
 import { decodeBody } from '../bodyCodec.js';
 
 /** The smallest log kept per kind: an idle reader may fall this many changes behind. */

@@ -13,7 +13,7 @@
  *   counted (a child loaded before its parent is allowed: docs/decisions.md "Hierarchy");
  * - every person: its document a JSON object with its own id.
  */
-import { itemStoredFieldsJson } from '../../search/engine/itemDocument.js';
+import { itemStoredFieldsJson } from '../../formats/itemFields.js';
 import { packageEtag } from '../../formats/packageEtag.js';
 import { decodeBody } from '../bodyCodec.js';
 import { UsageError } from '../../errors.js';

@@ -4,7 +4,7 @@
  * getInstitutionSector, getInstitutionMap), made from the institutions the
  * store's packages name. Shapes: docs/api.md "Institutions".
  */
-import type { ProviderSummary } from '../domain/institution.js';
+import type { ProviderSummary } from '../../domain/institution.js';
 
 /** The DDB sectors (Sparten) in the order the OpenAPI files list them. */
 export const SECTOR_CODES = ['sec_01', 'sec_02', 'sec_03', 'sec_04', 'sec_05', 'sec_06', 'sec_07'] as const;

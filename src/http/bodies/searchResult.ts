@@ -5,7 +5,7 @@
  * correctedQuery, highlightedTerms, randomSeed, then nextCursorMark when paging by cursor.
  * Documents arrive as JSON text (EngineAnswer.docs), so the body is assembled around them.
  */
-import type { FacetCounts } from '../search/engine/types.js';
+import type { FacetCounts } from '../../search/engine/types.js';
 
 export interface SearchBody {
   total: number;

@@ -6,8 +6,8 @@
  * responseHeader {status, QTime, params} and error {metadata, msg, code}, where metadata
  * is the flat name/value list of Solr's ErrorInfo (error-class, root-error-class).
  */
-import type { FacetCounts } from '../search/engine/types.js';
-import type { StoredValue } from '../search/indexHost.js';
+import type { FacetCounts } from '../../search/engine/types.js';
+import type { StoredValue } from '../../search/indexHost.js';
 
 /** The request's parameters as Solr echoes them: one value as a string, a repeated one as an array. */
 export type SolrParams = Record<string, string | string[]>;

@@ -12,13 +12,13 @@
  * swaps it in. Replaying a full scan into the old index would leave behind the documents
  * deleted meanwhile, since a scan names only the rows that exist.
  */
-import type { Person } from '../../domain/person.js';
-import type { SearchChange, SearchFeedStore, SearchKind } from '../../store/Store.js';
-import { applyChange, type ChangeBatch } from './feed.js';
-import type { SearchIndex } from './SearchIndex.js';
-import { itemDocumentsFromJson } from './itemDocument.js';
-import { personDocument } from './personDocument.js';
-import type { Change } from './types.js';
+import type { Person } from '../domain/person.js';
+import type { SearchChange, SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
+import { applyChange, type ChangeBatch } from './engine/feed.js';
+import type { SearchIndex } from './engine/SearchIndex.js';
+import { itemDocumentsFromJson } from './schemas/itemDocument.js';
+import { personDocument } from './schemas/personDocument.js';
+import type { Change } from './engine/types.js';
 
 /** The store cannot continue from the given position: rebuild from a full scan. */
 export class FeedRescanError extends Error {
@@ -41,7 +41,7 @@ function itemChange(c: SearchChange): Change {
   return { op: 'upsert', doc: search.id === c.id ? search : { ...search, id: c.id } };
 }
 
-/** A person's body is its entity document with `count` (src/search/personFields.ts withCount). */
+/** A person's body is its entity document with `count` (src/formats/entityDoc.ts withCount). */
 function personChange(c: SearchChange): Change {
   if (c.body === null) return { op: 'delete', id: c.id };
   const { count, ...person } = JSON.parse(c.body) as Person & { count: number };

@@ -1,6 +1,10 @@
 /**
- * An item package as (a) a document of `itemSchema` (schema.ts) for the search engine and
- * (b) the item's doc in a search result (docs/search.md "GET /search").
+ * An item package read for search: (a) its fields by the names of `itemSchema`
+ * (src/search/schemas/itemSchema.ts), from which src/search/schemas/itemDocument.ts makes
+ * the engine's document, (b) the item's doc in a search result (docs/search.md "GET
+ * /search"), and (c) its stored fields, which the store writes beside the package.
+ * Here, below the store and the search, so that both compute them the same way without
+ * importing each other (docs/architecture.md "Layers").
  *
  * The package already carries the DDB's own search document, and this reads only that:
  * - `indexing-profile`: the facets (`<facet name="place_fct"><value>Leipzig</value>…`);
@@ -22,11 +26,12 @@
  *
  * Field list and semantics: docs/search-engine.md ("Item fields").
  */
-import { cortexToJson } from '../../formats/cortexToJson.js';
-import { parseXml } from '../../formats/xmlTree.js';
-import { fold } from '../fold.js';
-import { ITEM_FACETS } from './schema.js';
-import type { SearchDocument, StoredValue } from './types.js';
+import { ITEM_FACETS } from '../domain/itemFacets.js';
+import { cortexToJson } from './cortexToJson.js';
+import { parseXml } from './xmlTree.js';
+
+/** A stored field's value, as Solr's `fl` shows it (the engine's StoredValue). */
+export type StoredValue = string | number | string[];
 
 /**
  * One doc of `results[0].docs` of v1 `GET /search` (docs/search.md): what a result list
@@ -54,8 +59,15 @@ export interface ItemResultDoc {
   longitude: string;
 }
 
-export interface ItemDocuments {
-  search: SearchDocument;
+/** A package's fields by the names of itemSchema, and its result doc. */
+export interface ItemFields {
+  id: string;
+  /** Text per text field (title, subtitle, keywords, affiliate, description, place, ranking, provider). */
+  text: Record<string, string[]>;
+  /** Values per facet of ITEM_FACETS that the package has. */
+  facets: Record<string, string[]>;
+  /** Day numbers of the view's index fields; null when absent. */
+  numbers: { begin_time: number | null; end_time: number | null };
   result: ItemResultDoc;
 }
 
@@ -210,10 +222,10 @@ function hasBinaries(binaries: Obj | undefined): boolean {
 }
 
 /**
- * The search document and the result doc of a package in JSON form (see the header).
+ * The fields and the result doc of a package in JSON form (see the header).
  * `storedId`: the id the package is stored under, when the package itself names none.
  */
-export function itemDocuments(pkg: unknown, storedId = ''): ItemDocuments {
+export function itemFields(pkg: unknown, storedId = ''): ItemFields {
   const root = objectOf(pkg);
   const properties = objectOf(root?.['properties']);
   const profile = objectOf(root?.['indexing-profile']);
@@ -230,7 +242,19 @@ export function itemDocuments(pkg: unknown, storedId = ''): ItemDocuments {
   const titles = fields.get('title') ?? (title === '' ? [] : [title]);
   const cortexType = firstText(properties?.['cortex-type']);
 
-  const search: SearchDocument = {
+  const result: ItemResultDoc = {
+    id,
+    title,
+    subtitle,
+    label: firstText(item?.['label']) || title,
+    thumbnail: attributeOf(objectOf(preview?.['thumbnail']), 'href') ?? '',
+    media: attributeOf(preview, 'media') || firstText(item?.['media']),
+    category: firstText(item?.['category']) || cortexType,
+    type: attributeOf(preview, 'type') || cortexType,
+    latitude: firstText(item?.['latitude']),
+    longitude: firstText(item?.['longitude']),
+  };
+  return {
     id,
     text: {
       title: titles,
@@ -244,36 +268,23 @@ export function itemDocuments(pkg: unknown, storedId = ''): ItemDocuments {
     },
     facets: Object.fromEntries(facets),
     numbers: { begin_time: dayNumberOf(fields.get('begin_time')), end_time: dayNumberOf(fields.get('end_time')) },
-    sort: { title: titles.length > 0 ? fold(titles[0]!) : null, begin_time: dayNumberOf(fields.get('begin_time')) },
+    result,
   };
-  const result: ItemResultDoc = {
-    id,
-    title,
-    subtitle,
-    label: firstText(item?.['label']) || title,
-    thumbnail: attributeOf(objectOf(preview?.['thumbnail']), 'href') ?? '',
-    media: attributeOf(preview, 'media') || firstText(item?.['media']),
-    category: firstText(item?.['category']) || cortexType,
-    type: attributeOf(preview, 'type') || cortexType,
-    latitude: firstText(item?.['latitude']),
-    longitude: firstText(item?.['longitude']),
-  };
-  return { search, result };
 }
 
 /**
  * The same from the stored JSON text (derived from the XML by cortexToJson, so it has no
  * repeated keys and plain JSON.parse reads it whole). Text that is not JSON gives the
- * documents of an empty package under `storedId`.
+ * fields of an empty package under `storedId`.
  */
-export function itemDocumentsFromJson(json: string, storedId = ''): ItemDocuments {
+export function itemFieldsFromJson(json: string, storedId = ''): ItemFields {
   let pkg: unknown;
   try {
     pkg = JSON.parse(json);
   } catch {
     pkg = undefined;
   }
-  return itemDocuments(pkg, storedId);
+  return itemFields(pkg, storedId);
 }
 
 /** The keys of an ItemResultDoc, in the order a result shows them. */
@@ -292,14 +303,14 @@ const RESULT_KEYS = ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', '
  * a migration of both backends that computes them again for the items stored (the golden
  * test in test/store/sqliteMigrations.test.ts fails until it is looked at).
  */
-export function itemStoredFields({ result, search }: ItemDocuments): Record<string, StoredValue> {
+export function itemStoredFields({ result, facets, numbers }: ItemFields): Record<string, StoredValue> {
   const out: Record<string, StoredValue> = { ...result };
   for (const name of ITEM_FACETS) {
-    const values = search.facets[name];
+    const values = facets[name];
     if (values !== undefined && values.length > 0) out[name] = [...new Set(values)];
   }
-  for (const name of ['begin_time', 'end_time']) {
-    const n = search.numbers[name];
+  for (const name of ['begin_time', 'end_time'] as const) {
+    const n = numbers[name];
     if (typeof n === 'number' && Number.isFinite(n)) out[name] = n;
   }
   return out;
@@ -307,7 +318,7 @@ export function itemStoredFields({ result, search }: ItemDocuments): Record<stri
 
 /** The stored fields' JSON of a package's JSON text (the store writes it with the package). */
 export function itemStoredFieldsJson(json: string, storedId: string): string {
-  return JSON.stringify(itemStoredFields(itemDocumentsFromJson(json, storedId)));
+  return JSON.stringify(itemStoredFields(itemFieldsFromJson(json, storedId)));
 }
 
 /** The result doc within stored fields (itemStoredFields): "" for a key they lack. */
@@ -321,12 +332,12 @@ export function resultDocOf(fields: Readonly<Record<string, StoredValue>>): Item
 }
 
 /** The same from the cortex XML (parseXml, cortexToJson); XML that is not well-formed gives an empty package's. */
-export function itemDocumentsFromXml(xml: string, storedId = ''): ItemDocuments {
+export function itemFieldsFromXml(xml: string, storedId = ''): ItemFields {
   let pkg: unknown;
   try {
     pkg = cortexToJson(parseXml(xml));
   } catch {
     pkg = undefined;
   }
-  return itemDocuments(pkg, storedId);
+  return itemFields(pkg, storedId);
 }

@@ -6,8 +6,8 @@
  * the flag is `isAggregationEntity` there. Consumers match on the namespace
  * URI, so it is part of the contract (docs/api.md).
  */
-import type { HierarchyNode } from '../domain/hierarchy.js';
-import { escapeXmlText } from './xmlEscape.js';
+import type { HierarchyNode } from '../../domain/hierarchy.js';
+import { escapeXmlText } from '../../formats/xmlEscape.js';
 
 export const HIERARCHY_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/item';
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';

@@ -4,8 +4,8 @@
  * config (src/config.ts); a backend enforces the expansions and the
  * deadline, src/search/searchPool.ts the clause count and the budget.
  */
-import { DEFAULTS } from '../config.js';
-import type { QueryNode } from '../query/ast.js';
+import { DEFAULTS } from '../../config.js';
+import type { QueryNode } from '../../query/ast.js';
 
 export interface SearchLimits {
   /** Leaves of the query tree (terms, phrases, prefixes, wildcards, ranges, field:*), like Lucene's maxClauseCount. */

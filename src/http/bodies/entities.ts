@@ -3,7 +3,7 @@
  * Documents arrive already serialised (the store keeps them as JSON text),
  * so the body is assembled around them instead of parsing them again.
  */
-import { FACETS, type EntitySearchResult } from '../search/entitySearch.js';
+import { FACETS, type EntitySearchResult } from '../../search/entitySearch.js';
 
 export function entitiesToJson(result: EntitySearchResult, randomSeed: string): string {
   const facets = FACETS.map((field) => {

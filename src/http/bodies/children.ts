@@ -9,9 +9,9 @@
  * `<ns2:hierarchy-node>` per node with unprefixed children, as `parents`
  * writes them (the flag is `isAggregationEntity` there).
  */
-import type { ChildPage } from '../domain/hierarchy.js';
+import type { ChildPage } from '../../domain/hierarchy.js';
 import { HIERARCHY_NAMESPACE, XML_DECLARATION } from './hierarchy.js';
-import { escapeXmlText } from './xmlEscape.js';
+import { escapeXmlText } from '../../formats/xmlEscape.js';
 
 export function childrenToJson(page: ChildPage): string {
   return JSON.stringify({

@@ -1,12 +1,12 @@
 /**
- * A person as a search document under `personSchema` (schema.ts): its text fields, facets
- * (src/search/personFields.ts facetValues), years, count and folded name as sort key.
+ * A person as a search document under `personSchema` (./personSchema.ts): its text fields, facets
+ * (./personFields.ts facetValues), years, count and folded name as sort key.
  */
 import type { Person } from '../../domain/person.js';
-import { fold, yearOf } from '../fold.js';
-import { facetValues } from '../personFields.js';
-import { personSchema } from './schema.js';
-import type { SearchDocument } from './types.js';
+import { fold, yearOf } from '../engine/fold.js';
+import { facetValues } from './personFields.js';
+import { personSchema } from './personSchema.js';
+import type { SearchDocument } from '../engine/types.js';
 
 /** `count`: the number of items that refer to the person (docs/decisions.md "count"). */
 export function personDocument(person: Person, count: number): SearchDocument {

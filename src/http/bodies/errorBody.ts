@@ -4,7 +4,7 @@
  * `<error xmlns="http://www.deutsche-digitale-bibliothek.de/error">` when the
  * client asked for XML. Never a stack trace.
  */
-import { escapeXmlText } from './xmlEscape.js';
+import { escapeXmlText } from '../../formats/xmlEscape.js';
 import { XML_DECLARATION } from './hierarchy.js';
 
 export const ERROR_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/error';

@@ -16,8 +16,8 @@
  *   `seeAlso` the package.
  * - Canvas size: the image's, when known, else DEFAULT_CANVAS (docs/api.md).
  */
-import { extensionOfMimeType } from '../domain/mediaTypes.js';
-import type { ImageSize } from '../media/mediaDirectory.js';
+import { extensionOfMimeType } from '../../domain/mediaTypes.js';
+import type { ImageSize } from '../../media/mediaDirectory.js';
 
 export const IIIF_PRESENTATION_CONTEXT = 'http://iiif.io/api/presentation/3/context.json';
 
