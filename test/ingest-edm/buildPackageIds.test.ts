@@ -19,7 +19,7 @@ import { languageCode } from '../../src/ingest/edm/languages.js';
 import { licenseOf } from '../../src/ingest/edm/licenses.js';
 import { extensionOfMimeType, extensionOfUrl, mediaTypeOfEdmType, mimeTypeOfExtension } from '../../src/domain/mediaTypes.js';
 import { dayNumber, timeCodes, yearRange } from '../../src/ingest/edm/timeVocabulary.js';
-import { RecordError } from '../../src/ingest/items/prepareItem.js';
+import { RecordError } from '../../src/formats/recordError.js';
 
 const RDF_NS = 'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:edm="http://www.europeana.eu/schemas/edm/" ' +
   'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:owl="http://www.w3.org/2002/07/owl#"';

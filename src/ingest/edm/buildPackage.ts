@@ -37,7 +37,7 @@ function sourceText(sourceXml: string): string {
 }
 
 /**
- * The package of one record. Throws RecordError (src/ingest/items/prepareItem.ts) when
+ * The package of one record. Throws RecordError (src/formats/recordError.ts) when
  * the record cannot make a package (no edm:ProvidedCHO, a root other than rdf:RDF).
  */
 export function buildPackage(record: EdmRecord, options: BuildOptions): { itemId: string; xml: string } {

@@ -10,7 +10,7 @@
  */
 import { NS } from '../../formats/namespaces.js';
 import { XML_NAMESPACE, type XmlElement } from '../../formats/xmlTree.js';
-import { RecordError } from '../items/prepareItem.js';
+import { RecordError } from '../../formats/recordError.js';
 
 /** Namespaces that appear only here (EBU Core for web resources, RDF Schema). */
 export const NS_EBUCORE = 'http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#';

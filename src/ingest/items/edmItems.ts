@@ -10,7 +10,7 @@ import type { EdmReadResult, OaiHeader } from '../edm/types.js';
 import type { ItemChange } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
 import { BUILT_PACKAGE_DEPTH, readItemRecords } from './readItemRecords.js';
-import { RecordError } from './prepareItem.js';
+import { RecordError } from '../../formats/recordError.js';
 
 /**
  * Part of every source digest: raise it when the package builder's output

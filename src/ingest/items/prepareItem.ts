@@ -7,6 +7,7 @@
  * ddb:hierarchyPosition, ddb:aggregationEntity, dc:title (label).
  */
 import { packageEtag } from '../../formats/packageEtag.js';
+import { RecordError } from '../../formats/recordError.js';
 import { ddbItemUri, isValidItemId } from '../../domain/itemIds.js';
 import type { PreparedItem } from '../../store/Store.js';
 import type { ProviderRecord } from '../../domain/institution.js';
@@ -38,8 +39,6 @@ function firstResource(v: unknown): string | undefined {
   }
   return undefined;
 }
-
-export class RecordError extends Error {}
 
 /** The item id a package declares, checked. */
 export function packageItemId(pkg: Json): string {

@@ -15,7 +15,8 @@ import { dropDoctype } from '../../formats/xmlDoctype.js';
 import { parseXml, XmlSyntaxError, XmlTooDeepError, type XmlElement } from '../../formats/xmlTree.js';
 import type { ItemChange, PreparedItem } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
-import { prepareItem, RecordError } from './prepareItem.js';
+import { prepareItem } from './prepareItem.js';
+import { RecordError } from '../../formats/recordError.js';
 
 export const CORTEX_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/cortex';
 
