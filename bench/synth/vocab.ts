@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { mapEntityFacts } from '../../src/ingest/persons/mappers.js';
+import { mapEntityFacts } from '../../src/ingest/persons/entityFactsFormat.js';
 import type { Person } from '../../src/domain/person.js';
 import { tokens } from '../../src/search/engine/fold.js';
 import { Discrete, Rng } from './rng.js';

@@ -1,5 +1,5 @@
 /**
- * Value helpers shared by the source mappers, and the one place that assembles a
+ * Value helpers shared by the record formats (./personFormats.ts), and the one place that assembles a
  * Person, so that every source gets the same cleaning (the same person from two sources must give
  * the same entity where they agree).
  */
@@ -157,4 +157,24 @@ export function buildPerson(raw: RawPerson, idKey: string): RecordResult {
     if (values.length > 0) person[key] = values;
   }
   return { kind: 'person', person };
+}
+
+/**
+ * Every source names the person's fields as spec 2.1 does (EntityFacts inside its
+ * "person" object, the others at the top); dates may be arrays. `idKey` names the
+ * id in messages.
+ */
+export function personFromFields(id: unknown, f: JsonObject, idKey: string, invertedName?: { parts?: ReturnType<typeof nameParts> }): RecordResult {
+  return buildPerson({
+    id,
+    preferredName: f['preferredName'],
+    variantName: f['variantName'],
+    dateOfBirth: firstText(f['dateOfBirth']),
+    dateOfDeath: firstText(f['dateOfDeath']),
+    placeOfBirth: f['placeOfBirth'],
+    placeOfDeath: f['placeOfDeath'],
+    professionOrOccupation: f['professionOrOccupation'],
+    gender: f['gender'],
+    ...(invertedName ? { invertedName } : {}),
+  }, idKey);
 }

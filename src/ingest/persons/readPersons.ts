@@ -6,7 +6,7 @@
  */
 import { blankSpans, DEFAULT_LIMITS, jsonLineProblem, scanJsonRecords, type RecordLimits } from '../../formats/recordLimits.js';
 import { describe, isObject, type RecordResult } from './fields.js';
-import { ACCEPTED_RECORDS, mapRecord, recordKind } from './mappers.js';
+import { ACCEPTED_RECORDS, mapRecord, recordKind } from './personFormats.js';
 import type { Person } from '../../domain/person.js';
 
 export type PersonReadResult =
