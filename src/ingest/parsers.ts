@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { DEFAULT_LIMITS, tooLargeReason, type RecordLimits } from '../formats/recordLimits.js';
-import { EDM_HEAD_BYTES, looksLikeEdm } from './edm/readEdmRecords.js';
+import { ITEM_HEAD_BYTES, itemFormatOf } from './items/itemFormats.js';
 import { readPackageChanges } from './items/readItemRecords.js';
 import { readPreparedPersons } from './persons/preparePerson.js';
 import type { ItemChange, PreparedPerson } from '../store/Store.js';
@@ -17,12 +17,13 @@ import type { ReadResult } from './runIngest.js';
 
 export interface ParsedRecords {
   /**
-   * Cortex XML or package JSON: one document, one or more packages. An EDM
-   * file on disk answers `edm` alone: it is streamed record by record on the
-   * main thread instead, since one file may hold millions of records.
+   * Cortex XML or package JSON: one document, one or more packages. A file on
+   * disk in a streamed format (EDM) answers `stream` with the format's name
+   * alone: it is streamed record by record on the main thread instead, since
+   * one file may hold millions of records (src/ingest/items/itemFormats.ts).
    * (Standard input's head is looked at on the main thread, which reads it.)
    */
-  packages: ReadResult<ItemChange> | { kind: 'edm' };
+  packages: ReadResult<ItemChange> | { kind: 'stream'; format: string };
   /** GND persons in any of the formats readPersons knows. */
   persons: ReadResult<PreparedPerson>;
 }
@@ -70,16 +71,17 @@ function* chunked<T>(results: Iterable<T>, size: number): Generator<T[]> {
 }
 
 /**
- * What the head of a package file says: EDM (streamed elsewhere), or one
+ * What the head of a package file says: a streamed format (EDM), or one
  * record too large to read (a cortex document or a single package object is
  * one record, measured by the file's size before it is read), or neither.
  */
-function packageFileHead(path: string, limits: RecordLimits): { edm: true } | { tooLarge: number } | null {
+function packageFileHead(path: string, limits: RecordLimits): { stream: string } | { tooLarge: number } | null {
   const fd = openSync(path, 'r');
   try {
-    const head = Buffer.alloc(EDM_HEAD_BYTES);
-    const text = head.toString('utf8', 0, readSync(fd, head, 0, EDM_HEAD_BYTES, 0));
-    if (looksLikeEdm(text)) return { edm: true };
+    const head = Buffer.alloc(ITEM_HEAD_BYTES);
+    const text = head.toString('utf8', 0, readSync(fd, head, 0, ITEM_HEAD_BYTES, 0));
+    const format = itemFormatOf(text);
+    if (format?.read === 'stream') return { stream: format.name };
     const size = fstatSync(fd).size;
     const first = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
     return size > limits.maxRecordBytes && (first === '<' || first === '{') ? { tooLarge: size } : null;
@@ -109,8 +111,8 @@ export function* parseInput<K extends ParserName>(
   try {
     if (parser === 'packages' && 'path' in input) {
       const head = packageFileHead(input.path, limits);
-      if (head !== null && 'edm' in head) {
-        yield [{ kind: 'edm' }] as Array<ParsedRecords[K]>;
+      if (head !== null && 'stream' in head) {
+        yield [{ kind: 'stream', format: head.stream }] as Array<ParsedRecords[K]>;
         return;
       }
       if (head !== null) {

@@ -9,7 +9,8 @@ import { buildPackage, type BuildOptions } from '../edm/buildPackage.js';
 import type { EdmReadResult, OaiHeader } from '../edm/types.js';
 import type { ItemChange } from '../../store/Store.js';
 import type { ReadResult } from '../runIngest.js';
-import { BUILT_PACKAGE_DEPTH, readItemRecords } from './readItemRecords.js';
+import { MAX_NESTING_DEPTH } from '../../formats/recordLimits.js';
+import { cortexXmlFormat } from './cortexXmlFormat.js';
 import { RecordError } from '../../formats/recordError.js';
 
 /**
@@ -17,6 +18,12 @@ import { RecordError } from '../../formats/recordError.js';
  * changes, so that re-loading unchanged sources rebuilds their packages.
  */
 export const PACKAGE_BUILDER_VERSION = 1;
+
+/**
+ * Packages built from EDM nest a few levels deeper than the record they come from
+ * (cortex > edm > rdf:RDF), which the EDM reader held to MAX_NESTING_DEPTH already.
+ */
+export const BUILT_PACKAGE_DEPTH = MAX_NESTING_DEPTH + 8;
 
 export interface EdmItemOptions extends BuildOptions {
   /** Identifies the providers file in use: a new one rebuilds packages of unchanged sources. */
@@ -39,7 +46,7 @@ export function edmChange(result: EdmReadResult, options: EdmItemOptions): ReadR
     throw e;
   }
   // The record was held to ingest.maxRecordBytes as read; the package built from it is ours.
-  const [read] = readItemRecords(xml, { maxRecordBytes: Number.MAX_SAFE_INTEGER }, BUILT_PACKAGE_DEPTH);
+  const [read] = cortexXmlFormat.readDocument(xml, { maxRecordBytes: Number.MAX_SAFE_INTEGER }, BUILT_PACKAGE_DEPTH);
   if (read?.kind !== 'item') {
     // The builder wrote something the package reader refuses: a bug of ours, reported with the record.
     const reason = read?.kind === 'error' ? read.reason : 'no package';

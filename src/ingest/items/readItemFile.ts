@@ -1,17 +1,17 @@
 /**
- * Reads one input file of `ingest items`. A package file (cortex XML,
- * package JSON) is one document, read and parsed whole on a parser worker.
- * EDM (RDF/XML, or OAI-PMH responses) is streamed record by record on the
- * main thread, since one file may hold millions of records: the worker only
- * looks at its head and says so.
+ * Reads one input file of `ingest items` in its format (./itemFormats.ts). A
+ * package file (cortex XML, package JSON) is one document, read and parsed whole
+ * on a parser worker. EDM (RDF/XML, or OAI-PMH responses) is streamed record by
+ * record on the main thread, since one file may hold millions of records: the
+ * worker only looks at its head and says so.
  */
-import { EDM_HEAD_BYTES, looksLikeEdm, readEdmRecords } from '../edm/readEdmRecords.js';
 import type { RecordLimits } from '../../formats/recordLimits.js';
 import type { ItemChange } from '../../store/Store.js';
 import type { ParserPool } from '../parserPool.js';
 import type { InputFile } from '../readInputs.js';
 import type { ReadResult } from '../runIngest.js';
-import { edmChange, type EdmItemOptions } from './edmItems.js';
+import type { EdmItemOptions } from './edmItems.js';
+import { ITEM_HEAD_BYTES, itemFormatOf, streamFormatNamed } from './itemFormats.js';
 
 export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>, limits: RecordLimits): AsyncIterable<ReadResult<ItemChange>> {
   if (file.path === undefined) return readStreamed(file, edm, packages, limits);
@@ -19,7 +19,7 @@ export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: Par
   return (async function* () {
     for await (const result of parsed) {
       // The reader decodes the bytes itself, strictly, and says where a file stops being UTF-8.
-      if (result.kind === 'edm') for await (const record of readEdmRecords(file.stream(), limits)) yield edmChange(record, edm);
+      if (result.kind === 'stream') yield* streamFormatNamed(result.format).readStream(file.stream(), limits, edm);
       else yield result;
     }
   })();
@@ -31,7 +31,7 @@ async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: Par
   const head: Buffer[] = [];
   let headBytes = 0;
   let ended = false;
-  while (headBytes < EDM_HEAD_BYTES) {
+  while (headBytes < ITEM_HEAD_BYTES) {
     const next = await chunks.next();
     if (next.done) {
       ended = true;
@@ -47,13 +47,14 @@ async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: Par
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
   }
 
-  if (looksLikeEdm(Buffer.concat(head).toString('utf8'))) {
-    for await (const result of readEdmRecords(all(), limits)) yield edmChange(result, edm);
+  const format = itemFormatOf(Buffer.concat(head).toString('utf8'));
+  if (format?.read === 'stream') {
+    yield* format.readStream(all(), limits, edm);
     return;
   }
   const whole: Buffer[] = [];
   for await (const chunk of all()) whole.push(chunk);
   for await (const result of packages.parse({ bytes: Buffer.concat(whole) })) {
-    if (result.kind !== 'edm') yield result;
+    if (result.kind !== 'stream') yield result;
   }
 }
