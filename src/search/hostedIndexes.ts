@@ -13,6 +13,7 @@
  * while a large load in progress is left to the background.
  */
 import type { SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
+import { storeErrorParts, type StoreErrorParts } from '../domain/storeErrors.js';
 import { SearchDeadlineError, SearchRequestError as EngineRequestError } from './engine/errors.js';
 import { entityEngineSearch, entityResult } from './entityEngine.js';
 import { SearchRequestError, type EntitySearch } from './entitySearch.js';
@@ -53,10 +54,14 @@ export type SearchFailure =
   | { kind: 'limit'; limit: SearchLimitKind }
   | { kind: 'budget' }
   | { kind: 'request'; message: string }
+  /** The store could not answer (a server gone, a lock held): the 503 StoreUnavailableException, never a 500. */
+  | { kind: 'store'; store: StoreErrorParts }
   | { kind: 'internal'; message: string; stack: string };
 
 export function failureOf(e: unknown): SearchFailure {
   if (e instanceof SearchLimitError) return { kind: 'limit', limit: e.limit };
+  const store = storeErrorParts(e);
+  if (store !== undefined) return { kind: 'store', store };
   if (e instanceof SearchOverBudgetError || e instanceof SearchDeadlineError) return { kind: 'budget' };
   if (e instanceof SearchRequestError || e instanceof EngineRequestError) return { kind: 'request', message: e.message };
   const error = e instanceof Error ? e : new Error(String(e));
@@ -86,6 +91,9 @@ export class HostedIndexes {
   /** Callbacks for the end of the next pass that catches up with every commit made before it began. */
   private syncs: Array<(passStartedAt: number) => void> = [];
 
+  /** The last background pass failed (the store gone, say): searches fail too until one succeeds. */
+  private failing = false;
+
   constructor(
     store: SearchFeedStore,
     private readonly settings: HostedSettings,
@@ -93,6 +101,11 @@ export class HostedIndexes {
     private readonly onBuilt: () => void = () => {},
     /** One line for the operator (src/search/indexHost.ts IndexPersistence.log). */
     log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+    /**
+     * Called whenever the background passes start failing (`following` false: the store does
+     * not answer) or succeed again (true), so that /health/ready can tell (src/http/routes/health.ts).
+     */
+    private readonly onFollowing: (following: boolean) => void = () => {},
   ) {
     const { maxExpansionsPerTerm, maxExpansionsPerQuery } = settings.limits;
     const files = settings.indexFiles;
@@ -117,6 +130,11 @@ export class HostedIndexes {
     if (this.started || this.closed) return;
     this.started = true;
     this.schedule(0);
+  }
+
+  /** Whether the last background pass could read the store (true before the first). */
+  following(): boolean {
+    return !this.failing;
   }
 
   built(kind?: SearchKind): boolean {
@@ -166,6 +184,12 @@ export class HostedIndexes {
     if (this.waiting.length === 0) this.timer.unref();
   }
 
+  private setFailing(failing: boolean): void {
+    if (failing === this.failing) return;
+    this.failing = failing;
+    this.onFollowing(!failing);
+  }
+
   private async pass(): Promise<void> {
     this.timer = undefined;
     if (this.closed) return;
@@ -177,13 +201,16 @@ export class HostedIndexes {
     try {
       for (const kind of KINDS) if (!(await this.host.refresh(kind, this.settings.indexSliceMs / KINDS.length))) done = false;
     } catch (e) {
-      // A store that fails (a locked or missing file, a server gone): the waiting searches report it; retry later.
+      // A store that fails (a locked or missing file, a server gone): the waiting searches report it; retry
+      // at the next poll, so that the index follows again within indexPollMs of the store's return.
       for (const w of this.waiting.splice(0)) w.go(e);
       this.syncs.push(...syncs);
+      this.setFailing(true);
       this.schedule(this.settings.indexPollMs);
       return;
     }
     if (this.closed) return;
+    this.setFailing(false);
     const ready = this.waiting.filter((w) => this.host.built(w.kind));
     this.waiting = this.waiting.filter((w) => !this.host.built(w.kind));
     for (const w of ready) w.go();

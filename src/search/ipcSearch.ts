@@ -14,13 +14,19 @@
  */
 import { ApiError, type ApiErrorParts } from '../errors.js';
 import type { IpcPeer } from '../ipcPeer.js';
+import { reviveStoreError, storeErrorParts, type StoreErrorParts } from '../domain/storeErrors.js';
 import type { OpResult, SearchOp } from './hostedIndexes.js';
 import { Runner, type SearchSettings, type SearchState } from './searchPool.js';
 
 const SEARCH = 'search';
 const STATE = 'search.state';
 
-type Outcome = { ok: true; result: OpResult } | { ok: false; api: ApiErrorParts } | { ok: false; internal: { message: string; stack: string | undefined } };
+type Outcome =
+  | { ok: true; result: OpResult }
+  | { ok: false; api: ApiErrorParts }
+  /** The store could not answer in the host: the worker's answer is the same 503 as the host's would be. */
+  | { ok: false; store: StoreErrorParts }
+  | { ok: false; internal: { message: string; stack: string | undefined } };
 
 /** The host's state, numbered so that a worker keeps the latest whatever order they arrive in. */
 interface StampedState {
@@ -28,7 +34,7 @@ interface StampedState {
   state: SearchState;
 }
 
-const NOT_STARTED: SearchState = { indexBuilt: false, index: undefined, workers: 0, busy: 0, queued: 0, timeouts: 0, refused: 0, terminated: 0, heapBytes: 0 };
+const NOT_STARTED: SearchState = { indexBuilt: false, following: true, index: undefined, workers: 0, busy: 0, queued: 0, timeouts: 0, refused: 0, terminated: 0, heapBytes: 0 };
 
 /** The search runner of an HTTP worker process. */
 export class IpcSearchRunner extends Runner {
@@ -46,6 +52,7 @@ export class IpcSearchRunner extends Runner {
     const outcome = await this.peer.call<Outcome>(SEARCH, op);
     if (outcome.ok) return outcome.result;
     if ('api' in outcome) throw ApiError.revive(outcome.api);
+    if ('store' in outcome) throw reviveStoreError(outcome.store);
     const error = new Error(outcome.internal.message);
     error.stack = outcome.internal.stack;
     throw error;
@@ -104,6 +111,8 @@ export function hostSearches(runner: Runner, pollMs: number): SearchHost {
           return { ok: true, result: await runner.submit(op as SearchOp) };
         } catch (e) {
           if (e instanceof ApiError) return { ok: false, api: e.parts() };
+          const store = storeErrorParts(e);
+          if (store !== undefined) return { ok: false, store };
           const error = e instanceof Error ? e : new Error(String(e));
           return { ok: false, internal: { message: error.message, stack: error.stack } };
         }

@@ -47,41 +47,63 @@ export type WorkerAnswer =
   | { type: 'built' }
   /** A line for the operator's log (the indexes on disk: one rejected, a write that failed). */
   | { type: 'log'; line: string }
+  /** The worker's index stopped following the store (it does not answer) or follows it again. */
+  | { type: 'following'; following: boolean }
   /** `heapBytes`: the worker's JavaScript heap in use (SearchState.heapBytes). */
   | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
   | { type: 'done'; id: number; result: OpResult }
   | { type: 'failed'; id: number; failure: SearchFailure };
 
-/**
- * Opens the store and starts building its indexes at once, so that the first search
- * finds them ready; returns what handles each message. Messages that come while the
- * store opens wait for it; a store that cannot be opened fails each search with why.
- */
 /** Another connection to the store, by the module the spec names (src/domain/searchFeed.ts StoreSpec). */
 async function reopenStore(spec: StoreSpec): Promise<SearchFeedStore> {
   const opener = (await import(spec.opener)) as StoreOpener;
   return opener.reopenStore(spec);
 }
 
+/**
+ * Opens the store and starts building its indexes at once, so that the first search
+ * finds them ready; returns what handles each message. Messages that come while the
+ * store opens wait for it. A store that cannot be opened (its server down as the worker
+ * starts: a worker replaced during an outage) fails each search with why (the 503 of a
+ * store that cannot answer) and is tried again every `indexPollMs`, and at each search,
+ * until it opens: a failed opening is never kept.
+ */
 export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => void): (message: ToWorker) => void {
   // Before the index is built: building is search work too, and must not take the lookups' cores.
   lowerThisThread(setup.niceness);
   post({ type: 'thread', tid: thisThreadId() });
-  const opened = reopenStore(setup.spec).then((store) => {
-    const hosted = new HostedIndexes(
-      store,
-      setup,
-      () => post({ type: 'built' }),
-      (line) => post({ type: 'log', line }),
+  let opening: Promise<HostedIndexes> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const open = (): Promise<HostedIndexes> => {
+    clearTimeout(retry);
+    opening ??= reopenStore(setup.spec).then(
+      (store) => {
+        const hosted = new HostedIndexes(
+          store,
+          setup,
+          () => post({ type: 'built' }),
+          (line) => post({ type: 'log', line }),
+          (following) => post({ type: 'following', following }),
+        );
+        hosted.start();
+        post({ type: 'following', following: true });
+        return hosted;
+      },
+      (error: unknown) => {
+        opening = undefined;
+        post({ type: 'following', following: false });
+        // Idle workers keep trying too, so that the index is built before the next search.
+        retry = setTimeout(() => void open().catch(() => {}), setup.indexPollMs).unref();
+        throw error;
+      },
     );
-    hosted.start();
-    return hosted;
-  });
+    return opening;
+  };
   // Reported to each search below; not an unhandled rejection that ends the worker.
-  opened.catch(() => {});
+  open().catch(() => {});
   return (message) => {
-    opened.then(
+    open().then(
       (hosted) => handle(hosted, message),
       (error: unknown) => {
         if (message.type === 'job') post({ type: 'failed', id: message.id, failure: failureOf(error) });

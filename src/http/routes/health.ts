@@ -6,7 +6,8 @@
  * looked at, so that a slow store does not get a live process restarted.
  * /health/ready: the store answers (a cheap dataVersion(), through the Store
  * interface: any backend) and the search index is built (the search workers
- * say so, src/search/searchPool.ts); until both hold it is a 503 with the
+ * say so, src/search/searchPool.ts) and follows the store (its connections read it: after
+ * the store's return they reconnect by themselves); until all hold it is a 503 with the
  * catalog's error body, so that the balancer sends no traffic yet.
  *
  * Both are open (no key, no Accept needed: probes send neither), exempt from
@@ -41,7 +42,10 @@ export async function notReadyReason(deps: HealthRouteDeps): Promise<string | un
     // The error itself is logged where the store is used and counted in heritage_store_errors_total.
     return 'the store does not answer';
   }
-  if (!deps.searches.state().indexBuilt) return 'the search index is still being built';
+  const search = deps.searches.state();
+  if (!search.indexBuilt) return 'the search index is still being built';
+  // The store answers this process but not yet the search's own connections (they reconnect at their next poll).
+  if (!search.following) return 'the search cannot read the store';
   return undefined;
 }
 

@@ -68,6 +68,12 @@ export function createPool(options: PoolOptions): pg.Pool {
 export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, readOnly = false): Promise<T> {
   const client = await pool.connect();
   let failed: Error | undefined;
+  // A connection the server drops while it is checked out (a restart, a network cut) fails the
+  // query under way, and pg also emits 'error' on the client. pg-pool listens for it only while
+  // the client is idle; unheard, the event is an uncaught exception that ended a search worker's
+  // thread (and would end a process). The failed query carries the error to the caller.
+  const dropped = (e: Error) => (failed = e);
+  client.on('error', dropped);
   try {
     await client.query(readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
     const result = await work(client);
@@ -78,6 +84,7 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
     throw e;
   } finally {
     // A connection that could not even roll back (the server went away) is dropped, not reused.
+    client.removeListener('error', dropped);
     client.release(failed);
   }
 }
