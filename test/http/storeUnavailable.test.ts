@@ -7,55 +7,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { buildServer } from '../../src/http/server.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { openPostgresStore } from '../../src/store/postgres/PostgresStore.js';
 import { migratedDatabase } from '../helpers/backends.js';
+import { Relay } from '../helpers/relay.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
-
-/** A relay from a local port to PostgreSQL, which can be cut (every connection closed, none accepted) and restored on the same port. */
-class Relay {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly to: URL) {}
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(Number(this.to.port), this.to.hostname);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as { port: number }).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server!;
-    this.server = undefined;
-    const closed = new Promise((resolve) => server.close(resolve));
-    for (const s of this.sockets) s.destroy();
-    await closed;
-  }
-}
 
 test('a PostgreSQL store that stops answering: 503 StoreUnavailableException with Retry-After on every route that needs it, no 500; answers again once it is back', async () => {
   const db = await migratedDatabase();
   const relay = new Relay(new URL(db.url));
-  await relay.open();
-  const url = new URL(db.url);
-  url.port = String(relay.port);
+  await relay.start();
+  const url = new URL(relay.url());
   const store = await openPostgresStore({ url: url.toString() });
   const config = loadConfig({ flags: { store: { backend: 'postgres', url: url.toString() }, auth: { anonymousRead: true } } });
   const app = await buildServer(config, store, { logging: false });
@@ -78,12 +42,12 @@ test('a PostgreSQL store that stops answering: 503 StoreUnavailableException wit
     assert.match(xml.body, /<name>StoreUnavailableException<\/name>/);
 
     // The store is back on the same address: the pool's new connections reach it, with no restart.
-    await relay.open();
+    await relay.start();
     const after = await app.inject({ url: path, headers: { accept: 'application/json' } });
     assert.deepEqual({ status: after.statusCode, body: after.body }, { status: 200, body: before.body });
   } finally {
     await app.close();
     await store.close();
-    if (relay.port !== 0) await relay.cut().catch(() => {});
+    await relay.cut();
   }
 });
