@@ -23,6 +23,7 @@ import { openPostgresStore } from '../../src/store/postgres/PostgresStore.js';
 import { migratePostgres } from '../../src/store/postgres/schema.js';
 import { CHAPTER_ID, FIXTURES, GOETHE_ID } from '../helpers/paths.js';
 import { startCluster } from '../helpers/postgresCluster.js';
+import { tempDir } from '../helpers/tempDir.js';
 import { ask, serveNode, until, type Answer } from '../helpers/serveProcess.js';
 
 /** The root of the chapter's hierarchy in the fixtures: it has children. */
@@ -152,7 +153,14 @@ test('PostgreSQL restarted under load: every route 503 with Retry-After while it
       await store.close();
     }
     node = await serveNode(
-      { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: url, HERITAGE_API_AUTH_ANONYMOUS_READ: 'true', HERITAGE_API_WEB_RATE_LIMIT_MAX: '0' },
+      {
+        HERITAGE_API_STORE_BACKEND: 'postgres',
+        HERITAGE_API_STORE_URL: url,
+        // The search indexes on disk go where nothing else reads them (not beside a store.path of the working directory).
+        HERITAGE_API_SEARCH_PATH: tempDir('restart-search'),
+        HERITAGE_API_AUTH_ANONYMOUS_READ: 'true',
+        HERITAGE_API_WEB_RATE_LIMIT_MAX: '0',
+      },
       2,
     );
     const base = node.base;

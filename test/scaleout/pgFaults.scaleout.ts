@@ -194,7 +194,14 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
     await migratePostgres(direct, url);
     relay = new Relay(new URL(url));
     await relay.start();
-    const env = { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: relay.url(), HERITAGE_API_AUTH_ANONYMOUS_READ: 'true', HERITAGE_API_INGEST_BATCH_SIZE: String(BATCH) };
+    const env = {
+      HERITAGE_API_STORE_BACKEND: 'postgres',
+      HERITAGE_API_STORE_URL: relay.url(),
+      // The search indexes on disk go where nothing else reads them (not beside a store.path of the working directory).
+      HERITAGE_API_SEARCH_PATH: join(dir, 'search'),
+      HERITAGE_API_AUTH_ANONYMOUS_READ: 'true',
+      HERITAGE_API_INGEST_BATCH_SIZE: String(BATCH),
+    };
     node = await serveNode(env, 2);
     const base = node.base;
 
