@@ -7,7 +7,7 @@
  *   node --import tsx test/helpers/withPostgres.ts node --test …
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENV, startCluster } from './postgresCluster.js';
@@ -22,6 +22,10 @@ const cluster = await startCluster();
 // The run gets a temp directory of its own, so what the tests leave there is seen: a test
 // must remove what it makes (test/helpers/tempDir.ts).
 const runTemp = mkdtempSync(join(tmpdir(), 'heritage-api-run-'));
+// A test that starts a cluster of its own (test/http/storeRestart.test.ts) runs PostgreSQL as the
+// system user postgres when run as root (postgresCluster.ts), with its directory and initdb's
+// password file in here: others may pass through the directory (not list it), as through /tmp.
+chmodSync(runTemp, 0o711);
 const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, [ENV]: cluster.adminUrl, TMPDIR: runTemp } });
 // Ctrl-C reaches the child through the terminal; the cluster is stopped once the child has gone.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
