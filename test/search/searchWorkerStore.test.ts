@@ -44,6 +44,8 @@ test('a search worker whose store is down at its start and goes away later: stor
     limits: { maxClauses: 128, maxExpansionsPerTerm: 1000, maxExpansionsPerQuery: 10_000 },
     indexSliceMs: 50,
     indexPollMs: 20,
+    // 0 leaves this thread's priority alone: the worker's code runs on the test's own thread here.
+    niceness: 0,
   };
   await relay.cut();
   const answers: WorkerAnswer[] = [];
