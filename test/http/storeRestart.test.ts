@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { generateApiKey, hashApiKey } from '../../src/apiKeys.js';
-import { errorToXml } from '../../src/formats/errorBody.js';
+import { errorToXml } from '../../src/http/bodies/errorBody.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { createPool } from '../../src/store/postgres/db.js';

@@ -39,8 +39,13 @@ test('a search worker whose store is down at its start and goes away later: stor
   }
   const relay = new Relay(new URL(db.url));
   await relay.start();
+  // The spec a server hands its search workers, for the store through the relay.
+  const through = await openPostgresStore({ url: relay.url() });
+  const spec = through.reopenSpec();
+  await through.close();
+  assert.ok(spec !== undefined, 'a PostgreSQL store can be reopened');
   const setup: SearchWorkerSetup = {
-    spec: { backend: 'postgres', settings: { url: relay.url(), replicaUrls: [], maxReplicaLagSeconds: 5 } },
+    spec,
     limits: { maxClauses: 128, maxExpansionsPerTerm: 1000, maxExpansionsPerQuery: 10_000 },
     indexSliceMs: 50,
     indexPollMs: 20,
