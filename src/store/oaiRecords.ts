@@ -154,7 +154,8 @@ export function* refreshPlan(changed: readonly string[], options: RefreshOptions
       const old = records.get(id);
       if (item === undefined && old === undefined) continue;
       const root = item === undefined ? null : roots.get(id)!;
-      const choUri = item?.choUri ?? old!.choUri;
+      // An item without a CHO URI (null) keeps null: `??` would reach for a record that a new item lacks.
+      const choUri = item !== undefined ? item.choUri : old!.choUri;
       const live = item !== undefined && !item.blocked;
       let sets: string[] | null = null;
       if (live) {
