@@ -2,9 +2,7 @@
  * A real server on a real store for HTTP tests (Fastify inject: the whole
  * request pipeline, no socket).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey, hashApiKey } from '../../src/apiKeys.js';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
@@ -13,6 +11,7 @@ import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import { ingestItems } from '../../src/ingest/ingestItems.js';
 import type { Store } from '../../src/store/Store.js';
 import type { TestBackend } from './backends.js';
+import { tempDir } from './tempDir.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -32,7 +31,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const opened = await backend.open();
   // The search indexes on disk: beside an SQLite file (in its temporary directory), else in one of their own.
-  const indexDir = backend.name === 'sqlite' || options.flags?.search?.path !== undefined ? undefined : mkdtempSync(join(tmpdir(), 'heritage-api-index-'));
+  const indexDir = backend.name === 'sqlite' || options.flags?.search?.path !== undefined ? undefined : tempDir('index');
   const search = { ...options.flags?.search, ...(indexDir ? { path: indexDir } : {}) };
   const config = loadConfig({ flags: { ...options.flags, search, store: { ...options.flags?.store, ...backend.config(opened.location) } } });
   if (options.load) await ingestItems(opened.store, options.load, { batchSize: 100 });

@@ -6,8 +6,7 @@
  * adding one entry to ALL_BACKENDS. HERITAGE_TEST_BACKENDS=sqlite (or =postgres) restricts
  * the loop to the backends it names (CONTRIBUTING.md "Tests").
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigOverrides } from '../../src/config.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
@@ -18,6 +17,7 @@ import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import type { PreparedItem, Store } from '../../src/store/Store.js';
 import { cortexXml, type TestPackage } from './packages.js';
 import { createTestDatabase } from './postgres.js';
+import { tempDir } from './tempDir.js';
 
 export interface TestStoreOptions {
   /** The smallest search change log kept per kind, to test pruning. */
@@ -57,7 +57,7 @@ export async function migratedDatabase(): Promise<{ url: string; drop(): Promise
 export const SQLITE: TestBackend = {
   name: 'sqlite',
   async open(options = {}) {
-    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+    const dir = tempDir('test');
     const path = join(dir, 'test.db');
     const store = openSqliteStore({ path, ...options });
     return {

@@ -7,8 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -20,11 +19,12 @@ import { MIGRATIONS, migrate } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cortexXml } from '../helpers/packages.js';
 import { CORTEX_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
 
 const uri = (id: string) => `http://www.deutsche-digitale-bibliothek.de/item/${id}`;
 
 test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence positions through migration 5', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const dir = tempDir('test');
   const path = join(dir, 'old.db');
   try {
     const old = new Database(path);
@@ -69,7 +69,7 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
 });
 
 test('[sqlite] migration 9 drops the old person search tables and keeps each person, its count and its gender for the engine', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const dir = tempDir('test');
   const path = join(dir, 'old.db');
   try {
     const old = new Database(path);
@@ -154,7 +154,7 @@ const rawBody = (db: Database.Database, table: string, id: string) =>
 const changeCount = (db: Database.Database) => db.prepare<[], number>('SELECT count(*) FROM search_item_changes').pluck().get()!;
 
 test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they read back byte for byte', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const dir = tempDir('test');
   const path = join(dir, 'old.db');
   try {
     const { items, blocked } = storeAtSchema9(path);
@@ -209,7 +209,7 @@ test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they r
 });
 
 test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs again to the end', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const dir = tempDir('test');
   const path = join(dir, 'old.db');
   try {
     const { items } = storeAtSchema9(path);
@@ -246,7 +246,7 @@ test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs
 });
 
 test('[sqlite] a store that records another body encoding is refused with what to do', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const dir = tempDir('test');
   const path = join(dir, 'other.db');
   try {
     openSqliteStore({ path }).close();
@@ -263,7 +263,7 @@ test('[sqlite] a store that records another body encoding is refused with what t
 });
 
 test('[sqlite] migration 11 gives every stored item its stored fields; a blocked item shows nothing, a deleted one takes them along', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-test-'));
+  const dir = tempDir('test');
   const path = join(dir, 'old.db');
   try {
     // 1,105 items: more than two of the migration's batches of 500.
