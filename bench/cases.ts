@@ -85,16 +85,26 @@ export function plainRow(name: string, r: LoadResult, target: string, conns = 1)
 }
 
 /** The packages, hierarchy and entity cases (issues #5, #14). */
-export async function entityCases(base: string, manifest: Manifest, json: Record<string, string>, xml: Record<string, string>): Promise<Case[]> {
+export async function entityCases(
+  base: string,
+  manifest: Manifest,
+  json: Record<string, string>,
+  xml: Record<string, string>,
+): Promise<Case[]> {
   const q = (query: string, rest = '') => `/entities?query=${encodeURIComponent(query)}${rest}`;
   const item = manifest.itemIdsSample[0]!;
   // Packages spread over the whole set, asked for in turn: reads of many rows, not one hot row.
   const spread = Math.min(ROTATING_ITEMS, manifest.items);
-  const rotating = Array.from({ length: spread }, (_, k) => `/items/${itemId(manifest.seed, Math.floor((k * manifest.items) / spread))}/aip`);
+  const rotating = Array.from(
+    { length: spread },
+    (_, k) => `/items/${itemId(manifest.seed, Math.floor((k * manifest.items) / spread))}/aip`,
+  );
   // The most frequent birth/death place, for a filter that keeps many hits.
   const places = await sample(`${base}${q('*:*', '&facet=person_place_fct&rows=1')}`, json);
-  const topPlace = (JSON.parse(places.body.toString()) as { facets: Array<{ field: string; facetValues: Array<{ value: string }> }> }).facets
-    .find((f) => f.field === 'person_place_fct')?.facetValues[0]?.value ?? 'Berlin';
+  const topPlace =
+    (JSON.parse(places.body.toString()) as { facets: Array<{ field: string; facetValues: Array<{ value: string }> }> }).facets.find(
+      (f) => f.field === 'person_place_fct',
+    )?.facetValues[0]?.value ?? 'Berlin';
   // Entity targets are latencies: measured with one connection, so p99 is the time a
   // request takes, not the queue in front of it; the 50-connection rows show throughput.
   const one = 1;
@@ -105,17 +115,64 @@ export async function entityCases(base: string, manifest: Manifest, json: Record
     { name: 'aip JSON, gzip', path: `/items/${item}/aip`, headers: { ...json, 'accept-encoding': 'gzip' }, target: '≥ 0.8 × ceiling' },
     { name: 'parents, depth 12', path: `/items/${manifest.deepLeafId}/parents`, headers: json, target: '≥ 0.7 × ceiling' },
     { name: 'parents, shallow, XML', path: `/items/${manifest.shallowItemId}/parents`, headers: xml, target: '≥ 0.7 × ceiling' },
-    { name: `entities rare '${manifest.rareTerm}' + facet`, path: q(manifest.rareTerm, '&facet=person_occupation_fct'), headers: json, target: 'p99 ≤ 5 ms', connections: one },
+    {
+      name: `entities rare '${manifest.rareTerm}' + facet`,
+      path: q(manifest.rareTerm, '&facet=person_occupation_fct'),
+      headers: json,
+      target: 'p99 ≤ 5 ms',
+      connections: one,
+    },
     { name: `entities rare '${manifest.rareTerm}' + facet`, path: q(manifest.rareTerm, '&facet=person_occupation_fct'), headers: json },
-    { name: `entities common '${manifest.commonTerm}' + name facet + filter`, path: q(manifest.commonTerm, '&facet=person_name_fct&person_gender_fct=Frau'), headers: json, target: 'p99 ≤ 50 ms', connections: one },
-    { name: `entities common '${manifest.commonTerm}' + place facet + filter, ALPHA`, path: q(manifest.commonTerm, '&facet=person_place_fct&person_gender_fct=Frau&sort=ALPHA_ASC'), headers: json, target: 'p99 ≤ 50 ms', connections: one },
-    { name: `entities very common '${manifest.veryCommonTerm}' + occupation facet + filter`, path: q(manifest.veryCommonTerm, '&facet=person_occupation_fct&person_gender_fct=Mann'), headers: json, target: 'p99 ≤ 50 ms', connections: one },
-    { name: `entities very common '${manifest.veryCommonTerm}' + occupation facet + filter, ALPHA`, path: q(manifest.veryCommonTerm, '&facet=person_occupation_fct&person_gender_fct=Mann&sort=ALPHA_ASC'), headers: json, target: 'p99 ≤ 50 ms', connections: one },
-    { name: 'entities *:* + gender facet + filter', path: q('*:*', '&facet=person_gender_fct&person_gender_fct=Frau'), headers: json, target: 'p99 ≤ 50 ms', connections: one },
-    { name: 'entities *:* + occupation facet + place filter, ALPHA', path: q('*:*', `&facet=person_occupation_fct&person_place_fct=${encodeURIComponent(topPlace)}&sort=ALPHA_ASC`), headers: json, target: 'p99 ≤ 50 ms', connections: one },
+    {
+      name: `entities common '${manifest.commonTerm}' + name facet + filter`,
+      path: q(manifest.commonTerm, '&facet=person_name_fct&person_gender_fct=Frau'),
+      headers: json,
+      target: 'p99 ≤ 50 ms',
+      connections: one,
+    },
+    {
+      name: `entities common '${manifest.commonTerm}' + place facet + filter, ALPHA`,
+      path: q(manifest.commonTerm, '&facet=person_place_fct&person_gender_fct=Frau&sort=ALPHA_ASC'),
+      headers: json,
+      target: 'p99 ≤ 50 ms',
+      connections: one,
+    },
+    {
+      name: `entities very common '${manifest.veryCommonTerm}' + occupation facet + filter`,
+      path: q(manifest.veryCommonTerm, '&facet=person_occupation_fct&person_gender_fct=Mann'),
+      headers: json,
+      target: 'p99 ≤ 50 ms',
+      connections: one,
+    },
+    {
+      name: `entities very common '${manifest.veryCommonTerm}' + occupation facet + filter, ALPHA`,
+      path: q(manifest.veryCommonTerm, '&facet=person_occupation_fct&person_gender_fct=Mann&sort=ALPHA_ASC'),
+      headers: json,
+      target: 'p99 ≤ 50 ms',
+      connections: one,
+    },
+    {
+      name: 'entities *:* + gender facet + filter',
+      path: q('*:*', '&facet=person_gender_fct&person_gender_fct=Frau'),
+      headers: json,
+      target: 'p99 ≤ 50 ms',
+      connections: one,
+    },
+    {
+      name: 'entities *:* + occupation facet + place filter, ALPHA',
+      path: q('*:*', `&facet=person_occupation_fct&person_place_fct=${encodeURIComponent(topPlace)}&sort=ALPHA_ASC`),
+      headers: json,
+      target: 'p99 ≤ 50 ms',
+      connections: one,
+    },
     { name: 'entities *:* + gender facet + filter', path: q('*:*', '&facet=person_gender_fct&person_gender_fct=Frau'), headers: json },
     { name: 'entities id lookup', path: q(`id:"${manifest.knownPersonIds[0]}"`), headers: json },
-    { name: 'entities deep page (offset 10000)', path: q(manifest.veryCommonTerm, '&offset=10000&rows=20'), headers: json, connections: one },
+    {
+      name: 'entities deep page (offset 10000)',
+      path: q(manifest.veryCommonTerm, '&offset=10000&rows=20'),
+      headers: json,
+      connections: one,
+    },
   ];
 }
 
@@ -124,16 +181,27 @@ export async function entityCases(base: string, manifest: Manifest, json: Record
  * 1000, the maximum) through every hit of the query, one request at a time,
  * and checks that each id comes exactly once and that their number is the total.
  */
-export async function cursorPaging(base: string, headers: Record<string, string>, query: string): Promise<{ hits: number; pages: number; seconds: number; exact: boolean }> {
+export async function cursorPaging(
+  base: string,
+  headers: Record<string, string>,
+  query: string,
+): Promise<{ hits: number; pages: number; seconds: number; exact: boolean }> {
   const started = performance.now();
   const seen = new Set<string>();
   let duplicates = 0;
   let total = -1;
   let pages = 0;
-  for (let cursor = '*'; ; ) {
-    const r = await sample(`${base}/entities?query=${encodeURIComponent(query)}&rows=1000&cursorMark=${encodeURIComponent(cursor)}`, headers);
+  for (let cursor = '*'; ;) {
+    const r = await sample(
+      `${base}/entities?query=${encodeURIComponent(query)}&rows=1000&cursorMark=${encodeURIComponent(cursor)}`,
+      headers,
+    );
     if (r.status !== 200) throw new Error(`cursor paging: status ${r.status}: ${r.body.toString().slice(0, 300)}`);
-    const page = JSON.parse(r.body.toString()) as { numberOfResults: number; results: Array<{ docs: Array<{ id: string }> }>; nextCursorMark?: string };
+    const page = JSON.parse(r.body.toString()) as {
+      numberOfResults: number;
+      results: Array<{ docs: Array<{ id: string }> }>;
+      nextCursorMark?: string;
+    };
     pages++;
     total = page.numberOfResults;
     const docs = page.results[0]?.docs ?? [];
@@ -155,13 +223,27 @@ export async function cursorPaging(base: string, headers: Record<string, string>
  * so no expansion comes from the cache. The searches answer 200, or 503 past
  * search.timeBudgetMs.
  */
-export async function parentsUnderSearches(base: string, path: string, headers: Record<string, string>): Promise<{ parents: LoadResult; searches: LoadResult }> {
+export async function parentsUnderSearches(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ parents: LoadResult; searches: LoadResult }> {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const patterns = [...'qxjy'].flatMap((first) => [...letters].flatMap((a) => [...letters].map((b) => `*${first}${a}${b}*`)));
   const paths: string[] = [];
-  for (let k = 0; k + 100 <= patterns.length; k += 100) paths.push(`/entities?rows=1&query=${encodeURIComponent(patterns.slice(k, k + 100).join(' OR '))}`);
-  const options = { url: `${base}${paths[0]}`, headers, connections: 5, duration: seconds + 2, timeout: 60, requests: paths.map((p) => ({ path: p })) };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  for (let k = 0; k + 100 <= patterns.length; k += 100)
+    paths.push(`/entities?rows=1&query=${encodeURIComponent(patterns.slice(k, k + 100).join(' OR '))}`);
+  const options = {
+    url: `${base}${paths[0]}`,
+    headers,
+    connections: 5,
+    duration: seconds + 2,
+    timeout: 60,
+    requests: paths.map((p) => ({ path: p })),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -174,8 +256,21 @@ export async function parentsUnderSearches(base: string, path: string, headers: 
 
 /** Facet fields of the item index, 15 of them, for the worst Solr select. */
 const FIFTEEN_FACETS = [
-  'time_fct', 'place_fct', 'place_fct_normdata', 'affiliate_fct', 'affiliate_fct_normdata', 'affiliate_fct_role', 'affiliate_fct_role_normdata',
-  'affiliate_fct_involved', 'affiliate_fct_subject', 'keywords_fct', 'keywords_fct_normdata', 'topic_fct', 'objecttype_fct', 'objecttype_fct_normdata', 'language_fct',
+  'time_fct',
+  'place_fct',
+  'place_fct_normdata',
+  'affiliate_fct',
+  'affiliate_fct_normdata',
+  'affiliate_fct_role',
+  'affiliate_fct_role_normdata',
+  'affiliate_fct_involved',
+  'affiliate_fct_subject',
+  'keywords_fct',
+  'keywords_fct_normdata',
+  'topic_fct',
+  'objecttype_fct',
+  'objecttype_fct_normdata',
+  'language_fct',
 ];
 
 /** Twelve of the most frequent German words, each on most records: an OR of them matches nearly everything. */
@@ -209,10 +304,19 @@ export function worstRequests(items: number): string[] {
  * (worstRequests) going in loops, one connection each, so that five are always in flight. Searches must not take the cores the lookups need: the searches answer
  * 200, or a 503 when the node is busy (docs/search.md "Time budget and admission").
  */
-export async function parentsUnderWorstRequests(base: string, path: string, headers: Record<string, string>, items: number, duration = seconds, conns = 1): Promise<{ parents: LoadResult; searches: Array<LoadResult & { path: string }> }> {
+export async function parentsUnderWorstRequests(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  items: number,
+  duration = seconds,
+  conns = 1,
+): Promise<{ parents: LoadResult; searches: Array<LoadResult & { path: string }> }> {
   const paths = worstRequests(items);
   const options = paths.map((p) => ({ url: `${base}${p}`, headers, connections: 1, duration: duration + 2, timeout: 60 }));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -229,17 +333,27 @@ export async function parentsUnderWorstRequests(base: string, path: string, head
  * commit. Then how long the last loaded item takes to become searchable. Run last: the
  * store holds the new items afterwards.
  */
-export async function parentsWhileLoading(store: BenchStore, base: string, path: string, headers: Record<string, string>): Promise<{ parents: LoadResult; items: number; loadSeconds: number; searchableAfter: number }> {
+export async function parentsWhileLoading(
+  store: BenchStore,
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ parents: LoadResult; items: number; loadSeconds: number; searchableAfter: number }> {
   const items = Number(option('load-items', quick ? '5000' : '100000'));
   const extra = join(dataDir, 'extra');
-  const made = existsSync(join(extra, 'manifest.json')) ? (JSON.parse(readFileSync(join(extra, 'manifest.json'), 'utf8')) as Manifest) : undefined;
+  const made = existsSync(join(extra, 'manifest.json'))
+    ? (JSON.parse(readFileSync(join(extra, 'manifest.json'), 'utf8')) as Manifest)
+    : undefined;
   if (made?.items !== items || made.seed !== 2) {
     log(`generating ${items} more items to load while serving ...`);
     await generate({ persons: 1000, items, out: extra, seed: 2, threads: Math.min(2, cpus().length) });
   }
   const lastId = itemId(2, items - 1);
   const started = performance.now();
-  const ingest = spawn(process.execPath, [CLI, ...store.args, 'ingest', 'items', join(extra, 'items')], { stdio: ['ignore', 'ignore', 'inherit'], env: store.env });
+  const ingest = spawn(process.execPath, [CLI, ...store.args, 'ingest', 'items', join(extra, 'items')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: store.env,
+  });
   const exited = new Promise<number | null>((resolve) => ingest.once('exit', resolve));
   const runs: LoadResult[] = [];
   // drive() blocks this process's event loop; the turn between runs lets the ingest's exit be seen.

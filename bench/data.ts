@@ -94,7 +94,13 @@ export interface Manifest {
   shallowItemId: string | null;
   idsByDepth: Record<string, string[]>;
   itemIdsSample: string[];
-  trees: { count: number; byKind: Record<string, number>; byDepth: Record<string, number>; itemsByDepth: Record<string, number>; maxFanOut: number };
+  trees: {
+    count: number;
+    byKind: Record<string, number>;
+    byDepth: Record<string, number>;
+    itemsByDepth: Record<string, number>;
+    maxFanOut: number;
+  };
   personRefs: { itemsWithRefs: number; refs: number; personsWithItems: number; maxItemsOfOnePerson: number };
   itemSizes: { min: number; p10: number; p50: number; p90: number; max: number; mean: number };
   vocabulary: { forenames: number; surnames: number; realSurnames: number; occupations: number; places: number };
@@ -105,7 +111,8 @@ function prepareOut(out: string): void {
   if (existsSync(out)) {
     const entries = readdirSync(out);
     const ours = entries.includes(MARKER) || entries.includes('manifest.json');
-    if (entries.length > 0 && !ours) throw new Error(`${out} is not empty and holds no earlier bench data (${MARKER} or manifest.json); choose another --out`);
+    if (entries.length > 0 && !ours)
+      throw new Error(`${out} is not empty and holds no earlier bench data (${MARKER} or manifest.json); choose another --out`);
     for (const e of ['persons', 'items', 'manifest.json']) rmSync(join(out, e), { recursive: true, force: true });
   }
   mkdirSync(join(out, 'persons'), { recursive: true });
@@ -136,10 +143,13 @@ function runWorker(job: ItemJob, progress: (done: number) => void): Promise<Item
   const script = new URL('./synth/itemWorker' + (here.endsWith('.ts') ? '.ts' : '.js'), here);
   // Under tsx the worker must register tsx itself before it can load a .ts file.
   const worker = here.endsWith('.ts')
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`, {
-        eval: true,
-        workerData: job,
-      })
+    ? new Worker(
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`,
+        {
+          eval: true,
+          workerData: job,
+        },
+      )
     : new Worker(script, { workerData: job });
   return new Promise((resolvePromise, reject) => {
     let result: ItemJobResult | undefined;
@@ -148,20 +158,28 @@ function runWorker(job: ItemJob, progress: (done: number) => void): Promise<Item
       else result = m.result;
     });
     worker.on('error', reject);
-    worker.on('exit', (code) => (result && code === 0 ? resolvePromise(result) : reject(new Error(`item worker stopped with code ${code}`))));
+    worker.on('exit', (code) =>
+      result && code === 0 ? resolvePromise(result) : reject(new Error(`item worker stopped with code ${code}`)),
+    );
   });
 }
 
 class Progress {
   private next = 10;
   private readonly started = Date.now();
-  constructor(private readonly what: string, private readonly total: number, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly what: string,
+    private readonly total: number,
+    private readonly log: (line: string) => void,
+  ) {}
 
   update(done: number): void {
     if (this.total === 0) return;
     while (done * 100 >= this.next * this.total && this.next <= 100) {
       const s = (Date.now() - this.started) / 1000;
-      this.log(`${this.what.padEnd(7)} ${String(this.next).padStart(3)} %  ${done.toLocaleString('en')}/${this.total.toLocaleString('en')}  ${Math.round(done / Math.max(s, 0.001)).toLocaleString('en')}/s`);
+      this.log(
+        `${this.what.padEnd(7)} ${String(this.next).padStart(3)} %  ${done.toLocaleString('en')}/${this.total.toLocaleString('en')}  ${Math.round(done / Math.max(s, 0.001)).toLocaleString('en')}/s`,
+      );
       this.next += 10;
     }
   }
@@ -191,7 +209,13 @@ function percentile(sorted: Uint32Array, p: number): number {
 }
 
 /** Persons, streamed to files of 100,000 lines, with exact hit counts of every index token. */
-async function writePersons(out: string, N: number, personGen: PersonGenerator, table: TokenTable, log: (line: string) => void): Promise<{ counts: Uint32Array; personFiles: string[] }> {
+async function writePersons(
+  out: string,
+  N: number,
+  personGen: PersonGenerator,
+  table: TokenTable,
+  log: (line: string) => void,
+): Promise<{ counts: Uint32Array; personFiles: string[] }> {
   const counts = new Uint32Array(table.size);
   const stamp = new Int32Array(table.size).fill(-1);
   const personFiles: string[] = [];
@@ -252,7 +276,10 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   const itemProgress = new Progress('items', M, log);
   let itemsBefore = 0;
   const writeTrees = (from: number, to: number): Promise<ItemJobResult[]> => {
-    if (threads === 1) return Promise.resolve([writeItems({ out, seed, persons: N, items: M, fromTree: from, toTree: to }, (d) => itemProgress.update(itemsBefore + d))]);
+    if (threads === 1)
+      return Promise.resolve([
+        writeItems({ out, seed, persons: N, items: M, fromTree: from, toTree: to }, (d) => itemProgress.update(itemsBefore + d)),
+      ]);
     const ranges = splitTrees(forest, threads, from, to);
     const done = new Array<number>(ranges.length).fill(0);
     return Promise.all(
@@ -278,7 +305,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     await slices.afterPersons();
     /** The item after the last of the tree. */
     const endOf = (tree: number) => forest.treeStart[tree + 1] ?? M;
-    for (let from = 0; from < trees; ) {
+    for (let from = 0; from < trees;) {
       let to = from + 1;
       while (to < trees && endOf(to) - forest.treeStart[from]! <= slices.items) to++;
       results.push(...(await writeTrees(from, to)));
@@ -301,7 +328,19 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     refs += r.refs;
   }
 
-  const manifest = buildManifest(options, forest, personGen, vocab.table, counts, sizes, perPerson, itemsWithRefs, refs, personFiles, folders);
+  const manifest = buildManifest(
+    options,
+    forest,
+    personGen,
+    vocab.table,
+    counts,
+    sizes,
+    perPerson,
+    itemsWithRefs,
+    refs,
+    personFiles,
+    folders,
+  );
   writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
@@ -329,7 +368,9 @@ function buildManifest(
 
   const rareCap = Math.min(99, Math.max(1, Math.floor(N / 1000)));
   const rare = chooseTerm(table, counts, 1, rareCap, Math.ceil(rareCap / 2)) ?? chooseTerm(table, counts, 1, N, 1);
-  const common = chooseTerm(table, counts, Math.max(1, Math.ceil(N * 0.01)), Math.floor(N * 0.05), N * 0.025) ?? chooseTerm(table, counts, 1, N, N * 0.025);
+  const common =
+    chooseTerm(table, counts, Math.max(1, Math.ceil(N * 0.01)), Math.floor(N * 0.05), N * 0.025) ??
+    chooseTerm(table, counts, 1, N, N * 0.025);
   const veryCommon = chooseTerm(table, counts, 1, N, N);
 
   // Trees and depths.
@@ -430,7 +471,8 @@ async function main(): Promise<void> {
   }
   const int = (name: string, v: string | undefined, min: number): number => {
     const n = Number(v);
-    if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${name} needs a whole number ≥ ${min}\n${usage}`);
+    if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min)
+      throw new Error(`--${name} needs a whole number ≥ ${min}\n${usage}`);
     return n;
   };
   const persons = int('persons', values.persons, 0);
@@ -440,11 +482,17 @@ async function main(): Promise<void> {
   const threads = int('threads', values.threads, 1);
   const log = (line: string) => process.stderr.write(`[bench:data] ${line}\n`);
   const started = Date.now();
-  log(`${persons.toLocaleString('en')} persons, ${items.toLocaleString('en')} items, seed ${seed}, ${threads} item thread(s) -> ${values.out}`);
+  log(
+    `${persons.toLocaleString('en')} persons, ${items.toLocaleString('en')} items, seed ${seed}, ${threads} item thread(s) -> ${values.out}`,
+  );
   const m = await generate({ persons, items, out: values.out!, seed, threads, log });
   const s = (Date.now() - started) / 1000;
-  log(`done in ${s.toFixed(1)} s: ${m.files.persons.length} person file(s), ${m.items.toLocaleString('en')} items (${(m.files.itemBytes / 1e9).toFixed(2)} GB) in ${m.files.itemFolders} folders`);
-  log(`terms: rare ${m.rareTerm} (${m.rareTermHits}), common ${m.commonTerm} (${m.commonTermHits}), very common ${m.veryCommonTerm} (${m.veryCommonTermHits}); manifest: ${join(values.out!, 'manifest.json')}`);
+  log(
+    `done in ${s.toFixed(1)} s: ${m.files.persons.length} person file(s), ${m.items.toLocaleString('en')} items (${(m.files.itemBytes / 1e9).toFixed(2)} GB) in ${m.files.itemFolders} folders`,
+  );
+  log(
+    `terms: rare ${m.rareTerm} (${m.rareTermHits}), common ${m.commonTerm} (${m.commonTermHits}), very common ${m.veryCommonTerm} (${m.veryCommonTermHits}); manifest: ${join(values.out!, 'manifest.json')}`,
+  );
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

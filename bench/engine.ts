@@ -46,7 +46,10 @@ function build(schema: typeof itemSchema, make: (i: number) => SearchDocument, l
     cpu += (c.user + c.system) / 1000;
     wall += performance.now() - t0;
   }
-  row(`${label} build (${N.toLocaleString('en')} upserts)`, `${(wall / 1000).toFixed(1)} s wall, ${(cpu / 1000).toFixed(1)} s CPU (${Math.round(N / (wall / 1000)).toLocaleString('en')} docs/s wall, ${Math.round(N / (cpu / 1000)).toLocaleString('en')} docs/s CPU)`);
+  row(
+    `${label} build (${N.toLocaleString('en')} upserts)`,
+    `${(wall / 1000).toFixed(1)} s wall, ${(cpu / 1000).toFixed(1)} s CPU (${Math.round(N / (wall / 1000)).toLocaleString('en')} docs/s wall, ${Math.round(N / (cpu / 1000)).toLocaleString('en')} docs/s CPU)`,
+  );
   return ix;
 }
 
@@ -67,7 +70,10 @@ function measure(name: string, make: (k: number) => SearchRequest, ix: SearchInd
   const cpu = (c.user + c.system) / 1000 / runs;
   times.sort((a, b) => a - b);
   const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-  row(name, `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${cpu.toFixed(2)} ms (mean hits ${Math.round(total / runs).toLocaleString('en')}, ${runs} runs)`);
+  row(
+    name,
+    `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${cpu.toFixed(2)} ms (mean hits ${Math.round(total / runs).toLocaleString('en')}, ${runs} runs)`,
+  );
 }
 
 gc();
@@ -76,31 +82,54 @@ const items = build(itemSchema, itemDoc, 'items');
 const persons = PERSONS ? build(personSchema, personDoc, 'persons') : undefined;
 gc();
 const after = process.memoryUsage();
-row('heap used / array buffers / RSS', `${mb(after.heapUsed - before.heapUsed)} / ${mb(after.arrayBuffers - before.arrayBuffers)} / ${mb(after.rss)}${persons ? ' (both indexes)' : ' (items only)'}`);
+row(
+  'heap used / array buffers / RSS',
+  `${mb(after.heapUsed - before.heapUsed)} / ${mb(after.arrayBuffers - before.arrayBuffers)} / ${mb(after.rss)}${persons ? ' (both indexes)' : ' (items only)'}`,
+);
 
 const rows = 20;
 const facet = (field: string) => ({ field, limit: 10, mincount: 1, sort: 'count' as const });
 const term = (text: string) => ({ kind: 'term' as const, field: null, text });
 measure('rare term (rank 20k-120k)', (k) => ({ query: term(word(20_000 + k * 500)), sort: { kind: 'relevance' }, offset: 0, rows }), items);
-measure('common term + type filter + place facet', (k) => ({
-  query: term(word(5 + (k % 40))),
-  filters: { type_fct: ['mediatype_000', 'mediatype_001'] },
-  facets: [facet('place_fct')],
-  sort: { kind: 'relevance' },
-  offset: 0,
-  rows,
-}), items, 100);
-measure('very common term + sector filter + 2 facets', (k) => ({
-  query: term(word(k % 5)),
-  filters: { sector_fct: ['sec_00', 'sec_01', 'sec_02'] },
-  facets: [facet('place_fct'), facet('time_fct')],
-  sort: { kind: 'relevance' },
-  offset: 0,
-  rows,
-}), items, 100);
+measure(
+  'common term + type filter + place facet',
+  (k) => ({
+    query: term(word(5 + (k % 40))),
+    filters: { type_fct: ['mediatype_000', 'mediatype_001'] },
+    facets: [facet('place_fct')],
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows,
+  }),
+  items,
+  100,
+);
+measure(
+  'very common term + sector filter + 2 facets',
+  (k) => ({
+    query: term(word(k % 5)),
+    filters: { sector_fct: ['sec_00', 'sec_01', 'sec_02'] },
+    facets: [facet('place_fct'), facet('time_fct')],
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows,
+  }),
+  items,
+  100,
+);
 const allFacets = ['type_fct', 'sector_fct', 'place_fct', 'time_fct'].map(facet);
-measure('*:* + type, sector, place, time facets', () => ({ query: { kind: 'all' }, facets: allFacets, sort: { kind: 'relevance' }, offset: 0, rows }), items, 100);
-measure('*:* + 4 facets, sorted by id', () => ({ query: { kind: 'all' }, facets: allFacets, sort: { kind: 'id', descending: false }, offset: 0, rows }), items, 100);
+measure(
+  '*:* + type, sector, place, time facets',
+  () => ({ query: { kind: 'all' }, facets: allFacets, sort: { kind: 'relevance' }, offset: 0, rows }),
+  items,
+  100,
+);
+measure(
+  '*:* + 4 facets, sorted by id',
+  () => ({ query: { kind: 'all' }, facets: allFacets, sort: { kind: 'id', descending: false }, offset: 0, rows }),
+  items,
+  100,
+);
 
 // deep cursor: pages of 100 through the first 100,000 hits of a filtered *:* by title, then
 // the pages from depth 50,000 to 100,000 again, timed
@@ -119,10 +148,31 @@ for (let i = 0; i < Math.min(1000, Math.floor(N / 10 / 100)); i++) {
   cursor = items.search(deep(cursor), Date.now() + 600_000).nextCursor!;
 }
 const depth = cursors.length * 100;
-measure(`deep cursor page (depth ${(depth / 2).toLocaleString('en')}-${depth.toLocaleString('en')}, by title)`, (k) => deep(cursors[cursors.length / 2 + (k % (cursors.length / 2))]!), items, 100);
+measure(
+  `deep cursor page (depth ${(depth / 2).toLocaleString('en')}-${depth.toLocaleString('en')}, by title)`,
+  (k) => deep(cursors[cursors.length / 2 + (k % (cursors.length / 2))]!),
+  items,
+  100,
+);
 if (persons) {
-  measure('persons: common name term', (k) => ({ query: term(word(k % 50)), facets: [facet('person_occupation_fct')], sort: { kind: 'relevance' }, offset: 0, rows }), persons, 100);
-  measure('persons: *:* + 2 facets', () => ({ query: { kind: 'all' }, facets: [facet('person_gender_fct'), facet('person_place_fct')], sort: { kind: 'relevance' }, offset: 0, rows }), persons, 100);
+  measure(
+    'persons: common name term',
+    (k) => ({ query: term(word(k % 50)), facets: [facet('person_occupation_fct')], sort: { kind: 'relevance' }, offset: 0, rows }),
+    persons,
+    100,
+  );
+  measure(
+    'persons: *:* + 2 facets',
+    () => ({
+      query: { kind: 'all' },
+      facets: [facet('person_gender_fct'), facet('person_place_fct')],
+      sort: { kind: 'relevance' },
+      offset: 0,
+      rows,
+    }),
+    persons,
+    100,
+  );
 }
 
 // "Did you mean" (docs/search-engine.md "Spellcheck"): a common term misspelt (one edit, or two,
@@ -136,18 +186,22 @@ function misspellings(ix: SearchIndex, from: number, count: number, edits: numbe
     for (let e = 0; e < edits; e++) {
       const at = 1 + ((k * 7 + e * 3) % Math.max(1, w.length - 1));
       const kind = (k + e) % 3;
-      if (kind === 0 && w.length > 4) w = w.slice(0, at) + w.slice(at + 1); // a letter dropped
-      else if (kind === 1 && at + 1 < w.length) w = w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2); // two swapped
+      if (kind === 0 && w.length > 4)
+        w = w.slice(0, at) + w.slice(at + 1); // a letter dropped
+      else if (kind === 1 && at + 1 < w.length)
+        w = w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2); // two swapped
       else w = w.slice(0, at) + (w[at] === 'e' ? 'a' : 'e') + w.slice(at + 1); // one replaced
     }
     if (w.length >= 4 && ix.documentFrequency(w) === 0) out.push(w);
   }
   return out;
 }
-const spell = (words: string[]) => (k: number): SearchRequest => {
-  const text = words[k % words.length]!;
-  return { query: term(text), sort: { kind: 'relevance' }, offset: 0, rows, spellcheck: { minHits: 1, text } };
-};
+const spell =
+  (words: string[]) =>
+  (k: number): SearchRequest => {
+    const text = words[k % words.length]!;
+    return { query: term(text), sort: { kind: 'relevance' }, offset: 0, rows, spellcheck: { minHits: 1, text } };
+  };
 if (ONLY === undefined || 'spellcheck'.includes(ONLY) || ONLY.includes('spell')) {
   // the vocabulary's sorted array (dictionary.ts) is what the candidate walk reads; a prefix
   // query would sort it as well
@@ -156,7 +210,10 @@ if (ONLY === undefined || 'spellcheck'.includes(ONLY) || ONLY.includes('spell'))
     ix.terms.view();
     bytes += ix.termDocs.array.byteLength + 8 * ix.terms.size;
   }
-  row('spellcheck memory (per-term document counts + sorted term array)', `${mb(bytes)}${persons ? ' (both indexes)' : ''}; terms: ${items.terms.size.toLocaleString('en')} items${persons ? `, ${persons.terms.size.toLocaleString('en')} persons` : ''}`);
+  row(
+    'spellcheck memory (per-term document counts + sorted term array)',
+    `${mb(bytes)}${persons ? ' (both indexes)' : ''}; terms: ${items.terms.size.toLocaleString('en')} items${persons ? `, ${persons.terms.size.toLocaleString('en')} persons` : ''}`,
+  );
 }
 function measureSpell(name: string, ix: SearchIndex, words: string[]): void {
   if (ONLY !== undefined && !name.includes(ONLY)) return;
@@ -168,7 +225,12 @@ function measureSpell(name: string, ix: SearchIndex, words: string[]): void {
 const items1 = misspellings(items, 5, 300, 1);
 measureSpell('spellcheck: misspelt common term (1 edit), items', items, items1);
 measureSpell('spellcheck: misspelt common term (2 edits), items', items, misspellings(items, 5, 300, 2));
-measure('spellcheck: the 1-edit misspellings without spellcheck, items', (k) => ({ ...spell(items1)(k), spellcheck: undefined }), items, 300);
+measure(
+  'spellcheck: the 1-edit misspellings without spellcheck, items',
+  (k) => ({ ...spell(items1)(k), spellcheck: undefined }),
+  items,
+  300,
+);
 if (persons) measureSpell('spellcheck: misspelt common name (1 edit), persons', persons, misspellings(persons, 0, 300, 1));
 
 // suggestions (suggest.ts): prefixes of 2-4 letters of common and rare words, 10 completions
@@ -187,7 +249,10 @@ function measureSuggest(name: string, ix: SearchIndex, runs = 300): void {
   const c = process.cpuUsage(c0);
   times.sort((a, b) => a - b);
   const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-  row(name, `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${((c.user + c.system) / 1000 / runs).toFixed(2)} ms (mean suggestions ${(found / runs).toFixed(1)}, ${runs} runs)`);
+  row(
+    name,
+    `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${((c.user + c.system) / 1000 / runs).toFixed(2)} ms (mean suggestions ${(found / runs).toFixed(1)}, ${runs} runs)`,
+  );
 }
 measureSuggest('suggest: 2-4 letter prefixes, items', items);
 if (persons) measureSuggest('suggest: 2-4 letter prefixes, persons', persons);
@@ -195,5 +260,7 @@ if (persons) measureSuggest('suggest: 2-4 letter prefixes, persons', persons);
 const final = process.memoryUsage();
 row('RSS after the queries', mb(final.rss));
 
-console.log(`\n| Measure (${N.toLocaleString('en')} items${persons ? ` + ${N.toLocaleString('en')} persons` : ''}) | Result |\n| --- | --- |`);
+console.log(
+  `\n| Measure (${N.toLocaleString('en')} items${persons ? ` + ${N.toLocaleString('en')} persons` : ''}) | Result |\n| --- | --- |`,
+);
 for (const [k, v] of table) console.log(`| ${k} | ${v} |`);

@@ -60,7 +60,9 @@ for (let t = 0; t < 4; t++) {
   const m = process.memoryUsage();
   console.log(`${(t + 1) * 5} s idle: rss ${mb(m.rss)}, heapTotal ${mb(m.heapTotal)}, heapUsed ${mb(m.heapUsed)}, ${smaps()}`);
 }
-console.log(`after build: rss ${mb(m1.rss)}, heapUsed ${mb(m1.heapUsed - m0.heapUsed)}, heapTotal ${mb(m1.heapTotal)}, arrayBuffers ${mb(m1.arrayBuffers - m0.arrayBuffers)}, external ${mb(m1.external)}`);
+console.log(
+  `after build: rss ${mb(m1.rss)}, heapUsed ${mb(m1.heapUsed - m0.heapUsed)}, heapTotal ${mb(m1.heapTotal)}, arrayBuffers ${mb(m1.arrayBuffers - m0.arrayBuffers)}, external ${mb(m1.external)}`,
+);
 
 /** Bytes of every typed array reachable from `o` (own enumerable and private fields), once each. */
 function typedBytes(o: unknown, seen = new Set<unknown>()): number {
@@ -87,7 +89,10 @@ for (const [label, ix] of indexes) {
     ['sortNumbers', x.sortNumbers],
     ['sort ranks (Float64)', x.sortRanks],
     ['id ranks (Float64)', x.idRanks],
-    ['idHash, live, fieldMask, exactA/B, termDocs, seen, slotOf', [x.idHash, x.live, x.fieldMask, x.exactA, x.exactB, x.termDocs, x.seen, x.slotOf]],
+    [
+      'idHash, live, fieldMask, exactA/B, termDocs, seen, slotOf',
+      [x.idHash, x.live, x.fieldMask, x.exactA, x.exactB, x.termDocs, x.seen, x.slotOf],
+    ],
   ];
   for (const [name, o] of parts) console.log(`${label}: ${name}: ${mb(typedBytes(o))} typed`);
 }
@@ -100,7 +105,9 @@ function freed(name: string, drop: () => void): void {
   gc();
   gc();
   const h1 = process.memoryUsage();
-  console.log(`drop ${name}: heap −${mb(h0.heapUsed - h1.heapUsed)}, arrayBuffers −${mb(h0.arrayBuffers - h1.arrayBuffers)}, rss −${mb(h0.rss - h1.rss)}`);
+  console.log(
+    `drop ${name}: heap −${mb(h0.heapUsed - h1.heapUsed)}, arrayBuffers −${mb(h0.arrayBuffers - h1.arrayBuffers)}, rss −${mb(h0.rss - h1.rss)}`,
+  );
 }
 for (const [label, ix] of indexes) {
   const x = ix as unknown as Record<string, any>;

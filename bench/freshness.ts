@@ -38,7 +38,8 @@ const { values } = parseArgs({
     'lag-only': { type: 'boolean', default: false },
   },
 });
-if (values.db === undefined || values.items === undefined) throw new Error('usage: bench/freshness.ts --db FILE --items DIR [--items DIR …] [--query WORD]');
+if (values.db === undefined || values.items === undefined)
+  throw new Error('usage: bench/freshness.ts --db FILE --items DIR [--items DIR …] [--query WORD]');
 const db = values.db;
 const CLI = values.cli ?? join(ROOT, 'dist/cli/main.js');
 
@@ -52,7 +53,9 @@ function freePort(): Promise<number> {
   });
 }
 
-const key = execFileSync(process.execPath, [CLI, '--db', db, 'keys', 'create', '--name', `freshness-${process.pid}`], { encoding: 'utf8' }).trim();
+const key = execFileSync(process.execPath, [CLI, '--db', db, 'keys', 'create', '--name', `freshness-${process.pid}`], {
+  encoding: 'utf8',
+}).trim();
 const headers = { authorization: `OAuth oauth_consumer_key="${key}"`, accept: 'application/json' };
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -94,7 +97,9 @@ async function indexed(): Promise<number> {
 }
 
 const store = new Database(db, { readonly: true, fileMustExist: true });
-const committedNow = store.prepare<[], number>('SELECT count(*) FROM items i WHERE NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)').pluck();
+const committedNow = store
+  .prepare<[], number>('SELECT count(*) FROM items i WHERE NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)')
+  .pluck();
 const before = committedNow.get()!;
 if ((await indexed()) !== before) throw new Error('the index does not hold every item before the load');
 

@@ -17,7 +17,11 @@ import { loadVocab } from './synth/vocab.js';
 
 const N = Number(process.argv[2] ?? 2000);
 
-interface Sample { xml: string; json: string; pkg: unknown }
+interface Sample {
+  xml: string;
+  json: string;
+  pkg: unknown;
+}
 
 /** Mean time per package over whole passes, until a second has gone by (after one warm-up pass). */
 function perPackage(samples: Sample[], run: (s: Sample) => unknown): number {
@@ -34,7 +38,9 @@ function perPackage(samples: Sample[], run: (s: Sample) => unknown): number {
 function report(name: string, samples: Sample[]): void {
   const kb = samples.reduce((a, s) => a + Buffer.byteLength(s.xml), 0) / samples.length / 1024;
   const ms = (f: (s: Sample) => unknown) => perPackage(samples, f).toFixed(4);
-  console.log(`| ${name} | ${samples.length} | ${kb.toFixed(1)} KB | ${ms((s) => itemDocuments(s.pkg))} | ${ms((s) => itemDocumentsFromJson(s.json))} | ${ms((s) => itemDocumentsFromXml(s.xml))} |`);
+  console.log(
+    `| ${name} | ${samples.length} | ${kb.toFixed(1)} KB | ${ms((s) => itemDocuments(s.pkg))} | ${ms((s) => itemDocumentsFromJson(s.json))} | ${ms((s) => itemDocumentsFromXml(s.xml))} |`,
+  );
 }
 
 const sample = (xml: string, json: string): Sample => ({ xml, json, pkg: JSON.parse(json) });

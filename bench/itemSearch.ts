@@ -100,7 +100,11 @@ export function itemSearchCases(t: ItemTerms, deepPages: string[]): SearchCase[]
       path: `/search?query=${enc(t.veryCommon)}&facet=place_fct&facet=time_fct&sector_fct=${enc(t.topSector)}`,
       target,
     },
-    { name: 'search *:* + type, sector, place, time facets', path: '/search?query=*:*&facet=type_fct&facet=sector_fct&facet=place_fct&facet=time_fct', target },
+    {
+      name: 'search *:* + type, sector, place, time facets',
+      path: '/search?query=*:*&facet=type_fct&facet=sector_fct&facet=place_fct&facet=time_fct',
+      target,
+    },
     {
       name: `select q='${t.common}' + fq type + 2 facet.field`,
       path: `/search/index/search/select?q=${enc(t.common)}&fq=${enc(`type_fct:"${t.topType}"`)}&facet=true&facet.field=place_fct&facet.field=sector_fct&rows=20&wt=json`,
@@ -109,7 +113,12 @@ export function itemSearchCases(t: ItemTerms, deepPages: string[]): SearchCase[]
     { name: `suggest '${t.common.slice(0, 3)}'`, path: `/search/suggest?query=${enc(t.common.slice(0, 3))}`, target: 'p99 ≤ 5 ms' },
   ];
   if (deepPages.length > 0) {
-    cases.push({ name: `search *:* cursor pages at depth ${deepPages.length > 1 ? 'up to ' : ''}100,000 (rows 20)`, path: deepPages[0]!, paths: deepPages, target });
+    cases.push({
+      name: `search *:* cursor pages at depth ${deepPages.length > 1 ? 'up to ' : ''}100,000 (rows 20)`,
+      path: deepPages[0]!,
+      paths: deepPages,
+      target,
+    });
   }
   return cases;
 }
@@ -119,12 +128,15 @@ export function itemSearchCases(t: ItemTerms, deepPages: string[]): SearchCase[]
  * each id comes once; returns the time per 100,000 hits and the cursor marks of the last
  * pages, so the deep pages can be driven as a row of their own.
  */
-export async function itemCursorWalk(fetch: Fetch, depth: number): Promise<{ hits: number; seconds: number; exact: boolean; deepPages: string[] }> {
+export async function itemCursorWalk(
+  fetch: Fetch,
+  depth: number,
+): Promise<{ hits: number; seconds: number; exact: boolean; deepPages: string[] }> {
   const started = performance.now();
   const seen = new Set<string>();
   let duplicates = 0;
   const marks: string[] = [];
-  for (let cursor = '*'; seen.size < depth; ) {
+  for (let cursor = '*'; seen.size < depth;) {
     const page = await v1(fetch, `/search?query=*:*&rows=1000&cursorMark=${enc(cursor)}`);
     const docs = page.results[0]?.docs ?? [];
     for (const d of docs) {

@@ -23,7 +23,11 @@ export function pageCases(p: PageInputs): SearchCase[] {
   return [
     { name: 'page: home', path: '/', target },
     { name: `page: search '${p.terms.common}' (thumbnails, facets, persons)`, path: `/search?query=${enc(p.terms.common)}`, target },
-    { name: `page: search '${p.terms.common}' + type filter, page 3`, path: `/search?query=${enc(p.terms.common)}&type_fct=${enc(p.terms.topType)}&offset=40`, target },
+    {
+      name: `page: search '${p.terms.common}' + type filter, page 3`,
+      path: `/search?query=${enc(p.terms.common)}&type_fct=${enc(p.terms.topType)}&offset=40`,
+      target,
+    },
     { name: 'page: item, depth 12 (breadcrumb, children)', path: `/item/${p.deepItem}`, target },
     { name: 'page: collection root (children, paged)', path: `/item/${p.rootItem}`, target },
     { name: 'page: hierarchy tree down to depth 12', path: `/item/${p.deepItem}/tree`, target },

@@ -35,11 +35,16 @@ const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 /** Said in the heading: a log level set in the environment is not the default. */
-const logLevelNote = process.env.HERITAGE_API_SERVER_LOG_LEVEL ? ` but HERITAGE_API_SERVER_LOG_LEVEL=${process.env.HERITAGE_API_SERVER_LOG_LEVEL}` : '';
+const logLevelNote = process.env.HERITAGE_API_SERVER_LOG_LEVEL
+  ? ` but HERITAGE_API_SERVER_LOG_LEVEL=${process.env.HERITAGE_API_SERVER_LOG_LEVEL}`
+  : '';
 
 function sizeLines(r: Report): string[] {
   const { size } = r;
-  const lines = [`- Store on disk after the load: ${mb(size.total)} MB for ${size.items} items and ${size.persons} persons` + (r.store.backend === 'postgres' ? ' (pg_database_size)' : ' (the file with its WAL)')];
+  const lines = [
+    `- Store on disk after the load: ${mb(size.total)} MB for ${size.items} items and ${size.persons} persons` +
+      (r.store.backend === 'postgres' ? ' (pg_database_size)' : ' (the file with its WAL)'),
+  ];
   if (size.tables.length > 0) {
     // Per record: the tables of items (bodies, references, links, change log) by item, those of persons by person.
     const personTables = new Set(['persons', 'search_person_changes']);
@@ -47,7 +52,10 @@ function sizeLines(r: Report): string[] {
     const persons = size.tables.filter((t) => personTables.has(t.name)).reduce((n, t) => n + t.bytes, 0);
     lines.push(
       `- Per package ${kb(items / Math.max(size.items, 1))} KB, per person ${kb(persons / Math.max(size.persons, 1))} KB, tables with their indexes and TOAST (pg_total_relation_size): ` +
-        size.tables.filter((t) => t.bytes >= 1 << 20).map((t) => `${t.name} ${mb(t.bytes)} MB`).join(', '),
+        size.tables
+          .filter((t) => t.bytes >= 1 << 20)
+          .map((t) => `${t.name} ${mb(t.bytes)} MB`)
+          .join(', '),
     );
   }
   return lines;
@@ -79,14 +87,18 @@ export function section(r: Report): string {
       ? `- Ready from the search indexes on disk ${r.restart.clean.toFixed(2)} s after a start that followed a clean stop, ${r.restart.killed.toFixed(2)} s after one that followed a SIGKILL (target ≤ 3 s at 300,000 persons + 30,000 items)`
       : '- Ready from the search indexes on disk: not run',
     `- Server peak memory (VmHWM): ${memory.primary} MB` +
-      (memory.workers.length > 0 ? ` the primary (which holds the search indexes), ${memory.workers.join(' + ')} MB its ${memory.workers.length} HTTP workers` : '') +
+      (memory.workers.length > 0
+        ? ` the primary (which holds the search indexes), ${memory.workers.join(' + ')} MB its ${memory.workers.length} HTTP workers`
+        : '') +
       ' (target ≤ 1,536 MB for the indexes at 1 M each)',
     `- Server log (standard output, log level ${process.env.HERITAGE_API_SERVER_LOG_LEVEL ?? 'default'}): ${mb(r.loggedBytes)} MB over the run`,
     r.itemPaging
       ? `- Item cursor paging (rows=1000) through ${r.itemPaging.hits} hits of '*:*': ${r.itemPaging.seconds.toFixed(2)} s, ` +
         `${r.itemPaging.exact ? 'every hit once' : 'NOT EXACT: duplicates'}`
       : '- Item cursor paging: not run',
-    r.freshness ? `- The last of ${r.freshness.items} items loaded while serving was searchable ${r.freshness.searchableAfter.toFixed(2)} s after its load ended (target ≤ 1 s)` : '- Freshness: not run',
+    r.freshness
+      ? `- The last of ${r.freshness.items} items loaded while serving was searchable ${r.freshness.searchableAfter.toFixed(2)} s after its load ended (target ≤ 1 s)`
+      : '- Freshness: not run',
     r.paging
       ? `- Cursor paging (rows=1000) through all ${r.paging.hits} hits of '${r.paging.query}': ${r.paging.pages} pages in ${r.paging.seconds.toFixed(2)} s, ` +
         `${((r.paging.seconds * 100_000) / Math.max(r.paging.hits, 1)).toFixed(2)} s per 100,000 hits (target ≤ 10 s); ` +

@@ -18,7 +18,10 @@ import { freePort, sample, searchIndexDir, startServer } from './server.js';
 import { load, openBenchStore, type BenchStore } from './store.js';
 
 /** Seconds from a start to `/health/ready` 200; the server, running. */
-export async function startReady(store: BenchStore, env: NodeJS.ProcessEnv = {}): Promise<{ server: ChildProcess; port: number; seconds: number }> {
+export async function startReady(
+  store: BenchStore,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ server: ChildProcess; port: number; seconds: number }> {
   const port = await freePort();
   const started = performance.now();
   const server = await startServer(store, port, env);
@@ -56,7 +59,10 @@ export interface RestartTimes {
  * Stops `running` (which has written its indexes) cleanly, starts the server again and times
  * it to ready; then kills that one with SIGKILL and does the same. Returns the server left running.
  */
-export async function restartTimes(store: BenchStore, running: ChildProcess): Promise<RestartTimes & { server: ChildProcess; port: number }> {
+export async function restartTimes(
+  store: BenchStore,
+  running: ChildProcess,
+): Promise<RestartTimes & { server: ChildProcess; port: number }> {
   await stop(running, 'SIGTERM');
   const clean = await startReady(store);
   log(`ready ${clean.seconds.toFixed(2)} s after a start from the index on disk (clean stop)`);
@@ -70,7 +76,8 @@ async function main(): Promise<void> {
   const repeat = Number(option('repeat', '3'));
   const store = await openBenchStore();
   try {
-    if (!existsSync(join(dataDir, 'manifest.json'))) throw new Error(`No data in ${dataDir}: npm run bench:data -- --persons 300000 --items 30000 --out ${dataDir}`);
+    if (!existsSync(join(dataDir, 'manifest.json')))
+      throw new Error(`No data in ${dataDir}: npm run bench:data -- --persons 300000 --items 30000 --out ${dataDir}`);
     await load(store);
     const before: number[] = [];
     for (let i = 0; i < repeat; i++) {
@@ -98,7 +105,12 @@ async function main(): Promise<void> {
         `built from the store (search.persist false): ${show(before)} s`,
         `from the index on disk after a clean stop: ${show(clean)} s`,
         `from the index on disk after a SIGKILL: ${show(killed)} s`,
-        `index on disk: ${(readdirSync(searchIndexDir).filter((f) => f.endsWith('.seg')).reduce((n, f) => n + statSync(join(searchIndexDir, f)).size, 0) / 2 ** 20).toFixed(1)} MB (the generations kept)`,
+        `index on disk: ${(
+          readdirSync(searchIndexDir)
+            .filter((f) => f.endsWith('.seg'))
+            .reduce((n, f) => n + statSync(join(searchIndexDir, f)).size, 0) /
+          2 ** 20
+        ).toFixed(1)} MB (the generations kept)`,
         '',
       ].join('\n'),
     );

@@ -30,14 +30,34 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { cursorPaging, entityCases, measure, parentsUnderSearches, parentsUnderWorstRequests, parentsWhileLoading, plainRow, worstStart, type Manifest } from './cases.js';
+import {
+  cursorPaging,
+  entityCases,
+  measure,
+  parentsUnderSearches,
+  parentsUnderWorstRequests,
+  parentsWhileLoading,
+  plainRow,
+  worstStart,
+  type Manifest,
+} from './cases.js';
 import { chooseItemTerms, itemCursorWalk, itemSearchCases } from './itemSearch.js';
 import { CLI, connections, dataDir, flag, log, quick, ROOT, seconds } from './options.js';
 import { oaiFullHarvest, type OaiHarvestResult } from './oaiHarvest.js';
 import { pageCases, spellCases } from './pageCases.js';
 import { writeReport } from './report.js';
 import { indexWritten, restartTimes, type RestartTimes } from './restart.js';
-import { freePort, ioSettled, nodeMemory, sample, searchIndexDir, serverLogBytes, startServer, emptyServerLog, type NodeMemory } from './server.js';
+import {
+  freePort,
+  ioSettled,
+  nodeMemory,
+  sample,
+  searchIndexDir,
+  serverLogBytes,
+  startServer,
+  emptyServerLog,
+  type NodeMemory,
+} from './server.js';
 import { cli, generateAndLoad, load, openBenchStore, type BenchStore, type LoadRates } from './store.js';
 
 async function run(store: BenchStore) {
@@ -46,9 +66,14 @@ async function run(store: BenchStore) {
     loadRates = await generateAndLoad(store);
   } else {
     if (!existsSync(join(dataDir, 'manifest.json'))) {
-      if (!quick) throw new Error(`No data in ${dataDir}. Generate it: npm run bench:data -- --persons 1000000 --items 1000000 --out ${dataDir}`);
+      if (!quick)
+        throw new Error(`No data in ${dataDir}. Generate it: npm run bench:data -- --persons 1000000 --items 1000000 --out ${dataDir}`);
       log('generating the quick data set ...');
-      execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/data.ts'), '--persons', '50000', '--items', '5000', '--out', dataDir], { stdio: 'inherit' });
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'bench/data.ts'), '--persons', '50000', '--items', '5000', '--out', dataDir],
+        { stdio: 'inherit' },
+      );
     }
     loadRates = await load(store);
   }
@@ -99,10 +124,21 @@ async function run(store: BenchStore) {
     log('parents while five worst-case searches run ...');
     const hostile = await parentsUnderSearches(base, `/items/${manifest.deepLeafId}/parents`, json);
     rows.push(
-      plainRow(`parents, depth 12, while 5 worst-case searches run (searches: ${hostile.searches.requests.toFixed(1)}/s, ${hostile.searches.non2xx} non-2xx)`, hostile.parents, 'p99 ≤ 50 ms'),
+      plainRow(
+        `parents, depth 12, while 5 worst-case searches run (searches: ${hostile.searches.requests.toFixed(1)}/s, ${hostile.searches.non2xx} non-2xx)`,
+        hostile.parents,
+        'p99 ≤ 50 ms',
+      ),
     );
     log('parents while the five worst requests loop ...');
-    const worst = await parentsUnderWorstRequests(base, `/items/${manifest.deepLeafId}/parents`, json, manifest.items, seconds, connections);
+    const worst = await parentsUnderWorstRequests(
+      base,
+      `/items/${manifest.deepLeafId}/parents`,
+      json,
+      manifest.items,
+      seconds,
+      connections,
+    );
     const searchRate = worst.searches.reduce((n, r) => n + r.requests, 0);
     const refused = worst.searches.reduce((n, r) => n + r.non2xx + r.errors, 0);
     rows.push(
@@ -121,7 +157,9 @@ async function run(store: BenchStore) {
     const personTerm = manifest.commonTerm;
     const visitor = [...manifest.knownPersons].sort((a, b) => b.items - a.items)[0];
     // The root of the deep leaf's collection: a page with many children.
-    const chain = JSON.parse((await sample(`${base}/items/${manifest.deepLeafId}/parents`, json)).body.toString()) as { hierarchy: Array<{ id: string }> };
+    const chain = JSON.parse((await sample(`${base}/items/${manifest.deepLeafId}/parents`, json)).body.toString()) as {
+      hierarchy: Array<{ id: string }>;
+    };
     const rootOfDeepLeaf = chain.hierarchy.at(-1)?.id ?? manifest.deepLeafId;
     const pages = pageCases({
       deepItem: manifest.deepLeafId,
@@ -138,7 +176,13 @@ async function run(store: BenchStore) {
     log('parents while items load ...');
     const loading = await parentsWhileLoading(store, base, `/items/${manifest.deepLeafId}/parents`, json);
     freshness = loading;
-    rows.push(plainRow(`parents, depth 12, while ${loading.items} items load (${(loading.items / loading.loadSeconds).toFixed(0)}/s)`, loading.parents, 'p99 ≤ 50 ms'));
+    rows.push(
+      plainRow(
+        `parents, depth 12, while ${loading.items} items load (${(loading.items / loading.loadSeconds).toFixed(0)}/s)`,
+        loading.parents,
+        'p99 ≤ 50 ms',
+      ),
+    );
     log('OAI-PMH: a full ListRecords harvest in edm ...');
     oaiHarvest = await oaiFullHarvest(base, server.pid!);
     const pagingQuery = manifest.persons >= 200_000 ? manifest.veryCommonTerm : '*:*';
@@ -152,7 +196,21 @@ async function run(store: BenchStore) {
     await exited;
   }
   emptyServerLog();
-  writeReport({ store, manifest, loadRates, size, memory, loggedBytes: serverLogBytes(), readySeconds, restart, rows, itemPaging, freshness, paging, oaiHarvest });
+  writeReport({
+    store,
+    manifest,
+    loadRates,
+    size,
+    memory,
+    loggedBytes: serverLogBytes(),
+    readySeconds,
+    restart,
+    rows,
+    itemPaging,
+    freshness,
+    paging,
+    oaiHarvest,
+  });
 }
 
 async function main() {

@@ -25,7 +25,10 @@ const { values } = parseArgs({
 });
 if (values.base === undefined) throw new Error('usage: bench/searchRows.ts --base URL [--seconds N] [--key KEY] [--only WORD]');
 const base = values.base;
-const headers: Record<string, string> = { accept: 'application/json', ...(values.key ? { authorization: `OAuth oauth_consumer_key="${values.key}"` } : {}) };
+const headers: Record<string, string> = {
+  accept: 'application/json',
+  ...(values.key ? { authorization: `OAuth oauth_consumer_key="${values.key}"` } : {}),
+};
 
 async function fetchJson(path: string): Promise<Answer> {
   const r = await fetch(`${base}${path}`, { headers });
@@ -38,8 +41,17 @@ console.log(JSON.stringify({ terms, cursorWalkSeconds: +walk.seconds.toFixed(1),
 for (const c of itemSearchCases(terms, walk.deepPages)) {
   if (values.only !== undefined && !c.name.includes(values.only)) continue;
   const paths = c.paths ?? [c.path];
-  const options = { url: `${base}${paths[0]}`, headers, connections: 1, duration: Number(values.seconds), ...(paths.length > 1 ? { requests: paths.map((path) => ({ path })) } : {}) };
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const options = {
+    url: `${base}${paths[0]}`,
+    headers,
+    connections: 1,
+    duration: Number(values.seconds),
+    ...(paths.length > 1 ? { requests: paths.map((path) => ({ path })) } : {}),
+  };
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   const r = JSON.parse(out) as { requests: number; p50: number; p99: number; non2xx: number; errors: number };
   console.log(JSON.stringify({ name: c.name, rps: r.requests, p50: r.p50, p99: r.p99, non2xx: r.non2xx, errors: r.errors }));
 }

@@ -42,7 +42,13 @@ export function startServer(store: BenchStore, port: number, extraEnv: NodeJS.Pr
   // The pages' own limit per address (web.rateLimitMax, 600 a minute) would answer the
   // bench's one address with 429s within a second; so would the OAI-PMH provider's
   // (oai.rateLimitMax) to a full harvest, a request per page.
-  const env = { ...store.env, HERITAGE_API_WEB_RATE_LIMIT_MAX: '0', HERITAGE_API_OAI_RATE_LIMIT_MAX: '0', HERITAGE_API_SEARCH_PATH: searchIndexDir, ...extraEnv };
+  const env = {
+    ...store.env,
+    HERITAGE_API_WEB_RATE_LIMIT_MAX: '0',
+    HERITAGE_API_OAI_RATE_LIMIT_MAX: '0',
+    HERITAGE_API_SEARCH_PATH: searchIndexDir,
+    ...extraEnv,
+  };
   const child = spawn(process.execPath, [CLI, ...store.args, 'serve', '--port', String(port)], { stdio: ['ignore', out, 'pipe'], env });
   closeSync(out);
   return new Promise((resolve, reject) => {
@@ -67,7 +73,10 @@ export function freePort(): Promise<number> {
 
 const NODE_WRITES = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'];
 
-export function sample(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+export function sample(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -92,7 +101,9 @@ export type Sample = Awaited<ReturnType<typeof sample>>;
 /** The bare server for a case's responses, by path (bench/ceiling.ts). */
 export function startCeiling(responses: ReadonlyMap<string, Sample>): Promise<{ child: ChildProcess; port: number }> {
   const specFile = join(dataDir, 'ceiling.json');
-  const spec = Object.fromEntries([...responses].map(([path, r]) => [path, { status: r.status, headers: r.headers, body: r.body.toString('base64') }]));
+  const spec = Object.fromEntries(
+    [...responses].map(([path, r]) => [path, { status: r.status, headers: r.headers, body: r.body.toString('base64') }]),
+  );
   writeFileSync(specFile, JSON.stringify({ responses: spec }));
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ceiling.ts'), specFile, String(WORKERS)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -109,8 +120,20 @@ export interface LoadResult {
 }
 
 /** Drives `base` + each of `paths` in turn on every connection (autocannon's `requests`). */
-export function drive(base: string, paths: readonly string[], headers: Record<string, string>, conns = connections, duration = seconds): LoadResult {
-  const options = { url: `${base}${paths[0]}`, headers, connections: conns, duration, ...(paths.length > 1 ? { requests: paths.map((path) => ({ path })) } : {}) };
+export function drive(
+  base: string,
+  paths: readonly string[],
+  headers: Record<string, string>,
+  conns = connections,
+  duration = seconds,
+): LoadResult {
+  const options = {
+    url: `${base}${paths[0]}`,
+    headers,
+    connections: conns,
+    duration,
+    ...(paths.length > 1 ? { requests: paths.map((path) => ({ path })) } : {}),
+  };
   const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/load.ts'), JSON.stringify(options)], {
     encoding: 'utf8',
     maxBuffer: 1 << 24,

@@ -95,7 +95,11 @@ async function postgresStore(): Promise<BenchStore> {
   if (url === '') {
     // The cluster lives beside the data set, in a directory bench/data.ts may empty (its marker).
     mkdirSync(dataDir, { recursive: true });
-    if (readdirSync(dataDir).length === 0) writeFileSync(join(dataDir, MARKER), 'heritage-api synthetic bench data (bench/data.ts); this directory is emptied by the next run\n');
+    if (readdirSync(dataDir).length === 0)
+      writeFileSync(
+        join(dataDir, MARKER),
+        'heritage-api synthetic bench data (bench/data.ts); this directory is emptied by the next run\n',
+      );
     log(`starting PostgreSQL in ${join(dataDir, 'postgres')} ...`);
     cluster = await startCluster({ dir: join(dataDir, 'postgres'), settings: CLUSTER_SETTINGS });
     adminUrl = cluster.adminUrl;
@@ -134,7 +138,8 @@ async function postgresStore(): Promise<BenchStore> {
       } else {
         migrate();
         const [counted] = await query<{ n: string }>('SELECT (SELECT count(*) FROM items) + (SELECT count(*) FROM persons) AS n');
-        if (Number(counted?.n) > 0) throw new Error('--store-url: the database holds items or persons; give the bench an empty one (it loads its data set into it)');
+        if (Number(counted?.n) > 0)
+          throw new Error('--store-url: the database holds items or persons; give the bench an empty one (it loads its data set into it)');
       }
     },
     size: async () => {
@@ -148,7 +153,12 @@ async function postgresStore(): Promise<BenchStore> {
       const [totals] = await query<{ total: string; items: string; persons: string }>(
         'SELECT pg_database_size(current_database()) AS total, (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM persons) AS persons',
       );
-      return { total: Number(totals!.total), tables: tables.map((t) => ({ name: t.name, bytes: Number(t.bytes) })), items: Number(totals!.items), persons: Number(totals!.persons) };
+      return {
+        total: Number(totals!.total),
+        tables: tables.map((t) => ({ name: t.name, bytes: Number(t.bytes) })),
+        items: Number(totals!.items),
+        persons: Number(totals!.persons),
+      };
     },
     close: async () => {
       await cluster?.stop();
@@ -160,7 +170,12 @@ export const openBenchStore = (): Promise<BenchStore> => (backend === 'postgres'
 
 /** A command of the CLI on the bench's store; its standard output. */
 export function cli(store: BenchStore, args: string[]): string {
-  return execFileSync(process.execPath, [CLI, ...store.args, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26, env: store.env });
+  return execFileSync(process.execPath, [CLI, ...store.args, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 26,
+    env: store.env,
+  });
 }
 
 /** Left in DIR by --generate, whose item files are gone once loaded. */
@@ -200,7 +215,9 @@ export async function load(store: BenchStore): Promise<LoadRates> {
     // store as loaded, with the load rates of that run. The items an earlier run loaded while
     // serving (seed 2) are in it too; loading them again replaces them.
     if (!(await store.exists()) || !existsSync(join(dataDir, LOAD_RATES))) {
-      throw new Error(`${dataDir} was made by --generate and its item files are gone: run with --generate again, or generate the files with npm run bench:data`);
+      throw new Error(
+        `${dataDir} was made by --generate and its item files are gone: run with --generate again, or generate the files with npm run bench:data`,
+      );
     }
     log(`measuring the store loaded by --generate in ${dataDir} (its load rates are of that run)`);
     return { ...(JSON.parse(readFileSync(join(dataDir, LOAD_RATES), 'utf8')) as { persons: number; items: number }), reused: true };

@@ -216,7 +216,13 @@ export const DEFAULTS = {
   },
 } as const;
 
-type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : { -readonly [K in keyof T]: Widen<T[K]> };
+type Widen<T> = T extends string
+  ? string
+  : T extends number
+    ? number
+    : T extends boolean
+      ? boolean
+      : { -readonly [K in keyof T]: Widen<T[K]> };
 export type Config = Readonly<{ readonly [S in keyof typeof DEFAULTS]: Readonly<Widen<(typeof DEFAULTS)[S]>> }>;
 export type ConfigOverrides = { [S in keyof Config]?: Partial<Config[S]> };
 
@@ -234,7 +240,8 @@ export const OTHER_ENV_VARIABLES: Readonly<Record<string, string>> = {
 };
 
 /** Every setting as "section.key". */
-const settingPaths = (): string[] => Object.entries(DEFAULTS).flatMap(([section, values]) => Object.keys(values).map((key) => `${section}.${key}`));
+const settingPaths = (): string[] =>
+  Object.entries(DEFAULTS).flatMap(([section, values]) => Object.keys(values).map((key) => `${section}.${key}`));
 
 /** " Did you mean 'x'?" when a known name is near `name`, else "". */
 function didYouMean(name: string, known: readonly string[], quote = (s: string) => `'${s}'`): string {
@@ -249,7 +256,11 @@ export function envName(section: string, key: string): string {
 
 function coerce(value: string, like: unknown, where: string): string | number | boolean | string[] {
   // A list from one string (an environment variable, a flag): comma-separated.
-  if (Array.isArray(like)) return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (Array.isArray(like))
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   if (typeof like === 'number') {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${where}: expected a number, got '${value}'.`);
@@ -331,7 +342,8 @@ function apply(target: Record<string, Record<string, unknown>>, layer: ConfigOve
       if (Array.isArray(like) && !(Array.isArray(v) && v.every((x) => typeof x === 'string'))) {
         throw new UsageError(`${origin}: '${section}.${key}' must be a list of strings, got ${JSON.stringify(value)}.`);
       }
-      if (typeof v !== typeof like) throw new UsageError(`${origin}: '${section}.${key}' must be a ${typeof like}, got ${JSON.stringify(value)}.`);
+      if (typeof v !== typeof like)
+        throw new UsageError(`${origin}: '${section}.${key}' must be a ${typeof like}, got ${JSON.stringify(value)}.`);
       target[section]![key] = v;
     }
   }
@@ -355,9 +367,12 @@ function validate(c: Config): void {
   }
   for (const replica of c.store.replicaUrls) {
     if (!/^postgres(?:ql)?:\/\/[^/?#]+\/[^/?#]+/i.test(replica)) {
-      throw new UsageError(`store.replicaUrls: each replica is postgres://user:password@host:port/database (HERITAGE_API_STORE_REPLICA_URLS, comma-separated); one is not.`);
+      throw new UsageError(
+        `store.replicaUrls: each replica is postgres://user:password@host:port/database (HERITAGE_API_STORE_REPLICA_URLS, comma-separated); one is not.`,
+      );
     }
-    if (replica === c.store.url) throw new UsageError('store.replicaUrls names store.url itself: list the streaming replicas of the primary, not the primary.');
+    if (replica === c.store.url)
+      throw new UsageError('store.replicaUrls names store.url itself: list the streaming replicas of the primary, not the primary.');
   }
   if (c.store.replicaUrls.length > 0 && c.store.backend !== 'postgres') {
     throw new UsageError('store.replicaUrls needs store.backend postgres: replicas are PostgreSQL streaming replicas of store.url.');
@@ -401,9 +416,12 @@ function validate(c: Config): void {
   positive('oai.rateLimitMax', c.oai.rateLimitMax, 0);
   positive('oai.rateLimitWindowSeconds', c.oai.rateLimitWindowSeconds);
   if (c.oai.repositoryIdentifier !== '' && !/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(c.oai.repositoryIdentifier)) {
-    throw new UsageError(`oai.repositoryIdentifier must be a domain name such as heritage.example.org, got '${c.oai.repositoryIdentifier}'.`);
+    throw new UsageError(
+      `oai.repositoryIdentifier must be a domain name such as heritage.example.org, got '${c.oai.repositoryIdentifier}'.`,
+    );
   }
-  if (!/^\S+@(\S+\.)+\S+$/.test(c.oai.adminEmail)) throw new UsageError(`oai.adminEmail must be an e-mail address, got '${c.oai.adminEmail}'.`);
+  if (!/^\S+@(\S+\.)+\S+$/.test(c.oai.adminEmail))
+    throw new UsageError(`oai.adminEmail must be an e-mail address, got '${c.oai.adminEmail}'.`);
   positive('harvest.retries', c.harvest.retries, 0);
   positive('harvest.maxRetryDelaySeconds', c.harvest.maxRetryDelaySeconds);
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);

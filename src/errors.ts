@@ -26,97 +26,267 @@ export function shown(value: string, max = 80): string {
   return clean.length > max ? `${clean.slice(0, max)}… (${value.length} characters)` : clean;
 }
 
-function define<A extends unknown[]>(name: string, status: number, params: readonly string[], message: (...args: A) => string): ErrorDefinition<A> {
+function define<A extends unknown[]>(
+  name: string,
+  status: number,
+  params: readonly string[],
+  message: (...args: A) => string,
+): ErrorDefinition<A> {
   return { name, status, params, message };
 }
 
 export const ERRORS = {
   // --- requests (docs/decisions.md "Requests") ---
-  missingHost: define('MissingHostException', 400, [], () =>
-    'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.'),
+  missingHost: define(
+    'MissingHostException',
+    400,
+    [],
+    () => 'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.',
+  ),
   badRequest: define('BadRequestException', 400, ['detail'], (detail: string) => `Bad request: ${detail}`),
-  invalidItemId: define('InvalidItemIdException', 400, ['id'], (id: string) =>
-    `The item id '${shown(id)}' is not valid. An item id is 1 to 200 characters: letters, digits, '-', '_', '.' and ':', not starting with '.' and without '..'.`),
-  malformedAuthorization: define('MalformedAuthorizationException', 400, ['detail'], (detail: string) =>
-    `The Authorization header could not be read: ${detail}. Send 'Authorization: OAuth oauth_consumer_key="<API key>"' or the query parameter oauth_consumer_key.`),
-  missingApiKey: define('NotAuthorizedException', 401, [], () =>
-    'No API key was sent. Send \'Authorization: OAuth oauth_consumer_key="<API key>"\' or the query parameter oauth_consumer_key=<API key>.'),
-  invalidApiKey: define('NotAuthorizedException', 403, [], () =>
-    'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.'),
-  routeNotFound: define('NotFoundException', 404, ['method', 'path'], (method: string, path: string) =>
-    `There is no ${method} ${shown(path)}. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`),
-  uriTooLong: define('UriTooLongException', 414, ['length', 'max'], (length: number, max: number) =>
-    `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`),
-  notAcceptable: define('NotAcceptableException', 406, ['offered'], (offered: string) =>
-    `The requested type is not acceptable. Send an Accept header that allows ${offered}.`),
-  malformedRequest: define('MalformedRequestException', 400, ['detail'], (detail: string) =>
-    `The request is not valid HTTP/1.1 (RFC 9112): ${detail}. The connection is closed; send a well-formed request on a new one.`),
-  malformedUrl: define('MalformedUrlException', 400, ['part'], (part: string) =>
-    `The ${part} of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').`),
-  invalidInteger: define('InvalidParameterException', 400, ['parameter', 'min', 'max'], (parameter: string, min: number, max: number) =>
-    `The parameter ${parameter} must be given once, as a whole number from ${min} to ${max} in the digits 0-9 only (no sign, space, decimal point, exponent or hex).`),
-  unknownParameter: define('UnknownParameterException', 400, ['parameter', 'known'], (parameter: string, known: string) =>
-    `The query parameter ${parameter} is not one this operation takes, so it would be ignored. Its parameters: ${known}. Check the spelling (names are case-sensitive), or see /openapi.json.`),
-  unsupportedParameter: define('UnsupportedParameterException', 400, ['parameter', 'instead'], (parameter: string, instead: string) =>
-    `The query parameter ${parameter} of the DDB API is not supported here, so it would be ignored. ${instead}`),
-  methodNotAllowed: define('MethodNotAllowedException', 405, ['method', 'path'], (method: string, path: string) =>
-    `${method} is not allowed on ${shown(path)}: this API is read-only. Use GET or HEAD (the Allow header lists the methods).`),
-  requestTimeout: define('RequestTimeoutException', 408, ['seconds'], (seconds: number) =>
-    `The request was not complete within ${seconds} seconds. Send the whole request at once, on a new connection.`),
-  headersTooLarge: define('RequestHeaderFieldsTooLargeException', 431, ['maxBytes', 'maxUrlLength'], (maxBytes: number, maxUrlLength: number) =>
-    `The request line and headers together exceed ${maxBytes} bytes. Keep the URL to at most ${maxUrlLength} characters and send fewer or shorter headers.`),
-  rateLimited: define('TooManyRequestsException', 429, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
-    `Too many requests for this API key (or, without a valid key, from this address). Wait ${retryAfterSeconds} seconds (see the Retry-After header) and try again.`),
+  invalidItemId: define(
+    'InvalidItemIdException',
+    400,
+    ['id'],
+    (id: string) =>
+      `The item id '${shown(id)}' is not valid. An item id is 1 to 200 characters: letters, digits, '-', '_', '.' and ':', not starting with '.' and without '..'.`,
+  ),
+  malformedAuthorization: define(
+    'MalformedAuthorizationException',
+    400,
+    ['detail'],
+    (detail: string) =>
+      `The Authorization header could not be read: ${detail}. Send 'Authorization: OAuth oauth_consumer_key="<API key>"' or the query parameter oauth_consumer_key.`,
+  ),
+  missingApiKey: define(
+    'NotAuthorizedException',
+    401,
+    [],
+    () =>
+      'No API key was sent. Send \'Authorization: OAuth oauth_consumer_key="<API key>"\' or the query parameter oauth_consumer_key=<API key>.',
+  ),
+  invalidApiKey: define(
+    'NotAuthorizedException',
+    403,
+    [],
+    () =>
+      'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.',
+  ),
+  routeNotFound: define(
+    'NotFoundException',
+    404,
+    ['method', 'path'],
+    (method: string, path: string) =>
+      `There is no ${method} ${shown(path)}. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`,
+  ),
+  uriTooLong: define(
+    'UriTooLongException',
+    414,
+    ['length', 'max'],
+    (length: number, max: number) => `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`,
+  ),
+  notAcceptable: define(
+    'NotAcceptableException',
+    406,
+    ['offered'],
+    (offered: string) => `The requested type is not acceptable. Send an Accept header that allows ${offered}.`,
+  ),
+  malformedRequest: define(
+    'MalformedRequestException',
+    400,
+    ['detail'],
+    (detail: string) =>
+      `The request is not valid HTTP/1.1 (RFC 9112): ${detail}. The connection is closed; send a well-formed request on a new one.`,
+  ),
+  malformedUrl: define(
+    'MalformedUrlException',
+    400,
+    ['part'],
+    (part: string) =>
+      `The ${part} of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').`,
+  ),
+  invalidInteger: define(
+    'InvalidParameterException',
+    400,
+    ['parameter', 'min', 'max'],
+    (parameter: string, min: number, max: number) =>
+      `The parameter ${parameter} must be given once, as a whole number from ${min} to ${max} in the digits 0-9 only (no sign, space, decimal point, exponent or hex).`,
+  ),
+  unknownParameter: define(
+    'UnknownParameterException',
+    400,
+    ['parameter', 'known'],
+    (parameter: string, known: string) =>
+      `The query parameter ${parameter} is not one this operation takes, so it would be ignored. Its parameters: ${known}. Check the spelling (names are case-sensitive), or see /openapi.json.`,
+  ),
+  unsupportedParameter: define(
+    'UnsupportedParameterException',
+    400,
+    ['parameter', 'instead'],
+    (parameter: string, instead: string) =>
+      `The query parameter ${parameter} of the DDB API is not supported here, so it would be ignored. ${instead}`,
+  ),
+  methodNotAllowed: define(
+    'MethodNotAllowedException',
+    405,
+    ['method', 'path'],
+    (method: string, path: string) =>
+      `${method} is not allowed on ${shown(path)}: this API is read-only. Use GET or HEAD (the Allow header lists the methods).`,
+  ),
+  requestTimeout: define(
+    'RequestTimeoutException',
+    408,
+    ['seconds'],
+    (seconds: number) => `The request was not complete within ${seconds} seconds. Send the whole request at once, on a new connection.`,
+  ),
+  headersTooLarge: define(
+    'RequestHeaderFieldsTooLargeException',
+    431,
+    ['maxBytes', 'maxUrlLength'],
+    (maxBytes: number, maxUrlLength: number) =>
+      `The request line and headers together exceed ${maxBytes} bytes. Keep the URL to at most ${maxUrlLength} characters and send fewer or shorter headers.`,
+  ),
+  rateLimited: define(
+    'TooManyRequestsException',
+    429,
+    ['retryAfterSeconds'],
+    (retryAfterSeconds: number) =>
+      `Too many requests for this API key (or, without a valid key, from this address). Wait ${retryAfterSeconds} seconds (see the Retry-After header) and try again.`,
+  ),
   // --- entity search (spec 4.2, docs/decisions.md "Entity search") ---
-  invalidQuery: define('QuerySyntaxException', 400, ['detail'], (detail: string) =>
-    `${detail} See the query syntax in docs/api.md (Lucene standard syntax).`),
+  invalidQuery: define(
+    'QuerySyntaxException',
+    400,
+    ['detail'],
+    (detail: string) => `${detail} See the query syntax in docs/api.md (Lucene standard syntax).`,
+  ),
   invalidSearch: define('InvalidSearchException', 400, ['detail'], (detail: string) => detail),
   // Bounds on a search's work, so no request can hold the server (docs/decisions.md "Bounded
   // searches"; docs/configuration.md, section search).
-  tooManyClauses: define('TooManyClausesException', 400, ['clauses', 'max'], (clauses: number, max: number) =>
-    `The query has ${clauses} terms; at most ${max} are allowed. Use fewer OR alternatives, or split the search into several.`),
-  wildcardTooBroad: define('WildcardTooBroadException', 400, ['pattern', 'max'], (pattern: string, max: number) =>
-    `The wildcard '${shown(pattern)}' matches more than ${max} different words; put more letters before the first * or ?.`),
-  queryTooBroad: define('QueryTooBroadException', 400, ['max'], (max: number) =>
-    `The wildcards of the query together match more than ${max} different words; use fewer wildcards, or put more letters before each * or ?.`),
-  searchOverBudget: define('SearchTimeoutException', 503, ['budgetMs', 'retryAfterSeconds'], (budgetMs: number, retryAfterSeconds: number) =>
-    `The search was stopped after ${budgetMs} ms, its time budget. Narrow the query: fewer wildcards, more letters before each * or ?, fewer OR alternatives; or retry after ${retryAfterSeconds} seconds (see the Retry-After header).`),
-  searchBusy: define('SearchBusyException', 503, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
-    `Too many searches are running or waiting. Retry after ${retryAfterSeconds} seconds (see the Retry-After header).`),
+  tooManyClauses: define(
+    'TooManyClausesException',
+    400,
+    ['clauses', 'max'],
+    (clauses: number, max: number) =>
+      `The query has ${clauses} terms; at most ${max} are allowed. Use fewer OR alternatives, or split the search into several.`,
+  ),
+  wildcardTooBroad: define(
+    'WildcardTooBroadException',
+    400,
+    ['pattern', 'max'],
+    (pattern: string, max: number) =>
+      `The wildcard '${shown(pattern)}' matches more than ${max} different words; put more letters before the first * or ?.`,
+  ),
+  queryTooBroad: define(
+    'QueryTooBroadException',
+    400,
+    ['max'],
+    (max: number) =>
+      `The wildcards of the query together match more than ${max} different words; use fewer wildcards, or put more letters before each * or ?.`,
+  ),
+  searchOverBudget: define(
+    'SearchTimeoutException',
+    503,
+    ['budgetMs', 'retryAfterSeconds'],
+    (budgetMs: number, retryAfterSeconds: number) =>
+      `The search was stopped after ${budgetMs} ms, its time budget. Narrow the query: fewer wildcards, more letters before each * or ?, fewer OR alternatives; or retry after ${retryAfterSeconds} seconds (see the Retry-After header).`,
+  ),
+  searchBusy: define(
+    'SearchBusyException',
+    503,
+    ['retryAfterSeconds'],
+    (retryAfterSeconds: number) =>
+      `Too many searches are running or waiting. Retry after ${retryAfterSeconds} seconds (see the Retry-After header).`,
+  ),
   // --- items (spec section 7) ---
   itemNotFound: define('ItemNotFoundException', 404, ['id'], (id: string) => `Item '${shown(id)}' not found.`),
-  itemBlocked: define('ItemBlockedException', 403, ['id', 'reason'], (id: string, reason: string) =>
-    `Item '${shown(id)}' is not available through this interface: ${reason}`),
-  itemPartNotFound: define('ItemPartNotFoundException', 404, ['id', 'part'], (id: string, part: string) =>
-    `Item '${shown(id)}' has no ${part} part: its package does not contain one. GET /items/${shown(id)}/aip shows the parts the package has.`),
+  itemBlocked: define(
+    'ItemBlockedException',
+    403,
+    ['id', 'reason'],
+    (id: string, reason: string) => `Item '${shown(id)}' is not available through this interface: ${reason}`,
+  ),
+  itemPartNotFound: define(
+    'ItemPartNotFoundException',
+    404,
+    ['id', 'part'],
+    (id: string, part: string) =>
+      `Item '${shown(id)}' has no ${part} part: its package does not contain one. GET /items/${shown(id)}/aip shows the parts the package has.`,
+  ),
   // --- binaries and IIIF (docs/api.md "GET /binary/{path}", "GET /items/{id}/iiif") ---
-  invalidBinaryPath: define('InvalidBinaryPathException', 400, ['path'], (path: string) =>
-    `The binary path '${shown(path)}' is not valid. A binary path is /binary/<item id>/<variant>/<n>.<ext>, as in the binaries part of a package: ` +
-    "segments of letters, digits, '-', '_', '.' and ':'; no segment empty, starting with '.' or holding '..'."),
-  binariesNotServed: define('BinaryNotFoundException', 404, [], () =>
-    'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).'),
-  binaryNotFound: define('BinaryNotFoundException', 404, ['path'], (path: string) =>
-    `There is no binary at ${shown(path)}. The binaries of an item are listed in its package (/items/{id}/aip, part binaries).`),
-  rangeNotSatisfiable: define('RangeNotSatisfiableException', 416, ['range', 'size'], (range: string, size: number) =>
-    `The range '${shown(range)}' lies outside the file of ${size} bytes (see Content-Range). Ask for bytes from 0 to ${Math.max(0, size - 1)}, or send no Range.`),
-  preconditionFailed: define('PreconditionFailedException', 412, [], () =>
-    'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.'),
-  itemHasNoBinaries: define('NoBinariesException', 404, ['id'], (id: string) =>
-    `Item '${shown(id)}' has no binaries, so there is no IIIF manifest for it. Its package is at /items/${shown(id)}/aip.`),
+  invalidBinaryPath: define(
+    'InvalidBinaryPathException',
+    400,
+    ['path'],
+    (path: string) =>
+      `The binary path '${shown(path)}' is not valid. A binary path is /binary/<item id>/<variant>/<n>.<ext>, as in the binaries part of a package: ` +
+      "segments of letters, digits, '-', '_', '.' and ':'; no segment empty, starting with '.' or holding '..'.",
+  ),
+  binariesNotServed: define(
+    'BinaryNotFoundException',
+    404,
+    [],
+    () => 'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).',
+  ),
+  binaryNotFound: define(
+    'BinaryNotFoundException',
+    404,
+    ['path'],
+    (path: string) =>
+      `There is no binary at ${shown(path)}. The binaries of an item are listed in its package (/items/{id}/aip, part binaries).`,
+  ),
+  rangeNotSatisfiable: define(
+    'RangeNotSatisfiableException',
+    416,
+    ['range', 'size'],
+    (range: string, size: number) =>
+      `The range '${shown(range)}' lies outside the file of ${size} bytes (see Content-Range). Ask for bytes from 0 to ${Math.max(0, size - 1)}, or send no Range.`,
+  ),
+  preconditionFailed: define(
+    'PreconditionFailedException',
+    412,
+    [],
+    () => 'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.',
+  ),
+  itemHasNoBinaries: define(
+    'NoBinariesException',
+    404,
+    ['id'],
+    (id: string) => `Item '${shown(id)}' has no binaries, so there is no IIIF manifest for it. Its package is at /items/${shown(id)}/aip.`,
+  ),
   // --- operators (docs/api.md "Health and metrics") ---
-  notReady: define('NotReadyException', 503, ['reason', 'retryAfterSeconds'], (reason: string, retryAfterSeconds: number) =>
-    `This server is not ready to answer: ${reason}. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/live tells whether the process runs at all.`),
+  notReady: define(
+    'NotReadyException',
+    503,
+    ['reason', 'retryAfterSeconds'],
+    (reason: string, retryAfterSeconds: number) =>
+      `This server is not ready to answer: ${reason}. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/live tells whether the process runs at all.`,
+  ),
   // A write (a load, a key, a block) while the PostgreSQL primary is down (docs/deployment.md "Replicas").
-  primaryUnreachable: define('PrimaryStoreUnreachableException', 503, [], () =>
-    'The primary store is unreachable, so this write was not made: loads, keys and blocks are written to the primary. Reads go on from the replicas; writes resume when the primary is back: run this again then.'),
+  primaryUnreachable: define(
+    'PrimaryStoreUnreachableException',
+    503,
+    [],
+    () =>
+      'The primary store is unreachable, so this write was not made: loads, keys and blocks are written to the primary. Reads go on from the replicas; writes resume when the primary is back: run this again then.',
+  ),
   // A read or write in a request while the store cannot answer: its server (with replicas,
   // every server) unreachable, or SQLite's write lock held past store.busyTimeoutSeconds.
   // Passing, so a 503 that a load balancer and a client retry, not a 500 (docs/decisions.md "Faults").
-  storeUnavailable: define('StoreUnavailableException', 503, ['retryAfterSeconds'], (retryAfterSeconds: number) =>
-    `The store behind this server cannot answer now (unreachable or busy), so this request was not answered. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/ready says when this server can answer again.`),
+  storeUnavailable: define(
+    'StoreUnavailableException',
+    503,
+    ['retryAfterSeconds'],
+    (retryAfterSeconds: number) =>
+      `The store behind this server cannot answer now (unreachable or busy), so this request was not answered. Retry after ${retryAfterSeconds} seconds (see the Retry-After header); /health/ready says when this server can answer again.`,
+  ),
   // --- anything else ---
-  internal: define('GeneralException', 500, ['requestId'], (requestId: string) =>
-    `Internal error. It has been logged; quote request id ${requestId} when you report it.`),
+  internal: define(
+    'GeneralException',
+    500,
+    ['requestId'],
+    (requestId: string) => `Internal error. It has been logged; quote request id ${requestId} when you report it.`,
+  ),
 } as const;
 
 export type ErrorKey = keyof typeof ERRORS;
@@ -156,7 +326,9 @@ export class ApiError extends Error {
 
   /** The ApiError another process of the node raised, from its parts(). */
   static revive(parts: ApiErrorParts): ApiError {
-    return new ApiError({ name: parts.errorName, status: parts.status, params: [], message: () => parts.message }, parts.message, { ...parts.headers });
+    return new ApiError({ name: parts.errorName, status: parts.status, params: [], message: () => parts.message }, parts.message, {
+      ...parts.headers,
+    });
   }
 
   withHeaders(headers: Record<string, string>): ApiError {

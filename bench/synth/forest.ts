@@ -91,7 +91,8 @@ function shape(rng: Rng, t: number, remaining: number): Shape {
         kind,
         depth: 3,
         cap: MAX_TREE,
-        fanOut: (level, leftmost) => (level === 1 ? rng.skewed(2, 30, 1.5) : leftmost ? rng.between(1, 25) : rng.chance(0.3) ? 0 : rng.between(1, 25)),
+        fanOut: (level, leftmost) =>
+          level === 1 ? rng.skewed(2, 30, 1.5) : leftmost ? rng.between(1, 25) : rng.chance(0.3) ? 0 : rng.between(1, 25),
       };
     case Kind.Periodical: {
       const issues = rng.logUniform(20, 1000);

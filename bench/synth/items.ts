@@ -72,10 +72,28 @@ interface Institution {
 
 const SECTOR_LABEL = { 1: 'Archiv', 2: 'Bibliothek', 6: 'Museum' } as const;
 
-function institution(name: string, abbr: string, url: string, city: string, lat: number, long: number, sector: 1 | 2 | 6, aggregator: number, parent: string): Institution {
+function institution(
+  name: string,
+  abbr: string,
+  url: string,
+  city: string,
+  lat: number,
+  long: number,
+  sector: 1 | 2 | 6,
+  aggregator: number,
+  parent: string,
+): Institution {
   const h = mix32(name.length * 7919 + name.charCodeAt(0) * 31 + name.charCodeAt(name.length - 1));
   return {
-    name, abbr, url, city, lat, long, sector, aggregator, parent,
+    name,
+    abbr,
+    url,
+    city,
+    lat,
+    long,
+    sector,
+    aggregator,
+    parent,
     domain: SECTOR_LABEL[sector],
     ddbId: b32Of(name),
     providerId: String(h % 100_000_000).padStart(8, '0'),
@@ -91,50 +109,265 @@ const AGGREGATORS = [
 
 const LIBRARIES = [
   institution('Bayerische Staatsbibliothek', 'BSB', 'https://www.bsb-muenchen.de', 'München', 48.1475, 11.5806, 2, 0, 'Freistaat Bayern'),
-  institution('Staatsbibliothek zu Berlin – Preußischer Kulturbesitz', 'SBB', 'https://staatsbibliothek-berlin.de', 'Berlin', 52.5077, 13.3705, 2, 0, 'Stiftung Preußischer Kulturbesitz'),
-  institution('Sächsische Landesbibliothek – Staats- und Universitätsbibliothek Dresden', 'SLUB', 'https://www.slub-dresden.de', 'Dresden', 51.0286, 13.7365, 2, 0, 'Freistaat Sachsen'),
-  institution('Niedersächsische Staats- und Universitätsbibliothek Göttingen', 'SUB', 'http://www.sub.uni-goettingen.de', 'Göttingen', 51.5401, 9.9343, 2, 0, 'Georg-August-Universität Göttingen'),
-  institution('Universitätsbibliothek Heidelberg', 'UBH', 'https://www.ub.uni-heidelberg.de', 'Heidelberg', 49.4093, 8.7059, 2, 0, 'Universität Heidelberg'),
-  institution('Herzogin Anna Amalia Bibliothek', 'HAAB', 'https://www.klassik-stiftung.de', 'Weimar', 50.9782, 11.3315, 2, 0, 'Klassik Stiftung Weimar'),
+  institution(
+    'Staatsbibliothek zu Berlin – Preußischer Kulturbesitz',
+    'SBB',
+    'https://staatsbibliothek-berlin.de',
+    'Berlin',
+    52.5077,
+    13.3705,
+    2,
+    0,
+    'Stiftung Preußischer Kulturbesitz',
+  ),
+  institution(
+    'Sächsische Landesbibliothek – Staats- und Universitätsbibliothek Dresden',
+    'SLUB',
+    'https://www.slub-dresden.de',
+    'Dresden',
+    51.0286,
+    13.7365,
+    2,
+    0,
+    'Freistaat Sachsen',
+  ),
+  institution(
+    'Niedersächsische Staats- und Universitätsbibliothek Göttingen',
+    'SUB',
+    'http://www.sub.uni-goettingen.de',
+    'Göttingen',
+    51.5401,
+    9.9343,
+    2,
+    0,
+    'Georg-August-Universität Göttingen',
+  ),
+  institution(
+    'Universitätsbibliothek Heidelberg',
+    'UBH',
+    'https://www.ub.uni-heidelberg.de',
+    'Heidelberg',
+    49.4093,
+    8.7059,
+    2,
+    0,
+    'Universität Heidelberg',
+  ),
+  institution(
+    'Herzogin Anna Amalia Bibliothek',
+    'HAAB',
+    'https://www.klassik-stiftung.de',
+    'Weimar',
+    50.9782,
+    11.3315,
+    2,
+    0,
+    'Klassik Stiftung Weimar',
+  ),
 ];
 const ARCHIVES = [
-  institution('Landesarchiv Baden-Württemberg, Hauptstaatsarchiv Stuttgart', 'HStAS', 'https://www.landesarchiv-bw.de', 'Stuttgart', 48.7794, 9.1879, 1, 1, 'Landesarchiv Baden-Württemberg'),
+  institution(
+    'Landesarchiv Baden-Württemberg, Hauptstaatsarchiv Stuttgart',
+    'HStAS',
+    'https://www.landesarchiv-bw.de',
+    'Stuttgart',
+    48.7794,
+    9.1879,
+    1,
+    1,
+    'Landesarchiv Baden-Württemberg',
+  ),
   institution('Bundesarchiv', 'BArch', 'https://www.bundesarchiv.de', 'Koblenz', 50.3442, 7.5868, 1, 1, 'Bundesrepublik Deutschland'),
-  institution('Hessisches Staatsarchiv Marburg', 'HStAM', 'https://landesarchiv.hessen.de', 'Marburg', 50.8093, 8.7669, 1, 1, 'Hessisches Landesarchiv'),
+  institution(
+    'Hessisches Staatsarchiv Marburg',
+    'HStAM',
+    'https://landesarchiv.hessen.de',
+    'Marburg',
+    50.8093,
+    8.7669,
+    1,
+    1,
+    'Hessisches Landesarchiv',
+  ),
   institution('Stadtarchiv Worms', 'StadtA WO', 'https://www.worms.de', 'Worms', 49.6313, 8.3653, 1, 1, 'Stadt Worms'),
-  institution('Deutsches Literaturarchiv Marbach', 'DLA', 'https://www.dla-marbach.de', 'Marbach am Neckar', 48.9333, 9.2599, 1, 1, 'Deutsche Schillergesellschaft'),
+  institution(
+    'Deutsches Literaturarchiv Marbach',
+    'DLA',
+    'https://www.dla-marbach.de',
+    'Marbach am Neckar',
+    48.9333,
+    9.2599,
+    1,
+    1,
+    'Deutsche Schillergesellschaft',
+  ),
 ];
 const MUSEUMS = [
-  institution('Germanisches Nationalmuseum', 'GNM', 'https://www.gnm.de', 'Nürnberg', 49.4480, 11.0757, 6, 2, 'Stiftung Germanisches Nationalmuseum'),
-  institution('Frankfurter Goethe-Haus. Freies Deutsches Hochstift', 'FDH', 'https://frankfurter-goethe-haus.de', 'Frankfurt am Main', 50.1112, 8.6778, 6, 2, 'Freies Deutsches Hochstift'),
-  institution('Stiftung Stadtmuseum Berlin', 'SMB', 'https://www.stadtmuseum.de', 'Berlin', 52.5170, 13.4089, 6, 2, 'Land Berlin'),
+  institution(
+    'Germanisches Nationalmuseum',
+    'GNM',
+    'https://www.gnm.de',
+    'Nürnberg',
+    49.448,
+    11.0757,
+    6,
+    2,
+    'Stiftung Germanisches Nationalmuseum',
+  ),
+  institution(
+    'Frankfurter Goethe-Haus. Freies Deutsches Hochstift',
+    'FDH',
+    'https://frankfurter-goethe-haus.de',
+    'Frankfurt am Main',
+    50.1112,
+    8.6778,
+    6,
+    2,
+    'Freies Deutsches Hochstift',
+  ),
+  institution('Stiftung Stadtmuseum Berlin', 'SMB', 'https://www.stadtmuseum.de', 'Berlin', 52.517, 13.4089, 6, 2, 'Land Berlin'),
 ];
 
 const LICENSES = [
-  { uri: 'http://creativecommons.org/publicdomain/mark/1.0/', label: 'Weltweit frei von bekannten urheberrechtlichen Einschränkungen', group: 'rights_001', img: 'publicdomain.large.png' },
-  { uri: 'http://creativecommons.org/licenses/by-sa/4.0/', label: 'Namensnennung – Weitergabe unter gleichen Bedingungen', group: 'rights_002', img: 'ccbysa.png' },
-  { uri: 'http://creativecommons.org/licenses/by-nc-sa/4.0/', label: 'Namensnennung – Nicht-kommerziell – Weitergabe unter gleichen Bedingungen', group: 'rights_003', img: 'ccbyncsa.png' },
-  { uri: 'http://www.deutsche-digitale-bibliothek.de/lizenzen/rv-fz/', label: 'Rechte vorbehalten – Freier Zugang', group: 'rights_004', img: 'rv-fz.png' },
+  {
+    uri: 'http://creativecommons.org/publicdomain/mark/1.0/',
+    label: 'Weltweit frei von bekannten urheberrechtlichen Einschränkungen',
+    group: 'rights_001',
+    img: 'publicdomain.large.png',
+  },
+  {
+    uri: 'http://creativecommons.org/licenses/by-sa/4.0/',
+    label: 'Namensnennung – Weitergabe unter gleichen Bedingungen',
+    group: 'rights_002',
+    img: 'ccbysa.png',
+  },
+  {
+    uri: 'http://creativecommons.org/licenses/by-nc-sa/4.0/',
+    label: 'Namensnennung – Nicht-kommerziell – Weitergabe unter gleichen Bedingungen',
+    group: 'rights_003',
+    img: 'ccbyncsa.png',
+  },
+  {
+    uri: 'http://www.deutsche-digitale-bibliothek.de/lizenzen/rv-fz/',
+    label: 'Rechte vorbehalten – Freier Zugang',
+    group: 'rights_004',
+    img: 'rv-fz.png',
+  },
 ];
 
 const TOPICS = [
-  'Naturgeschichte', 'Landwirtschaft', 'Kirchenwesen', 'Schulwesen', 'Bauwesen', 'Militärwesen', 'Handel und Gewerbe', 'Armenwesen',
-  'Forstwirtschaft', 'Verwaltung', 'Justiz', 'Steuern und Abgaben', 'Korrespondenz', 'Rechnungen', 'Protokolle', 'Urkunden',
-  'Karten und Pläne', 'Personalangelegenheiten', 'Vereine', 'Theater', 'Musik', 'Dichtkunst', 'Geschichte', 'Reisen', 'Botanik',
-  'Arzneikunde', 'Philosophie', 'Theologie', 'Rechtswissenschaft', 'Mathematik', 'Baukunst', 'Bergbau', 'Eisenbahnwesen',
-  'Postwesen', 'Gesundheitswesen', 'Wasserbau', 'Fischerei', 'Weinbau', 'Zollwesen', 'Auswanderung',
+  'Naturgeschichte',
+  'Landwirtschaft',
+  'Kirchenwesen',
+  'Schulwesen',
+  'Bauwesen',
+  'Militärwesen',
+  'Handel und Gewerbe',
+  'Armenwesen',
+  'Forstwirtschaft',
+  'Verwaltung',
+  'Justiz',
+  'Steuern und Abgaben',
+  'Korrespondenz',
+  'Rechnungen',
+  'Protokolle',
+  'Urkunden',
+  'Karten und Pläne',
+  'Personalangelegenheiten',
+  'Vereine',
+  'Theater',
+  'Musik',
+  'Dichtkunst',
+  'Geschichte',
+  'Reisen',
+  'Botanik',
+  'Arzneikunde',
+  'Philosophie',
+  'Theologie',
+  'Rechtswissenschaft',
+  'Mathematik',
+  'Baukunst',
+  'Bergbau',
+  'Eisenbahnwesen',
+  'Postwesen',
+  'Gesundheitswesen',
+  'Wasserbau',
+  'Fischerei',
+  'Weinbau',
+  'Zollwesen',
+  'Auswanderung',
 ];
-const GENRES = ['Beiträge zur', 'Abhandlungen über die', 'Handbuch der', 'Grundriss der', 'Geschichte der', 'Neue Beiträge zur', 'Magazin für', 'Archiv für', 'Versuch über die', 'Lehrbuch der'];
+const GENRES = [
+  'Beiträge zur',
+  'Abhandlungen über die',
+  'Handbuch der',
+  'Grundriss der',
+  'Geschichte der',
+  'Neue Beiträge zur',
+  'Magazin für',
+  'Archiv für',
+  'Versuch über die',
+  'Lehrbuch der',
+];
 const PERIODICALS = ['Zeitschrift für', 'Blätter für', 'Monatsschrift für', 'Jahrbuch für', 'Mitteilungen über', 'Correspondenzblatt für'];
 const NEWSPAPERS = ['Tageblatt', 'Zeitung', 'Anzeiger', 'Volksblatt', 'Nachrichten', 'Allgemeine Zeitung', 'Abendpost'];
-const NEWS_CITIES = ['Berliner', 'Hamburger', 'Münchner', 'Kölner', 'Leipziger', 'Dresdner', 'Frankfurter', 'Stuttgarter', 'Bremer', 'Göttinger', 'Casseler', 'Wormser'];
-const CHAPTERS = [
-  'Von den Vögeln', 'Vom Ackerbau', 'Über die Witterung', 'Von der Einrichtung der Schulen', 'Nachrichten aus der Stadt', 'Von den Quellen',
-  'Beschreibung der Gegend', 'Von den Mineralien', 'Über die Sitten der Einwohner', 'Von den Rechten der Stadt', 'Anmerkungen', 'Nachtrag',
-  'Von der Viehzucht', 'Über das Armenwesen', 'Von den Kirchen und Klöstern', 'Verzeichnis der Pflanzen', 'Von den Zünften',
+const NEWS_CITIES = [
+  'Berliner',
+  'Hamburger',
+  'Münchner',
+  'Kölner',
+  'Leipziger',
+  'Dresdner',
+  'Frankfurter',
+  'Stuttgarter',
+  'Bremer',
+  'Göttinger',
+  'Casseler',
+  'Wormser',
 ];
-const OBJECTS = ['Bildnis', 'Ansicht', 'Stadtplan', 'Kupferstich', 'Zeichnung', 'Fotografie', 'Postkarte', 'Medaille', 'Flugblatt', 'Urkunde', 'Brief', 'Gemälde'];
-const FILE_TITLES = ['Acta betreffend', 'Akten über', 'Schriftwechsel wegen', 'Verhandlungen über', 'Rechnungen über', 'Berichte über', 'Protokolle über', 'Verzeichnis der'];
+const CHAPTERS = [
+  'Von den Vögeln',
+  'Vom Ackerbau',
+  'Über die Witterung',
+  'Von der Einrichtung der Schulen',
+  'Nachrichten aus der Stadt',
+  'Von den Quellen',
+  'Beschreibung der Gegend',
+  'Von den Mineralien',
+  'Über die Sitten der Einwohner',
+  'Von den Rechten der Stadt',
+  'Anmerkungen',
+  'Nachtrag',
+  'Von der Viehzucht',
+  'Über das Armenwesen',
+  'Von den Kirchen und Klöstern',
+  'Verzeichnis der Pflanzen',
+  'Von den Zünften',
+];
+const OBJECTS = [
+  'Bildnis',
+  'Ansicht',
+  'Stadtplan',
+  'Kupferstich',
+  'Zeichnung',
+  'Fotografie',
+  'Postkarte',
+  'Medaille',
+  'Flugblatt',
+  'Urkunde',
+  'Brief',
+  'Gemälde',
+];
+const FILE_TITLES = [
+  'Acta betreffend',
+  'Akten über',
+  'Schriftwechsel wegen',
+  'Verhandlungen über',
+  'Rechnungen über',
+  'Berichte über',
+  'Protokolle über',
+  'Verzeichnis der',
+];
 const LANGUAGES = ['Deutsch', 'Deutsch', 'Deutsch', 'Latein', 'Französisch', 'Niederdeutsch'];
 const MATERIALS = ['Papier', 'Pergament', 'Kupferstich auf Papier', 'Öl auf Leinwand', 'Silbergelatine', 'Holzschnitt'];
 const SENTENCES = [
@@ -160,10 +393,28 @@ interface Words {
   pages: number;
 }
 
-const ROMAN: Array<[number, string]> = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
+const ROMAN: Array<[number, string]> = [
+  [1000, 'M'],
+  [900, 'CM'],
+  [500, 'D'],
+  [400, 'CD'],
+  [100, 'C'],
+  [90, 'XC'],
+  [50, 'L'],
+  [40, 'XL'],
+  [10, 'X'],
+  [9, 'IX'],
+  [5, 'V'],
+  [4, 'IV'],
+  [1, 'I'],
+];
 function roman(n: number): string {
   let out = '';
-  for (const [v, s] of ROMAN) while (n >= v) { out += s; n -= v; }
+  for (const [v, s] of ROMAN)
+    while (n >= v) {
+      out += s;
+      n -= v;
+    }
   return out;
 }
 const MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
@@ -237,23 +488,46 @@ export class ItemGenerator {
     const rng = Rng.for(this.seed, STREAM_TREE_META, t);
     const kind = this.forest.treeKind[t]!;
     const inst =
-      kind === Kind.Archive ? rng.pick(ARCHIVES) : kind === Kind.Single ? (rng.chance(0.6) ? rng.pick(MUSEUMS) : rng.pick(LIBRARIES)) : rng.pick(LIBRARIES);
+      kind === Kind.Archive
+        ? rng.pick(ARCHIVES)
+        : kind === Kind.Single
+          ? rng.chance(0.6)
+            ? rng.pick(MUSEUMS)
+            : rng.pick(LIBRARIES)
+          : rng.pick(LIBRARIES);
     const year = kind === Kind.Newspaper ? rng.between(1850, 1935) : rng.between(1520, 1930);
     const topic = rng.pick(TOPICS);
     const place = this.persons.vocab.places[this.placeZipf.sample(rng)]!.text;
     const base =
-      inst.sector === 2 ? `PPN${rng.between(100_000_000, 999_999_999)}` : inst.sector === 1 ? `${inst.abbr} ${String.fromCharCode(65 + rng.int(26))} ${rng.between(1, 999)}` : `Inv.-Nr. ${rng.between(1, 99)}/${rng.between(1, 9999)}`;
+      inst.sector === 2
+        ? `PPN${rng.between(100_000_000, 999_999_999)}`
+        : inst.sector === 1
+          ? `${inst.abbr} ${String.fromCharCode(65 + rng.int(26))} ${rng.between(1, 999)}`
+          : `Inv.-Nr. ${rng.between(1, 99)}/${rng.between(1, 9999)}`;
     let title: string;
     switch (kind) {
-      case Kind.Periodical: title = `${rng.pick(PERIODICALS)} ${topic}`; break;
-      case Kind.Newspaper: title = `${rng.pick(NEWS_CITIES)} ${rng.pick(NEWSPAPERS)}`; break;
-      case Kind.Archive: title = `${base.replace(/^\S+ /, '')}: ${topic}`; break;
-      case Kind.Single: title = `${rng.pick(OBJECTS)}: ${place}`; break;
-      default: title = `${rng.pick(GENRES)} ${topic} in ${place}`;
+      case Kind.Periodical:
+        title = `${rng.pick(PERIODICALS)} ${topic}`;
+        break;
+      case Kind.Newspaper:
+        title = `${rng.pick(NEWS_CITIES)} ${rng.pick(NEWSPAPERS)}`;
+        break;
+      case Kind.Archive:
+        title = `${base.replace(/^\S+ /, '')}: ${topic}`;
+        break;
+      case Kind.Single:
+        title = `${rng.pick(OBJECTS)}: ${place}`;
+        break;
+      default:
+        title = `${rng.pick(GENRES)} ${topic} in ${place}`;
     }
     const subject = this.personZipf !== null && rng.chance(0.5) ? this.personOfRank(this.personZipf.sample(rng)) : -1;
     const meta: TreeMeta = {
-      inst, base, year, title, topic,
+      inst,
+      base,
+      year,
+      title,
+      topic,
       media: inst.sector === 6 ? 'image' : 'text',
       license: rng.pick(LICENSES),
       subject,
@@ -265,7 +539,12 @@ export class ItemGenerator {
   }
 
   /** Hierarchy type, aggregation flag, position and label of item i. */
-  private hierarchy(i: number, meta: TreeMeta, year: number, rng: Rng): { htype: string | null; aggregation: boolean; position: string | null; title: string } {
+  private hierarchy(
+    i: number,
+    meta: TreeMeta,
+    year: number,
+    rng: Rng,
+  ): { htype: string | null; aggregation: boolean; position: string | null; title: string } {
     const f = this.forest;
     const t = f.tree[i]!;
     const kind = f.treeKind[t]!;
@@ -286,7 +565,13 @@ export class ItemGenerator {
         return { htype: 'htype_018', aggregation: false, position: dmd, title: `${roman(pos)}. ${rng.pick(CHAPTERS)}` };
       case Kind.Periodical:
         if (level === 1) return { htype: 'htype_023', aggregation: true, position: 'DMDLOG_0000', title: meta.title };
-        if (level === 2) return { htype: 'htype_014', aggregation: false, position: dmd, title: `Heft ${pos} (${meta.year + Math.floor((pos - 1) / 12)})` };
+        if (level === 2)
+          return {
+            htype: 'htype_014',
+            aggregation: false,
+            position: dmd,
+            title: `Heft ${pos} (${meta.year + Math.floor((pos - 1) / 12)})`,
+          };
         return { htype: 'htype_006', aggregation: false, position: dmd, title: `${rng.pick(CHAPTERS)}. Von ${this.someName(rng)}` };
       case Kind.Newspaper: {
         if (level === 1) return { htype: 'htype_044', aggregation: true, position: '1', title: meta.title };
@@ -295,13 +580,23 @@ export class ItemGenerator {
         if (level === 2) return { htype: 'htype_045', aggregation: true, position: String(year), title: `${meta.title}, ${year}` };
         const month = level === 3 ? pos : f.position[f.parent[i]!]!;
         if (level === 3) return { htype: 'htype_046', aggregation: true, position: pad(month, 2), title: `${MONTHS[month - 1]} ${year}` };
-        return { htype: 'htype_047', aggregation: false, position: pad(pos, 2), title: `${meta.title}, ${pos}. ${MONTHS[month - 1]} ${year}` };
+        return {
+          htype: 'htype_047',
+          aggregation: false,
+          position: pad(pos, 2),
+          title: `${meta.title}, ${pos}. ${MONTHS[month - 1]} ${year}`,
+        };
       }
       case Kind.Archive:
       default: {
         if (level === 1) return { htype: 'htype_030', aggregation: true, position: '1', title: meta.title };
         if (leaf) {
-          return { htype: 'htype_034', aggregation: false, position: String(pos), title: `${rng.pick(FILE_TITLES)} ${rng.pick(TOPICS)}, ${year}–${year + rng.between(0, 15)}` };
+          return {
+            htype: 'htype_034',
+            aggregation: false,
+            position: String(pos),
+            title: `${rng.pick(FILE_TITLES)} ${rng.pick(TOPICS)}, ${year}–${year + rng.between(0, 15)}`,
+          };
         }
         const serie = f.children[i]! > 0 && f.children[i + 1] === 0 && f.depth[i + 1] === f.treeDepth[t];
         return { htype: serie ? 'htype_032' : 'htype_031', aggregation: true, position: String(pos), title: `${pos}. ${rng.pick(TOPICS)}` };
@@ -312,7 +607,9 @@ export class ItemGenerator {
   /** A person's name for running text: a known person when there are any, else a drawn surname. */
   private someName(rng: Rng): string {
     const p = this.anyPerson(rng);
-    return p >= 0 ? this.personName(p) : this.persons.vocab.surnames[rng.int(Math.min(1000, this.persons.vocab.surnames.length))]!.full.text;
+    return p >= 0
+      ? this.personName(p)
+      : this.persons.vocab.surnames[rng.int(Math.min(1000, this.persons.vocab.surnames.length))]!.full.text;
   }
 
   private anyPerson(rng: Rng): number {
@@ -359,7 +656,7 @@ export class ItemGenerator {
     for (let k = 0; k < sentences; k++) description += (k > 0 ? ' ' : '') + rng.pick(SENTENCES)(words);
 
     const title = esc(h.title);
-    const typeLabel = h.htype === null ? (meta.media === 'image' ? rng.pick(OBJECTS) : 'Monografie') : HTYPE_LABELS[h.htype] ?? 'Text';
+    const typeLabel = h.htype === null ? (meta.media === 'image' ? rng.pick(OBJECTS) : 'Monografie') : (HTYPE_LABELS[h.htype] ?? 'Text');
     const typeConcept = b32Of(typeLabel);
     const mt = meta.media === 'image' ? 'mt002' : 'mt003';
     const edmType = meta.media === 'image' ? 'IMAGE' : 'TEXT';
@@ -412,11 +709,14 @@ export class ItemGenerator {
       `<edm:Place ${E} rdf:about="${placeUri}"><wgs84_pos:lat xmlns:wgs84_pos="http://www.w3.org/2003/01/geo/wgs84_pos#">${lat}</wgs84_pos:lat>`,
       `<wgs84_pos:long xmlns:wgs84_pos="http://www.w3.org/2003/01/geo/wgs84_pos#">${long}</wgs84_pos:long><skos:prefLabel ${SKOS}>${esc(place)}</skos:prefLabel>\n      </edm:Place>`,
     );
-    for (let k = 0; k < refs.length; k++) p.push(`<edm:Agent ${E} rdf:about="${gnd[k]}"><skos:prefLabel ${SKOS}>${esc(names[k]!)}</skos:prefLabel>\n      </edm:Agent>`);
+    for (let k = 0; k < refs.length; k++)
+      p.push(`<edm:Agent ${E} rdf:about="${gnd[k]}"><skos:prefLabel ${SKOS}>${esc(names[k]!)}</skos:prefLabel>\n      </edm:Agent>`);
     p.push('\n    </rdf:RDF></edm>');
 
     // indexing-profile
-    p.push(`<indexing-profile><item-id>${id}</item-id><facet name="place_fct_normdata"><value>${placeUri}</value></facet><facet name="place_fct"><value>${esc(place)}</value></facet>`);
+    p.push(
+      `<indexing-profile><item-id>${id}</item-id><facet name="place_fct_normdata"><value>${placeUri}</value></facet><facet name="place_fct"><value>${esc(place)}</value></facet>`,
+    );
     if (refs.length > 0) {
       p.push('<facet name="affiliate_fct_normdata">', ...gnd.map((u) => `<value>${u}</value>`), '</facet>');
       p.push('<facet name="affiliate_fct">', ...names.map((n) => `<value>${esc(n)}</value>`), '</facet>');
@@ -459,7 +759,10 @@ export class ItemGenerator {
     ];
     const extra = rng.between(2, optional.length);
     for (let k = 0; k < extra; k++) display.push(optional[k]!());
-    if (description) display.push(field(inst.sector === 1 ? 'flex_arch_006' : 'flex_mus_neu_050', inst.sector === 1 ? 'Enthält' : 'Beschreibung', esc(description)));
+    if (description)
+      display.push(
+        field(inst.sector === 1 ? 'flex_arch_006' : 'flex_mus_neu_050', inst.sector === 1 ? 'Enthält' : 'Beschreibung', esc(description)),
+      );
     p.push(...display, '</ns4:fields><ns4:fields usage="index">');
     p.push(
       `<ns4:field rdf:resource="http://purl.org/dc/elements/1.1/title" id="title"><ns4:name>Title</ns4:name><ns4:value>${title}</ns4:value></ns4:field>`,
@@ -487,13 +790,26 @@ export class ItemGenerator {
     ];
     for (let k = 1; k <= images; k++) {
       for (const category of ['list', 'grid', 'mvth', 'mvpr']) {
-        q.push(`<binary category="${category}" primary="${k === 1}" position="${k}" path="/binary/${id}/${category}/${k}.jpg" mimetype="image/jpeg" name2="Digitalisat: ${esc(inst.abbr)}" name="${title}"/>`);
+        q.push(
+          `<binary category="${category}" primary="${k === 1}" position="${k}" path="/binary/${id}/${category}/${k}.jpg" mimetype="image/jpeg" name2="Digitalisat: ${esc(inst.abbr)}" name="${title}"/>`,
+        );
       }
     }
     q.push('</binaries></cortex>');
     const tail = q.join('');
 
-    const record = this.sourceRecord(id, identifier, h.title, names, gnd, place, year, meta, imageBase, target - Buffer.byteLength(head) - Buffer.byteLength(tail));
+    const record = this.sourceRecord(
+      id,
+      identifier,
+      h.title,
+      names,
+      gnd,
+      place,
+      year,
+      meta,
+      imageBase,
+      target - Buffer.byteLength(head) - Buffer.byteLength(tail),
+    );
     return { id, xml: `${head}<metadata-record>${record}${tail}`, refs };
   }
 
@@ -505,7 +821,18 @@ export class ItemGenerator {
    * The provider's source record (OAI-PMH with METS/MODS) as escaped text, about
    * `budget` bytes long: a METS file list of as many pages as fit.
    */
-  private sourceRecord(id: string, identifier: string, title: string, names: string[], gnd: string[], place: string, year: number, meta: TreeMeta, imageBase: string, budget: number): string {
+  private sourceRecord(
+    id: string,
+    identifier: string,
+    title: string,
+    names: string[],
+    gnd: string[],
+    place: string,
+    year: number,
+    meta: TreeMeta,
+    imageBase: string,
+    budget: number,
+  ): string {
     const lines: string[] = [
       '&lt;OAI-PMH xmlns=&quot;http://www.openarchives.org/OAI/2.0/&quot; xmlns:xsi=&quot;http://www.w3.org/2001/XMLSchema-instance&quot;&gt;',
       `  &lt;responseDate&gt;20${meta.ingestDate.slice(0, 8)}T08:48:21Z&lt;/responseDate&gt;`,
@@ -536,7 +863,8 @@ export class ItemGenerator {
       '          &lt;mets:fileSec&gt;',
       '            &lt;mets:fileGrp USE=&quot;DEFAULT&quot;&gt;',
     );
-    const closing = '            &lt;/mets:fileGrp&gt;\n          &lt;/mets:fileSec&gt;\n        &lt;/mets:mets&gt;\n      &lt;/metadata&gt;\n    &lt;/record&gt;\n  &lt;/GetRecord&gt;\n&lt;/OAI-PMH&gt;';
+    const closing =
+      '            &lt;/mets:fileGrp&gt;\n          &lt;/mets:fileSec&gt;\n        &lt;/mets:mets&gt;\n      &lt;/metadata&gt;\n    &lt;/record&gt;\n  &lt;/GetRecord&gt;\n&lt;/OAI-PMH&gt;';
     const opening = lines.join('\n');
     let used = Buffer.byteLength(opening) + closing.length + 1;
     const out = [opening];
@@ -556,8 +884,20 @@ export class ItemGenerator {
 export const POPULAR_KNOWN = 5;
 
 const HTYPE_LABELS: Record<string, string> = {
-  htype_006: 'Aufsatz', htype_007: 'Band', htype_014: 'Heft', htype_018: 'Kapitel', htype_020: 'Mehrbändiges Werk',
-  htype_021: 'Monografie', htype_023: 'Fortlaufendes Sammelwerk', htype_028: 'Vorwort', htype_030: 'Bestand',
-  htype_031: 'Gliederung', htype_032: 'Serie', htype_034: 'Archivale', htype_044: 'Zeitung', htype_045: 'Jahrgang',
-  htype_046: 'Monat', htype_047: 'Tag',
+  htype_006: 'Aufsatz',
+  htype_007: 'Band',
+  htype_014: 'Heft',
+  htype_018: 'Kapitel',
+  htype_020: 'Mehrbändiges Werk',
+  htype_021: 'Monografie',
+  htype_023: 'Fortlaufendes Sammelwerk',
+  htype_028: 'Vorwort',
+  htype_030: 'Bestand',
+  htype_031: 'Gliederung',
+  htype_032: 'Serie',
+  htype_034: 'Archivale',
+  htype_044: 'Zeitung',
+  htype_045: 'Jahrgang',
+  htype_046: 'Monat',
+  htype_047: 'Tag',
 };

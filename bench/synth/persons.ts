@@ -37,7 +37,10 @@ export class PersonGenerator {
   private readonly placeZipf: Zipf;
   private readonly knownPieces: Piece[][];
 
-  constructor(readonly vocab: Vocab, readonly seed: number) {
+  constructor(
+    readonly vocab: Vocab,
+    readonly seed: number,
+  ) {
     this.forenameZipf = new Zipf(vocab.forenames.length, ZIPF_S, Q.forename);
     this.femaleZipf = new Zipf(vocab.femaleForenames.length, ZIPF_S, Q.forename);
     this.surnameZipf = new Zipf(vocab.surnames.length, ZIPF_S, Q.surname);
@@ -139,7 +142,11 @@ export class PersonGenerator {
   ): string[] {
     const out: string[] = [];
     const seen = new Set<string>([preferredName]);
-    const join = (...parts: Array<Piece | null>) => parts.filter((p): p is Piece => p !== null).map(take).join(' ');
+    const join = (...parts: Array<Piece | null>) =>
+      parts
+        .filter((p): p is Piece => p !== null)
+        .map(take)
+        .join(' ');
     const alt = surname.alt;
     const forms: Array<() => string> = [() => join(surname.full)];
     if (forename === null) {

@@ -96,7 +96,11 @@ export class Zipf {
   private readonly cum: Float64Array;
   private readonly total: number;
 
-  constructor(readonly n: number, readonly s: number, readonly q = 0) {
+  constructor(
+    readonly n: number,
+    readonly s: number,
+    readonly q = 0,
+  ) {
     this.cum = new Float64Array(n);
     let sum = 0;
     for (let r = 0; r < n; r++) {

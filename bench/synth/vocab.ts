@@ -137,7 +137,20 @@ export interface Vocab {
   realSurnames: number;
 }
 
-export const MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
+export const MONTHS = [
+  'Januar',
+  'Februar',
+  'März',
+  'April',
+  'Mai',
+  'Juni',
+  'Juli',
+  'August',
+  'September',
+  'Oktober',
+  'November',
+  'Dezember',
+];
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -162,14 +175,27 @@ const VOWEL = /[aeiouyäöü]/;
 function splitSurname(name: string): [string, string] | null {
   let best = -1;
   for (let k = 2; k <= name.length - 2; k++) {
-    if (VOWEL.test(name[k - 1]!) && !VOWEL.test(name[k]!) && (best < 0 || Math.abs(k - name.length / 2) < Math.abs(best - name.length / 2))) best = k;
+    if (VOWEL.test(name[k - 1]!) && !VOWEL.test(name[k]!) && (best < 0 || Math.abs(k - name.length / 2) < Math.abs(best - name.length / 2)))
+      best = k;
   }
   return best < 0 ? null : [name.slice(0, best), name.slice(best)];
 }
 
 const SPELLINGS: Array<[RegExp, string]> = [
-  [/ü/, 'ue'], [/ö/, 'oe'], [/ä/, 'ae'], [/ß/, 'ss'], [/ph/, 'f'], [/th/, 't'], [/ck/, 'k'],
-  [/tz/, 'z'], [/dt/, 't'], [/^C/, 'K'], [/ei/, 'ai'], [/y/, 'i'], [/mann$/, 'man'], [/ss/, 'ß'],
+  [/ü/, 'ue'],
+  [/ö/, 'oe'],
+  [/ä/, 'ae'],
+  [/ß/, 'ss'],
+  [/ph/, 'f'],
+  [/th/, 't'],
+  [/ck/, 'k'],
+  [/tz/, 'z'],
+  [/dt/, 't'],
+  [/^C/, 'K'],
+  [/ei/, 'ai'],
+  [/y/, 'i'],
+  [/mann$/, 'man'],
+  [/ss/, 'ß'],
 ];
 
 function altSpelling(name: string): string | null {
@@ -178,7 +204,11 @@ function altSpelling(name: string): string | null {
 }
 
 function initials(forename: string): string {
-  return forename.split(/\s+/).filter(Boolean).map((w) => (w.endsWith('.') ? w : `${[...w][0]}.`)).join(' ');
+  return forename
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => (w.endsWith('.') ? w : `${[...w][0]}.`))
+    .join(' ');
 }
 
 /** Size of the surname vocabulary: the real ones, then recombined ones. */

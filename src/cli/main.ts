@@ -39,7 +39,8 @@ interface GlobalFlags {
 function positiveInteger(flag: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} takes a whole number from 1 up, not '${value}'.`);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+      throw new InvalidArgumentError(`${flag} takes a whole number from 1 up, not '${value}'.`);
     return n;
   };
 }
@@ -48,7 +49,8 @@ function positiveInteger(flag: string): (value: string) => number {
 function count(flag: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${flag} takes a whole number from 0 up, not '${value}'.`);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+      throw new InvalidArgumentError(`${flag} takes a whole number from 0 up, not '${value}'.`);
     return n;
   };
 }
@@ -144,20 +146,31 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
   const ingest = program.command('ingest').description('Load records into the store');
   ingest
     .command('items')
-    .description('Load items: cortex XML or package JSON packages, or EDM RDF/XML records (also saved OAI-PMH responses); files, directories, or - for stdin')
+    .description(
+      'Load items: cortex XML or package JSON packages, or EDM RDF/XML records (also saved OAI-PMH responses); files, directories, or - for stdin',
+    )
     .argument('<paths...>', 'files, directories or -')
     .option('--providers <file>', 'JSON file of provider facts for packages built from EDM (ingest.providersFile)')
     .action((paths: string[], flags: Record<string, unknown>) =>
-      withStore(flags, (config, store) => interruptible((signal) => ingestItemsCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
+      withStore(
+        flags,
+        (config, store) => interruptible((signal) => ingestItemsCommand(config, store, paths, io, { signal, cli: cliPrefix() })),
+        LOAD,
+      ),
     );
 
   program
     .command('harvest')
-    .description('Harvest EDM records from an OAI-PMH endpoint (ListRecords) into the store; the next run is incremental, a stopped run resumes')
+    .description(
+      'Harvest EDM records from an OAI-PMH endpoint (ListRecords) into the store; the next run is incremental, a stopped run resumes',
+    )
     .argument('<url>', 'base URL of the OAI-PMH endpoint')
     .option('--metadata-prefix <prefix>', 'metadata format to ask for', 'edm')
     .option('--set <setSpec>', 'harvest only this set')
-    .option('--from <datestamp>', 'records changed from this date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ); default: where the last complete run ended')
+    .option(
+      '--from <datestamp>',
+      'records changed from this date (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ); default: where the last complete run ended',
+    )
     .option('--providers <file>', 'JSON file of provider facts (ingest.providersFile)')
     .action((url: string, flags: HarvestFlags & Record<string, unknown>) =>
       withStore(flags, (config, store) => interruptible((signal) => harvestCommand(config, store, url, flags, io, signal)), LOAD),
@@ -168,7 +181,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .description('Load persons: EntityFacts or lobid-gnd JSON-LD, or entity lines of this service; files, directories or -')
     .argument('<paths...>', 'files, directories or -')
     .action((paths: string[]) =>
-      withStore({}, (config, store) => interruptible((signal) => ingestEntitiesCommand(config, store, paths, io, { signal, cli: cliPrefix() })), LOAD),
+      withStore(
+        {},
+        (config, store) => interruptible((signal) => ingestEntitiesCommand(config, store, paths, io, { signal, cli: cliPrefix() })),
+        LOAD,
+      ),
     );
 
   const serveOptions = (cmd: Command) =>
@@ -180,19 +197,31 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
       .option('--tls-key <file>', 'PEM private key for HTTPS')
       .option('--allow-missing-accept', 'answer requests without Accept with JSON instead of 406');
   serveOptions(program.command('serve').description('Start the API server'))
-    .addOption(new Option('--workers <n>', 'HTTP worker processes on the one port (server.workers): 0 one per core, 1 a single process').argParser(count('--workers')))
+    .addOption(
+      new Option('--workers <n>', 'HTTP worker processes on the one port (server.workers): 0 one per core, 1 a single process').argParser(
+        count('--workers'),
+      ),
+    )
     .action((flags: Record<string, unknown>) =>
-    withStore(flags, async (config, store) => {
-      await serveNodeCommand(config, store, io.err, argv);
-      return EXIT.ok;
-    }, { keepOpen: true }),
-  );
+      withStore(
+        flags,
+        async (config, store) => {
+          await serveNodeCommand(config, store, io.err, argv);
+          return EXIT.ok;
+        },
+        { keepOpen: true },
+      ),
+    );
   serveOptions(program.command('demo').description('Load the demo records, create a demo key, start the server')).action(
     (flags: Record<string, unknown>) =>
-      withStore(flags, async (config, store) => {
-        await demoCommand(config, store, io);
-        return EXIT.ok;
-      }, { keepOpen: true, create: true }),
+      withStore(
+        flags,
+        async (config, store) => {
+          await demoCommand(config, store, io);
+          return EXIT.ok;
+        },
+        { keepOpen: true, create: true },
+      ),
   );
 
   const keys = program.command('keys').description('Manage API keys');
@@ -201,7 +230,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .description('Create a key; it is printed once')
     .requiredOption('--name <name>', 'who the key is for')
     .action((o: { name: string }) => withStore({}, (_c, store) => createKey(store, o.name, io)));
-  keys.command('list').description('List keys (never the keys themselves)').action(() => withStore({}, (_c, store) => listKeys(store, io)));
+  keys
+    .command('list')
+    .description('List keys (never the keys themselves)')
+    .action(() => withStore({}, (_c, store) => listKeys(store, io)));
   keys
     .command('revoke')
     .description('Revoke a key by name')
@@ -210,14 +242,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
 
   program
     .command('migrate')
-    .description('Bring a store\'s schema to this version\'s (PostgreSQL stores must be migrated before use; docs/deployment.md)')
+    .description("Bring a store's schema to this version's (PostgreSQL stores must be migrated before use; docs/deployment.md)")
     .option('--store <store>', 'postgres://user:password@host:port/database, or a SQLite file; default: the configured store')
     .action(async (o: { store?: string }) => {
       exitCode = await migrateCommand(o.store ?? configuredStore(), io);
     });
   program
     .command('copy')
-    .description('Copy a store into a new, empty one of either backend (SQLite file or postgres:// URL), checked by counts and digests per table')
+    .description(
+      'Copy a store into a new, empty one of either backend (SQLite file or postgres:// URL), checked by counts and digests per table',
+    )
     .requiredOption('--from <store>', 'the store to copy: a SQLite file or postgres://…')
     .requiredOption('--to <store>', 'the new store: a SQLite file or postgres://… (migrated and empty)')
     .action(async (o: { from: string; to: string }) => {
@@ -226,7 +260,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
 
   program
     .command('verify')
-    .description("Check the store: the database's own check, every package against its digest and stored fields, the hierarchy for cycles (docs/cli.md)")
+    .description(
+      "Check the store: the database's own check, every package against its digest and stored fields, the hierarchy for cycles (docs/cli.md)",
+    )
     .action(async () => {
       const global = program.opts<GlobalFlags>();
       exitCode = await verifyCommand(loadConfig({ file: global.config, env, flags: overrides(global) }), io);
@@ -241,14 +277,23 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
 
   program
     .command('export')
-    .description('Write every hit of a search as JSON Lines (one result doc a line, in id order), to a file or stdout; --resume goes on after the last line (docs/export.md)')
+    .description(
+      'Write every hit of a search as JSON Lines (one result doc a line, in id order), to a file or stdout; --resume goes on after the last line (docs/export.md)',
+    )
     .argument('<kind>', 'items or persons')
     .option('--query <query>', 'what to export, in the query syntax of the search (default *:*, everything)')
-    .option('--fq <field:value>', 'only hits with this facet value (repeatable: values of one facet OR-ed, facets AND-ed)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option(
+      '--fq <field:value>',
+      'only hits with this facet value (repeatable: values of one facet OR-ed, facets AND-ed)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--out <file>', 'write to this file instead of stdout')
     .option('--resume', 'continue the --out file after its last complete line')
     .action((kind: string, flags: ExportFlags) =>
-      withStore({}, (config, store) => interruptible((signal) => exportCommand(config, store, kind, flags, io, { signal, cli: cliPrefix() }))),
+      withStore({}, (config, store) =>
+        interruptible((signal) => exportCommand(config, store, kind, flags, io, { signal, cli: cliPrefix() })),
+      ),
     );
 
   const items = program.command('items').description('Manage items');
@@ -283,7 +328,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .action(() => withStore({}, (config, store) => indexStatus(config, store, io)));
   index
     .command('verify')
-    .description("Check every section of the newest generation against its checksum and read both indexes back")
+    .description('Check every section of the newest generation against its checksum and read both indexes back')
     .action(() => withStore({}, (config, store) => indexVerify(config, store, io)));
   index
     .command('rebuild')

@@ -43,8 +43,7 @@ export class StoreBusyError extends UsageError {
  * not an internal error.
  */
 export type StoreErrorParts =
-  | { kind: 'unreachable'; location: string; message: string }
-  | { kind: 'busy'; location: string; waitedSeconds: number };
+  { kind: 'unreachable'; location: string; message: string } | { kind: 'busy'; location: string; waitedSeconds: number };
 
 /** `e` as StoreErrorParts when it is a store that cannot answer now; undefined otherwise. */
 export function storeErrorParts(e: unknown): StoreErrorParts | undefined {
@@ -55,5 +54,7 @@ export function storeErrorParts(e: unknown): StoreErrorParts | undefined {
 
 /** The error StoreErrorParts were made from, with its message. */
 export function reviveStoreError(parts: StoreErrorParts): StoreUnreachableError | StoreBusyError {
-  return parts.kind === 'unreachable' ? new StoreUnreachableError(parts.location, parts.message) : new StoreBusyError(parts.location, parts.waitedSeconds);
+  return parts.kind === 'unreachable'
+    ? new StoreUnreachableError(parts.location, parts.message)
+    : new StoreBusyError(parts.location, parts.waitedSeconds);
 }

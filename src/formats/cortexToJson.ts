@@ -21,8 +21,7 @@ import { NS } from './namespaces.js';
 import { isXmlWhitespace, setOwn } from './jsonValues.js';
 
 function isNil(el: XmlElement): boolean {
-  return el.attributes.some((a) =>
-    a.namespace === NS.xsi && a.local === 'nil' && (a.value.trim() === 'true' || a.value.trim() === '1'));
+  return el.attributes.some((a) => a.namespace === NS.xsi && a.local === 'nil' && (a.value.trim() === 'true' || a.value.trim() === '1'));
 }
 
 function elementValue(el: XmlElement): unknown {

@@ -10,7 +10,12 @@ import type { Person } from '../domain/person.js';
  * order, empty optional fields omitted. Gender is a facet, not an entity field.
  */
 export function entityDoc(person: Person): string {
-  const doc: Record<string, unknown> = { id: person.id, type: 'person', preferredName: person.preferredName, variantName: person.variantName };
+  const doc: Record<string, unknown> = {
+    id: person.id,
+    type: 'person',
+    preferredName: person.preferredName,
+    variantName: person.variantName,
+  };
   for (const key of ['dateOfBirth', 'dateOfDeath', 'placeOfBirth', 'placeOfDeath', 'professionOrOccupation'] as const) {
     const v = person[key];
     if (v !== undefined && v.length > 0) doc[key] = v;

@@ -209,8 +209,12 @@ function indexFields(item: Obj | undefined): Map<string, string[]> {
       const field = objectOf(f);
       if (field === undefined) continue;
       const id = attributeOf(field, 'id');
-      const key = id === 'begin_time' || id === 'end_time' || (id !== undefined && TEXT_FIELDS.has(id)) ? id
-        : textOf(field['name']) === 'description' ? 'description' : undefined;
+      const key =
+        id === 'begin_time' || id === 'end_time' || (id !== undefined && TEXT_FIELDS.has(id))
+          ? id
+          : textOf(field['name']) === 'description'
+            ? 'description'
+            : undefined;
       if (key !== undefined) addAll(fields, key, textsOf(field['value']));
     }
   }
@@ -288,7 +292,18 @@ export function itemFieldsFromJson(json: string, storedId = ''): ItemFields {
 }
 
 /** The keys of an ItemResultDoc, in the order a result shows them. */
-const RESULT_KEYS = ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', 'category', 'type', 'latitude', 'longitude'] as const satisfies ReadonlyArray<keyof ItemResultDoc>;
+const RESULT_KEYS = [
+  'id',
+  'title',
+  'subtitle',
+  'label',
+  'thumbnail',
+  'media',
+  'category',
+  'type',
+  'latitude',
+  'longitude',
+] as const satisfies ReadonlyArray<keyof ItemResultDoc>;
 
 /**
  * An item's stored fields (Solr's `fl`; docs/search.md "Stored fields"): its result doc's

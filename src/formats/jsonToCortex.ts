@@ -27,7 +27,15 @@
 // (or an attribute named xmlns, or an object/array used as an attribute value) cannot be
 // written and throws a TypeError.
 
-import { CORTEX_PART_ORDER, NS, PREFIX, RDF_ATTRIBUTES, RDF_CLASS_NAMESPACES, type NamespaceKey, rdfElementNamespace } from './namespaces.js';
+import {
+  CORTEX_PART_ORDER,
+  NS,
+  PREFIX,
+  RDF_ATTRIBUTES,
+  RDF_CLASS_NAMESPACES,
+  type NamespaceKey,
+  rdfElementNamespace,
+} from './namespaces.js';
 import { escapeXmlAttr, escapeXmlText, isXmlNcName } from './xmlEscape.js';
 
 type Zone =
@@ -38,12 +46,9 @@ type Zone =
 
 const CORTEX: Zone = { kind: 'cortex' };
 
-const PREFIX_BY_URI = new Map<string, NamespaceKey>(
-  (Object.keys(NS) as NamespaceKey[]).map((key) => [NS[key], key]),
-);
+const PREFIX_BY_URI = new Map<string, NamespaceKey>((Object.keys(NS) as NamespaceKey[]).map((key) => [NS[key], key]));
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function flatten(items: unknown[], out: unknown[] = []): unknown[] {
   for (const item of items) {

@@ -84,41 +84,99 @@ export const RDF_CLASS_NAMESPACES: Readonly<Record<string, string>> = {
 /** Properties whose local name alone decides the namespace. */
 export const RDF_PROPERTY_NAMESPACES: Readonly<Record<string, string>> = {
   // edm
-  aggregatedCHO: NS.edm, dataProvider: NS.edm, isShownAt: NS.edm, isShownBy: NS.edm,
-  object: NS.edm, provider: NS.edm, hasView: NS.edm, intermediateProvider: NS.edm,
-  currentLocation: NS.edm, hasType: NS.edm, hasMet: NS.edm, happenedAt: NS.edm,
-  occuredAt: NS.edm, occurredAt: NS.edm, wasPresentAt: NS.edm, isNextInSequence: NS.edm,
-  isRelatedTo: NS.edm, begin: NS.edm, end: NS.edm, isDerivativeOf: NS.edm,
-  isRepresentationOf: NS.edm, isSimilarTo: NS.edm, isSuccessorOf: NS.edm,
-  realizes: NS.edm, incorporates: NS.edm,
+  aggregatedCHO: NS.edm,
+  dataProvider: NS.edm,
+  isShownAt: NS.edm,
+  isShownBy: NS.edm,
+  object: NS.edm,
+  provider: NS.edm,
+  hasView: NS.edm,
+  intermediateProvider: NS.edm,
+  currentLocation: NS.edm,
+  hasType: NS.edm,
+  hasMet: NS.edm,
+  happenedAt: NS.edm,
+  occuredAt: NS.edm,
+  occurredAt: NS.edm,
+  wasPresentAt: NS.edm,
+  isNextInSequence: NS.edm,
+  isRelatedTo: NS.edm,
+  begin: NS.edm,
+  end: NS.edm,
+  isDerivativeOf: NS.edm,
+  isRepresentationOf: NS.edm,
+  isSimilarTo: NS.edm,
+  isSuccessorOf: NS.edm,
+  realizes: NS.edm,
+  incorporates: NS.edm,
   // dc
-  title: NS.dc, description: NS.dc, creator: NS.dc, contributor: NS.dc, identifier: NS.dc,
-  language: NS.dc, publisher: NS.dc, date: NS.dc, format: NS.dc, source: NS.dc,
-  relation: NS.dc, coverage: NS.dc,
+  title: NS.dc,
+  description: NS.dc,
+  creator: NS.dc,
+  contributor: NS.dc,
+  identifier: NS.dc,
+  language: NS.dc,
+  publisher: NS.dc,
+  date: NS.dc,
+  format: NS.dc,
+  source: NS.dc,
+  relation: NS.dc,
+  coverage: NS.dc,
   // dcterms
-  isPartOf: NS.dcterms, hasPart: NS.dcterms, extent: NS.dcterms, issued: NS.dcterms,
-  created: NS.dcterms, bibliographicCitation: NS.dcterms, spatial: NS.dcterms,
-  temporal: NS.dcterms, alternative: NS.dcterms, medium: NS.dcterms,
-  provenance: NS.dcterms, references: NS.dcterms, isReferencedBy: NS.dcterms,
-  hasVersion: NS.dcterms, isVersionOf: NS.dcterms, conformsTo: NS.dcterms,
-  hasFormat: NS.dcterms, isFormatOf: NS.dcterms, tableOfContents: NS.dcterms,
+  isPartOf: NS.dcterms,
+  hasPart: NS.dcterms,
+  extent: NS.dcterms,
+  issued: NS.dcterms,
+  created: NS.dcterms,
+  bibliographicCitation: NS.dcterms,
+  spatial: NS.dcterms,
+  temporal: NS.dcterms,
+  alternative: NS.dcterms,
+  medium: NS.dcterms,
+  provenance: NS.dcterms,
+  references: NS.dcterms,
+  isReferencedBy: NS.dcterms,
+  hasVersion: NS.dcterms,
+  isVersionOf: NS.dcterms,
+  conformsTo: NS.dcterms,
+  hasFormat: NS.dcterms,
+  isFormatOf: NS.dcterms,
+  tableOfContents: NS.dcterms,
   // skos
-  prefLabel: NS.skos, altLabel: NS.skos, hiddenLabel: NS.skos, notation: NS.skos,
-  note: NS.skos, broader: NS.skos, narrower: NS.skos, related: NS.skos,
-  exactMatch: NS.skos, closeMatch: NS.skos, inScheme: NS.skos,
+  prefLabel: NS.skos,
+  altLabel: NS.skos,
+  hiddenLabel: NS.skos,
+  notation: NS.skos,
+  note: NS.skos,
+  broader: NS.skos,
+  narrower: NS.skos,
+  related: NS.skos,
+  exactMatch: NS.skos,
+  closeMatch: NS.skos,
+  inScheme: NS.skos,
   // rdf
   value: NS.rdf,
   // wgs84_pos
-  lat: NS.wgs84, long: NS.wgs84, alt: NS.wgs84,
+  lat: NS.wgs84,
+  long: NS.wgs84,
+  alt: NS.wgs84,
   // DDB extension of EDM
-  hierarchyType: NS.ddb, hierarchyPosition: NS.ddb, aggregationEntity: NS.ddb,
+  hierarchyType: NS.ddb,
+  hierarchyPosition: NS.ddb,
+  aggregationEntity: NS.ddb,
   aggregator: NS.ddb,
   // owl, foaf, rdaGr2 (EDM Agent/Place properties)
   sameAs: NS.owl,
   name: NS.foaf,
-  biographicalInformation: NS.rdaGr2, dateOfBirth: NS.rdaGr2, dateOfDeath: NS.rdaGr2,
-  dateOfEstablishment: NS.rdaGr2, dateOfTermination: NS.rdaGr2, gender: NS.rdaGr2,
-  placeOfBirth: NS.rdaGr2, placeOfDeath: NS.rdaGr2, professionOrOccupation: NS.rdaGr2,
+  biographicalInformation: NS.rdaGr2,
+  dateOfBirth: NS.rdaGr2,
+  dateOfDeath: NS.rdaGr2,
+  dateOfEstablishment: NS.rdaGr2,
+  dateOfTermination: NS.rdaGr2,
+  gender: NS.rdaGr2,
+  placeOfBirth: NS.rdaGr2,
+  placeOfDeath: NS.rdaGr2,
+  professionOrOccupation: NS.rdaGr2,
 };
 
 /** The EDM type vocabulary (edm:type on a ProvidedCHO). */
@@ -136,8 +194,12 @@ export interface RdfContext {
 }
 
 function isReference(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) &&
-    (Object.hasOwn(value, '@resource') || Object.hasOwn(value, 'resource'));
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    (Object.hasOwn(value, '@resource') || Object.hasOwn(value, 'resource'))
+  );
 }
 
 function literalText(value: unknown): string | undefined {
@@ -192,8 +254,15 @@ export const RDF_ATTRIBUTES: ReadonlySet<string> = new Set(['about', 'resource',
 
 /** The order of the parts of a cortex document (docs/decisions.md, "Item package"). */
 export const CORTEX_PART_ORDER: readonly string[] = [
-  'properties', 'edm', 'indexing-profile', 'preview', 'view', 'metadata-record',
-  'provider-info', 'aggregator-info', 'binaries',
+  'properties',
+  'edm',
+  'indexing-profile',
+  'preview',
+  'view',
+  'metadata-record',
+  'provider-info',
+  'aggregator-info',
+  'binaries',
 ];
 
 /** Namespace URI -> the prefix we write for it. */

@@ -113,7 +113,10 @@ export class JsonLimitError extends Error {
  * are too large are never parsed and come back in `refused` by index; a single
  * document that does throws JsonLimitError.
  */
-export function parsePackageJsonRecords(text: string, limits: RecordLimits = DEFAULT_LIMITS): { value: unknown; refused: Map<number, string> } {
+export function parsePackageJsonRecords(
+  text: string,
+  limits: RecordLimits = DEFAULT_LIMITS,
+): { value: unknown; refused: Map<number, string> } {
   const scan = scanJsonRecords(text, limits);
   if (!scan.arrayRoot && scan.refused.length > 0) throw new JsonLimitError(scan.refused[0]!.reason);
   const value = parseChecked(blankSpans(text, scan.refused));

@@ -141,7 +141,9 @@ export function packagePart(root: XmlElement, itemId: string, part: PackagePart,
       if (el === undefined) return { kind: 'missing' };
       // An empty <binaries/> (an item without files) is the part's shape with no entries
       // (`binaries`: an object whose `binary` is an array of descriptors), not the empty string.
-      return elements(el).length === 0 && el.attributes.length === 0 ? { kind: 'part', xml: writeXmlDocument(el), json: EMPTY_BINARIES } : both(el);
+      return elements(el).length === 0 && el.attributes.length === 0
+        ? { kind: 'part', xml: writeXmlDocument(el), json: EMPTY_BINARIES }
+        : both(el);
     }
     case 'view': {
       const el = child(root, part);

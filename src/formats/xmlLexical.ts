@@ -36,9 +36,14 @@ const PREDEFINED: Readonly<Record<string, string>> = {
 const REFERENCE = /&(?:#([0-9]+)|#x([0-9A-Fa-f]+)|([^\s&;<>"'#][^\s&;<>"']*));/y;
 
 function isXmlChar(cp: number): boolean {
-  return cp === 0x9 || cp === 0xa || cp === 0xd ||
-    (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) ||
-    (cp >= 0x10000 && cp <= 0x10ffff);
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
 }
 
 /** Checks the reference at `s[at] === '&'`; returns a reason or null when it is fine. */
@@ -138,9 +143,7 @@ export function findLexicalProblem(xml: string): LexicalProblem | null {
 function skipMarkup(xml: string, lt: number): number | LexicalProblem {
   const end = (open: string, close: string, what: string): number | LexicalProblem => {
     const at = xml.indexOf(close, lt + open.length);
-    return at === -1
-      ? { offset: xml.length, reason: `Unexpected end of document inside ${what}` }
-      : at + close.length;
+    return at === -1 ? { offset: xml.length, reason: `Unexpected end of document inside ${what}` } : at + close.length;
   };
   if (xml.startsWith('<!--', lt)) return end('<!--', '-->', 'a comment');
   if (xml.startsWith('<![CDATA[', lt)) return end('<![CDATA[', ']]>', 'a CDATA section');

@@ -36,5 +36,7 @@ export function findXmlProblem(xml: string): XmlProblem | null {
   if (validation !== true && !(validation.err.code === 'InvalidXml' && lexicalAt !== null)) {
     structural = { line: validation.err.line, column: validation.err.col ?? 1, reason: validation.err.msg };
   }
-  return [lexicalAt, structural].filter((p): p is XmlProblem => p !== null).sort((a, b) => a.line - b.line || a.column - b.column)[0] ?? null;
+  return (
+    [lexicalAt, structural].filter((p): p is XmlProblem => p !== null).sort((a, b) => a.line - b.line || a.column - b.column)[0] ?? null
+  );
 }

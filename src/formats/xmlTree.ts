@@ -95,11 +95,11 @@ export function elementFromTag(tag: SaxesTagNS): XmlElement {
   const attributes: XmlAttribute[] = [];
   // Object key order is insertion order for non-numeric keys, and XML names never are numeric.
   for (const a of Object.values(tag.attributes)) {
-    if (a.uri !== XMLNS_NAMESPACE) attributes.push({ name: a.name, local: a.local, prefix: a.prefix, namespace: ns(a.uri), value: a.value });
+    if (a.uri !== XMLNS_NAMESPACE)
+      attributes.push({ name: a.name, local: a.local, prefix: a.prefix, namespace: ns(a.uri), value: a.value });
   }
   return { name: tag.name, prefix: tag.prefix, local: tag.local, namespace: ns(tag.uri), attributes, children: [] };
 }
-
 
 /** saxes prefixes its messages with "line:column: "; the position is ours to report. */
 const reasonOf = (e: Error): string => e.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');

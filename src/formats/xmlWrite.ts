@@ -20,7 +20,13 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 /** prefix ("" for the default namespace) -> namespace URI in scope. */
 type Scope = ReadonlyMap<string, string>;
 
-function bind(scope: Scope, own: Map<string, string> | undefined, prefix: string, namespace: string, decls: string[]): Map<string, string> | undefined {
+function bind(
+  scope: Scope,
+  own: Map<string, string> | undefined,
+  prefix: string,
+  namespace: string,
+  decls: string[],
+): Map<string, string> | undefined {
   if ((own?.get(prefix) ?? scope.get(prefix) ?? '') === namespace) return own;
   const next = own ?? new Map(scope);
   next.set(prefix, namespace);

@@ -28,9 +28,9 @@ export interface KnownPaths {
 
 /** A route pattern as a regular expression: `:id` one segment, `*` the rest. */
 function patternOf(url: string): RegExp {
-  const parts = url.split(/(:[A-Za-z0-9_]+|\*)/).map((part) =>
-    part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-  );
+  const parts = url
+    .split(/(:[A-Za-z0-9_]+|\*)/)
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${parts.join('')}$`);
 }
 
@@ -65,7 +65,10 @@ export function pathOf(url: string): string {
  */
 export function plainOptionsHook(cors: CorsHeaders, send: SendError, isKnownPath: (path: string) => boolean): onRequestHookHandler {
   return (request, reply, done) => {
-    if (request.method !== 'OPTIONS' || (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined)) {
+    if (
+      request.method !== 'OPTIONS' ||
+      (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined)
+    ) {
       return done();
     }
     const path = pathOf(request.url);

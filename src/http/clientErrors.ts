@@ -43,7 +43,7 @@ function detailOf(code: string | undefined, head: string): string {
     case 'HPE_STRICT':
       return 'every line of the request head must end in CR LF, not a bare LF or CR';
     case 'HPE_INVALID_URL':
-      return 'the request target must be printable ASCII: percent-encode spaces, control characters and characters outside ASCII as UTF-8 (e.g. %C3%A4 for \'ä\')';
+      return "the request target must be printable ASCII: percent-encode spaces, control characters and characters outside ASCII as UTF-8 (e.g. %C3%A4 for 'ä')";
     case 'HPE_INVALID_CONSTANT':
       return "the request line must be 'GET <target> HTTP/1.1', one space apart, with the target percent-encoded (a space is %20)";
     case 'HPE_INVALID_HEADER_TOKEN':

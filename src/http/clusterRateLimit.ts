@@ -77,7 +77,15 @@ export function clusterRateLimitStore(peer: IpcPeer, name: string): RateLimitSto
     }
 
     private ask(op: Ask['op'], key: string, cb: Callback, timeWindow: number, max: number): void {
-      const ask: Ask = { store: this.store, op, key, timeWindow, max, continueExceeding: this.continueExceeding, exponentialBackoff: this.exponentialBackoff };
+      const ask: Ask = {
+        store: this.store,
+        op,
+        key,
+        timeWindow,
+        max,
+        continueExceeding: this.continueExceeding,
+        exponentialBackoff: this.exponentialBackoff,
+      };
       peer.call<Count>(RATE, ask).then(
         (count) => cb(null, count),
         (e: Error) => cb(e),

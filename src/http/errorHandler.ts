@@ -47,7 +47,10 @@ function fromFastify(error: FastifyError): ApiError | undefined {
     return ApiError.of('badRequest', 'this API takes no request body. Send GET without a body and without Content-Type.');
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return ApiError.of('badRequest', `the request could not be read (${error.code ?? error.statusCode}). See docs/api.md for the form of requests.`);
+    return ApiError.of(
+      'badRequest',
+      `the request could not be read (${error.code ?? error.statusCode}). See docs/api.md for the form of requests.`,
+    );
   }
   return undefined;
 }

@@ -20,7 +20,10 @@ export interface HierarchyAnswers {
 export function createHierarchyAnswers(store: Pick<Store, 'dataVersion' | 'getAncestry'>): HierarchyAnswers {
   // One cache per format, keyed by the id alone: a composite key was a string built and hashed per request.
   const sizeOf = (b: TaggedBody) => b.body.length + 128;
-  const bodies = { json: new LruCache<TaggedBody>(HIERARCHY_CACHE_BYTES / 2, sizeOf), xml: new LruCache<TaggedBody>(HIERARCHY_CACHE_BYTES / 2, sizeOf) };
+  const bodies = {
+    json: new LruCache<TaggedBody>(HIERARCHY_CACHE_BYTES / 2, sizeOf),
+    xml: new LruCache<TaggedBody>(HIERARCHY_CACHE_BYTES / 2, sizeOf),
+  };
   let version = '';
   return {
     async body(id, format) {

@@ -23,7 +23,11 @@ const institution = {
     state: { type: 'string', description: 'German federal state ("" when unknown).' },
     uri: { type: 'string', description: 'Its website ("" when unknown).' },
     numberOfItems: { type: 'integer', description: 'How many items of this service it delivered.' },
-    children: { type: 'array', description: 'The institutions that belong to it (provider-parent-id), each in this shape.', items: { type: 'object' } },
+    children: {
+      type: 'array',
+      description: 'The institutions that belong to it (provider-parent-id), each in this shape.',
+      items: { type: 'object' },
+    },
   },
 } as const;
 
@@ -37,7 +41,11 @@ const jsonErrors = {
 } as const;
 
 const notModified = { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' } as const;
-const hasItems = { type: 'boolean', default: false, description: 'Only institutions that delivered items (and those they belong to).' } as const;
+const hasItems = {
+  type: 'boolean',
+  default: false,
+  description: 'Only institutions that delivered items (and those they belong to).',
+} as const;
 
 export const institutionsSchema = {
   summary: 'The institutions whose items this service holds, as a tree (ddb-openapi-6.8 getInstitution)',
@@ -45,7 +53,11 @@ export const institutionsSchema = {
     type: 'object',
     properties: {
       hasItems,
-      sector: { type: 'string', enum: [...SECTOR_CODES], description: `Only institutions of this sector (and those they belong to). ${SECTOR_TABLE}` },
+      sector: {
+        type: 'string',
+        enum: [...SECTOR_CODES],
+        description: `Only institutions of this sector (and those they belong to). ${SECTOR_TABLE}`,
+      },
       ...keyQuery,
     },
   },
@@ -81,11 +93,25 @@ export const mapSchema = {
   querystring: {
     type: 'object',
     properties: {
-      offset: { type: 'integer', minimum: 0, maximum: MAP_LIMITS.maxOffset, default: 0, description: 'Index of the first institution to return.' },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAP_LIMITS.maxOffset,
+        default: 0,
+        description: 'Index of the first institution to return.',
+      },
       // A string: -1 is allowed, which the strict integer check (../queryChecks.ts) does not take.
-      length: { type: 'string', default: '-1', description: `How many to return: -1 (the default) for all, else 0 to ${MAP_LIMITS.maxLength}.` },
+      length: {
+        type: 'string',
+        default: '-1',
+        description: `How many to return: -1 (the default) for all, else 0 to ${MAP_LIMITS.maxLength}.`,
+      },
       hasItems,
-      clusterid: { type: 'string', default: '-1', description: 'The cluster (as in version 2.6.1 of the DDB API). There is one, -1, holding every institution.' },
+      clusterid: {
+        type: 'string',
+        default: '-1',
+        description: 'The cluster (as in version 2.6.1 of the DDB API). There is one, -1, holding every institution.',
+      },
       ...keyQuery,
     },
   },
@@ -94,7 +120,10 @@ export const mapSchema = {
       description: 'numberOfResults (institutions with coordinates) and the page of them, ordered by name, without children.',
       content: {
         'application/json': {
-          schema: { type: 'object', properties: { numberOfResults: { type: 'integer' }, institutions: { type: 'array', items: institution } } },
+          schema: {
+            type: 'object',
+            properties: { numberOfResults: { type: 'integer' }, institutions: { type: 'array', items: institution } },
+          },
         },
       },
     },

@@ -28,7 +28,10 @@ export interface ItemDocuments {
 /** What an entry costs beyond its bodies: the key, the head and the map's bookkeeping. */
 const ENTRY_BYTES = 256;
 
-export function createItemDocuments(store: Pick<Store, 'dataVersion' | 'getItemDocument' | 'getItemHead'>, maxBytes: number): ItemDocuments {
+export function createItemDocuments(
+  store: Pick<Store, 'dataVersion' | 'getItemDocument' | 'getItemHead'>,
+  maxBytes: number,
+): ItemDocuments {
   if (maxBytes === 0) {
     // Nothing kept: every request reads the store, as before this cache.
     return {
@@ -58,13 +61,15 @@ export function createItemDocuments(store: Pick<Store, 'dataVersion' | 'getItemD
       const head = await store.getItemHead(id);
       // Kept only under the version it was read at: a request that read an older version than
       // another one's must not put it under the newer one.
-      if (head !== undefined && at === version) items.set(id, { head: { etag: head.etag, lastModified: head.lastModified, blockedReason: head.blockedReason } });
+      if (head !== undefined && at === version)
+        items.set(id, { head: { etag: head.etag, lastModified: head.lastModified, blockedReason: head.blockedReason } });
       return head;
     },
     async document(id, format) {
       const at = await current();
       const kept = items.get(id);
-      if (kept !== undefined && (kept[format] !== undefined || kept.head.blockedReason !== null)) return { head: kept.head, body: kept[format] };
+      if (kept !== undefined && (kept[format] !== undefined || kept.head.blockedReason !== null))
+        return { head: kept.head, body: kept[format] };
       const doc = await store.getItemDocument(id, format);
       if (doc === undefined) return undefined;
       const head: ItemHead = { etag: doc.etag, lastModified: doc.lastModified, blockedReason: doc.blockedReason };
@@ -72,7 +77,10 @@ export function createItemDocuments(store: Pick<Store, 'dataVersion' | 'getItemD
       if (at === version) {
         // The other format's body stays only if it is of the same content.
         const again = items.get(id);
-        const entry: CachedItem = { head, ...(again !== undefined && again.head.etag === head.etag ? { json: again.json, xml: again.xml } : {}) };
+        const entry: CachedItem = {
+          head,
+          ...(again !== undefined && again.head.etag === head.etag ? { json: again.json, xml: again.xml } : {}),
+        };
         if (body !== undefined) entry[format] = body;
         items.set(id, entry);
       }

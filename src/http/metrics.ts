@@ -79,8 +79,17 @@ type HistogramValues = Awaited<ReturnType<Histogram<'route'>['get']>>;
 
 /** A histogram whose values come from the route tallies (prom-client cannot add counts to its buckets). */
 class TallyHistogram extends Histogram<'route'> {
-  constructor(private readonly tallies: Map<string, RouteTally>, registry: Registry) {
-    super({ name: 'heritage_http_request_duration_seconds', help: 'Time to answer a request, by route pattern.', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers: [registry] });
+  constructor(
+    private readonly tallies: Map<string, RouteTally>,
+    registry: Registry,
+  ) {
+    super({
+      name: 'heritage_http_request_duration_seconds',
+      help: 'Time to answer a request, by route pattern.',
+      labelNames: ['route'],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    });
   }
 
   override async get(): Promise<HistogramValues> {
@@ -196,7 +205,12 @@ export function registerSearchMetrics(registry: Registry, sources: MetricsSource
   search((s) => s.timeouts, 'heritage_search_timeouts_total', 'Searches stopped at their time budget (503).', 'counter');
   search((s) => s.refused, 'heritage_search_refused_total', 'Searches refused because the queue was full (503).', 'counter');
   search((s) => s.terminated, 'heritage_search_workers_terminated_total', 'Search workers terminated by the watchdog.', 'counter');
-  search((s) => s.heapBytes, 'heritage_search_heap_bytes', "JavaScript heap in use where the search indexes live: the search workers' (as of their last index poll), or the main thread's without workers.", 'gauge');
+  search(
+    (s) => s.heapBytes,
+    'heritage_search_heap_bytes',
+    "JavaScript heap in use where the search indexes live: the search workers' (as of their last index poll), or the main thread's without workers.",
+    'gauge',
+  );
   // The replicas as this process's store sees them: registered only where the search is hosted
   // (one process per node), so a cluster's sum of its processes' metrics counts them once.
   replicationMetrics(registry, () => sources.replication?.());
@@ -220,15 +234,32 @@ function replicationMetrics(registry: Registry, state: () => ReplicationState | 
         if (s !== undefined) fill(this, s);
       },
     });
-  gauge('heritage_store_replica_lag_seconds', 'Seconds each replica is behind the primary, as last checked (about every second); absent while it does not answer.', ['replica'], (g, s) => {
-    for (const r of s.replicas) if (r.lagSeconds !== undefined) g.set({ replica: r.name }, r.lagSeconds);
-  });
-  gauge('heritage_store_replica_in_use', 'Whether reads may go to each replica (1): it answers, is a standby and lags at most store.maxReplicaLagSeconds.', ['replica'], (g, s) => {
-    for (const r of s.replicas) g.set({ replica: r.name }, r.inUse ? 1 : 0);
-  });
-  gauge('heritage_store_replicas_in_use', 'Replicas reads may go to now; 0: the primary serves the reads.', [], (g, s) => g.set(s.replicas.filter((r) => r.inUse).length));
-  gauge('heritage_store_reads_from_primary', 'Whether this process reads from the primary (1) or from a replica (0).', [], (g, s) => g.set(s.readsFromPrimary ? 1 : 0));
-  gauge('heritage_store_primary_reachable', 'Whether the primary answered its last check (1); 0: writes fail with PrimaryStoreUnreachableException, reads go on from the replicas.', [], (g, s) =>
-    g.set(s.primaryReachable ? 1 : 0),
+  gauge(
+    'heritage_store_replica_lag_seconds',
+    'Seconds each replica is behind the primary, as last checked (about every second); absent while it does not answer.',
+    ['replica'],
+    (g, s) => {
+      for (const r of s.replicas) if (r.lagSeconds !== undefined) g.set({ replica: r.name }, r.lagSeconds);
+    },
+  );
+  gauge(
+    'heritage_store_replica_in_use',
+    'Whether reads may go to each replica (1): it answers, is a standby and lags at most store.maxReplicaLagSeconds.',
+    ['replica'],
+    (g, s) => {
+      for (const r of s.replicas) g.set({ replica: r.name }, r.inUse ? 1 : 0);
+    },
+  );
+  gauge('heritage_store_replicas_in_use', 'Replicas reads may go to now; 0: the primary serves the reads.', [], (g, s) =>
+    g.set(s.replicas.filter((r) => r.inUse).length),
+  );
+  gauge('heritage_store_reads_from_primary', 'Whether this process reads from the primary (1) or from a replica (0).', [], (g, s) =>
+    g.set(s.readsFromPrimary ? 1 : 0),
+  );
+  gauge(
+    'heritage_store_primary_reachable',
+    'Whether the primary answered its last check (1); 0: writes fail with PrimaryStoreUnreachableException, reads go on from the replicas.',
+    [],
+    (g, s) => g.set(s.primaryReachable ? 1 : 0),
   );
 }

@@ -22,7 +22,11 @@ export const mltSchema = {
     type: 'object',
     properties: {
       id: { type: 'string', description: 'The item to find similar items to (its 32-character id).' },
-      facet: { type: 'array', items: { type: 'string' }, description: 'Only id, as in the OpenAPI example (facet=id&id=…): id names the item.' },
+      facet: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Only id, as in the OpenAPI example (facet=id&id=…): id names the item.',
+      },
       fields: {
         type: 'array',
         items: { type: 'string' },
@@ -36,7 +40,8 @@ export const mltSchema = {
   },
   response: {
     200: {
-      description: 'The answer of GET /search: numberOfResults, results [{name: "single", docs, numberOfDocs}], facets [], entities [], correctedQuery, highlightedTerms (the item\'s terms that matched), randomSeed.',
+      description:
+        'The answer of GET /search: numberOfResults, results [{name: "single", docs, numberOfDocs}], facets [], entities [], correctedQuery, highlightedTerms (the item\'s terms that matched), randomSeed.',
       content: { 'application/json': { schema: { type: 'object' } } },
     },
     304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },

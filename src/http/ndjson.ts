@@ -26,7 +26,8 @@ export function wantsNdjson(request: FastifyRequest): boolean {
 export function afterIdOf(query: Record<string, unknown>): string | undefined {
   const v = query.afterId;
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v === '') throw ApiError.of('invalidSearch', 'afterId must be given once, with the id of the last line you have.');
+  if (typeof v !== 'string' || v === '')
+    throw ApiError.of('invalidSearch', 'afterId must be given once, with the id of the last line you have.');
   return v;
 }
 

@@ -9,10 +9,7 @@
  */
 
 export type OAuthHeaderResult =
-  | { kind: 'key'; key: string }
-  | { kind: 'noKey' }
-  | { kind: 'notOAuth' }
-  | { kind: 'malformed'; detail: string };
+  { kind: 'key'; key: string } | { kind: 'noKey' } | { kind: 'notOAuth' } | { kind: 'malformed'; detail: string };
 
 const NAME = /[A-Za-z0-9_.~-]+/y;
 const SPACE = /[ \t]*/y;

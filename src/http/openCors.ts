@@ -14,5 +14,8 @@ export const OPEN_CORS: { cors: { origin: '*' } } = { cors: { origin: '*' } };
 
 /** Binaries also expose what a ranged read needs (PDF.js, media players reading by fetch). */
 export const OPEN_CORS_RANGES: { cors: { origin: '*'; exposedHeaders: string[] } } = {
-  cors: { origin: '*', exposedHeaders: ['ETag', 'Last-Modified', 'Content-Range', 'Accept-Ranges', 'Content-Length', 'Retry-After', 'WWW-Authenticate'] },
+  cors: {
+    origin: '*',
+    exposedHeaders: ['ETag', 'Last-Modified', 'Content-Range', 'Accept-Ranges', 'Content-Length', 'Retry-After', 'WWW-Authenticate'],
+  },
 };

@@ -33,7 +33,10 @@ function usable<T extends ItemHead>(id: string, item: T | undefined): T {
   return item;
 }
 
-export function createPackageAnswers(store: Pick<Store, 'dataVersion' | 'getItemDocument' | 'getItemHead'>, config: Config): PackageAnswers {
+export function createPackageAnswers(
+  store: Pick<Store, 'dataVersion' | 'getItemDocument' | 'getItemHead'>,
+  config: Config,
+): PackageAnswers {
   const cache = new CompressedCache(config.http.compressedCacheBytes);
   // Heads and uncompressed bodies, kept while the data stays the same (./itemDocuments.ts).
   const documents = createItemDocuments(store, config.http.packageBodyCacheBytes);
@@ -57,7 +60,13 @@ export function createPackageAnswers(store: Pick<Store, 'dataVersion' | 'getItem
       if (doc) {
         return {
           status: 200,
-          headers: { vary, 'cache-control': cacheControl, 'content-type': rep.contentType, 'last-modified': item.lastModified.toUTCString(), etag: `"${tag}"` },
+          headers: {
+            vary,
+            'cache-control': cacheControl,
+            'content-type': rep.contentType,
+            'last-modified': item.lastModified.toUTCString(),
+            etag: `"${tag}"`,
+          },
           body: doc.body,
         };
       }
@@ -70,7 +79,10 @@ export function createPackageAnswers(store: Pick<Store, 'dataVersion' | 'getItem
         item = fresh;
         tag = `${fresh.etag}-${rep.format}`;
         // A store that keeps the body as brotli hands it over: nothing to compress.
-        body = compressed === 'br' && fresh.brotli !== undefined ? cache.keep(tag, compressed, fresh.brotli) : cache.put(tag, compressed, fresh.body);
+        body =
+          compressed === 'br' && fresh.brotli !== undefined
+            ? cache.keep(tag, compressed, fresh.brotli)
+            : cache.put(tag, compressed, fresh.body);
       }
       return {
         status: 200,

@@ -150,7 +150,12 @@ export function createPartAnswers(store: Pick<Store, 'getItemDocument' | 'getIte
       if (notModified(request, before.tag, head.lastModified)) {
         return {
           status: 304,
-          headers: { vary: before.vary, 'cache-control': before['cache-control'], 'last-modified': before['last-modified'], etag: `"${before.tag}"` },
+          headers: {
+            vary: before.vary,
+            'cache-control': before['cache-control'],
+            'last-modified': before['last-modified'],
+            etag: `"${before.tag}"`,
+          },
           body: undefined,
         };
       }
@@ -158,7 +163,11 @@ export function createPartAnswers(store: Pick<Store, 'getItemDocument' | 'getIte
       if (d.elsewhere !== undefined && isValidItemId(d.elsewhere)) {
         // ddb-openapi-6.8.yml: the record of a hierarchy is kept at its root; 303 to it. Relative,
         // so that it holds under any base path: /items/ID/source/record -> /items/ROOT/source/record.
-        return { status: 303, headers: { vary: ITEM_VARY, 'cache-control': cacheControl, location: `../../${d.elsewhere}/source/record` }, body: undefined };
+        return {
+          status: 303,
+          headers: { vary: ITEM_VARY, 'cache-control': cacheControl, location: `../../${d.elsewhere}/source/record` },
+          body: undefined,
+        };
       }
       const body = rep.form === 'json' ? d.json : d.xml;
       if (body === undefined) throw ApiError.of('itemPartNotFound', id, part);

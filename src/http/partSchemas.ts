@@ -27,8 +27,20 @@ export const childrenSchema = {
   querystring: {
     type: 'object',
     properties: {
-      offset: { type: 'integer', minimum: 0, maximum: CHILDREN_LIMITS.maxOffset, default: 0, description: 'Index of the first child to return.' },
-      rows: { type: 'integer', minimum: 0, maximum: CHILDREN_LIMITS.maxRows, default: CHILDREN_LIMITS.defaultRows, description: 'How many children to return.' },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        maximum: CHILDREN_LIMITS.maxOffset,
+        default: 0,
+        description: 'Index of the first child to return.',
+      },
+      rows: {
+        type: 'integer',
+        minimum: 0,
+        maximum: CHILDREN_LIMITS.maxRows,
+        default: CHILDREN_LIMITS.defaultRows,
+        description: 'How many children to return.',
+      },
       ...keyQuery,
     },
   },
@@ -43,7 +55,9 @@ export const childrenSchema = {
             properties: { numberOfResults: { type: 'integer' }, hierarchy: { type: 'array', items: childNode } },
           },
         },
-        'application/xml': { schema: { type: 'string', description: '<hierarchy> holding <numberOfResults>, then <ns2:hierarchy-node> per child' } },
+        'application/xml': {
+          schema: { type: 'string', description: '<hierarchy> holding <numberOfResults>, then <ns2:hierarchy-node> per child' },
+        },
       },
     },
     304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },
@@ -77,7 +91,7 @@ const PART_DESCRIPTIONS: Record<string, { summary: string; json?: string; xml: s
     xmlTypes: ['application/xml'],
   },
   source: {
-    summary: 'Where the item\'s metadata come from (ddb-openapi-6.8 getItemsIdSource)',
+    summary: "Where the item's metadata come from (ddb-openapi-6.8 getItemsIdSource)",
     json: '{"description": {"id", "record": {"ref", "href", "type"}}}: the package\'s `source`, or made in that shape from its metadata-record (docs/api.md).',
     xml: '<source> holding <description>.',
     xmlTypes: ['application/xml'],
@@ -89,8 +103,8 @@ const PART_DESCRIPTIONS: Record<string, { summary: string; json?: string; xml: s
     xmlTypes: ['application/xml'],
   },
   'source/record': {
-    summary: 'The provider\'s original metadata record, as XML (ddb-openapi-6.8 getItemsIdSourceComponent)',
-    xml: 'The text of the package\'s metadata-record: an XML document. XML only.',
+    summary: "The provider's original metadata record, as XML (ddb-openapi-6.8 getItemsIdSourceComponent)",
+    xml: "The text of the package's metadata-record: an XML document. XML only.",
     xmlTypes: ['application/xml'],
   },
 };
@@ -112,7 +126,10 @@ export function partSchema(part: string) {
         : {}),
       304: { description: 'Not modified (If-None-Match / If-Modified-Since).', type: 'null' },
       ...commonErrors,
-      404: { ...commonErrors[404], description: 'The item does not exist (ItemNotFoundException), or its package lacks this part (ItemPartNotFoundException).' },
+      404: {
+        ...commonErrors[404],
+        description: 'The item does not exist (ItemNotFoundException), or its package lacks this part (ItemPartNotFoundException).',
+      },
     },
   };
 }

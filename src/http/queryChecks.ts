@@ -84,13 +84,19 @@ function malformedPart(queryString: string, known: Properties): string | undefin
 }
 
 /** The 400 for a parameter the route does not take, or undefined when every one is known. */
-function unknownParameter(query: Record<string, unknown>, properties: Properties, hints: Readonly<Record<string, string>>): ApiError | undefined {
+function unknownParameter(
+  query: Record<string, unknown>,
+  properties: Properties,
+  hints: Readonly<Record<string, string>>,
+): ApiError | undefined {
   for (const name of Object.keys(query)) {
     if (Object.hasOwn(properties, name) || OAUTH_PARAMETER.test(name)) continue;
     if (Object.hasOwn(hints, name)) return ApiError.of('unsupportedParameter', `'${name}'`, hints[name]!);
     const known = Object.keys(properties).filter((p) => !OAUTH_PARAMETER.test(p));
     const listed = known.length === 0 ? 'none (oauth_consumer_key aside)' : `${known.join(', ')} (and oauth_consumer_key)`;
-    const shown = SHOWABLE_NAME.test(name) ? `'${name}'` : '(its name is not shown: it is not a plain name of at most 32 letters, digits, \'_\', \'.\', \'-\')';
+    const shown = SHOWABLE_NAME.test(name)
+      ? `'${name}'`
+      : "(its name is not shown: it is not a plain name of at most 32 letters, digits, '_', '.', '-')";
     return ApiError.of('unknownParameter', shown, listed);
   }
   return undefined;

@@ -37,7 +37,8 @@ const DELIMITERS = /([?&;/#])/;
  */
 const CREDENTIAL = /oauth|consumer.?key|api.?key|access.?token/;
 /** Words of a parameter name that make it a credential's: `key=`, `token=`, `password=`, `x-api-key=`. */
-const CREDENTIAL_WORD = /(?:^|[^a-z])(?:key|keys|apikey|token|accesstoken|password|passwd|secret|auth|authorization|signature|credentials?)(?:[^a-z]|$)/;
+const CREDENTIAL_WORD =
+  /(?:^|[^a-z])(?:key|keys|apikey|token|accesstoken|password|passwd|secret|auth|authorization|signature|credentials?)(?:[^a-z]|$)/;
 /** A piece that is only such a name, with nothing that could be a key in it. */
 const BARE_NAME = /^[a-z_.\-[\] ]{1,24}$/;
 

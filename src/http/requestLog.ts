@@ -45,7 +45,13 @@ export const requestId = (): string => randomUUID();
 export type AnswerLog = (req: IncomingMessage, statusCode: number, started: number) => void;
 
 /** Writes the request log line of a request Fastify answered (its onResponse hook), with the request's secrets. */
-export type RouteLog = (request: LoggedRequest, reqId: string, statusCode: number, responseTimeMs: number, secrets: readonly string[]) => void;
+export type RouteLog = (
+  request: LoggedRequest,
+  reqId: string,
+  statusCode: number,
+  responseTimeMs: number,
+  secrets: readonly string[],
+) => void;
 
 /** pino's number for the level info. */
 const INFO = 30;

@@ -6,7 +6,8 @@
 
 const errorBody = {
   type: 'object',
-  description: 'The error: its HTTP status, the exception name and a message that says what to fix (requestId only on a 500). As XML: the same children in <error xmlns="http://www.deutsche-digitale-bibliothek.de/error">.',
+  description:
+    'The error: its HTTP status, the exception name and a message that says what to fix (requestId only on a 500). As XML: the same children in <error xmlns="http://www.deutsche-digitale-bibliothek.de/error">.',
   required: ['status', 'name', 'message'],
   properties: {
     status: { type: 'integer' },
@@ -105,7 +106,12 @@ export const aipSchema = {
     200: {
       description: 'The package: the cortex XML document as stored, or its JSON form.',
       content: {
-        'application/json': { schema: { type: 'object', description: 'properties, edm, indexing-profile, preview, view, metadata-record, provider-info, binaries' } },
+        'application/json': {
+          schema: {
+            type: 'object',
+            description: 'properties, edm, indexing-profile, preview, view, metadata-record, provider-info, binaries',
+          },
+        },
         'application/xml': { schema: { type: 'string', description: 'cortex document' } },
       },
     },
@@ -166,11 +172,14 @@ const fieldFilters = Object.fromEntries(
  * Parameters of 2.6.1's /search/person that have no counterpart here: a 400
  * saying what to use instead (src/http/queryChecks.ts), never silently ignored.
  */
-const SECTOR_COUNTS = 'Counts per sector are not kept: count (the items of any sector that refer to the person) is, e.g. count=3 or query=count:[1 TO *].';
+const SECTOR_COUNTS =
+  'Counts per sector are not kept: count (the items of any sector that refer to the person) is, e.g. count=3 or query=count:[1 TO *].';
 export const ENTITY_PARAMETER_HINTS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(['01', '02', '03', '04', '05', '06', '07'].map((n) => [`count_sec_${n}`, SECTOR_COUNTS])),
-  dateOfBirth_en: 'Dates are kept in the German form of the GND (28. August 1749): use dateOfBirth_de=<date>, or query=dateOfBirth:[1749 TO 1749] for a year.',
-  dateOfDeath_en: 'Dates are kept in the German form of the GND (22. März 1832): use dateOfDeath_de=<date>, or query=dateOfDeath:[1832 TO 1832] for a year.',
+  dateOfBirth_en:
+    'Dates are kept in the German form of the GND (28. August 1749): use dateOfBirth_de=<date>, or query=dateOfBirth:[1749 TO 1749] for a year.',
+  dateOfDeath_en:
+    'Dates are kept in the German form of the GND (22. März 1832): use dateOfDeath_de=<date>, or query=dateOfDeath:[1832 TO 1832] for a year.',
   variant_id: 'Only the preferred id of a person is kept: use id=<GND URI> (http and https forms are the same).',
   thumbnail: 'Thumbnails are not searchable; they are part of the entity documents returned.',
   suggest_field: 'There is no suggestion here: search with query=<words> or a prefix, e.g. query=Goeth*.',
@@ -185,16 +194,28 @@ export const entitiesSchema = {
   querystring: {
     type: 'object',
     properties: {
-      query: { type: 'string', description: 'Lucene syntax: terms, "phrases", field:value, AND/OR/NOT/+/-, (groups), wildcards, *:*, field:*, ranges. Default *:*.' },
+      query: {
+        type: 'string',
+        description:
+          'Lucene syntax: terms, "phrases", field:value, AND/OR/NOT/+/-, (groups), wildcards, *:*, field:*, ranges. Default *:*.',
+      },
       // No enum here: the route's own check names the facets in its message.
-      facet: { type: 'array', items: { type: 'string' }, description: `Facets to return values for; repeatable. One of ${facetNames.join(', ')}.` },
+      facet: {
+        type: 'array',
+        items: { type: 'string' },
+        description: `Facets to return values for; repeatable. One of ${facetNames.join(', ')}.`,
+      },
       offset: { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxOffset, default: 0 },
       rows: { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxRows, default: ENTITY_LIMITS.defaultRows },
       sort: { type: 'string', description: 'RELEVANCE (default), ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>; case-insensitive.' },
       'facet.limit': { type: 'integer', minimum: 0, maximum: ENTITY_LIMITS.maxFacetLimit, default: ENTITY_LIMITS.defaultFacetLimit },
       minDocs: { type: 'integer', minimum: 0, default: 0, description: 'List a facet value only when its count exceeds this.' },
       cursorMark: { type: 'string', description: "Deep paging: '*' to start, then the nextCursorMark of the previous response." },
-      afterId: { type: 'string', description: 'With Accept: application/x-ndjson (every hit as JSON Lines, in id order): resume after this id, the last line you have.' },
+      afterId: {
+        type: 'string',
+        description:
+          'With Accept: application/x-ndjson (every hit as JSON Lines, in id order): resume after this id, the last line you have.',
+      },
       person_name_fct: facetFilter('person_name_fct'),
       person_place_fct: facetFilter('person_place_fct'),
       person_gender_fct: facetFilter('person_gender_fct'),
@@ -205,7 +226,8 @@ export const entitiesSchema = {
   },
   response: {
     200: {
-      description: 'Spec 2.1: numberOfResults, results[single], facets (all four, in order), correctedQuery, highlightedTerms, randomSeed; nextCursorMark with cursorMark.',
+      description:
+        'Spec 2.1: numberOfResults, results[single], facets (all four, in order), correctedQuery, highlightedTerms, randomSeed; nextCursorMark with cursorMark.',
       content: { 'application/json': { schema: { type: 'object' } } },
     },
     304: { description: 'Not modified (If-None-Match; the ETag is a weak digest of the body).', type: 'null' },

@@ -110,7 +110,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const node = options.node;
   // A worker of a node leaves the search's metrics (and the replicas') to the primary, which hosts the search (./clusterMetrics.ts).
   const metrics = createMetrics(
-    node ? undefined : { search: () => searches!.state(), indexAgeSeconds: () => indexAge(), replication: () => storeOfRecord.replication?.() },
+    node
+      ? undefined
+      : { search: () => searches!.state(), indexAgeSeconds: () => indexAge(), replication: () => storeOfRecord.replication?.() },
   );
   const store = countingStoreErrors(storeOfRecord, metrics.storeError);
   const indexAge = createIndexAge(store, () => searches!.state());
@@ -176,7 +178,11 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   listeners.set(app, listener);
   serverParts.set(app, {
     options: { requireHostHeader: false, maxHeaderSize },
-    attach: (server) => server.on('clientError', clientError as (err: Error, socket: Duplex) => void).on('connect', connect).on('checkExpectation', listener),
+    attach: (server) =>
+      server
+        .on('clientError', clientError as (err: Error, socket: Duplex) => void)
+        .on('connect', connect)
+        .on('checkExpectation', listener),
   });
   if (logSink) app.addHook('onClose', (_app, done) => (logSink.close(), done()));
   const authenticate = createAuthenticator(store, { anonymousRead: config.auth.anonymousRead });
@@ -247,7 +253,9 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   }
   await app.register(swagger, openapiOptions(config));
   if (config.auth.anonymousRead && config.http.rateLimitMax === 0) {
-    app.log.warn('auth.anonymousRead is on and http.rateLimitMax is 0: anyone may read without a key and without a limit. Set http.rateLimitMax to limit each address.');
+    app.log.warn(
+      'auth.anonymousRead is on and http.rateLimitMax is 0: anyone may read without a key and without a limit. Set http.rateLimitMax to limit each address.',
+    );
   }
 
   const onRequest = auth.onRequest;
@@ -275,7 +283,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   if (config.oai.enabled) await registerOaiRoutes(app, { config, store, rateLimitStore: node?.rateLimitStore('oai') });
   // Pages for people (docs/pages.md), on the same search runner as the API.
   const runner = searches;
-  if (config.web.enabled) await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
+  if (config.web.enabled)
+    await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
   await app.register(openapiRoute);
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({

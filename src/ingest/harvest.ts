@@ -63,12 +63,22 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
   const client: ClientOptions = { ...options.client, ...(options.signal ? { signal: options.signal } : {}) };
   const source = harvestSource(options.baseUrl, options.metadataPrefix, options.set);
   const saved = await store.getHarvestState(source);
-  const resumeToken = options.from === undefined ? saved?.resumptionToken ?? null : null;
+  const resumeToken = options.from === undefined ? (saved?.resumptionToken ?? null) : null;
   const summary: HarvestSummary = {
     source,
     start: resumeToken ? { kind: 'resumed', token: resumeToken } : { kind: 'new', from: options.from ?? saved?.highWater ?? null },
-    pages: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0,
-    problems: [], notes: [], cycles: [], complete: false, highWater: saved?.highWater ?? null, seconds: 0,
+    pages: 0,
+    records: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    problems: [],
+    notes: [],
+    cycles: [],
+    complete: false,
+    highWater: saved?.highWater ?? null,
+    seconds: 0,
   };
   const withParents: string[] = [];
 
@@ -126,7 +136,12 @@ export async function harvest(store: Store, options: HarvestOptions): Promise<Ha
   try {
     if (resumeToken) {
       try {
-        await run({ baseUrl: options.baseUrl, metadataPrefix: options.metadataPrefix, resumptionToken: resumeToken }, saved?.runFrom ?? null, saved?.runStarted ?? null, null);
+        await run(
+          { baseUrl: options.baseUrl, metadataPrefix: options.metadataPrefix, resumptionToken: resumeToken },
+          saved?.runFrom ?? null,
+          saved?.runStarted ?? null,
+          null,
+        );
       } catch (e) {
         // Tokens expire (OAI-PMH 3.5): start the stopped run again from its own `from`; records already stored come back unchanged.
         if (!(e instanceof OaiError && e.code === 'badResumptionToken') || summary.pages > 0) throw e;

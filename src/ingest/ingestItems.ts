@@ -36,7 +36,8 @@ export async function ingestItems(store: Store, paths: readonly string[], option
   const noteNew = async (batch: readonly ItemChange[]) => {
     for (const change of batch) {
       if (newIds.size >= NEW_IDS_SHOWN) return;
-      if (change.kind === 'upsert' && !newIds.has(change.item.id) && (await store.getItemHead(change.item.id)) === undefined) newIds.add(change.item.id);
+      if (change.kind === 'upsert' && !newIds.has(change.item.id) && (await store.getItemHead(change.item.id)) === undefined)
+        newIds.add(change.item.id);
     }
   };
   const limits = options.limits ?? DEFAULT_LIMITS;

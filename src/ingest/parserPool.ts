@@ -29,10 +29,13 @@ function startWorker(setup: WorkerSetup): Worker {
   if (!here.endsWith('.ts')) return new Worker(new URL('./parserWorker.js', here), { workerData: setup });
   // Run from TypeScript sources (tests, tsx): the worker registers tsx before loading its module.
   const script = new URL('./parserWorker.ts', here).href;
-  return new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script)}); })`, {
-    eval: true,
-    workerData: setup,
-  });
+  return new Worker(
+    `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script)}); })`,
+    {
+      eval: true,
+      workerData: setup,
+    },
+  );
 }
 
 /** Chunks of results as they arrive, read in order by one consumer. */
@@ -111,7 +114,12 @@ export class ParserPool<K extends ParserName> {
 
   private start(): void {
     for (let i = 0; i < this.options.workers; i++) {
-      const setup: WorkerSetup = { parser: this.parser, records: this.options.records, limits: this.options.limits, credits: new SharedArrayBuffer(4) };
+      const setup: WorkerSetup = {
+        parser: this.parser,
+        records: this.options.records,
+        limits: this.options.limits,
+        credits: new SharedArrayBuffer(4),
+      };
       const credits = new Int32Array(setup.credits);
       credits[0] = Math.max(1, Math.ceil(this.options.ahead / this.options.workers));
       const worker = startWorker(setup);

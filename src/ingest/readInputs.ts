@@ -106,7 +106,9 @@ export function decodeUtf8(bytes: Buffer): { text: string } | { error: string } 
       const offset = Buffer.byteLength(lenient.slice(0, at), 'utf8');
       if (!(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) {
         const line = lenient.slice(0, at).split('\n').length;
-        return { error: `not UTF-8: invalid byte 0x${(bytes[offset] ?? 0).toString(16)} at byte offset ${offset} (line ${line}); convert the file to UTF-8` };
+        return {
+          error: `not UTF-8: invalid byte 0x${(bytes[offset] ?? 0).toString(16)} at byte offset ${offset} (line ${line}); convert the file to UTF-8`,
+        };
       }
       at = lenient.indexOf('\uFFFD', at + 1);
     }

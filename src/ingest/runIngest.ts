@@ -100,7 +100,18 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   const started = Date.now();
   const progress = options.progress ?? silentProgress;
   const summary: IngestSummary = {
-    files: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, problems: [], notes: [], duplicates: [], skippedByType: {}, cycles: [], seconds: 0,
+    files: 0,
+    records: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    problems: [],
+    notes: [],
+    duplicates: [],
+    skippedByType: {},
+    cycles: [],
+    seconds: 0,
   };
   // Key -> where it was first read. Files come in a fixed order (the paths as given,
   // directories sorted) and each file's records in document order, however many
@@ -119,7 +130,13 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
   let total: number | undefined;
   const counted = countInputFiles(paths, kind.accept).then((n) => (total = n));
   let filesDone = 0;
-  const report = () => progress.update({ records: summary.records, errors: summary.problems.length, done: filesDone, ...(total !== undefined ? { total, unit: 'files' } : {}) });
+  const report = () =>
+    progress.update({
+      records: summary.records,
+      errors: summary.problems.length,
+      done: filesDone,
+      ...(total !== undefined ? { total, unit: 'files' } : {}),
+    });
   const next = untilAborted(options.signal);
   try {
     const files = readInOrder(expandInputs(paths, kind.accept, options.stdin), kind.read)[Symbol.asyncIterator]();
@@ -134,7 +151,11 @@ export async function runIngest<T>(paths: readonly string[], kind: RecordKind<T>
           r = await next(records);
         } catch (e) {
           // A reader that fails (a bug a hostile file brings out) costs the rest of its file, not the run.
-          summary.problems.push({ file: file.name, position: 'file', reason: `reading stopped here (${(e as Error).message}); the records before were kept; please report this with the file` });
+          summary.problems.push({
+            file: file.name,
+            position: 'file',
+            reason: `reading stopped here (${(e as Error).message}); the records before were kept; please report this with the file`,
+          });
           break;
         }
         if (r.done === true) break;

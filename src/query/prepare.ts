@@ -76,10 +76,7 @@ class Scanner {
         throw new QuerySyntaxError(this.i, expected, `'${c}' closes no range`);
       } else if (c === ':') {
         const p = this.prev;
-        const expected =
-          p.kind === 'field'
-            ? `a value after '${p.name}:'`
-            : "a field name right before ':', as in preferredName:Goethe";
+        const expected = p.kind === 'field' ? `a value after '${p.name}:'` : "a field name right before ':', as in preferredName:Goethe";
         throw new QuerySyntaxError(this.i, expected);
       } else if (c === '^') {
         throw new QuerySyntaxError(this.i, "a term right before '^' (a boost, as in goethe^2)");
@@ -160,8 +157,7 @@ class Scanner {
       const expected = `a field name before '${s[start]}', as in dateOfBirth:[1700 TO 1800]`;
       throw new QuerySyntaxError(start, expected, 'a range needs a field');
     }
-    const unclosed = (): QuerySyntaxError =>
-      new QuerySyntaxError(s.length, `']' or '}' to close the range opened at position ${start}`);
+    const unclosed = (): QuerySyntaxError => new QuerySyntaxError(s.length, `']' or '}' to close the range opened at position ${start}`);
     this.sep(start);
     const from = this.out.length;
     this.put(s[start] as string, start);
@@ -322,7 +318,7 @@ class Scanner {
       throw new QuerySyntaxError(
         this.i,
         "the phrase without '~N'; to find words near each other, search for them with AND",
-        "proximity search ('\"...\"~N') is not supported",
+        'proximity search (\'"..."~N\') is not supported',
       );
     }
     throw new QuerySyntaxError(

@@ -70,7 +70,9 @@ function unwrapCursor(mark: string, fingerprint: string): string {
     throw new SearchRequestError("cursorMark is not valid: send '*' to start, then the nextCursorMark of the previous response.");
   }
   if (parsed[0] !== fingerprint) {
-    throw new SearchRequestError('cursorMark belongs to another search: keep query, filters and sort the same while paging, or start again with cursorMark=*.');
+    throw new SearchRequestError(
+      'cursorMark belongs to another search: keep query, filters and sort the same while paging, or start again with cursorMark=*.',
+    );
   }
   return parsed[1];
 }

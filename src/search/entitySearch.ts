@@ -10,10 +10,7 @@ export const FACETS = PERSON_FACETS;
 export type FacetName = PersonFacetName;
 
 export type EntitySort =
-  | { kind: 'relevance' }
-  | { kind: 'alpha'; descending: boolean }
-  | { kind: 'count' }
-  | { kind: 'random'; seed: string };
+  { kind: 'relevance' } | { kind: 'alpha'; descending: boolean } | { kind: 'count' } | { kind: 'random'; seed: string };
 
 export interface EntitySearch {
   query: QueryNode;

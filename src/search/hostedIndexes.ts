@@ -43,9 +43,7 @@ export interface IndexFileSettings {
 }
 
 /** What a search worker (or the main thread) is asked. */
-export type SearchOp =
-  | { op: 'engine'; search: EngineSearch }
-  | { op: 'suggest'; kind: SearchKind; prefix: string; limit: number };
+export type SearchOp = { op: 'engine'; search: EngineSearch } | { op: 'suggest'; kind: SearchKind; prefix: string; limit: number };
 
 export type OpResult = EngineAnswer | string[];
 
@@ -80,7 +78,6 @@ export function entityOp(search: EntitySearch): SearchOp {
 }
 
 export { entityResult };
-
 
 export class HostedIndexes {
   readonly host: IndexHost;

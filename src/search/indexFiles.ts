@@ -144,7 +144,13 @@ export async function writeIndexes(dir: string, store: string, kinds: Record<Sea
   const entries: Partial<Record<SearchKind, KindEntry>> = {};
   for (const kind of ['person', 'item'] as const) entries[kind] = await writeSegment(dir, `${kind}-${gen}-${token}.seg`, kinds[kind]);
   await fsyncDir(dir);
-  const manifest: IndexManifest = { format: INDEX_FORMAT, generation, store, writtenAt: new Date().toISOString(), kinds: entries as Record<SearchKind, KindEntry> };
+  const manifest: IndexManifest = {
+    format: INDEX_FORMAT,
+    generation,
+    store,
+    writtenAt: new Date().toISOString(),
+    kinds: entries as Record<SearchKind, KindEntry>,
+  };
   const name = `manifest-${gen}.json`;
   const tmp = join(dir, `${name}.${token}.tmp`);
   const fh = await open(tmp, 'w');
@@ -223,9 +229,10 @@ async function readSegment(dir: string, entry: KindEntry): Promise<ImageSource> 
   const sections = new Map<string, { type: SectionType; bytes: Uint8Array<ArrayBuffer> }>();
   try {
     for (const s of entry.sections) {
-      if (!(s.offset >= 0 && s.bytes >= 0 && s.offset + s.bytes <= size)) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} lies outside the file`);
+      if (!(s.offset >= 0 && s.bytes >= 0 && s.offset + s.bytes <= size))
+        throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} lies outside the file`);
       const bytes = new Uint8Array(new ArrayBuffer(s.bytes));
-      for (let at = 0; at < s.bytes; ) {
+      for (let at = 0; at < s.bytes;) {
         const { bytesRead } = await fh.read(bytes, at, Math.min(s.bytes - at, 1 << 30), s.offset + at);
         if (bytesRead === 0) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} ends early`);
         at += bytesRead;
@@ -252,10 +259,16 @@ export async function readIndexes(dir: string, store: string | undefined): Promi
     try {
       const manifest = await readManifest(dir, m.file);
       if (manifest.format !== INDEX_FORMAT) {
-        throw new IndexProblem('format', `the search index in ${dir} is of format ${String(manifest.format)}; this version reads format ${INDEX_FORMAT}`);
+        throw new IndexProblem(
+          'format',
+          `the search index in ${dir} is of format ${String(manifest.format)}; this version reads format ${INDEX_FORMAT}`,
+        );
       }
       if (store !== undefined && manifest.store !== store) {
-        throw new IndexProblem('store', `the search index in ${dir} was written for another store (${String(manifest.store)}, this one is ${store})`);
+        throw new IndexProblem(
+          'store',
+          `the search index in ${dir} was written for another store (${String(manifest.store)}, this one is ${store})`,
+        );
       }
       const sources: Partial<Record<SearchKind, ImageSource>> = {};
       for (const kind of ['person', 'item'] as const) {

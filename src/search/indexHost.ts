@@ -164,7 +164,8 @@ export class IndexHost {
     this.opened = true;
     try {
       const found = await readIndexes(p.dir, this.identity);
-      for (const problem of found.problems) p.log(`heritage-api: search index: ${problem.message}; reading generation ${found.manifest.generation} instead.`);
+      for (const problem of found.problems)
+        p.log(`heritage-api: search index: ${problem.message}; reading generation ${found.manifest.generation} instead.`);
       const hosted: Partial<Record<SearchKind, Hosted>> = {};
       for (const kind of ['person', 'item'] as const) {
         const h = this.fresh(kind);
@@ -312,7 +313,10 @@ export class IndexHost {
     const missing = result.ids.map((_, i) => i).filter((i) => known[i] === undefined);
     for (let at = 0; at < missing.length; at += SHOWN_CHUNK) {
       const chunk = missing.slice(at, at + SHOWN_CHUNK);
-      const bodies = await this.store.readSearchBodies(kind, chunk.map((i) => result.ids[i]!));
+      const bodies = await this.store.readSearchBodies(
+        kind,
+        chunk.map((i) => result.ids[i]!),
+      );
       chunk.forEach((i, j) => {
         const id = result.ids[i]!;
         const body = bodies[j]!;

@@ -34,7 +34,18 @@ interface StampedState {
   state: SearchState;
 }
 
-const NOT_STARTED: SearchState = { indexBuilt: false, following: true, index: undefined, workers: 0, busy: 0, queued: 0, timeouts: 0, refused: 0, terminated: 0, heapBytes: 0 };
+const NOT_STARTED: SearchState = {
+  indexBuilt: false,
+  following: true,
+  index: undefined,
+  workers: 0,
+  busy: 0,
+  queued: 0,
+  timeouts: 0,
+  refused: 0,
+  terminated: 0,
+  heapBytes: 0,
+};
 
 /** The search runner of an HTTP worker process. */
 export class IpcSearchRunner extends Runner {

@@ -33,7 +33,18 @@ import type { SearchHostStore } from '../domain/searchFeed.js';
 import type { SearchKind } from '../domain/searchFeed.js';
 import { reviveStoreError } from '../domain/storeErrors.js';
 import { SearchRequestError, type EntitySearch, type EntitySearchResult } from './entitySearch.js';
-import { entityOp, entityResult, failureOf, HostedIndexes, opKind, type HostedSettings, type IndexFileSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
+import {
+  entityOp,
+  entityResult,
+  failureOf,
+  HostedIndexes,
+  opKind,
+  type HostedSettings,
+  type IndexFileSettings,
+  type OpResult,
+  type SearchFailure,
+  type SearchOp,
+} from './hostedIndexes.js';
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
 import { checkClauses, SearchLimitError, type SearchLimitKind, type SearchLimits } from './engine/searchLimits.js';
 import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
@@ -109,9 +120,14 @@ const DEFAULT_GRACE_MS = 1000;
 export function createSearchRunner(store: SearchHostStore, settings: SearchSettings, options: PoolOptions = {}): Runner {
   const spec = settings.workers > 0 ? store.reopenSpec() : undefined;
   // A store no other connection can reach (in memory) is gone with the process: nothing to keep.
-  const indexFiles = store.reopenSpec() === undefined || options.indexFiles === undefined ? undefined : { ...options.indexFiles, write: true };
+  const indexFiles =
+    store.reopenSpec() === undefined || options.indexFiles === undefined ? undefined : { ...options.indexFiles, write: true };
   if (spec === undefined) return new MainThreadSearch(store, settings, indexFiles, options.log);
-  return new SearchPool({ spec, niceness: settings.niceness, ...hostedSettings(settings), ...(indexFiles ? { indexFiles } : {}) }, settings, { dataVersion: () => store.dataVersion(), ...options });
+  return new SearchPool(
+    { spec, niceness: settings.niceness, ...hostedSettings(settings), ...(indexFiles ? { indexFiles } : {}) },
+    settings,
+    { dataVersion: () => store.dataVersion(), ...options },
+  );
 }
 
 function hostedSettings(s: SearchSettings): HostedSettings {
@@ -163,7 +179,6 @@ function toApiError(failure: SearchFailure, budgetMs: number): Error {
     }
   }
 }
-
 
 /**
  * What the runners share: entity searches as engine searches, the clause limit before
@@ -458,8 +473,24 @@ export class SearchPool extends Runner {
     // One writer per directory of index files: the first worker, or the one that replaces it.
     const files = this.setup.indexFiles;
     const writer = files !== undefined && !this.slots.some((s) => s.writer && !s.gone);
-    const worker = startWorker(this.workerUrl, files === undefined ? this.setup : { ...this.setup, indexFiles: { ...files, write: writer } });
-    const slot: Slot = { worker, job: undefined, killTimer: undefined, gone: false, tid: undefined, spawned, sync: undefined, syncTimer: undefined, built: false, following: true, heapBytes: 0, writer };
+    const worker = startWorker(
+      this.workerUrl,
+      files === undefined ? this.setup : { ...this.setup, indexFiles: { ...files, write: writer } },
+    );
+    const slot: Slot = {
+      worker,
+      job: undefined,
+      killTimer: undefined,
+      gone: false,
+      tid: undefined,
+      spawned,
+      sync: undefined,
+      syncTimer: undefined,
+      built: false,
+      following: true,
+      heapBytes: 0,
+      writer,
+    };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));

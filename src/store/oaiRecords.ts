@@ -92,7 +92,7 @@ export function setSpecPart(value: string): string {
 export function setSpecValue(part: string): string | undefined {
   if (!/^(?:[A-Za-z0-9\-_.]|~[0-9A-F]{2})+$/.test(part)) return undefined;
   const bytes: number[] = [];
-  for (let i = 0; i < part.length; ) {
+  for (let i = 0; i < part.length;) {
     if (part[i] === '~') {
       bytes.push(parseInt(part.slice(i + 1, i + 3), 16));
       i += 3;
@@ -145,7 +145,12 @@ export function* refreshPlan(changed: readonly string[], options: RefreshOptions
     const items = new Map((yield* ask('items', ids)).map((f) => [f.id, f]));
     const records = new Map((yield* ask('records', ids)).map((r) => [r.id, r]));
     const roots = yield* rootsOf([...items.values()]);
-    const withChildren = new Set((yield* ask('children', [...items.values()].flatMap((f) => (f.choUri === null ? [] : [f.choUri])))).map((c) => c.parentRef));
+    const withChildren = new Set(
+      (yield* ask(
+        'children',
+        [...items.values()].flatMap((f) => (f.choUri === null ? [] : [f.choUri])),
+      )).map((c) => c.parentRef),
+    );
     const providers = new Map((yield* ask('providers', [...items.keys()])).map((p) => [p.id, p]));
     const writes: OaiRecordWrite[] = [];
     const childUris: string[] = [];

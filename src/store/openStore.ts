@@ -20,7 +20,11 @@ export interface OpenOptions {
 }
 
 /** `load`: the store is opened for a load (ingest, harvest), which wants a larger page cache. */
-export async function openStore(config: Config, purpose: 'serve' | 'load' = 'serve', options: OpenOptions = { create: purpose === 'load' }): Promise<Store> {
+export async function openStore(
+  config: Config,
+  purpose: 'serve' | 'load' = 'serve',
+  options: OpenOptions = { create: purpose === 'load' },
+): Promise<Store> {
   const cacheMegabytes = purpose === 'load' ? config.ingest.cacheMegabytes : config.store.cacheMegabytes;
   switch (config.store.backend) {
     case 'sqlite':
@@ -32,7 +36,11 @@ export async function openStore(config: Config, purpose: 'serve' | 'load' = 'ser
         notice: options.notice,
       });
     case 'postgres':
-      return openPostgresStore({ url: config.store.url, replicaUrls: config.store.replicaUrls, maxReplicaLagSeconds: config.store.maxReplicaLagSeconds });
+      return openPostgresStore({
+        url: config.store.url,
+        replicaUrls: config.store.replicaUrls,
+        maxReplicaLagSeconds: config.store.maxReplicaLagSeconds,
+      });
     default:
       // config.ts validates the backend name; this is a guard for new backends.
       throw new Error(`No store backend '${config.store.backend}'.`);

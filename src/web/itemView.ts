@@ -38,7 +38,11 @@ export interface ItemView {
 export function binaryHref(pathOrRef: string): string {
   const p = pathOrRef.trim();
   if (p === '') return '';
-  if (p.startsWith('/binary/')) return p.split('/').map((s) => encodeURIComponent(safeDecode(s))).join('/');
+  if (p.startsWith('/binary/'))
+    return p
+      .split('/')
+      .map((s) => encodeURIComponent(safeDecode(s)))
+      .join('/');
   if (/^[A-Za-z0-9._-]+$/.test(p)) return `/binary/${p}`;
   return '';
 }

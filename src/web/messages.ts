@@ -65,7 +65,8 @@ const de = {
   tree: 'Baum der Sammlung',
   parts: 'Teile',
   dataFormats: 'Daten dieses Objekts',
-  apiKeyNote: 'Die API antwortet in JSON oder XML, je nach Accept-Header (ein Browser bekommt XML), und braucht einen API-Schlüssel, wenn der Betreiber sie nicht frei gibt.',
+  apiKeyNote:
+    'Die API antwortet in JSON oder XML, je nach Accept-Header (ein Browser bekommt XML), und braucht einen API-Schlüssel, wenn der Betreiber sie nicht frei gibt.',
   apiPackage: 'Paket (JSON, XML)',
   apiAip: 'Archivpaket (AIP, XML, JSON)',
   apiIiif: 'IIIF-Manifest',
@@ -175,7 +176,8 @@ const en: Messages = {
   tree: 'Tree of the collection',
   parts: 'Parts',
   dataFormats: 'Data of this item',
-  apiKeyNote: 'The API answers JSON or XML by the Accept header (a browser gets XML), and needs an API key unless the operator opened it to every reader.',
+  apiKeyNote:
+    'The API answers JSON or XML by the Accept header (a browser gets XML), and needs an API key unless the operator opened it to every reader.',
   apiPackage: 'Package (JSON, XML)',
   apiAip: 'Archival package (AIP, XML, JSON)',
   apiIiif: 'IIIF manifest',

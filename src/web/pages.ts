@@ -87,7 +87,18 @@ function frame(path: string, req: PageRequest, title: (t: Messages) => string, q
     for (const one of Array.isArray(v) ? v : [v]) here.append(k, one);
   }
   here.append('lang', otherLang);
-  return { lang, t, link, switchUrl: `${path}?${here.toString()}`, otherLang, q, title: title(t), version: VERSION, fmt: format, langParam: explicit ? lang : undefined };
+  return {
+    lang,
+    t,
+    link,
+    switchUrl: `${path}?${here.toString()}`,
+    otherLang,
+    q,
+    title: title(t),
+    version: VERSION,
+    fmt: format,
+    langParam: explicit ? lang : undefined,
+  };
 }
 
 function first(v: string | string[] | undefined): string | undefined {
@@ -142,7 +153,12 @@ export function createPages(deps: PageDeps): Pages {
     } catch (error) {
       const failure = searchFailure(error);
       if (failure === undefined) throw error;
-      return problem(f, failure.status, failure.status === 400 ? f.t.badRequest : f.t.unavailable, failure.status === 400 ? failure.message : `${failure.message} ${f.t.tryAgain}`);
+      return problem(
+        f,
+        failure.status,
+        failure.status === 400 ? f.t.badRequest : f.t.unavailable,
+        failure.status === 400 ? failure.message : `${failure.message} ${f.t.tryAgain}`,
+      );
     }
   }
 
@@ -154,8 +170,15 @@ export function createPages(deps: PageDeps): Pages {
         label: facetLabel(c.field, f.lang),
         values: c.values.map((v) => {
           const active = state.filters.some((x) => x.field === c.field && x.value === v.value);
-          const filters = active ? state.filters.filter((x) => !(x.field === c.field && x.value === v.value)) : [...state.filters, { field: c.field, value: v.value }];
-          return { label: facetValueLabel(c.field, v.value, f.lang), count: v.count, active, href: searchUrl({ ...state, filters, page: 1 }) };
+          const filters = active
+            ? state.filters.filter((x) => !(x.field === c.field && x.value === v.value))
+            : [...state.filters, { field: c.field, value: v.value }];
+          return {
+            label: facetValueLabel(c.field, v.value, f.lang),
+            count: v.count,
+            active,
+            href: searchUrl({ ...state, filters, page: 1 }),
+          };
         }),
       }));
   }
@@ -164,7 +187,8 @@ export function createPages(deps: PageDeps): Pages {
     error: (status, message, req, retryAfterSeconds) => {
       const f = frame('/', req, (t) => (status === 429 || status >= 500 ? t.unavailable : t.badRequest));
       // The API's 429 message speaks of keys; a visitor of the pages has none.
-      if (status === 429 && retryAfterSeconds !== undefined) return problem(f, status, f.title, format(f.t.tooManyPages, { seconds: retryAfterSeconds }));
+      if (status === 429 && retryAfterSeconds !== undefined)
+        return problem(f, status, f.title, format(f.t.tooManyPages, { seconds: retryAfterSeconds }));
       return problem(f, status, f.title, status === 429 ? `${message} ${f.t.tryAgain}` : message);
     },
 
@@ -178,9 +202,16 @@ export function createPages(deps: PageDeps): Pages {
         ]);
         const base: SearchState = { q: '', filters: [], sort: 'relevance', page: 1, lang: f.langParam };
         const starts = facetLinks(f, base, items.facets);
-        const dateFormat = new Intl.DateTimeFormat(f.lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+        const dateFormat = new Intl.DateTimeFormat(f.lang === 'de' ? 'de-DE' : 'en-GB', {
+          dateStyle: 'long',
+          timeStyle: 'short',
+          timeZone: 'UTC',
+        });
         const when = (d: Date) => `${dateFormat.format(d)} UTC`;
-        const loads = (await store.listLoads()).map((l) => ({ kind: l.kind === 'items' ? f.t.items : f.t.persons, text: format(f.t.loadedAt, { records: l.records.toLocaleString(f.lang), date: when(l.finishedAt) }) }));
+        const loads = (await store.listLoads()).map((l) => ({
+          kind: l.kind === 'items' ? f.t.items : f.t.persons,
+          text: format(f.t.loadedAt, { records: l.records.toLocaleString(f.lang), date: when(l.finishedAt) }),
+        }));
         const harvests = (await store.listHarvests()).map((h) => ({ source: h.source, when: when(h.updatedAt) }));
         return {
           status: 200,
@@ -214,7 +245,14 @@ export function createPages(deps: PageDeps): Pages {
         const facets = RESULT_FACETS.map((field) => ({ field, limit: FACET_VALUES, mincount: 1, sort: 'count' as const }));
         const itemSearch = engine({
           kind: 'item',
-          request: { query, filters: engineFilters(state.filters), facets, sort: ENGINE_SORT[state.sort], offset: (state.page - 1) * ROWS, rows: ROWS },
+          request: {
+            query,
+            filters: engineFilters(state.filters),
+            facets,
+            sort: ENGINE_SORT[state.sort],
+            offset: (state.page - 1) * ROWS,
+            rows: ROWS,
+          },
         });
         // Persons whose names match the same words; a query in item fields (title:…) is none of theirs.
         let personQuery: QueryNode<string> | undefined;
@@ -228,7 +266,9 @@ export function createPages(deps: PageDeps): Pages {
         const personSearch =
           personQuery === undefined
             ? undefined
-            : engine({ kind: 'person', request: { query: personQuery, sort: { kind: 'relevance' }, offset: 0, rows: PERSON_ROWS } }).catch(() => undefined);
+            : engine({ kind: 'person', request: { query: personQuery, sort: { kind: 'relevance' }, offset: 0, rows: PERSON_ROWS } }).catch(
+                () => undefined,
+              );
         const [items, persons] = await Promise.all([itemSearch, personSearch]);
         const docs = parseDocs<ResultDoc>(items);
         const pages = Math.max(1, Math.ceil(items.total / ROWS));
@@ -238,7 +278,13 @@ export function createPages(deps: PageDeps): Pages {
         }
         const sorts = SORTS.map((s) => ({
           value: s,
-          label: { relevance: f.t.sortRelevance, title: f.t.sortTitleAsc, '-title': f.t.sortTitleDesc, date: f.t.sortOldest, '-date': f.t.sortNewest }[s],
+          label: {
+            relevance: f.t.sortRelevance,
+            title: f.t.sortTitleAsc,
+            '-title': f.t.sortTitleDesc,
+            date: f.t.sortOldest,
+            '-date': f.t.sortNewest,
+          }[s],
           selected: s === state.sort,
         }));
         return {
@@ -298,7 +344,10 @@ export function createPages(deps: PageDeps): Pages {
           childNext: cpage < childPages ? pagedLink(cpage + 1) : undefined,
           treeHref: f.link(`${itemPath(id)}/tree`),
           inHierarchy: crumbs.length > 0 || children.total > 0,
-          providerSearch: view.provider === undefined ? undefined : f.link(searchUrl({ ...state, filters: [{ field: 'provider_fct', value: view.provider.name }] })),
+          providerSearch:
+            view.provider === undefined
+              ? undefined
+              : f.link(searchUrl({ ...state, filters: [{ field: 'provider_fct', value: view.provider.name }] })),
           // The API answers JSON or XML by Accept (a browser's gets XML): the labels name the resource.
           api: [
             { label: f.t.apiPackage, href: `/items/${enc}`, type: 'application/json' },
@@ -320,7 +369,10 @@ export function createPages(deps: PageDeps): Pages {
       const path: Array<{ id: string; label: string }> =
         ancestry.nodes.length > 0 ? [...ancestry.nodes].reverse().slice(-TREE_LEVELS) : [{ id, label: await titleOf(id) }];
       const root = await treeOf(store, path, TREE_ROWS);
-      return { status: 200, html: render('tree', { ...f, root, itemPath, itemHref: f.link(itemPath(id)), itemLabel: path[path.length - 1]!.label || id }) };
+      return {
+        status: 200,
+        html: render('tree', { ...f, root, itemPath, itemHref: f.link(itemPath(id)), itemLabel: path[path.length - 1]!.label || id }),
+      };
     },
 
     person: async (gnd, req) => {
@@ -328,14 +380,23 @@ export function createPages(deps: PageDeps): Pages {
       if (!isGndNumber(gnd)) return problem(f, 404, f.t.notFound, format(f.t.personNotFound, { id: gnd }));
       return guarded(f, async () => {
         const uri = gndUri(gnd);
-        const found = await engine({ kind: 'person', request: { query: { kind: 'term', field: 'id', text: uri }, sort: { kind: 'relevance' }, offset: 0, rows: 1 } });
+        const found = await engine({
+          kind: 'person',
+          request: { query: { kind: 'term', field: 'id', text: uri }, sort: { kind: 'relevance' }, offset: 0, rows: 1 },
+        });
         const doc = parseDocs<Record<string, unknown>>(found)[0];
         if (doc === undefined) return problem(f, 404, f.t.notFound, format(f.t.personNotFound, { id: gnd }));
         const person = personView(doc);
         const filter = { field: 'affiliate_fct_normdata', value: uri };
         const items = await engine({
           kind: 'item',
-          request: { query: ALL, filters: { affiliate_fct_normdata: [uri, uri.replace(/^http:/, 'https:')] }, sort: ENGINE_SORT.title, offset: 0, rows: ROWS },
+          request: {
+            query: ALL,
+            filters: { affiliate_fct_normdata: [uri, uri.replace(/^http:/, 'https:')] },
+            sort: ENGINE_SORT.title,
+            offset: 0,
+            rows: ROWS,
+          },
         });
         const docs = parseDocs<ResultDoc>(items);
         const { state } = readSearchState({});

@@ -24,7 +24,11 @@ export interface TreeNode {
  * `path`: the root first, down to the item (the reversed ancestry; a root alone when the item
  * has no parents). Costs one page of children per level of the path.
  */
-export async function treeOf(store: Pick<Store, 'getChildren'>, path: ReadonlyArray<Pick<HierarchyNode, 'id' | 'label'>>, rows: number): Promise<TreeNode> {
+export async function treeOf(
+  store: Pick<Store, 'getChildren'>,
+  path: ReadonlyArray<Pick<HierarchyNode, 'id' | 'label'>>,
+  rows: number,
+): Promise<TreeNode> {
   const itemId = path[path.length - 1]!.id;
   const build = async (level: number): Promise<TreeNode> => {
     const n = path[level]!;
@@ -41,7 +45,16 @@ export async function treeOf(store: Pick<Store, 'getChildren'>, path: ReadonlyAr
     };
     for (const c of page.nodes) {
       if (next !== undefined && c.id === next.id) node.children.push(await build(level + 1));
-      else node.children.push({ id: c.id, label: c.label || c.id, childCount: c.childCount, current: false, open: false, children: [], more: 0 });
+      else
+        node.children.push({
+          id: c.id,
+          label: c.label || c.id,
+          childCount: c.childCount,
+          current: false,
+          open: false,
+          children: [],
+          more: 0,
+        });
     }
     // The next level down the path lies beyond the first page of children: shown after them.
     if (next !== undefined && !page.nodes.some((c) => c.id === next.id)) node.children.push(await build(level + 1));

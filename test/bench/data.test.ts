@@ -85,7 +85,10 @@ test('in slices (files handed over and deleted as they come) the files and the m
     },
   });
   assert.deepEqual(m, manifest);
-  assert.equal(sliceSizes.reduce((a, b) => a + b, 0), ITEMS);
+  assert.equal(
+    sliceSizes.reduce((a, b) => a + b, 0),
+    ITEMS,
+  );
   assert.ok(sliceSizes.length >= ITEMS / 100, `${sliceSizes.length} slices`);
   const expected = files(first).filter((f) => f !== 'manifest.json' && f !== '.bench-data');
   assert.deepEqual([...seen.keys()].sort(), expected);
@@ -104,7 +107,10 @@ test('layout: persons as JSON lines, items in folders of 1,000, 10–60 KB, base
   const lines = readFileSync(join(first, 'persons/persons-0001.jsonl'), 'utf8').trimEnd().split('\n');
   assert.equal(lines.length, PERSONS);
   const persons = lines.map((l) => JSON.parse(l) as Person);
-  assert.deepEqual(persons.slice(0, 10).map((p) => p.id), manifest.knownPersonIds);
+  assert.deepEqual(
+    persons.slice(0, 10).map((p) => p.id),
+    manifest.knownPersonIds,
+  );
   assert.equal(new Set(persons.map((p) => p.id)).size, PERSONS);
   for (const p of persons) {
     assert.match(p.id, /^http:\/\/d-nb\.info\/gnd\/[0-9]{9}[0-9X]$/);
@@ -112,7 +118,10 @@ test('layout: persons as JSON lines, items in folders of 1,000, 10–60 KB, base
     assert.ok(p.preferredName.length > 0);
   }
   const items = files(join(first, 'items'));
-  assert.ok(items.every((f) => /^0001\/[A-Z2-7]{32}\.xml$/.test(f)), 'one folder 0001, base32 ids');
+  assert.ok(
+    items.every((f) => /^0001\/[A-Z2-7]{32}\.xml$/.test(f)),
+    'one folder 0001, base32 ids',
+  );
   assert.equal(new Set(items).size, ITEMS);
   for (const f of items) {
     const size = statSync(join(first, 'items', f)).size;
@@ -120,11 +129,17 @@ test('layout: persons as JSON lines, items in folders of 1,000, 10–60 KB, base
   }
   assert.equal(manifest.items, ITEMS);
   assert.equal(manifest.persons, PERSONS);
-  assert.equal(manifest.files.itemBytes, items.reduce((s, f) => s + statSync(join(first, 'items', f)).size, 0));
+  assert.equal(
+    manifest.files.itemBytes,
+    items.reduce((s, f) => s + statSync(join(first, 'items', f)).size, 0),
+  );
 });
 
 test('manifest terms: the hit counts are exact and in their bands', () => {
-  const persons = readFileSync(join(first, 'persons/persons-0001.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Person);
+  const persons = readFileSync(join(first, 'persons/persons-0001.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Person);
   const hits = (term: string) => {
     const t = fold(term);
     return persons.filter((p) => textValues(p).some((v) => tokens(v).includes(t))).length;

@@ -28,9 +28,6 @@ test('a backend without a section gets one at the end; the other sections and th
 test('a backend with a section has it replaced, and only it', () => {
   const withPg = replaceSection(doc, 'postgres', '## PostgreSQL\n| pg row |\n');
   const out = replaceSection(withPg, 'sqlite', '## SQLite\n| new sqlite row |\n');
-  assert.equal(
-    out,
-    withPg.replace('## SQLite\n| old sqlite row |', '## SQLite\n| new sqlite row |'),
-  );
+  assert.equal(out, withPg.replace('## SQLite\n| old sqlite row |', '## SQLite\n| new sqlite row |'));
   assert.equal(replaceSection(out, 'postgres', '## PostgreSQL\n| pg row 2 |'), out.replace('| pg row |', '| pg row 2 |'));
 });

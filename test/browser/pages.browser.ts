@@ -41,16 +41,20 @@ const profile = mkdtempSync(join(tmpdir(), 'heritage-api-chromium-'));
 
 before(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the browser test drives Debian's Chromium. Install it with \`apt-get install -y chromium\` (as root), then run \`npm run test:browser\` again.`);
+    throw new Error(
+      `${CHROMIUM} is missing: the browser test drives Debian's Chromium. Install it with \`apt-get install -y chromium\` (as root), then run \`npm run test:browser\` again.`,
+    );
   }
   const opened = await BACKENDS[0]!.open();
   dispose = opened.dispose;
-  await ingestItems(opened.store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`, writePagePackages(hostileArchive())], { batchSize: 500 });
+  await ingestItems(opened.store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`, writePagePackages(hostileArchive())], {
+    batchSize: 500,
+  });
   await ingestEntities(opened.store, [`${FIXTURES}persons`], { batchSize: 500 });
   // A media directory with an image at each thumbnail path, so that /binary/… answers (grey JPEGs).
   const media = join(profile, 'media');
   const image = jpegImage(120, 90);
-  for (const id of (await opened.store.listItemIds({ limit: 100_000 }))) {
+  for (const id of await opened.store.listItemIds({ limit: 100_000 })) {
     mkdirSync(join(media, id, 'list'), { recursive: true });
     // The packages built from EDM name their file 1.bin; a browser draws an image by its bytes.
     for (const name of ['1.jpg', '1.bin']) writeFileSync(join(media, id, 'list', name), image);
@@ -62,7 +66,16 @@ before(async () => {
   context = await chromium.launchPersistentContext(join(profile, 'chromium'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     // axe-core is injected as a script; the pages' CSP allows none.
     bypassCSP: true,
     locale: 'de-DE',
@@ -83,8 +96,17 @@ after(async () => {
 async function checkAccessibility(page: Page, name: string): Promise<void> {
   await page.addScriptTag({ content: AXE });
   const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    const result = await (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> };
+      }
+    ).axe.run();
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(serious, [], `${name}: ${JSON.stringify(serious, null, 1)}`);

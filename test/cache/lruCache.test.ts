@@ -16,18 +16,27 @@ test('the oldest unused entry goes first; a hit keeps an entry', () => {
   cache.set('c', 'C');
   assert.equal(cache.get('a'), 'A');
   cache.set('d', 'D'); // b is the oldest unused
-  assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => cache.get(k)), ['A', undefined, 'C', 'D']);
+  assert.deepEqual(
+    ['a', 'b', 'c', 'd'].map((k) => cache.get(k)),
+    ['A', undefined, 'C', 'D'],
+  );
   assert.equal(cache.size, 3);
   // a used its second chance to make room for d, so it is now younger than c; all three were used
   // just now: after one round of second chances, c, the oldest, goes.
   cache.set('e', 'E');
-  assert.deepEqual(['a', 'c', 'd', 'e'].map((k) => cache.get(k)), ['A', undefined, 'D', 'E']);
+  assert.deepEqual(
+    ['a', 'c', 'd', 'e'].map((k) => cache.get(k)),
+    ['A', undefined, 'D', 'E'],
+  );
 });
 
 test('without hits it is first in, first out', () => {
   const cache = new LruCache<string>(4, bytes);
   for (const k of ['a', 'b', 'c', 'd', 'e', 'f']) cache.set(k, k.toUpperCase());
-  assert.deepEqual(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => cache.get(k)), [undefined, undefined, 'C', 'D', 'E', 'F']);
+  assert.deepEqual(
+    ['a', 'b', 'c', 'd', 'e', 'f'].map((k) => cache.get(k)),
+    [undefined, undefined, 'C', 'D', 'E', 'F'],
+  );
 });
 
 test('sizes count: a large value pushes out as many as it needs; one over the budget is not kept', () => {

@@ -27,7 +27,13 @@ test('the built bin runs through a symlink from any directory', { timeout: 300_0
   copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   symlinkSync(join(ROOT, 'fixtures'), join(pkg, 'fixtures'));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')]);
+  await promisify(execFile)(process.execPath, [
+    join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    join(ROOT, 'tsconfig.build.json'),
+    '--outDir',
+    join(pkg, 'dist'),
+  ]);
 
   // npm makes the bin executable and links it into the prefix's bin directory.
   const target = join(pkg, PACKAGE.bin['heritage-api']!);
@@ -51,12 +57,23 @@ test('the built bin runs through a symlink from any directory', { timeout: 300_0
   assert.deepEqual(list, {
     code: 0,
     signal: null,
-    stdout: ['222NZKK63TNRLC2VETRV722VKBDSUVGL', '23MBRVVDUHBFZNDCTK4SQM7KROKGVGNF', '4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22', 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR', 'TNPFDKO2VDGBZ72RWC6RKDNZYZQZP3XK', ''].join('\n'),
+    stdout: [
+      '222NZKK63TNRLC2VETRV722VKBDSUVGL',
+      '23MBRVVDUHBFZNDCTK4SQM7KROKGVGNF',
+      '4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22',
+      'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR',
+      'TNPFDKO2VDGBZ72RWC6RKDNZYZQZP3XK',
+      '',
+    ].join('\n'),
     stderr: '',
   });
 
   // The demo finds its records in the package, not in the working directory.
-  const demo = spawn('heritage-api', ['--db', 'demo.db', '--log-level', 'warn', 'demo', '--port', '0'], { cwd: elsewhere, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const demo = spawn('heritage-api', ['--db', 'demo.db', '--log-level', 'warn', 'demo', '--port', '0'], {
+    cwd: elsewhere,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const ended = collect(demo);
   let out = '';
   await new Promise<void>((resolve, reject) => {

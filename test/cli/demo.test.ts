@@ -43,9 +43,14 @@ test('demo prints curl commands that work as printed', { timeout: 180_000 }, asy
     assert.equal(page.status, 200);
     assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.match(await page.text(), /<strong>1\.001<\/strong> Objekte/);
-    const curls = out.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('curl '));
+    const curls = out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('curl '));
     assert.equal(curls.length, 5, out);
-    const [parents, aip, edmParents, entities, items] = await Promise.all(curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])));
+    const [parents, aip, edmParents, entities, items] = await Promise.all(
+      curls.map((c) => promisify(execFile)('curl', ['-s', '-w', '\\n%{http_code}', ...shellWords(c).slice(1)])),
+    );
     const [parentsBody, parentsStatus] = parents!.stdout.split(/\n(?=\d{3}$)/);
     assert.equal(parentsStatus, '200');
     assert.deepEqual(JSON.parse(parentsBody!).hierarchy[0].id, 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR');
@@ -70,7 +75,10 @@ test('demo prints curl commands that work as printed', { timeout: 180_000 }, asy
     assert.equal(itemsStatus, '200');
     const hits = JSON.parse(itemsBody!);
     assert.equal(hits.numberOfResults, 3);
-    assert.deepEqual(hits.results[0].docs.map((d: { title: string }) => d.title), ['Goethe', 'Cornelie Goethe']);
+    assert.deepEqual(
+      hits.results[0].docs.map((d: { title: string }) => d.title),
+      ['Goethe', 'Cornelie Goethe'],
+    );
     assert.deepEqual(hits.facets, [{ field: 'type_fct', numberOfFacets: 1, facetValues: [{ count: 3, value: 'mediatype_002' }] }]);
     assert.equal(hits.entities[0].preferredName, 'Johann Wolfgang von Goethe');
   } finally {

@@ -27,7 +27,8 @@ const HOSTILE = [
   '  <!-- a comment with ]> in it --> <!ENTITY tricky "a ]> b">',
   ']>',
 ].join('\n');
-const NOTE = /^its DOCTYPE declaration \(<!DOCTYPE cortex \[ <!ENTITY xxe SYSTEM "file:\/\/\/etc\/passwd…, declaring 4 entities\) was dropped: items are stored and served without one, and no DTD is read$/;
+const NOTE =
+  /^its DOCTYPE declaration \(<!DOCTYPE cortex \[ <!ENTITY xxe SYSTEM "file:\/\/\/etc\/passwd…, declaring 4 entities\) was dropped: items are stored and served without one, and no DTD is read$/;
 
 /** A package's text without the time it was loaded at (two loads may fall in different seconds). */
 const withoutLoadTime = (body: Buffer): string => body.toString('utf8').replace(/\d\d-\d\d-\d\d \d\d:\d\d:\d\d/g, 'LOAD TIME');
@@ -45,7 +46,10 @@ test('dropDoctype: the declaration with its internal subset, and nothing else', 
   assert.equal(dropped?.xml, plain);
   assert.match(dropped.note, NOTE);
   // After a byte-order mark, comments and processing instructions of the prolog; a SYSTEM id with '>' and ']' quoted.
-  assert.equal(dropDoctype('\uFEFF<!-- c --><?pi x?>\n<!DOCTYPE r SYSTEM "http://x/a]>.dtd">\r\n<r/>')?.xml, '\uFEFF<!-- c --><?pi x?>\n<r/>');
+  assert.equal(
+    dropDoctype('\uFEFF<!-- c --><?pi x?>\n<!DOCTYPE r SYSTEM "http://x/a]>.dtd">\r\n<r/>')?.xml,
+    '\uFEFF<!-- c --><?pi x?>\n<r/>',
+  );
   // Only in the prolog: one after the root element starts is the parser's to refuse.
   assert.equal(dropDoctype('<r><!DOCTYPE r></r>'), null);
   // One that never ends is left for the parser to report.
@@ -59,7 +63,13 @@ test('cortex XML: the DOCTYPE is dropped and reported, the package stored and se
   writeFileSync(file, withDoctype(plain, HOSTILE, 'cortex'));
   // The entity used in the content: without the DTD it is undefined, so the record is refused, never expanded.
   const used = join(dir, 'used.xml');
-  writeFileSync(used, withDoctype(readFileSync(`${CORTEX_DIR}4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22.xml`, 'utf8'), HOSTILE, 'cortex').replace(/(<cortex[^>]*>)/, '$1&xxe;'));
+  writeFileSync(
+    used,
+    withDoctype(readFileSync(`${CORTEX_DIR}4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22.xml`, 'utf8'), HOSTILE, 'cortex').replace(
+      /(<cortex[^>]*>)/,
+      '$1&xxe;',
+    ),
+  );
 
   const db = join(dir, 'h.db');
   const run = await cli(['--db', db, 'ingest', 'items', file, used]);
@@ -77,7 +87,10 @@ test('cortex XML: the DOCTYPE is dropped and reported, the package stored and se
   await store.createKey('test', hashApiKey(key));
   const app = await buildServer(config, store, { logging: false });
   try {
-    const res = await app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: { accept: 'application/xml', authorization: `OAuth oauth_consumer_key="${key}"` } });
+    const res = await app.inject({
+      url: `/items/${CHAPTER_ID}/aip`,
+      headers: { accept: 'application/xml', authorization: `OAuth oauth_consumer_key="${key}"` },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.body, plain);
   } finally {
@@ -119,7 +132,10 @@ test('EDM files: the DOCTYPE is reported at its line, and the package is the one
 test('OAI-PMH harvest: a page with a DOCTYPE is reported by its URL, its records stored as without it', async () => {
   const dir = tempDir('doctype-oai');
   const records = loadEdmRecords(HOPE_DIR, { limit: 5 });
-  const servers = await Promise.all([startOaiServer({ records, pageSize: 3 }), startOaiServer({ records, pageSize: 3, doctype: HOSTILE.replace('cortex', 'OAI-PMH') })]);
+  const servers = await Promise.all([
+    startOaiServer({ records, pageSize: 3 }),
+    startOaiServer({ records, pageSize: 3, doctype: HOSTILE.replace('cortex', 'OAI-PMH') }),
+  ]);
   const dbs = [join(dir, 'plain.db'), join(dir, 'doctype.db')];
   try {
     const plain = await cli(['--db', dbs[0]!, 'harvest', servers[0]!.url]);

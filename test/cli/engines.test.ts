@@ -35,7 +35,9 @@ test('every package in package-lock.json supports the Node.js version the README
     .filter(([path]) => path !== '')
     .flatMap(([path, entry]) => {
       const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
-      return range !== undefined && !semver.satisfies(minimum, range) ? [`${path.replace(/^node_modules\//, '')}@${entry.version} wants node ${range}`] : [];
+      return range !== undefined && !semver.satisfies(minimum, range)
+        ? [`${path.replace(/^node_modules\//, '')}@${entry.version} wants node ${range}`]
+        : [];
     });
   assert.deepEqual(refusing, []);
 });

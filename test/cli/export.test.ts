@@ -39,7 +39,11 @@ after(() => {
 });
 
 /** Every hit of a search in id order, with its doc: what an export must write. */
-async function searched(kind: 'item' | 'person', query: string, filters?: Record<string, string[]>): Promise<{ ids: string[]; lines: string[] }> {
+async function searched(
+  kind: 'item' | 'person',
+  query: string,
+  filters?: Record<string, string[]>,
+): Promise<{ ids: string[]; lines: string[] }> {
   const schema = kind === 'item' ? itemSchema : personSchema;
   const request: SearchRequest = {
     query: parseQuery(query, { fields: queryFields(schema) }),
@@ -48,7 +52,7 @@ async function searched(kind: 'item' | 'person', query: string, filters?: Record
     offset: 0,
     rows: 100_000,
   };
-  const answer = (await host.search({ kind, request }, Date.now() + 60_000));
+  const answer = await host.search({ kind, request }, Date.now() + 60_000);
   assert.equal(answer.ids.length, answer.total);
   return { ids: answer.ids, lines: answer.docs };
 }
@@ -61,12 +65,23 @@ const outFile = () => join(dir, `export-${++n}.jsonl`);
 test('export items to stdout: every stored item once, in id order, each line its result doc', async () => {
   const run = await cli(['--db', db, 'export', 'items']);
   assert.equal(run.code, 0, run.err.join('\n'));
-  const stored = (await store.listItemIds({ limit: 100_000 }));
+  const stored = await store.listItemIds({ limit: 100_000 });
   assert.ok(stored.length > 1000, 'the fixtures hold more than a thousand items');
   assert.deepEqual(idsOf(run.out), stored);
   assert.deepEqual(run.out, (await searched('item', '*:*')).lines);
   const doc = JSON.parse(run.out[0]!) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(doc), ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', 'category', 'type', 'latitude', 'longitude']);
+  assert.deepEqual(Object.keys(doc), [
+    'id',
+    'title',
+    'subtitle',
+    'label',
+    'thumbnail',
+    'media',
+    'category',
+    'type',
+    'latitude',
+    'longitude',
+  ]);
   assert.match(run.err.at(-1)!, new RegExp(`^Exported ${stored.length.toLocaleString('en-US')} items in \\d+\\.\\d s\\.$`));
 });
 
@@ -80,17 +95,30 @@ test('export items --out FILE writes the same lines as stdout; an existing file 
 
   const again = await cli(['--db', db, 'export', 'items', '--out', file]);
   assert.equal(again.code, 1);
-  assert.deepEqual(again.err, [`heritage-api: ${file} exists already: add --resume to continue it after its last line, or remove it to export again.`]);
+  assert.deepEqual(again.err, [
+    `heritage-api: ${file} exists already: add --resume to continue it after its last line, or remove it to export again.`,
+  ]);
 });
 
 test('export items --query and --fq: the hits of that search, each once', async () => {
-  const types = host.index('item').search({ query: { kind: 'all' }, facets: [{ field: 'type_fct', limit: 2, mincount: 1, sort: 'count' }], sort: { kind: 'id', descending: false }, offset: 0, rows: 0 }, Date.now() + 60_000).facets[0]!.values;
+  const types = host
+    .index('item')
+    .search(
+      {
+        query: { kind: 'all' },
+        facets: [{ field: 'type_fct', limit: 2, mincount: 1, sort: 'count' }],
+        sort: { kind: 'id', descending: false },
+        offset: 0,
+        rows: 0,
+      },
+      Date.now() + 60_000,
+    ).facets[0]!.values;
   assert.equal(types.length, 2);
   const [a, b] = [types[0]!.value, types[1]!.value];
 
   const query = await cli(['--db', db, 'export', 'items', '--query', 'goethe']);
   assert.equal(query.code, 0, query.err.join('\n'));
-  const expected = (await searched('item', 'goethe'));
+  const expected = await searched('item', 'goethe');
   assert.ok(expected.ids.length > 0 && expected.ids.length < (await store.countItems()));
   assert.deepEqual(query.out, expected.lines);
 
@@ -110,8 +138,8 @@ test('export items --query and --fq: the hits of that search, each once', async 
 test('export persons: every person once, as its entity doc with its count', async () => {
   const run = await cli(['--db', db, 'export', 'persons']);
   assert.equal(run.code, 0, run.err.join('\n'));
-  const expected = (await searched('person', '*:*'));
-  assert.equal(expected.ids.length, (await store.countPersons()));
+  const expected = await searched('person', '*:*');
+  assert.equal(expected.ids.length, await store.countPersons());
   assert.deepEqual(run.out, expected.lines);
   const doc = JSON.parse(run.out[0]!) as Record<string, unknown>;
   assert.equal(typeof doc['preferredName'], 'string');
@@ -158,10 +186,16 @@ test('bad arguments get one clear line and exit code 1, and write nothing', asyn
     [['export', 'items', '--query', 'title:(goethe'], 'heritage-api: --query: '],
     [['export', 'items', '--fq', 'Berlin'], `heritage-api: --fq takes FIELD:VALUE, e.g. --fq 'place_fct:"Berlin"'; got 'Berlin'.`],
     [['export', 'items', '--fq', 'town:Berlin'], "heritage-api: --fq: 'town' is not a facet; the facets are time_fct, "],
-    [['export', 'persons', '--fq', 'type_fct:mediatype_002'], "heritage-api: --fq: 'type_fct' is not a facet; the facets are person_name_fct, "],
+    [
+      ['export', 'persons', '--fq', 'type_fct:mediatype_002'],
+      "heritage-api: --fq: 'type_fct' is not a facet; the facets are person_name_fct, ",
+    ],
     [['export', 'items', '--resume'], 'heritage-api: --resume continues an --out FILE; give the file with --out.'],
     [['export', 'items', '--out', dir], `heritage-api: --out ${dir} is not a file.`],
-    [['export', 'items', '--out', notHits, '--resume'], `heritage-api: Cannot resume: the last line of ${notHits} is not an exported hit with an "id" (world). Export to a new file instead.`],
+    [
+      ['export', 'items', '--out', notHits, '--resume'],
+      `heritage-api: Cannot resume: the last line of ${notHits} is not an exported hit with an "id" (world). Export to a new file instead.`,
+    ],
   ];
   for (const [args, message] of cases) {
     const run = await cli(['--db', db, ...args]);

@@ -18,13 +18,23 @@ import { tempDir } from '../helpers/tempDir.js';
 const tmpDb = () => join(tempDir('harvest'), 'h.db');
 /** 45 real records: 5 pages of 10. */
 const records = () => loadEdmRecords(HOPE_DIR, { limit: 45 });
-const SUMMARY = /^harvest (\S+) \((.+)\): (\d+) records in (\d+) pages in [\d.]+ s: (\d+) new, (\d+) updated, (\d+) unchanged, (\d+) deleted, (\d+) skipped\.$/;
+const SUMMARY =
+  /^harvest (\S+) \((.+)\): (\d+) records in (\d+) pages in [\d.]+ s: (\d+) new, (\d+) updated, (\d+) unchanged, (\d+) deleted, (\d+) skipped\.$/;
 
 function summary(line: string | undefined) {
   const m = SUMMARY.exec(line ?? '');
   assert.ok(m, `summary line: ${line}`);
   const [, , start, recordsRead, pages, inserted, updated, unchanged, deleted, skipped] = m;
-  return { start, records: Number(recordsRead), pages: Number(pages), inserted: Number(inserted), updated: Number(updated), unchanged: Number(unchanged), deleted: Number(deleted), skipped: Number(skipped) };
+  return {
+    start,
+    records: Number(recordsRead),
+    pages: Number(pages),
+    inserted: Number(inserted),
+    updated: Number(updated),
+    unchanged: Number(unchanged),
+    deleted: Number(deleted),
+    skipped: Number(skipped),
+  };
 }
 
 function storeAt(db: string) {
@@ -39,7 +49,16 @@ test('every record through all pages exactly once, after a 503 with Retry-After;
     const first = await cli(['--db', db, 'harvest', server.url]);
     assert.equal(first.code, 0, first.err.join('\n'));
     assert.deepEqual(first.err, ['retrying in 1.0 s (attempt 1): HTTP 503, Retry-After: 1']);
-    assert.deepEqual(summary(first.out[0]), { start: 'from the beginning', records: 45, pages: 5, inserted: 45, updated: 0, unchanged: 0, deleted: 0, skipped: 0 });
+    assert.deepEqual(summary(first.out[0]), {
+      start: 'from the beginning',
+      records: 45,
+      pages: 5,
+      inserted: 45,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      skipped: 0,
+    });
     const mark = /^Complete\. The next run harvests changes from (\S+)\.$/.exec(first.out[1] ?? '')?.[1];
     assert.match(mark ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     // The first request is the selection, then only tokens (OAI-PMH 3.5); the 503 was asked again.
@@ -51,18 +70,36 @@ test('every record through all pages exactly once, after a 503 with Retry-After;
     assert.equal(server.requests.filter((r) => r.includes('verb=Identify')).length, 1);
     const store = storeAt(db);
     try {
-      assert.equal((await store.countItems()), 45);
-      assert.deepEqual((await store.getHarvestState(harvestSource(server.url, 'edm', undefined))), { highWater: mark, resumptionToken: null, runFrom: null, runStarted: null });
+      assert.equal(await store.countItems(), 45);
+      assert.deepEqual(await store.getHarvestState(harvestSource(server.url, 'edm', undefined)), {
+        highWater: mark,
+        resumptionToken: null,
+        runFrom: null,
+        runStarted: null,
+      });
     } finally {
       store.close();
     }
 
     // A record changed at the source after the first run: only it comes back, asked `from` the mark.
-    const changed: OaiServerRecord = { ...served[0]!, datestamp: '2099-01-01T00:00:00Z', metadata: served[0]!.metadata.replace('Combat (1974)13', 'Combat (1974) 13') };
+    const changed: OaiServerRecord = {
+      ...served[0]!,
+      datestamp: '2099-01-01T00:00:00Z',
+      metadata: served[0]!.metadata.replace('Combat (1974)13', 'Combat (1974) 13'),
+    };
     served.push(changed);
     const second = await cli(['--db', db, 'harvest', server.url]);
     assert.equal(second.code, 0, second.err.join('\n'));
-    assert.deepEqual(summary(second.out[0]), { start: `from ${mark}`, records: 1, pages: 1, inserted: 0, updated: 1, unchanged: 0, deleted: 0, skipped: 0 });
+    assert.deepEqual(summary(second.out[0]), {
+      start: `from ${mark}`,
+      records: 1,
+      pages: 1,
+      inserted: 0,
+      updated: 1,
+      unchanged: 0,
+      deleted: 0,
+      skipped: 0,
+    });
     const asked = server.requests.filter((r) => r.includes('ListRecords')).at(-1)!;
     assert.ok(asked.endsWith(`&from=${encodeURIComponent(mark!)}`), asked);
   } finally {
@@ -85,10 +122,19 @@ test('a deleted record at the source is removed from the store', async () => {
     // Another endpoint URL is another source: asked from the start, with the deletion in it.
     const run = await cli(['--db', db, 'harvest', after.url]);
     assert.equal(run.code, 0, run.err.join('\n'));
-    assert.deepEqual(summary(run.out[0]), { start: 'from the beginning', records: 45, pages: 5, inserted: 0, updated: 0, unchanged: 44, deleted: 1, skipped: 0 });
+    assert.deepEqual(summary(run.out[0]), {
+      start: 'from the beginning',
+      records: 45,
+      pages: 5,
+      inserted: 0,
+      updated: 0,
+      unchanged: 44,
+      deleted: 1,
+      skipped: 0,
+    });
     const store = storeAt(db);
     try {
-      assert.equal((await store.countItems()), 44);
+      assert.equal(await store.countItems(), 44);
     } finally {
       store.close();
     }
@@ -108,17 +154,26 @@ test('a harvest cut off in the middle keeps the pages stored and resumes at the 
     assert.equal(cut.err.at(-1), 'Pages stored before this stay stored; run the same command again to resume.');
     let store = storeAt(db);
     try {
-      assert.equal((await store.countItems()), 20, 'two pages of ten');
+      assert.equal(await store.countItems(), 20, 'two pages of ten');
       assert.notEqual((await store.getHarvestState(harvestSource(server.url, 'edm', undefined)))?.resumptionToken, null);
     } finally {
       store.close();
     }
     const resumed = await cli(['--db', db, 'harvest', server.url], { env });
     assert.equal(resumed.code, 0, resumed.err.join('\n'));
-    assert.deepEqual(summary(resumed.out[0]), { start: 'resumed a stopped run', records: 25, pages: 3, inserted: 25, updated: 0, unchanged: 0, deleted: 0, skipped: 0 });
+    assert.deepEqual(summary(resumed.out[0]), {
+      start: 'resumed a stopped run',
+      records: 25,
+      pages: 3,
+      inserted: 25,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      skipped: 0,
+    });
     store = storeAt(db);
     try {
-      assert.equal((await store.countItems()), 45);
+      assert.equal(await store.countItems(), 45);
     } finally {
       store.close();
     }
@@ -146,7 +201,7 @@ test('a stop asked for (Ctrl-C) ends after the page being stored; the next run r
     assert.deepEqual([first.pages, first.inserted, first.complete], [2, 20, false]);
     const rest = await harvest(store, { ...options, signal: new AbortController().signal, progress: { update() {}, stop() {} } });
     assert.deepEqual([rest.start.kind, rest.pages, rest.inserted, rest.updated, rest.complete], ['resumed', 3, 25, 0, true]);
-    assert.equal((await store.countItems()), 45);
+    assert.equal(await store.countItems(), 45);
   } finally {
     store.close();
     await server.close();
@@ -159,7 +214,16 @@ test('OAI-PMH answers: noRecordsMatch is a complete run with nothing new; badArg
   try {
     const none = await cli(['--db', db, 'harvest', server.url, '--from', '2090-01-01']);
     assert.equal(none.code, 0, none.err.join('\n'));
-    assert.deepEqual(summary(none.out[0]), { start: 'from 2090-01-01', records: 0, pages: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, skipped: 0 });
+    assert.deepEqual(summary(none.out[0]), {
+      start: 'from 2090-01-01',
+      records: 0,
+      pages: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      skipped: 0,
+    });
     assert.equal(none.out[1], 'Complete.');
 
     const bad = await cli(['--db', db, 'harvest', server.url, '--from', '2024-01-01T00:00:00Z']);
@@ -200,7 +264,16 @@ test('a bad record in a page is reported with the page URL and OAI identifier; t
   try {
     const run = await cli(['--db', db, 'harvest', server.url]);
     assert.equal(run.code, 2);
-    assert.deepEqual(summary(run.out[0]), { start: 'from the beginning', records: 2, pages: 1, inserted: 2, updated: 0, unchanged: 0, deleted: 0, skipped: 1 });
+    assert.deepEqual(summary(run.out[0]), {
+      start: 'from the beginning',
+      records: 2,
+      pages: 1,
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      skipped: 1,
+    });
     assert.equal(run.err.length, 1);
     assert.ok(run.err[0]!.startsWith(`skipped: ${server.url}?verb=ListRecords&metadataPrefix=edm (`), run.err[0]);
     assert.ok(run.err[0]!.includes(`OAI identifier ${broken.identifier}`), run.err[0]);

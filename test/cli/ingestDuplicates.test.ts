@@ -39,7 +39,10 @@ test('fixtures/items/edm/mimo twice: duplicates named with both places, and the 
   assert.equal(warnings.length, 50, 'the first 50 in full');
   assert.equal(first.err.at(-1), `... and ${duplicates - 50} more duplicates`);
   for (const w of warnings) {
-    const m = /^duplicate: (.+) \((record 1, line \d+, column \d+)\): duplicate of (\S+), first read from (.+) \(record 1, line \d+, column \d+\); this one was skipped \(the first in path order wins\)$/.exec(w);
+    const m =
+      /^duplicate: (.+) \((record 1, line \d+, column \d+)\): duplicate of (\S+), first read from (.+) \(record 1, line \d+, column \d+\); this one was skipped \(the first in path order wins\)$/.exec(
+        w,
+      );
     assert.ok(m, w);
     assert.equal(m[4], firstFile.get(m[3]!), `${m[3]} was first read from the first file in path order`);
     assert.ok(m[1]! > m[4]!, 'the duplicate comes later in path order');
@@ -66,7 +69,10 @@ test('one person under http:// and https:// in one run: the first wins, the seco
   const dir = tmp();
   const db = join(tmp(), 'h.db');
   const person = (id: string, name: string) => JSON.stringify({ id, type: 'person', preferredName: name, variantName: [] });
-  writeFileSync(join(dir, 'a.jsonl'), `${person('https://d-nb.info/gnd/118540238', 'Goethe, Johann Wolfgang von')}\n${person('http://d-nb.info/gnd/1', 'Eins')}\n`);
+  writeFileSync(
+    join(dir, 'a.jsonl'),
+    `${person('https://d-nb.info/gnd/118540238', 'Goethe, Johann Wolfgang von')}\n${person('http://d-nb.info/gnd/1', 'Eins')}\n`,
+  );
   writeFileSync(join(dir, 'b.jsonl'), `${person('http://d-nb.info/gnd/118540238', 'Goethe, J. W.')}\n`);
   for (const round of [1, 2]) {
     const run = await cli(['--db', db, 'ingest', 'entities', dir]);
@@ -75,11 +81,16 @@ test('one person under http:// and https:// in one run: the first wins, the seco
       // A file of one line is one JSON document: its record 1.
       `duplicate: ${join(dir, 'b.jsonl')} (record 1): duplicate of http://d-nb.info/gnd/118540238, first read from ${join(dir, 'a.jsonl')} (line 1); this one was skipped (the first in path order wins)`,
     ]);
-    assert.match(run.out[0]!, round === 1 ? /: 2 new, 0 updated, 0 unchanged, 0 skipped, 1 duplicates\.$/ : /: 0 new, 0 updated, 2 unchanged, 0 skipped, 1 duplicates\.$/);
+    assert.match(
+      run.out[0]!,
+      round === 1
+        ? /: 2 new, 0 updated, 0 unchanged, 0 skipped, 1 duplicates\.$/
+        : /: 0 new, 0 updated, 2 unchanged, 0 skipped, 1 duplicates\.$/,
+    );
   }
   const store = openSqliteStore({ path: db });
   try {
-    const found = (await searchPersons(store, toEntitySearch({ query: 'id:"http://d-nb.info/gnd/118540238"' }).search));
+    const found = await searchPersons(store, toEntitySearch({ query: 'id:"http://d-nb.info/gnd/118540238"' }).search);
     assert.equal(found.total, 1);
     assert.match(found.docs[0]!, /"preferredName":"Goethe, Johann Wolfgang von"/);
   } finally {

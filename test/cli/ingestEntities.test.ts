@@ -30,7 +30,7 @@ test('ingest entities loads EntityFacts and lobid-gnd; other GND types are count
   assert.match(again.out[0]!, /: 0 new, 0 updated, 1235 unchanged, 0 skipped\.$/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal((await store.countPersons()), 1235);
+    assert.equal(await store.countPersons(), 1235);
   } finally {
     store.close();
   }
@@ -40,7 +40,13 @@ test('bad entity lines are reported with their line, the good ones kept (exit 2)
   const dir = tmp();
   const db = join(tmp(), 'h.db');
   const lines = [
-    JSON.stringify({ id: 'https://d-nb.info/gnd/118540238', type: 'person', preferredName: 'Goethe, Johann Wolfgang von', variantName: [], count: 7 }),
+    JSON.stringify({
+      id: 'https://d-nb.info/gnd/118540238',
+      type: 'person',
+      preferredName: 'Goethe, Johann Wolfgang von',
+      variantName: [],
+      count: 7,
+    }),
     '{"id": "http://d-nb.info/gnd/1", "type": "person", ',
     JSON.stringify({ id: 'http://d-nb.info/gnd/2', type: 'person', variantName: [] }),
   ];
@@ -52,7 +58,7 @@ test('bad entity lines are reported with their line, the good ones kept (exit 2)
   assert.match(run.err[1]!, /\(line 3\): .*preferredName/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal((await store.countPersons()), 1);
+    assert.equal(await store.countPersons(), 1);
   } finally {
     store.close();
   }
@@ -83,12 +89,18 @@ test('large files are read and parsed on the worker in turn: the first of a pers
   assert.equal(run.code, 2);
   assert.match(run.out[0]!, /^entities: 60000 records from 3 files .*: 60000 new, 0 updated, 0 unchanged, 1 skipped, 1 duplicates\.$/);
   assert.equal(run.err.length, 2);
-  assert.equal(run.err[0], `skipped: ${join(dir, 'b.jsonl')} (line 20001): not UTF-8: invalid byte 0xe4 on this line; the line was skipped: convert the file to UTF-8`);
-  assert.equal(run.err[1], `duplicate: ${join(dir, 'c.jsonl')} (line 20001): duplicate of ${renamed.id}, first read from ${join(dir, 'a.jsonl')} (line 6); this one was skipped (the first in path order wins)`);
+  assert.equal(
+    run.err[0],
+    `skipped: ${join(dir, 'b.jsonl')} (line 20001): not UTF-8: invalid byte 0xe4 on this line; the line was skipped: convert the file to UTF-8`,
+  );
+  assert.equal(
+    run.err[1],
+    `duplicate: ${join(dir, 'c.jsonl')} (line 20001): duplicate of ${renamed.id}, first read from ${join(dir, 'a.jsonl')} (line 6); this one was skipped (the first in path order wins)`,
+  );
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal((await store.countPersons()), 60_000);
-    const found = (await searchPersons(store, toEntitySearch({ query: `id:"${renamed.id}"` }).search));
+    assert.equal(await store.countPersons(), 60_000);
+    const found = await searchPersons(store, toEntitySearch({ query: `id:"${renamed.id}"` }).search);
     assert.equal(found.total, 1);
     assert.equal(found.docs[0], `${entityDoc(JSON.parse(first[5]!) as Person).slice(0, -1)},"count":0}`);
   } finally {

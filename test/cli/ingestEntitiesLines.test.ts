@@ -31,20 +31,44 @@ interface BadLine {
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
 const BAD: BadLine[] = [
-  { name: 'truncated', bytes: utf8('{"id":"http://d-nb.info/gnd/1","type":"person","preferredName":"x"'), reason: /^JSON syntax error \(.*\); expected one JSON object on this line$/ },
+  {
+    name: 'truncated',
+    bytes: utf8('{"id":"http://d-nb.info/gnd/1","type":"person","preferredName":"x"'),
+    reason: /^JSON syntax error \(.*\); expected one JSON object on this line$/,
+  },
   { name: 'truncated in a string', bytes: utf8('{"id":"http://d-nb.info/gnd/1'), reason: /^JSON syntax error / },
   { name: 'a lone opening brace', bytes: utf8('{'), reason: /^JSON syntax error / },
   { name: 'closers only', bytes: utf8('}]}]'), reason: /^JSON syntax error / },
-  { name: 'over-deep arrays', bytes: utf8(`${'['.repeat(300)}${']'.repeat(300)}`), reason: /^nested deeper than 256 levels \(at line \d+, column 257\); / },
-  { name: 'over-deep and unclosed', bytes: utf8(`{"id":"http://d-nb.info/gnd/1","x":${'{"a":'.repeat(300)}`), reason: /^nested deeper than 256 levels / },
-  { name: 'not UTF-8', bytes: Buffer.concat([utf8('{"id":"http://d-nb.info/gnd/7","type":"person","preferredName":"M'), Buffer.from([0xe4]), utf8('ller"}')]), reason: /^not UTF-8: invalid byte 0xe4 on this line; / },
-  { name: 'huge', bytes: utf8(JSON.stringify({ id: 'http://d-nb.info/gnd/8', type: 'person', preferredName: 'y'.repeat(MAX_RECORD_BYTES) })), reason: /^the record is \d+ bytes, more than the limit of 4096 bytes \(ingest\.maxRecordBytes\)/ },
+  {
+    name: 'over-deep arrays',
+    bytes: utf8(`${'['.repeat(300)}${']'.repeat(300)}`),
+    reason: /^nested deeper than 256 levels \(at line \d+, column 257\); /,
+  },
+  {
+    name: 'over-deep and unclosed',
+    bytes: utf8(`{"id":"http://d-nb.info/gnd/1","x":${'{"a":'.repeat(300)}`),
+    reason: /^nested deeper than 256 levels /,
+  },
+  {
+    name: 'not UTF-8',
+    bytes: Buffer.concat([utf8('{"id":"http://d-nb.info/gnd/7","type":"person","preferredName":"M'), Buffer.from([0xe4]), utf8('ller"}')]),
+    reason: /^not UTF-8: invalid byte 0xe4 on this line; /,
+  },
+  {
+    name: 'huge',
+    bytes: utf8(JSON.stringify({ id: 'http://d-nb.info/gnd/8', type: 'person', preferredName: 'y'.repeat(MAX_RECORD_BYTES) })),
+    reason: /^the record is \d+ bytes, more than the limit of 4096 bytes \(ingest\.maxRecordBytes\)/,
+  },
   { name: 'an empty object', bytes: utf8('{}'), reason: /^unrecognised record, an empty object: / },
   { name: 'an array', bytes: utf8('[1,2]'), reason: /^unrecognised record, an array of 2 values: / },
   { name: 'a number', bytes: utf8('42'), reason: /^unrecognised record, a number / },
   { name: 'a string', bytes: utf8('"Goethe"'), reason: /^unrecognised record, a string / },
   { name: 'null', bytes: utf8('null'), reason: /^unrecognised record, null: / },
-  { name: 'a control character', bytes: utf8('{"id":"http://d-nb.info/gnd/9","type":"person","preferredName":"a\u0001b"}'), reason: /^JSON syntax error / },
+  {
+    name: 'a control character',
+    bytes: utf8('{"id":"http://d-nb.info/gnd/9","type":"person","preferredName":"a\u0001b"}'),
+    reason: /^JSON syntax error /,
+  },
   { name: 'a person without a name', bytes: utf8('{"id":"http://d-nb.info/gnd/6","type":"person"}'), reason: /preferredName/ },
   { name: 'blank', bytes: utf8('   \t'), reason: null },
 ];
@@ -85,10 +109,11 @@ function addCase(file: string, lines: Buffer[], good: Buffer[], reasons: Map<Buf
 }
 
 let n = 0;
-const goodLines = (): Buffer[] => ['G1', 'G2', 'G3'].map((name) => {
-  n += 1;
-  return utf8(JSON.stringify({ id: `http://d-nb.info/gnd/${1000 + n}`, type: 'person', preferredName: `${name} ${n}` }));
-});
+const goodLines = (): Buffer[] =>
+  ['G1', 'G2', 'G3'].map((name) => {
+    n += 1;
+    return utf8(JSON.stringify({ id: `http://d-nb.info/gnd/${1000 + n}`, type: 'person', preferredName: `${name} ${n}` }));
+  });
 
 for (const bad of BAD) {
   for (const [position, place] of Object.entries(POSITIONS)) {
@@ -102,15 +127,28 @@ for (const bad of BAD) {
   const [g1, g2, g3] = goodLines();
   const truncated = BAD[0]!;
   const deep = BAD[4]!;
-  addCase('truncated-then-deep.jsonl', [g1!, truncated.bytes, g2!, g3!, deep.bytes], [g1!, g2!, g3!], new Map([[truncated.bytes, truncated.reason], [deep.bytes, deep.reason]]));
+  addCase(
+    'truncated-then-deep.jsonl',
+    [g1!, truncated.bytes, g2!, g3!, deep.bytes],
+    [g1!, g2!, g3!],
+    new Map([
+      [truncated.bytes, truncated.reason],
+      [deep.bytes, deep.reason],
+    ]),
+  );
 }
 // Different kinds side by side, and a cut download: the last line truncated, with no line end.
 {
   const good = goodLines();
   const [g1, g2, g3] = good;
   const kinds = [BAD[6]!, BAD[4]!, BAD[7]!, BAD[0]!];
-  addCase('mixed.jsonl', [kinds[0]!.bytes, g1!, kinds[1]!.bytes, kinds[2]!.bytes, g2!, g3!, kinds[3]!.bytes], good,
-    new Map(kinds.map((k) => [k.bytes, k.reason])), '');
+  addCase(
+    'mixed.jsonl',
+    [kinds[0]!.bytes, g1!, kinds[1]!.bytes, kinds[2]!.bytes, g2!, g3!, kinds[3]!.bytes],
+    good,
+    new Map(kinds.map((k) => [k.bytes, k.reason])),
+    '',
+  );
 }
 
 let summary: IngestSummary;
@@ -144,7 +182,10 @@ for (const c of cases) {
     assert.ok(summary !== undefined, 'the load ran');
     for (const id of c.good) assert.ok(stored.has(id), `${id} stored`);
     const reports = summary.problems.filter((p) => p.file === join(dir, c.file));
-    assert.deepEqual(reports.map((p) => p.position), c.reported.map((r) => `line ${r.line}`));
+    assert.deepEqual(
+      reports.map((p) => p.position),
+      c.reported.map((r) => `line ${r.line}`),
+    );
     reports.forEach((p, i) => assert.match(p.reason, c.reported[i]!.reason));
   });
 }
@@ -153,7 +194,16 @@ test('the load that lost persons, through the command: G1, a truncated line, G2,
   const own = tempDir('lines-cli');
   const file = join(own, 'persons.jsonl');
   const person = (id: number, name: string) => JSON.stringify({ id: `http://d-nb.info/gnd/${id}`, type: 'person', preferredName: name });
-  writeFileSync(file, [person(11, 'G1'), '{"id":"http://d-nb.info/gnd/1","type":"person","preferredName":"x"', person(12, 'G2'), person(13, 'G3'), `${'['.repeat(300)}${']'.repeat(300)}`].join('\n') + '\n');
+  writeFileSync(
+    file,
+    [
+      person(11, 'G1'),
+      '{"id":"http://d-nb.info/gnd/1","type":"person","preferredName":"x"',
+      person(12, 'G2'),
+      person(13, 'G3'),
+      `${'['.repeat(300)}${']'.repeat(300)}`,
+    ].join('\n') + '\n',
+  );
   const run = await cli(['--db', join(own, 'h.db'), 'ingest', 'entities', file]);
   assert.equal(run.code, 2);
   assert.match(run.out[0]!, /^entities: 3 records from 1 files .*: 3 new, 0 updated, 0 unchanged, 2 skipped\.$/);

@@ -25,8 +25,9 @@ test('ingest items loads cortex XML and package JSON from a directory; a re-run 
   assert.match(again.out[0]!, /: 0 new, 0 updated, 5 unchanged, 0 skipped\.$/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal((await store.countItems()), 5);
-    for (const id of [CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, '222NZKK63TNRLC2VETRV722VKBDSUVGL']) assert.ok((await store.getItemDocument(id, 'json')), id);
+    assert.equal(await store.countItems(), 5);
+    for (const id of [CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, '222NZKK63TNRLC2VETRV722VKBDSUVGL'])
+      assert.ok(await store.getItemDocument(id, 'json'), id);
   } finally {
     store.close();
   }
@@ -36,7 +37,10 @@ test('bad records are reported with file, position and reason; the good ones of 
   const dir = tmp();
   const db = join(tmp(), 'h.db');
   writeFileSync(join(dir, 'a-good.xml'), cortexXml({ id: 'GOOD1', title: 'Good' }));
-  writeFileSync(join(dir, 'b-broken.xml'), '<?xml version="1.0"?>\n<cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex">\n<properties><item-id>X</item-id></properties>\n');
+  writeFileSync(
+    join(dir, 'b-broken.xml'),
+    '<?xml version="1.0"?>\n<cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex">\n<properties><item-id>X</item-id></properties>\n',
+  );
   writeFileSync(join(dir, 'c-noid.xml'), cortexXml({ id: 'PLACEHOLDER' }).replace('<item-id>PLACEHOLDER</item-id>', ''));
   writeFileSync(join(dir, 'd-root.xml'), '<mods xmlns="http://www.loc.gov/mods/v3"/>');
   writeFileSync(join(dir, 'd-rdf.xml'), '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>');
@@ -62,10 +66,10 @@ test('bad records are reported with file, position and reason; the good ones of 
   assert.match(run.out[0]!, /^items: 3 records from 10 files .*: 3 new, 0 updated, 0 unchanged, 9 skipped\.$/);
   const store = openSqliteStore({ path: db });
   try {
-    assert.equal((await store.countItems()), 3);
-    assert.ok((await store.getItemDocument('GOOD1', 'xml')));
-    assert.ok((await store.getItemDocument(GOETHE_ID, 'xml')));
-    assert.ok((await store.getItemDocument('ARR1', 'xml')));
+    assert.equal(await store.countItems(), 3);
+    assert.ok(await store.getItemDocument('GOOD1', 'xml'));
+    assert.ok(await store.getItemDocument(GOETHE_ID, 'xml'));
+    assert.ok(await store.getItemDocument('ARR1', 'xml'));
   } finally {
     store.close();
   }
@@ -77,7 +81,7 @@ test('ingest items reads standard input with -', async () => {
   assert.equal(run.code, 0, run.err.join('\n'));
   const store = openSqliteStore({ path: db });
   try {
-    assert.deepEqual((await store.getAncestry('FROMSTDIN')), { nodes: [], cycle: false });
+    assert.deepEqual(await store.getAncestry('FROMSTDIN'), { nodes: [], cycle: false });
   } finally {
     store.close();
   }
@@ -87,10 +91,14 @@ test('files before and after standard input are read in the order given: the fir
   // Files on disk are parsed ahead on workers; standard input is read in its turn (src/ingest/runIngest.ts).
   const dir = tmp();
   const db = join(tmp(), 'h.db');
-  for (const [name, title] of [['a', 'Erste'], ['b', 'Dritte']] as const) {
+  for (const [name, title] of [
+    ['a', 'Erste'],
+    ['b', 'Dritte'],
+  ] as const) {
     mkdirSync(join(dir, name));
     writeFileSync(join(dir, name, 'same.xml'), cortexXml({ id: 'SAMEITEM', title }));
-    for (let k = 0; k < 20; k++) writeFileSync(join(dir, name, `other-${k}.xml`), cortexXml({ id: `${name.toUpperCase()}${k}`, title: `${title} ${k}` }));
+    for (let k = 0; k < 20; k++)
+      writeFileSync(join(dir, name, `other-${k}.xml`), cortexXml({ id: `${name.toUpperCase()}${k}`, title: `${title} ${k}` }));
   }
   const args = ['--db', db, 'ingest', 'items', join(dir, 'a'), '-', join(dir, 'b')];
   const stdin = cortexXml({ id: 'SAMEITEM', title: 'Zweite' });
@@ -105,7 +113,10 @@ test('files before and after standard input are read in the order given: the fir
   const store = openSqliteStore({ path: db });
   try {
     const xml = (await store.getItemDocument('SAMEITEM', 'xml'))!.body.toString('utf8');
-    assert.deepEqual(['Erste', 'Zweite', 'Dritte'].filter((title) => xml.includes(`>${title}<`)), ['Erste']);
+    assert.deepEqual(
+      ['Erste', 'Zweite', 'Dritte'].filter((title) => xml.includes(`>${title}<`)),
+      ['Erste'],
+    );
   } finally {
     store.close();
   }
@@ -139,11 +150,15 @@ test('files parsed ahead on worker threads are still taken in file order: the fi
   const dir = tmp();
   const db = join(tmp(), 'h.db');
   // More files than are read ahead at once, all versions of one item.
-  for (let i = 0; i < 40; i++) writeFileSync(join(dir, `v${String(i).padStart(2, '0')}.xml`), cortexXml({ id: 'SAME', title: `version ${i}` }));
+  for (let i = 0; i < 40; i++)
+    writeFileSync(join(dir, `v${String(i).padStart(2, '0')}.xml`), cortexXml({ id: 'SAME', title: `version ${i}` }));
   const run = await cli(['--db', db, 'ingest', 'items', dir]);
   assert.equal(run.code, 0, run.err.join('\n'));
   assert.match(run.out[0]!, /: 1 new, 0 updated, 0 unchanged, 0 skipped, 39 duplicates\.$/);
-  assert.equal(run.err[0], `duplicate: ${join(dir, 'v01.xml')} (document): duplicate of SAME, first read from ${join(dir, 'v00.xml')} (document); this one was skipped (the first in path order wins)`);
+  assert.equal(
+    run.err[0],
+    `duplicate: ${join(dir, 'v01.xml')} (document): duplicate of SAME, first read from ${join(dir, 'v00.xml')} (document); this one was skipped (the first in path order wins)`,
+  );
   assert.equal(run.err.length, 39);
   assert.match(run.err.at(-1)!, /^duplicate: .*v39\.xml \(document\): duplicate of SAME, first read from .*v00\.xml /);
   const store = openSqliteStore({ path: db });

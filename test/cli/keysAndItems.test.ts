@@ -51,7 +51,7 @@ test('keys create prints a new key once; only its hash is stored; list never sho
   const revoked = await cli(['--db', db, 'keys', 'revoke', 'portal']);
   assert.deepEqual([revoked.code, revoked.out], [0, ["Revoked key 'portal'."]]);
   const store = openSqliteStore({ path: db });
-  assert.equal((await store.findActiveKey(hashApiKey(key))), undefined);
+  assert.equal(await store.findActiveKey(hashApiKey(key)), undefined);
   store.close();
   const again = await cli(['--db', db, 'keys', 'revoke', 'portal']);
   assert.deepEqual([again.code, again.err], [1, ["No active key named 'portal'. See: heritage-api keys list"]]);

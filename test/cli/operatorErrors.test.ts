@@ -66,7 +66,12 @@ test('a mistyped flag or command is refused, naming the one meant', async () => 
     stdout: '',
     stderr: "error: unknown option '--prot'\n(Did you mean --port?)\n",
   });
-  assert.deepEqual(await spawnCli(['keys', 'lst']), { code: 1, signal: null, stdout: '', stderr: "error: unknown command 'lst'\n(Did you mean list?)\n" });
+  assert.deepEqual(await spawnCli(['keys', 'lst']), {
+    code: 1,
+    signal: null,
+    stdout: '',
+    stderr: "error: unknown command 'lst'\n(Did you mean list?)\n",
+  });
 });
 
 test('commands that are not loads never create a store: a mistyped --db says there is none and how to make one', async () => {

@@ -42,7 +42,9 @@ async function startDemo(db: string, port: number): Promise<Demo> {
 
 /** The status of the demo's own aip curl, sent to `base` with `key`. */
 async function aipStatus(base: string, key: string): Promise<number> {
-  const res = await fetch(`${base}/items/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/aip?oauth_consumer_key=${key}`, { headers: { accept: 'application/xml' } });
+  const res = await fetch(`${base}/items/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/aip?oauth_consumer_key=${key}`, {
+    headers: { accept: 'application/xml' },
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -62,37 +64,44 @@ async function stop(child: ChildProcess): Promise<ProcessRun> {
   return done;
 }
 
-test('a second demo on the port of a running one stops before changing anything; one on another port leaves the first one\'s key alone', { timeout: 180_000 }, async () => {
-  const db = join(tempDir('demo-twice'), 'demo.db');
-  const port = await freePort();
-  const first = await startDemo(db, port);
-  try {
-    assert.equal(await aipStatus(first.base, first.key), 200);
-
-    // The same command again: refused at once, with what to do, and nothing loaded or revoked.
-    const again = await collect(spawn(process.execPath, demoArgs(db, port), { stdio: ['ignore', 'pipe', 'pipe'] }));
-    assert.equal(again.code, 1, again.stderr);
-    assert.equal(again.stdout, '');
-    assert.equal(again.stderr, `heritage-api: Port ${port} on 127.0.0.1 is in use by another program: stop that program, or choose another port with --port PORT (0 picks a free one).\n`);
-    assert.equal(await aipStatus(first.base, first.key), 200);
-
-    // A second demo on another port of the same store: both keys work; stopping it revokes its own key only.
-    const second = await startDemo(db, 0);
-    let stopped: ProcessRun;
+test(
+  "a second demo on the port of a running one stops before changing anything; one on another port leaves the first one's key alone",
+  { timeout: 180_000 },
+  async () => {
+    const db = join(tempDir('demo-twice'), 'demo.db');
+    const port = await freePort();
+    const first = await startDemo(db, port);
     try {
-      assert.equal(await aipStatus(second.base, second.key), 200);
       assert.equal(await aipStatus(first.base, first.key), 200);
-      assert.equal(await aipStatus(first.base, second.key), 200);
+
+      // The same command again: refused at once, with what to do, and nothing loaded or revoked.
+      const again = await collect(spawn(process.execPath, demoArgs(db, port), { stdio: ['ignore', 'pipe', 'pipe'] }));
+      assert.equal(again.code, 1, again.stderr);
+      assert.equal(again.stdout, '');
+      assert.equal(
+        again.stderr,
+        `heritage-api: Port ${port} on 127.0.0.1 is in use by another program: stop that program, or choose another port with --port PORT (0 picks a free one).\n`,
+      );
+      assert.equal(await aipStatus(first.base, first.key), 200);
+
+      // A second demo on another port of the same store: both keys work; stopping it revokes its own key only.
+      const second = await startDemo(db, 0);
+      let stopped: ProcessRun;
+      try {
+        assert.equal(await aipStatus(second.base, second.key), 200);
+        assert.equal(await aipStatus(first.base, first.key), 200);
+        assert.equal(await aipStatus(first.base, second.key), 200);
+      } finally {
+        stopped = await stop(second.child);
+      }
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.equal(await aipStatus(first.base, second.key), 403);
+      assert.equal(await aipStatus(first.base, first.key), 200);
     } finally {
-      stopped = await stop(second.child);
+      await stop(first.child);
     }
-    assert.equal(stopped.code, 0, stopped.stderr);
-    assert.equal(await aipStatus(first.base, second.key), 403);
-    assert.equal(await aipStatus(first.base, first.key), 200);
-  } finally {
-    await stop(first.child);
-  }
-});
+  },
+);
 
 test('a load whose inputs cannot be read leaves no store behind for serve to open; a store that was there stays', async () => {
   const dir = tempDir('no-store');

@@ -24,7 +24,10 @@ test('the progress line: with a total, bar, percentage of it and the time left; 
     progressLine('harvest', { records: 0, errors: 0, done: 0, total: 786, unit: 'records' }, 1.5),
     'harvest ░░░░░░░░░░░░░░░░░░░░ 0% of 786 records | 0 records | 0 records/s | 0 errors | ETA ?',
   );
-  assert.equal(progressLine('entities', { records: 1_200_000, errors: 0 }, 3725), 'entities 1,200,000 records | 322 records/s | 0 errors | 1h02m');
+  assert.equal(
+    progressLine('entities', { records: 1_200_000, errors: 0 }, 3725),
+    'entities 1,200,000 records | 322 records/s | 0 errors | 1h02m',
+  );
   assert.deepEqual([duration(0), duration(59.4), duration(61), duration(3600), duration(7260)], ['0s', '59s', '1m01s', '1h00m', '2h01m']);
 });
 
@@ -37,18 +40,24 @@ const hasScript = (() => {
   }
 })();
 
-test('ingest items on a terminal ends with the whole: 100 % of the files', { skip: !hasScript && 'needs script(1) from util-linux for a terminal' }, async () => {
-  const db = join(tempDir('tty'), 'h.db');
-  // script(1) gives the CLI a terminal, as an operator's shell does.
-  const command = `'${process.execPath}' --import tsx '${MAIN}' --db '${db}' ingest items '${CORTEX_DIR}'`;
-  const run = await collect(spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, TERM: 'xterm' } }));
-  assert.equal(run.code, 0, run.stdout);
-  // cli-progress redraws the line in place: the last drawing is what the operator sees at the end.
-  const drawings = [...run.stdout.matchAll(/\x1b\[1G(.*?)\x1b\[0K/g)].map((m) => m[1]);
-  assert.ok(drawings.length > 0, run.stdout);
-  assert.match(drawings.at(-1)!, /^items █{20} 100% of 5 files \| 5 records \| \d+ records\/s \| 0 errors \| ETA 0s$/);
-  assert.match(run.stdout, /\r\nitems: 5 records from 5 files in \d+\.\d s \(\d+\/s\): 5 new, 0 updated, 0 unchanged, 0 skipped\.\r\n/);
-});
+test(
+  'ingest items on a terminal ends with the whole: 100 % of the files',
+  { skip: !hasScript && 'needs script(1) from util-linux for a terminal' },
+  async () => {
+    const db = join(tempDir('tty'), 'h.db');
+    // script(1) gives the CLI a terminal, as an operator's shell does.
+    const command = `'${process.execPath}' --import tsx '${MAIN}' --db '${db}' ingest items '${CORTEX_DIR}'`;
+    const run = await collect(
+      spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, TERM: 'xterm' } }),
+    );
+    assert.equal(run.code, 0, run.stdout);
+    // cli-progress redraws the line in place: the last drawing is what the operator sees at the end.
+    const drawings = [...run.stdout.matchAll(/\x1b\[1G(.*?)\x1b\[0K/g)].map((m) => m[1]);
+    assert.ok(drawings.length > 0, run.stdout);
+    assert.match(drawings.at(-1)!, /^items █{20} 100% of 5 files \| 5 records \| \d+ records\/s \| 0 errors \| ETA 0s$/);
+    assert.match(run.stdout, /\r\nitems: 5 records from 5 files in \d+\.\d s \(\d+\/s\): 5 new, 0 updated, 0 unchanged, 0 skipped\.\r\n/);
+  },
+);
 
 test('a harvest reports its progress against the complete list size the repository announces', async () => {
   const server = await startOaiServer({ records: loadEdmRecords(HOPE_DIR, { limit: 25 }), pageSize: 10 });

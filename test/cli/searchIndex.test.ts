@@ -28,7 +28,12 @@ test('index status, verify and rebuild say what is on disk and build it from the
     const rebuilt = await cli(['--db', db, 'index', 'rebuild']);
     assert.equal(rebuilt.code, 0, rebuilt.err.join('\n'));
     assert.deepEqual(rebuilt.err, []);
-    assert.match(rebuilt.out.join('\n'), new RegExp(`^Built the search indexes from the store in \\d+\\.\\d s \\(1222 persons, \\d+ items\\) and wrote them to ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as generation 1\\. A server reads them at its next start\\.$`));
+    assert.match(
+      rebuilt.out.join('\n'),
+      new RegExp(
+        `^Built the search indexes from the store in \\d+\\.\\d s \\(1222 persons, \\d+ items\\) and wrote them to ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as generation 1\\. A server reads them at its next start\\.$`,
+      ),
+    );
 
     const status = await cli(['--db', db, 'index', 'status']);
     assert.equal(status.code, 0);
@@ -40,10 +45,17 @@ test('index status, verify and rebuild say what is on disk and build it from the
 
     const verified = await cli(['--db', db, 'index', 'verify']);
     assert.equal(verified.code, 0);
-    assert.match(verified.out.join('\n'), new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: generation 1 verified: \\d+ sections match their checksums; read back, it holds 1222 persons and \\d+ items\\.$`));
+    assert.match(
+      verified.out.join('\n'),
+      new RegExp(
+        `^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: generation 1 verified: \\d+ sections match their checksums; read back, it holds 1222 persons and \\d+ items\\.$`,
+      ),
+    );
 
     // a damaged section is named, and so is what a start does
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest-000001.json'), 'utf8')) as { kinds: { person: { file: string; sections: Array<{ name: string; offset: number; bytes: number }> } } };
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest-000001.json'), 'utf8')) as {
+      kinds: { person: { file: string; sections: Array<{ name: string; offset: number; bytes: number }> } };
+    };
     const section = manifest.kinds.person.sections.find((s) => s.name === 'ids.bytes')!;
     const seg = join(dir, manifest.kinds.person.file);
     const bytes = readFileSync(seg);
@@ -53,13 +65,20 @@ test('index status, verify and rebuild say what is on disk and build it from the
     assert.deepEqual(damaged, {
       code: 1,
       out: [],
-      err: [`${seg} is damaged: section ids.bytes fails its checksum: a start builds a new one from the store (heritage-api index rebuild does it now).`],
+      err: [
+        `${seg} is damaged: section ids.bytes fails its checksum: a start builds a new one from the store (heritage-api index rebuild does it now).`,
+      ],
     });
 
     // a rebuild writes a generation that verifies; the damaged one stays as the one before
     assert.equal((await cli(['--db', db, 'index', 'rebuild'])).code, 0);
     assert.equal((await cli(['--db', db, 'index', 'verify'])).code, 0);
-    assert.deepEqual(readdirSync(dir).filter((f) => /^manifest-\d+\.json$/.test(f)).sort(), ['manifest-000001.json', 'manifest-000002.json']);
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((f) => /^manifest-\d+\.json$/.test(f))
+        .sort(),
+      ['manifest-000001.json', 'manifest-000002.json'],
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -88,7 +88,9 @@ async function serve(backend: TestBackend, location: string, workers: number): P
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const base = await until('the server to listen', () => {
     if (child.exitCode !== null) throw new Error(`serve exited: ${stderr}`);
     return /listening on (http:\/\/[^ ]+)/.exec(stderr)?.[1];
@@ -166,7 +168,8 @@ for (const backend of BACKENDS) {
       nodes.push(node);
       // Each route four times, each on a new connection: the primary hands them to the workers in turn.
       for (const [i, [path, headers]] of routes.entries()) {
-        for (let n = 0; n < 4; n++) assert.deepEqual(await ask(node.base, path, headers), expected[i], `${path} (${headers.accept}), ask ${n + 1}`);
+        for (let n = 0; n < 4; n++)
+          assert.deepEqual(await ask(node.base, path, headers), expected[i], `${path} (${headers.accept}), ask ${n + 1}`);
       }
       const workers = new Set(requestLines(node).map((l) => l.pid));
       assert.equal(workers.size, 2, `two worker processes answered: ${[...workers].join(', ')}`);
@@ -186,7 +189,15 @@ for (const backend of BACKENDS) {
         assert.match(refused.body, /"name":"TooManyRequestsException"/);
       }
       await until('the log of the limited requests', () => requestLines(node).filter((l) => l.url === children).length === API_LIMIT + 4);
-      assert.deepEqual(new Set(requestLines(node).filter((l) => l.url === children && l.status === 429).map((l) => l.pid)), workers, 'both workers refused');
+      assert.deepEqual(
+        new Set(
+          requestLines(node)
+            .filter((l) => l.url === children && l.status === 429)
+            .map((l) => l.pid),
+        ),
+        workers,
+        'both workers refused',
+      );
       // The pages' limit per address too.
       const page = { accept: 'text/html' };
       for (let n = 0; n < PAGE_LIMIT; n++) assert.equal((await ask(node.base, '/', page)).status, 200, `page ${n + 1}`);
@@ -201,7 +212,10 @@ for (const backend of BACKENDS) {
       // Its start takes a while on a busy machine: asked only once it listens, so the key's limit is not used up meanwhile.
       const fresh = await until('the new worker to listen', () => listeningPids(node).find((pid) => !workers.has(pid)));
       await until('a request answered by the new worker', async () => {
-        const answer = await ask(node.base, `/items/${CHAPTER_ID}/parents`, { ...json, authorization: `OAuth oauth_consumer_key="${later}"` });
+        const answer = await ask(node.base, `/items/${CHAPTER_ID}/parents`, {
+          ...json,
+          authorization: `OAuth oauth_consumer_key="${later}"`,
+        });
         assert.deepEqual(answer, expected[2]);
         return requestLines(node).some((l) => l.pid === fresh) || undefined;
       });

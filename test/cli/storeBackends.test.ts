@@ -23,7 +23,17 @@ async function session(run: (args: string[]) => Promise<CliRun>, location: strin
   const file = `${dir}-persons.jsonl`;
   const step = async (name: string, args: string[]) => {
     const r = await run(args);
-    const clean = (lines: string[]) => lines.map((l) => l.split(location).join('<store>').replace('--db <store> ', '').split(file).join('<file>').replace(/\d+(\.\d+)? s\b/g, '<t> s').replace(/\(\d+\/s\)/g, '(<n>/s)'));
+    const clean = (lines: string[]) =>
+      lines.map((l) =>
+        l
+          .split(location)
+          .join('<store>')
+          .replace('--db <store> ', '')
+          .split(file)
+          .join('<file>')
+          .replace(/\d+(\.\d+)? s\b/g, '<t> s')
+          .replace(/\(\d+\/s\)/g, '(<n>/s)'),
+      );
     out[name] = { code: r.code, out: clean(r.out), err: clean(r.err) };
     assert.equal(r.code, 0, `${name}: ${r.err.join('\n')}`);
   };
@@ -49,7 +59,8 @@ test('ingest, keys, items and export print the same on SQLite and on PostgreSQL 
     const env = { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: db.url };
     const onPostgres = await session((args) => cli(args, { env }), db.url, join(dir, 'b'));
     // The one line that differs by nature: the key itself, new each time.
-    for (const s of [onSqlite, onPostgres]) s['keys create']!.out = s['keys create']!.out.filter((l) => !/^[A-Za-z0-9_-]{30,}$/.test(l.trim()));
+    for (const s of [onSqlite, onPostgres])
+      s['keys create']!.out = s['keys create']!.out.filter((l) => !/^[A-Za-z0-9_-]{30,}$/.test(l.trim()));
     for (const name of Object.keys(onSqlite)) assert.deepEqual(onPostgres[name], onSqlite[name], name);
     assert.ok(onPostgres['items list']!.out.length >= 5);
     assert.ok(onPostgres['export persons']!.out.length > 100, 'every person exported');
@@ -65,12 +76,22 @@ test('ingest, keys, items and export print the same on SQLite and on PostgreSQL 
 
 test('a PostgreSQL store that is unreachable, missing or not migrated is refused with what to do, never the password', async () => {
   const unreachable = { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://u:secret@127.0.0.1:1/db' };
-  for (const args of [['serve'], ['keys', 'list'], ['items', 'list'], ['export', 'items'], ['ingest', 'items', `${FIXTURES}items/cortex`]]) {
+  for (const args of [
+    ['serve'],
+    ['keys', 'list'],
+    ['items', 'list'],
+    ['export', 'items'],
+    ['ingest', 'items', `${FIXTURES}items/cortex`],
+  ]) {
     const run = await cli(args, { env: unreachable });
     assert.equal(run.code, 1, args.join(' '));
-    assert.deepEqual(run.err, [
-      'heritage-api: Cannot reach the PostgreSQL store at postgres://u:***@127.0.0.1:1/db (connect ECONNREFUSED 127.0.0.1:1): check store.url and that the server runs.',
-    ], args.join(' '));
+    assert.deepEqual(
+      run.err,
+      [
+        'heritage-api: Cannot reach the PostgreSQL store at postgres://u:***@127.0.0.1:1/db (connect ECONNREFUSED 127.0.0.1:1): check store.url and that the server runs.',
+      ],
+      args.join(' '),
+    );
   }
   const empty = await createTestDatabase();
   try {

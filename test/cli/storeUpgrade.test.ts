@@ -27,7 +27,9 @@ test('a command that opens an older SQLite store says it is bringing it up to da
     assert.deepEqual(first.err, [
       `Bringing the store ${path} from schema ${MIGRATIONS.length - 1} to ${MIGRATIONS.length}, once after an upgrade (docs/deployment.md): on a store of a million items this takes minutes.`,
     ]);
-    assert.deepEqual(first.out, [`The SQLite store ${path} is at schema ${MIGRATIONS.length} (SQLite stores are migrated whenever they are opened).`]);
+    assert.deepEqual(first.out, [
+      `The SQLite store ${path} is at schema ${MIGRATIONS.length} (SQLite stores are migrated whenever they are opened).`,
+    ]);
 
     const again = await cli(['migrate', '--store', path]);
     assert.deepEqual(again.err, [], 'an up-to-date store is opened without a word');

@@ -23,7 +23,11 @@ async function leftBehind(files: string[]): Promise<{ code: number | null; left:
     // A test runner's child is told so by NODE_TEST_CONTEXT; this run is a runner of its own.
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
     const run = await collect(
-      spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=dot', ...files], { cwd: ROOT, env: { ...env, TMPDIR: own }, stdio: ['ignore', 'pipe', 'pipe'] }),
+      spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=dot', ...files], {
+        cwd: ROOT,
+        env: { ...env, TMPDIR: own },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
     );
     // tsx's compile cache (tsx-<uid>) is the tool's, not a test's.
     return { code: run.code, left: readdirSync(own).filter((name) => !/^tsx-\d+$/.test(name)), output: run.stdout + run.stderr };

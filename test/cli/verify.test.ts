@@ -47,7 +47,12 @@ async function raw(backend: TestBackend, location: string): Promise<Raw> {
   return {
     all: async (sql, params = []) => {
       let n = 0;
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as Row[];
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows as Row[];
     },
     close: () => client.end(),
   };
@@ -96,13 +101,18 @@ for (const backend of BACKENDS) {
         database,
         ...databaseLines,
       ];
-      const databaseLine = backend.name === 'sqlite'
-        ? 'database: PRAGMA integrity_check, PRAGMA foreign_key_check: no problem'
-        : 'database: amcheck bt_index_check, pg_constraint convalidated: no problem';
-      const amcheckNote = backend.name === 'sqlite' ? [] : [
-        '  note: amcheck bt_index_check: not run: the amcheck extension is not installed in this database, so its indexes were not checked (a superuser can run CREATE EXTENSION amcheck; then verify again)',
-      ];
-      const rowsLine = 'rows: that no row of item_xml (XML bodies), item_json (JSON bodies), item_fields (stored fields), item_providers (institutions) belongs to an item that is gone';
+      const databaseLine =
+        backend.name === 'sqlite'
+          ? 'database: PRAGMA integrity_check, PRAGMA foreign_key_check: no problem'
+          : 'database: amcheck bt_index_check, pg_constraint convalidated: no problem';
+      const amcheckNote =
+        backend.name === 'sqlite'
+          ? []
+          : [
+              '  note: amcheck bt_index_check: not run: the amcheck extension is not installed in this database, so its indexes were not checked (a superuser can run CREATE EXTENSION amcheck; then verify again)',
+            ];
+      const rowsLine =
+        'rows: that no row of item_xml (XML bodies), item_json (JSON bodies), item_fields (stored fields), item_providers (institutions) belongs to an item that is gone';
       let db = await raw(backend, location);
       const sound = await verify(backend, location);
       assert.equal(sound.code, 0, sound.out.join('\n'));
@@ -119,7 +129,12 @@ for (const backend of BACKENDS) {
 
       // Damage, each by plain SQL as a disk fault or a careless hand would.
       const pick = await db.all('SELECT num, id, cho_uri, etag FROM items ORDER BY num LIMIT 6');
-      const [changed, fields, garbled, bodiless, loopA, loopB] = pick.map((r) => ({ num: Number(r.num), id: String(r.id), cho: String(r.cho_uri), etag: String(r.etag) }));
+      const [changed, fields, garbled, bodiless, loopA, loopB] = pick.map((r) => ({
+        num: Number(r.num),
+        id: String(r.id),
+        cho: String(r.cho_uri),
+        etag: String(r.etag),
+      }));
       const [xmlRow] = await db.all('SELECT body FROM item_xml WHERE item = ?', [changed!.num]);
       const newXml = Buffer.concat([decodeBody(xmlRow!.body as Buffer), Buffer.from('<!-- changed -->')]);
       await db.all('UPDATE item_xml SET body = ? WHERE item = ?', [encodeBody(newXml), changed!.num]);
@@ -140,7 +155,9 @@ for (const backend of BACKENDS) {
         await db.all('INSERT INTO item_xml (item, body) VALUES (?, ?)', [999_999, encodeBody('<x/>')]);
         rowsLines = [`${rowsLine}: 1 problem`, '  item_xml (XML bodies): 1 rows of items that are not in the store (999999)'];
         // ... and the root page of an index the check does not read through, overwritten.
-        const [{ rootpage }] = (await db.all("SELECT rootpage FROM sqlite_schema WHERE name = 'items_parent_ref'")) as [{ rootpage: number }];
+        const [{ rootpage }] = (await db.all("SELECT rootpage FROM sqlite_schema WHERE name = 'items_parent_ref'")) as [
+          { rootpage: number },
+        ];
         const [{ page_size: pageSize }] = (await db.all('PRAGMA page_size')) as [{ page_size: number }];
         await db.close();
         const fd = openSync(location, 'r+');
@@ -150,7 +167,7 @@ for (const backend of BACKENDS) {
       } else {
         // The extension installed, amcheck runs over every index of the store.
         await db.all('CREATE EXTENSION amcheck');
-        const [{ n }] = (await db.all("SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = current_schema()")) as [{ n: number }];
+        const [{ n }] = (await db.all('SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = current_schema()')) as [{ n: number }];
         databaseLines = [];
         const damagedRun = await verify(backend, location);
         assert.equal(damagedRun.out[1], `database: amcheck bt_index_check (${n} indexes), pg_constraint convalidated: no problem`);
@@ -195,7 +212,10 @@ for (const backend of BACKENDS) {
       const garbledLine = packageLines.find((l) => l.startsWith(`  item ${garbled!.id}: `));
       assert.match(garbledLine ?? '', new RegExp(`^ {2}item ${garbled!.id}: its JSON body cannot be decoded \\(.+\\)$`));
       const personLine = rest[rest.length - 2]!;
-      assert.match(personLine, new RegExp(`^ {2}person ${String(person!.id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its document is not JSON \\(.+\\)$`));
+      assert.match(
+        personLine,
+        new RegExp(`^ {2}person ${String(person!.id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its document is not JSON \\(.+\\)$`),
+      );
       const normalised = rest.map((l) => (l === garbledLine ? 'GARBLED' : l === personLine ? 'PERSON' : l));
       normalised.splice(rowsLines.length + 1, 4, ...normalised.slice(rowsLines.length + 1, rowsLines.length + 5).sort());
       assert.deepEqual(normalised, expectedRest);

@@ -114,7 +114,8 @@ test('ddb item ID --part …: every part, through /2 without a key, is our answe
         }
       }
     }
-  }));
+  }),
+);
 
 test('ddb item --part children, parents, and paging: the hierarchy as we answer it', () =>
   withServer(async (t, base) => {
@@ -135,9 +136,13 @@ test('ddb item --part children, parents, and paging: the hierarchy as we answer 
     assert.deepEqual([page.numberOfResults, page.hierarchy.map((n: { id: string }) => n.id)], [2, [VOLUMES[1]]]);
   }));
 
-test('ddb item: a part the package lacks, and an unknown item, are the client\'s 404 with our message', () =>
+test("ddb item: a part the package lacks, and an unknown item, are the client's 404 with our message", () =>
   withServer(async (t, base) => {
-    for (const [id, part, suffix] of [[ROOT_ID, 'iiif', '/iiif'], [ROOT_ID, 'binaries', '/binaries'], ['NOSUCHITEMNOSUCHITEMNOSUCHITEM12', 'view', '/view']] as const) {
+    for (const [id, part, suffix] of [
+      [ROOT_ID, 'iiif', '/iiif'],
+      [ROOT_ID, 'binaries', '/binaries'],
+      ['NOSUCHITEMNOSUCHITEMNOSUCHITEM12', 'view', '/view'],
+    ] as const) {
       const expected = await ours(t, `/2/items/${id}${suffix}`, ITEM_ACCEPT);
       assert.equal(expected.status, 404, `${id} ${part}`);
       const run = await ddb(['--base-url', base, 'item', id, '--part', part]);
@@ -168,12 +173,60 @@ test('ddb search with a filter, a facet, paging, fields and a sort: our Solr-nat
   withServer(async (t, base) => {
     const runs: Array<[string[], Array<[string, string]>]> = [
       [
-        ['search', 'goethe', '--filter', 'type_fct:mediatype_002', '--facet', 'place_fct', '--facet-limit', '3', '--rows', '2', '--offset', '1', '--fields', 'id,title', '--sort', 'id asc'],
-        [['q', 'goethe'], ['wt', 'json'], ['rows', '2'], ['start', '1'], ['sort', 'id asc'], ['fl', 'id,title'], ['fq', 'type_fct:mediatype_002'], ['facet', 'true'], ['facet.field', 'place_fct'], ['facet.limit', '3']],
+        [
+          'search',
+          'goethe',
+          '--filter',
+          'type_fct:mediatype_002',
+          '--facet',
+          'place_fct',
+          '--facet-limit',
+          '3',
+          '--rows',
+          '2',
+          '--offset',
+          '1',
+          '--fields',
+          'id,title',
+          '--sort',
+          'id asc',
+        ],
+        [
+          ['q', 'goethe'],
+          ['wt', 'json'],
+          ['rows', '2'],
+          ['start', '1'],
+          ['sort', 'id asc'],
+          ['fl', 'id,title'],
+          ['fq', 'type_fct:mediatype_002'],
+          ['facet', 'true'],
+          ['facet.field', 'place_fct'],
+          ['facet.limit', '3'],
+        ],
       ],
       [
-        ['search', '*:*', '--filter', 'has_media_fct:true', '--filter', 'place_fct:"Leipzig"', '--facet', 'type_fct', '--facet', 'sector_fct'],
-        [['q', '*:*'], ['wt', 'json'], ['rows', '10'], ['fq', 'has_media_fct:true'], ['fq', 'place_fct:"Leipzig"'], ['facet', 'true'], ['facet.field', 'type_fct'], ['facet.field', 'sector_fct']],
+        [
+          'search',
+          '*:*',
+          '--filter',
+          'has_media_fct:true',
+          '--filter',
+          'place_fct:"Leipzig"',
+          '--facet',
+          'type_fct',
+          '--facet',
+          'sector_fct',
+        ],
+        [
+          ['q', '*:*'],
+          ['wt', 'json'],
+          ['rows', '10'],
+          ['fq', 'has_media_fct:true'],
+          ['fq', 'place_fct:"Leipzig"'],
+          ['facet', 'true'],
+          ['facet.field', 'type_fct'],
+          ['facet.field', 'sector_fct'],
+        ],
       ],
     ];
     for (const [args, params] of runs) {
@@ -188,53 +241,86 @@ test('ddb search with a filter, a facet, paging, fields and a sort: our Solr-nat
       if (body.response.numFound > body.response.start + body.response.docs.length) assert.match(run.stderr, /documents match/);
     }
     // The first run's page is the second and third hit by id, with the fields asked.
-    const page = JSON.parse((await ours(t, `/2/search/index/search/select?${new URLSearchParams(runs[0]![1]).toString()}`, 'application/json')).body);
-    assert.deepEqual(page.response.docs.map((d: object) => Object.keys(d)), page.response.docs.map(() => ['id', 'title']));
+    const page = JSON.parse(
+      (await ours(t, `/2/search/index/search/select?${new URLSearchParams(runs[0]![1]).toString()}`, 'application/json')).body,
+    );
+    assert.deepEqual(
+      page.response.docs.map((d: object) => Object.keys(d)),
+      page.response.docs.map(() => ['id', 'title']),
+    );
     assert.deepEqual(Object.keys(page.facet_counts.facet_fields), ['place_fct']);
-  }));
+  }),
+);
 
-test('ddb search: a query error is the client\'s 400', () =>
+test("ddb search: a query error is the client's 400", () =>
   withServer(async (_t, base) => {
     const run = await ddb(['--base-url', base, 'search', 'title:']);
     assert.notEqual(run.code, 0);
     assert.match(run.stderr, /400/);
   }));
 
-test('ddb item ID --lang en: accepted on every part the client sends it with; the view answers its labels in English', { timeout: 300_000 }, () =>
-  withServer(async (t, base, out) => {
-    let n = 0;
-    // The parts the client sends `lang` with (client.js LANG_PARTS).
-    for (const part of ['view', 'aip', 'edm', 'binaries', 'source']) {
-      for (const lang of ['en', 'de']) {
-        const expected = await ours(t, `/2/items/${CHAPTER_ID}${PARTS[part]}?lang=${lang}`, ITEM_ACCEPT);
-        assert.equal(expected.status, 200, `${part} ${lang}: ${expected.body.slice(0, 200)}`);
-        const file = join(out, `lang-${n++}.out`);
-        const run = await ddb(['--base-url', base, '--compact', '-o', file, 'item', CHAPTER_ID, '--part', part, '--lang', lang]);
-        assert.equal(run.code, 0, `${part} ${lang}: ${run.stderr}`);
-        const written = readFileSync(file, 'utf8');
-        assert.equal(written, expected.body.endsWith('\n') ? expected.body : `${expected.body}\n`, `${part} ${lang}`);
-        // Parts without labels are the same in every language.
-        if (part !== 'view') assert.equal(expected.body, (await ours(t, `/2/items/${CHAPTER_ID}${PARTS[part]}`, ITEM_ACCEPT)).body, part);
+test(
+  'ddb item ID --lang en: accepted on every part the client sends it with; the view answers its labels in English',
+  { timeout: 300_000 },
+  () =>
+    withServer(async (t, base, out) => {
+      let n = 0;
+      // The parts the client sends `lang` with (client.js LANG_PARTS).
+      for (const part of ['view', 'aip', 'edm', 'binaries', 'source']) {
+        for (const lang of ['en', 'de']) {
+          const expected = await ours(t, `/2/items/${CHAPTER_ID}${PARTS[part]}?lang=${lang}`, ITEM_ACCEPT);
+          assert.equal(expected.status, 200, `${part} ${lang}: ${expected.body.slice(0, 200)}`);
+          const file = join(out, `lang-${n++}.out`);
+          const run = await ddb(['--base-url', base, '--compact', '-o', file, 'item', CHAPTER_ID, '--part', part, '--lang', lang]);
+          assert.equal(run.code, 0, `${part} ${lang}: ${run.stderr}`);
+          const written = readFileSync(file, 'utf8');
+          assert.equal(written, expected.body.endsWith('\n') ? expected.body : `${expected.body}\n`, `${part} ${lang}`);
+          // Parts without labels are the same in every language.
+          if (part !== 'view') assert.equal(expected.body, (await ours(t, `/2/items/${CHAPTER_ID}${PARTS[part]}`, ITEM_ACCEPT)).body, part);
+        }
       }
-    }
-    // The default part is the view: its display and index labels in English, values and other names as stored.
-    const run = await ddb(['--base-url', base, '--compact', 'item', CHAPTER_ID, '--lang', 'en']);
-    assert.equal(run.code, 0, run.stderr);
-    const view = JSON.parse(run.stdout) as { item: { fields: Array<{ '@usage': string; field: Array<{ '@id': string; name: string; value: string }> }> } };
-    const labels = view.item.fields.map((group) => [group['@usage'], group.field.map((f) => `${f['@id']}=${f.name}`)]);
-    assert.deepEqual(labels, [
-      ['display', ['flex_bibl_003=Document type', 'flex_bibl_004=Published in', 'flex_bibl_014=Location', 'stat_016=Funding']],
-      ['index', ['title=Title', 'description=Description', 'license=License', 'license_group=License status', 'grid_preview=grid_preview', 'digitalisat=digitalisat']],
-    ]);
-    const german = JSON.parse((await ours(t, `/2/items/${CHAPTER_ID}/view`, ITEM_ACCEPT)).body) as typeof view;
-    assert.deepEqual(german.item.fields[0]!.field.map((f) => f.name), ['Dokumenttyp', 'Erschienen in', 'Standort', 'Förderung']);
-    // The same values in both languages.
-    assert.deepEqual(view.item.fields.map((g) => g.field.map((f) => f.value)), german.item.fields.map((g) => g.field.map((f) => f.value)));
-    // A lang that is not a language tag is a 400 that says what to send.
-    const bad = await ours(t, `/2/items/${CHAPTER_ID}/view?lang=${encodeURIComponent('<b>')}`, ITEM_ACCEPT);
-    assert.equal(bad.status, 400);
-    assert.equal(
-      bad.body,
-      JSON.stringify({ status: 400, name: 'BadRequestException', message: 'Bad request: querystring/lang must match pattern "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$". See /openapi.json for the parameters of this operation.' }),
-    );
-  }));
+      // The default part is the view: its display and index labels in English, values and other names as stored.
+      const run = await ddb(['--base-url', base, '--compact', 'item', CHAPTER_ID, '--lang', 'en']);
+      assert.equal(run.code, 0, run.stderr);
+      const view = JSON.parse(run.stdout) as {
+        item: { fields: Array<{ '@usage': string; field: Array<{ '@id': string; name: string; value: string }> }> };
+      };
+      const labels = view.item.fields.map((group) => [group['@usage'], group.field.map((f) => `${f['@id']}=${f.name}`)]);
+      assert.deepEqual(labels, [
+        ['display', ['flex_bibl_003=Document type', 'flex_bibl_004=Published in', 'flex_bibl_014=Location', 'stat_016=Funding']],
+        [
+          'index',
+          [
+            'title=Title',
+            'description=Description',
+            'license=License',
+            'license_group=License status',
+            'grid_preview=grid_preview',
+            'digitalisat=digitalisat',
+          ],
+        ],
+      ]);
+      const german = JSON.parse((await ours(t, `/2/items/${CHAPTER_ID}/view`, ITEM_ACCEPT)).body) as typeof view;
+      assert.deepEqual(
+        german.item.fields[0]!.field.map((f) => f.name),
+        ['Dokumenttyp', 'Erschienen in', 'Standort', 'Förderung'],
+      );
+      // The same values in both languages.
+      assert.deepEqual(
+        view.item.fields.map((g) => g.field.map((f) => f.value)),
+        german.item.fields.map((g) => g.field.map((f) => f.value)),
+      );
+      // A lang that is not a language tag is a 400 that says what to send.
+      const bad = await ours(t, `/2/items/${CHAPTER_ID}/view?lang=${encodeURIComponent('<b>')}`, ITEM_ACCEPT);
+      assert.equal(bad.status, 400);
+      assert.equal(
+        bad.body,
+        JSON.stringify({
+          status: 400,
+          name: 'BadRequestException',
+          message:
+            'Bad request: querystring/lang must match pattern "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$". See /openapi.json for the parameters of this operation.',
+        }),
+      );
+    }),
+);

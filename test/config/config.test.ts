@@ -49,7 +49,13 @@ test('store.replicaUrls: a JSON list in the file, comma-separated in the environ
   const postgres = { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://p:5432/db' };
   assert.deepEqual(loadConfig().store.replicaUrls, []);
   assert.equal(loadConfig().store.maxReplicaLagSeconds, 5);
-  const fromEnv = loadConfig({ env: { ...postgres, HERITAGE_API_STORE_REPLICA_URLS: ' postgres://r1:5432/db, postgres://r2/db ,', HERITAGE_API_STORE_MAX_REPLICA_LAG_SECONDS: '0.5' } });
+  const fromEnv = loadConfig({
+    env: {
+      ...postgres,
+      HERITAGE_API_STORE_REPLICA_URLS: ' postgres://r1:5432/db, postgres://r2/db ,',
+      HERITAGE_API_STORE_MAX_REPLICA_LAG_SECONDS: '0.5',
+    },
+  });
   assert.deepEqual(fromEnv.store.replicaUrls, ['postgres://r1:5432/db', 'postgres://r2/db']);
   assert.equal(fromEnv.store.maxReplicaLagSeconds, 0.5);
   assert.ok(Object.isFrozen(fromEnv.store.replicaUrls));
@@ -62,18 +68,30 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ env: { HERITAGE_API_SERVER_PORT: 'eighty' } }, "HERITAGE_API_SERVER_PORT: expected a number, got 'eighty'."],
     [{ env: { HERITAGE_API_HTTP_REQUIRE_ACCEPT: 'maybe' } }, "HERITAGE_API_HTTP_REQUIRE_ACCEPT: expected true or false, got 'maybe'."],
     [{ flags: { server: { port: 70000 } } }, 'server.port must be an integer from 0 to 65535, got 70000.'],
-    [{ file: file({ sever: {} }) }, 'unknown config section \'sever\'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web.'],
-    [{ env: { HERITAGE_API_MEDIA_BASE_URL: 'ftp://media.example.org/b' } }, "media.baseUrl must be an http:// or https:// URL without query or fragment, got 'ftp://media.example.org/b'."],
+    [
+      { file: file({ sever: {} }) },
+      "unknown config section 'sever'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web.",
+    ],
+    [
+      { env: { HERITAGE_API_MEDIA_BASE_URL: 'ftp://media.example.org/b' } },
+      "media.baseUrl must be an http:// or https:// URL without query or fragment, got 'ftp://media.example.org/b'.",
+    ],
     [{ flags: { media: { baseUrl: 'https://media.example.org/b?x=1' } } }, 'media.baseUrl must be an http:// or https:// URL'],
     [{ flags: { harvest: { timeoutSeconds: 0 } } }, 'harvest.timeoutSeconds must be an integer ≥ 1, got 0.'],
     [{ flags: { harvest: { retries: -1 } } }, 'harvest.retries must be an integer ≥ 0, got -1.'],
-    [{ file: file({ server: { prot: 1 } }) }, "unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel, workers."],
+    [
+      { file: file({ server: { prot: 1 } }) },
+      "unknown setting 'server.prot'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel, workers.",
+    ],
     [{ file: file({ server: { port: true } }) }, "'server.port' must be a number, got true."],
     [{ file: file('{ not json') }, 'is not valid JSON'],
     [{ file: '/no/such/config.json' }, 'Cannot read the config file /no/such/config.json'],
     [{ flags: { server: { tlsCert: 'cert.pem' } } }, 'server.tlsCert and server.tlsKey go together'],
     [{ flags: { store: { backend: 'mysql' } } }, "store.backend 'mysql' is not known. Backends: sqlite, postgres."],
-    [{ env: { HERITAGE_API_STORE_BACKEND: 'postgres' } }, 'store.backend postgres needs store.url: postgres://user:password@host:port/database'],
+    [
+      { env: { HERITAGE_API_STORE_BACKEND: 'postgres' } },
+      'store.backend postgres needs store.url: postgres://user:password@host:port/database',
+    ],
     [{ env: { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'mysql://h/db' } }, 'store.backend postgres needs store.url'],
     [{ flags: { ingest: { batchSize: 0 } } }, 'ingest.batchSize must be an integer ≥ 1, got 0.'],
     [{ flags: { search: { workers: -1 } } }, 'search.workers must be an integer ≥ 0, got -1.'],
@@ -85,20 +103,42 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ flags: { web: { rateLimitMax: -1 } } }, 'web.rateLimitMax must be an integer ≥ 0, got -1.'],
     [{ flags: { oai: { pageSize: 0 } } }, 'oai.pageSize must be an integer ≥ 1, got 0.'],
     [{ flags: { oai: { pageSize: 20_000 } } }, 'oai.pageSize must be at most 10000, got 20000.'],
-    [{ env: { HERITAGE_API_OAI_REPOSITORY_IDENTIFIER: 'not a host' } }, "oai.repositoryIdentifier must be a domain name such as heritage.example.org, got 'not a host'."],
+    [
+      { env: { HERITAGE_API_OAI_REPOSITORY_IDENTIFIER: 'not a host' } },
+      "oai.repositoryIdentifier must be a domain name such as heritage.example.org, got 'not a host'.",
+    ],
     [{ flags: { oai: { adminEmail: 'nobody' } } }, "oai.adminEmail must be an e-mail address, got 'nobody'."],
     [{ env: { HERITAGE_API_WEB_ENABLED: 'maybe' } }, "HERITAGE_API_WEB_ENABLED: expected true or false, got 'maybe'."],
     [{ env: { HERITAGE_API_STORE_REPLICA_URLS: 'postgres://r/db' } }, 'store.replicaUrls needs store.backend postgres'],
     [
-      { env: { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://p/db', HERITAGE_API_STORE_REPLICA_URLS: 'postgres://r/db,http://u:secret@r2' } },
+      {
+        env: {
+          HERITAGE_API_STORE_BACKEND: 'postgres',
+          HERITAGE_API_STORE_URL: 'postgres://p/db',
+          HERITAGE_API_STORE_REPLICA_URLS: 'postgres://r/db,http://u:secret@r2',
+        },
+      },
       'store.replicaUrls: each replica is postgres://user:password@host:port/database (HERITAGE_API_STORE_REPLICA_URLS, comma-separated); one is not.',
     ],
-    [{ env: { HERITAGE_API_STORE_BACKEND: 'postgres', HERITAGE_API_STORE_URL: 'postgres://p/db', HERITAGE_API_STORE_REPLICA_URLS: 'postgres://p/db' } }, 'store.replicaUrls names store.url itself'],
+    [
+      {
+        env: {
+          HERITAGE_API_STORE_BACKEND: 'postgres',
+          HERITAGE_API_STORE_URL: 'postgres://p/db',
+          HERITAGE_API_STORE_REPLICA_URLS: 'postgres://p/db',
+        },
+      },
+      'store.replicaUrls names store.url itself',
+    ],
     [{ file: file({ store: { replicaUrls: [1] } }) }, "'store.replicaUrls' must be a list of strings, got [1]."],
     [{ flags: { store: { maxReplicaLagSeconds: 0 } } }, 'store.maxReplicaLagSeconds must be a number of seconds above 0, got 0.'],
   ];
   for (const [options, message] of cases) {
-    assert.throws(() => loadConfig(options), (e: Error) => e.name === 'UsageError' && e.message.includes(message), message);
+    assert.throws(
+      () => loadConfig(options),
+      (e: Error) => e.name === 'UsageError' && e.message.includes(message),
+      message,
+    );
   }
 });
 
@@ -146,5 +186,8 @@ test('an unknown setting or section in the config file names the nearest setting
     message({ server: { requireAccept: false } }),
     "config file FILE: unknown setting 'server.requireAccept'. Settings of 'server': host, port, httpsPort, tlsCert, tlsKey, trustProxy, logLevel, workers. Did you mean 'http.requireAccept'?",
   );
-  assert.equal(message({ htp: {} }), "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web. Did you mean 'http'?");
+  assert.equal(
+    message({ htp: {} }),
+    "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web. Did you mean 'http'?",
+  );
 });

@@ -56,7 +56,9 @@ for (const backend of BACKENDS) {
         const res = await get(t, `/entities?rows=1000&query=${encodeURIComponent(query)}`);
         return (res.json().results[0].docs as Array<{ id: string }>).map((d) => d.id).sort();
       };
-      const words = await ids('wien OR wiesbaden OR wilhelmshaven OR wilson OR winnenden OR winsen OR winston OR wiseman OR witman OR wittlin');
+      const words = await ids(
+        'wien OR wiesbaden OR wilhelmshaven OR wilson OR winnenden OR winsen OR winston OR wiseman OR witman OR wittlin',
+      );
       assert.ok(words.length > 0);
       assert.deepEqual(await ids('wi*n'), words);
     } finally {
@@ -70,15 +72,27 @@ for (const backend of BACKENDS) {
       const cases: Array<[string, string]> = [
         [
           Array.from({ length: 129 }, () => 'goethe').join(' '),
-          errorBody(400, 'TooManyClausesException', 'The query has 129 terms; at most 128 are allowed. Use fewer OR alternatives, or split the search into several.'),
+          errorBody(
+            400,
+            'TooManyClausesException',
+            'The query has 129 terms; at most 128 are allowed. Use fewer OR alternatives, or split the search into several.',
+          ),
         ],
         [
           '*e*',
-          errorBody(400, 'WildcardTooBroadException', "The wildcard '*e*' matches more than 1000 different words; put more letters before the first * or ?."),
+          errorBody(
+            400,
+            'WildcardTooBroadException',
+            "The wildcard '*e*' matches more than 1000 different words; put more letters before the first * or ?.",
+          ),
         ],
         [
           'w*n OR wi*n',
-          errorBody(400, 'QueryTooBroadException', 'The wildcards of the query together match more than 30 different words; use fewer wildcards, or put more letters before each * or ?.'),
+          errorBody(
+            400,
+            'QueryTooBroadException',
+            'The wildcards of the query together match more than 30 different words; use fewer wildcards, or put more letters before each * or ?.',
+          ),
         ],
       ];
       for (const [query, body] of cases) {

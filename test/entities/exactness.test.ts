@@ -62,7 +62,7 @@ const persons: Person[] = [];
   for (let i = 0; i < PERSONS; i += BATCH) {
     const batch: Person[] = [];
     for (let k = i; k < Math.min(PERSONS, i + BATCH); k++) batch.push(generator.person(k));
-    const result = (await store.upsertPersons(batch.map(preparePerson)));
+    const result = await store.upsertPersons(batch.map(preparePerson));
     assert.equal(result.inserted, batch.length);
     ref.addPersons(batch);
     persons.push(...batch);
@@ -104,7 +104,7 @@ const persons: Person[] = [];
     items.push(item);
     ref.addItemRefs(id, item.refs);
   }
-  for (let i = 0; i < items.length; i += BATCH) (await store.upsertItems(items.slice(i, i + BATCH)));
+  for (let i = 0; i < items.length; i += BATCH) await store.upsertItems(items.slice(i, i + BATCH));
   ref.finish();
 }
 
@@ -126,7 +126,7 @@ function docsOf(result: EntitySearchResult): { ids: string[]; counts: number[] }
 }
 
 async function production(params: Params): Promise<Prod> {
-  const result = (await searchPersons(store, toEntitySearch(params).search));
+  const result = await searchPersons(store, toEntitySearch(params).search);
   return { total: result.total, facets: result.facets, ...docsOf(result) };
 }
 
@@ -136,7 +136,7 @@ async function productionAllPages(params: Params): Promise<{ ids: string[]; page
   let mark = '*';
   let pages = 0;
   for (;;) {
-    const result = (await searchPersons(store, toEntitySearch({ ...params, rows: String(PAGE), cursorMark: mark }).search));
+    const result = await searchPersons(store, toEntitySearch({ ...params, rows: String(PAGE), cursorMark: mark }).search);
     pages++;
     ids.push(...docsOf(result).ids);
     assert.ok(result.nextCursorMark !== undefined, 'a cursor request answers nextCursorMark');
@@ -147,7 +147,12 @@ async function productionAllPages(params: Params): Promise<{ ids: string[]; page
   }
 }
 
-const SORTS: Record<string, RefSort> = { RELEVANCE: 'relevance', ALPHA_ASC: 'alpha_asc', ALPHA_DESC: 'alpha_desc', COUNT_DESC: 'count_desc' };
+const SORTS: Record<string, RefSort> = {
+  RELEVANCE: 'relevance',
+  ALPHA_ASC: 'alpha_asc',
+  ALPHA_DESC: 'alpha_desc',
+  COUNT_DESC: 'count_desc',
+};
 
 /** The same request for the reference, read from the parameters directly. */
 function reference(params: Params, limit?: number) {
@@ -207,17 +212,21 @@ function firstDifference(got: readonly string[], expected: readonly string[]): s
 async function check(params: Params, part: 'all' | 'counts' | 'order' = 'all'): Promise<number> {
   const sort = SORTS[(typeof params.sort === 'string' ? params.sort : 'RELEVANCE').toUpperCase()]!;
   const rows = Number(params.rows ?? 50);
-  const prod = (await production({ rows: String(rows), ...params }));
+  const prod = await production({ rows: String(rows), ...params });
   const expected = reference(params, sort === 'relevance' ? undefined : rows);
   assert.equal(prod.total, expected.total, 'numberOfResults');
   if (part !== 'order') checkFacets(params, prod, expected);
-  if (part !== 'counts') (await checkOrder(params, sort, rows, prod, expected));
+  if (part !== 'counts') await checkOrder(params, sort, rows, prod, expected);
   return prod.total;
 }
 
 function checkFacets(params: Params, prod: Prod, expected: ReturnType<typeof reference>): void {
   const requested = [...new Set(Array.isArray(params.facet) ? params.facet : params.facet === undefined ? [] : [params.facet])];
-  assert.deepEqual(prod.facets.map((f) => f.field), requested, 'the requested facets');
+  assert.deepEqual(
+    prod.facets.map((f) => f.field),
+    requested,
+    'the requested facets',
+  );
   for (const facet of expected.facets) {
     const got = prod.facets.find((f) => f.field === facet.field)!.values.map((v) => ({ value: v.value, count: v.count }));
     assert.deepEqual(got, facet.values, `facet ${facet.field}`);
@@ -232,11 +241,14 @@ async function checkOrder(params: Params, sort: RefSort, rows: number, prod: Pro
   prod.ids.forEach((id, i) => assert.equal(prod.counts[i], ref.countOf(id), `count of ${id}`));
 
   if (sort === 'relevance') {
-    const all = (await productionAllPages(params));
+    const all = await productionAllPages(params);
     assert.equal(firstDuplicate(all.ids), undefined, 'no id twice over all pages');
     assert.equal(all.ids.length, expected.total, 'ids over all pages');
     sameSet(all.ids, expected.ids, 'ids over all pages');
-    assert.ok(all.ids.join('\n') === expected.ids.join('\n'), `relevance order over all pages: first difference ${firstDifference(all.ids, expected.ids)}`);
+    assert.ok(
+      all.ids.join('\n') === expected.ids.join('\n'),
+      `relevance order over all pages: first difference ${firstDifference(all.ids, expected.ids)}`,
+    );
   }
 }
 
@@ -253,8 +265,12 @@ const veryCommon = words[0]!; // the most frequent word (about half of all perso
 const second = words[1]!;
 const common = frequencies[4]!; // the 5th most frequent token of all
 const rare = nearest(words, 50);
-const rare2 = nearest(words.filter((w) => w.word !== rare.word), 80);
-const byField = (field: Parameters<ReferenceSearch['fieldWordFrequencies']>[0]) => ref.fieldWordFrequencies(field).filter((f) => isWord(f.word));
+const rare2 = nearest(
+  words.filter((w) => w.word !== rare.word),
+  80,
+);
+const byField = (field: Parameters<ReferenceSearch['fieldWordFrequencies']>[0]) =>
+  ref.fieldWordFrequencies(field).filter((f) => isWord(f.word));
 const nameWord = byField('preferredName')[0]!;
 const nameWord2 = byField('preferredName')[3]!;
 const variantWord = nearest(byField('variantName'), 1_000);
@@ -328,7 +344,11 @@ interface Case {
 
 const CASES: Case[] = [
   // match all, every facet
-  { name: '*:* with all four facets (facet.limit 20)', params: { query: '*:*', facet: allFacets, 'facet.limit': '20' }, hits: [PERSONS, PERSONS] },
+  {
+    name: '*:* with all four facets (facet.limit 20)',
+    params: { query: '*:*', facet: allFacets, 'facet.limit': '20' },
+    hits: [PERSONS, PERSONS],
+  },
   { name: '*:* ALPHA_ASC', params: { query: '*:*', sort: 'ALPHA_ASC', rows: '100' } },
   { name: '*:* ALPHA_DESC', params: { query: '*:*', sort: 'ALPHA_DESC', rows: '100' } },
   { name: '*:* COUNT_DESC', params: { query: '*:*', sort: 'COUNT_DESC', rows: '100' } },
@@ -336,21 +356,38 @@ const CASES: Case[] = [
   { name: `id: https form of a GND URI (${someone.id})`, params: { query: `id:"${someone.id.replace('http:', 'https:')}"` }, hits: [1, 1] },
 
   // single terms of every frequency
-  { name: `very common term '${veryCommon.word}' (${veryCommon.persons}), occupation facet`, params: { query: veryCommon.word, facet: F.occupation }, hits: [15_000, PERSONS] },
+  {
+    name: `very common term '${veryCommon.word}' (${veryCommon.persons}), occupation facet`,
+    params: { query: veryCommon.word, facet: F.occupation },
+    hits: [15_000, PERSONS],
+  },
   { name: `very common term '${second.word}', place facet, minDocs 100`, params: { query: second.word, facet: F.place, minDocs: '100' } },
-  { name: `common term '${common.word}' (5th most frequent token), all facets, facet.limit 7`, params: { query: common.word, facet: allFacets, 'facet.limit': '7' } },
+  {
+    name: `common term '${common.word}' (5th most frequent token), all facets, facet.limit 7`,
+    params: { query: common.word, facet: allFacets, 'facet.limit': '7' },
+  },
   { name: `common term '${common.word}' ALPHA_ASC`, params: { query: common.word, sort: 'ALPHA_ASC' } },
   { name: `common term '${common.word}' ALPHA_DESC`, params: { query: common.word, sort: 'ALPHA_DESC' } },
   { name: `rare term '${rare.word}' (< 100 hits), all facets`, params: { query: rare.word, facet: allFacets }, hits: [1, 99] },
-  { name: `rare term in upper case: '${rare2.word.toUpperCase()}'`, params: { query: rare2.word.toUpperCase(), facet: F.name }, hits: [1, 99] },
+  {
+    name: `rare term in upper case: '${rare2.word.toUpperCase()}'`,
+    params: { query: rare2.word.toUpperCase(), facet: F.name },
+    hits: [1, 99],
+  },
 
   { name: `a word with a diacritic, as written: ${accentedPlace}`, params: { query: accentedPlace, facet: F.place, 'facet.limit': '3' } },
-  { name: `the same word folded and upper case: ${fold(accentedPlace).toUpperCase()}`, params: { query: fold(accentedPlace).toUpperCase(), facet: F.place, 'facet.limit': '3' } },
+  {
+    name: `the same word folded and upper case: ${fold(accentedPlace).toUpperCase()}`,
+    params: { query: fold(accentedPlace).toUpperCase(), facet: F.place, 'facet.limit': '3' },
+  },
 
   // field-qualified terms
   { name: `preferredName:${nameWord.word}`, params: { query: `preferredName:${nameWord.word}`, facet: F.name, 'facet.limit': '10' } },
   { name: `variantName:${variantWord.word}`, params: { query: `variantName:${variantWord.word}`, facet: F.name } },
-  { name: `professionOrOccupation:${occupation.word}`, params: { query: `professionOrOccupation:${occupation.word}`, facet: F.occupation } },
+  {
+    name: `professionOrOccupation:${occupation.word}`,
+    params: { query: `professionOrOccupation:${occupation.word}`, facet: F.occupation },
+  },
   { name: `placeOfBirth:${birthPlace.word}`, params: { query: `placeOfBirth:${birthPlace.word}`, facet: F.place } },
   { name: `placeOfDeath:${deathPlace.word}`, params: { query: `placeOfDeath:${deathPlace.word}`, facet: F.place, 'facet.limit': '5' } },
   { name: `dateOfBirth:${year.word}`, params: { query: `dateOfBirth:${year.word}`, facet: F.gender } },
@@ -359,16 +396,32 @@ const CASES: Case[] = [
   // boolean combinations
   { name: `${second.word} AND ${common.word}`, params: { query: `${second.word} AND ${common.word}`, facet: F.place } },
   { name: `${second.word} OR ${rare.word}`, params: { query: `${second.word} OR ${rare.word}`, facet: F.occupation } },
-  { name: `${second.word} NOT ${common.word}`, params: { query: `${second.word} NOT ${common.word}`, facet: F.place, 'facet.limit': '10' } },
+  {
+    name: `${second.word} NOT ${common.word}`,
+    params: { query: `${second.word} NOT ${common.word}`, facet: F.place, 'facet.limit': '10' },
+  },
   { name: `-${veryCommon.word} (only a negation)`, params: { query: `-${veryCommon.word}`, facet: F.gender } },
-  { name: `(${nameWord.word} OR ${nameWord2.word}) AND NOT placeOfBirth:${birthPlace.word}`, params: { query: `(${nameWord.word} OR ${nameWord2.word}) AND NOT placeOfBirth:${birthPlace.word}`, facet: F.name } },
-  { name: `mixed operators: ${rare.word} OR ${rare2.word} ${common.word} (matches like '${common.word}')`, params: { query: `${rare.word} OR ${rare2.word} ${common.word}` }, sameTotalAs: common.word },
+  {
+    name: `(${nameWord.word} OR ${nameWord2.word}) AND NOT placeOfBirth:${birthPlace.word}`,
+    params: { query: `(${nameWord.word} OR ${nameWord2.word}) AND NOT placeOfBirth:${birthPlace.word}`, facet: F.name },
+  },
+  {
+    name: `mixed operators: ${rare.word} OR ${rare2.word} ${common.word} (matches like '${common.word}')`,
+    params: { query: `${rare.word} OR ${rare2.word} ${common.word}` },
+    sameTotalAs: common.word,
+  },
 
   // phrases, prefixes, wildcards
   { name: `phrase "${twoWordName}" (relevance: exact name first)`, params: { query: `"${twoWordName}"`, facet: F.name } },
-  { name: `two words ${surname} ${forename} (relevance tiers)`, params: { query: `${surname} ${forename}`, facet: F.name, 'facet.limit': '5' } },
+  {
+    name: `two words ${surname} ${forename} (relevance tiers)`,
+    params: { query: `${surname} ${forename}`, facet: F.name, 'facet.limit': '5' },
+  },
   { name: `variantName:"${variantPhrase}"`, params: { query: `variantName:"${variantPhrase}"` } },
-  { name: `phrase over two values: professionOrOccupation:"${occupationPair}"`, params: { query: `professionOrOccupation:"${occupationPair}"`, facet: F.occupation } },
+  {
+    name: `phrase over two values: professionOrOccupation:"${occupationPair}"`,
+    params: { query: `professionOrOccupation:"${occupationPair}"`, facet: F.occupation },
+  },
   { name: `prefix ${prefix}*`, params: { query: `${prefix}*`, facet: F.occupation, 'facet.limit': '10' } },
   { name: `prefix preferredName:${namePrefix}*`, params: { query: `preferredName:${namePrefix}*`, facet: F.name, 'facet.limit': '10' } },
   { name: `wildcard ${wildcard}`, params: { query: wildcard, facet: F.name } },
@@ -386,16 +439,39 @@ const CASES: Case[] = [
 
   // facets with facet.limit and minDocs, and filters
   // (ALPHA_ASC: the relevance order of *:* over all pages is checked once, above)
-  { name: '*:* person_name_fct, facet.limit 50, minDocs 20', params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.name, 'facet.limit': '50', minDocs: '20' } },
-  { name: '*:* person_place_fct, facet.limit 1000, minDocs 3', params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.place, 'facet.limit': '1000', minDocs: '3' } },
-  { name: '*:* person_occupation_fct, facet.limit 1000', params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.occupation, 'facet.limit': '1000' } },
-  { name: `*:* person_gender_fct, minDocs 0, filter ${F.occupation}=${topOccupations[0]}`, params: { query: '*:*', facet: F.gender, [F.occupation]: topOccupations[0]! } },
-  { name: `${second.word} with one filter ${F.place}=${topPlaces[0]}`, params: { query: second.word, facet: [F.place, F.occupation], [F.place]: topPlaces[0]! } },
+  {
+    name: '*:* person_name_fct, facet.limit 50, minDocs 20',
+    params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.name, 'facet.limit': '50', minDocs: '20' },
+  },
+  {
+    name: '*:* person_place_fct, facet.limit 1000, minDocs 3',
+    params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.place, 'facet.limit': '1000', minDocs: '3' },
+  },
+  {
+    name: '*:* person_occupation_fct, facet.limit 1000',
+    params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.occupation, 'facet.limit': '1000' },
+  },
+  {
+    name: `*:* person_gender_fct, minDocs 0, filter ${F.occupation}=${topOccupations[0]}`,
+    params: { query: '*:*', facet: F.gender, [F.occupation]: topOccupations[0]! },
+  },
+  {
+    name: `${second.word} with one filter ${F.place}=${topPlaces[0]}`,
+    params: { query: second.word, facet: [F.place, F.occupation], [F.place]: topPlaces[0]! },
+  },
   {
     name: `${veryCommon.word} with two filters: ${F.place} = ${topPlaces[1]} or ${topPlaces[2]}, and ${F.gender}=${genders[0]}`,
-    params: { query: veryCommon.word, facet: [F.place, F.gender, F.occupation], [F.place]: [topPlaces[1]!, topPlaces[2]!], [F.gender]: genders[0]! },
+    params: {
+      query: veryCommon.word,
+      facet: [F.place, F.gender, F.occupation],
+      [F.place]: [topPlaces[1]!, topPlaces[2]!],
+      [F.gender]: genders[0]!,
+    },
   },
-  { name: `*:* with two filters, ALPHA_ASC: ${F.occupation}=${topOccupations[1]} and ${F.place}=${topPlaces[0]}`, params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.name, [F.occupation]: topOccupations[1]!, [F.place]: topPlaces[0]! } },
+  {
+    name: `*:* with two filters, ALPHA_ASC: ${F.occupation}=${topOccupations[1]} and ${F.place}=${topPlaces[0]}`,
+    params: { query: '*:*', sort: 'ALPHA_ASC', facet: F.name, [F.occupation]: topOccupations[1]!, [F.place]: topPlaces[0]! },
+  },
   { name: 'a filter on a value nobody has', params: { query: '*:*', facet: F.gender, [F.place]: 'Nirgendwo an der Nix' }, hits: [0, 0] },
 ];
 
@@ -404,27 +480,27 @@ test('the words picked are what the cases say', async () => {
   assert.ok(veryCommon.persons > PERSONS * 0.15, 'the very common word is on > 15 % of persons');
   assert.ok(deep.persons > 10_000, 'deep paging goes through > 10,000 hits');
   assert.notEqual(fold(forename), fold(surname));
-  assert.equal((await store.countPersons()), PERSONS);
+  assert.equal(await store.countPersons(), PERSONS);
 });
 
 for (const c of CASES) {
   test(c.name, async () => {
-    const total = (await check(c.params, 'all'));
+    const total = await check(c.params, 'all');
     if (c.hits) assert.ok(total >= c.hits[0] && total <= c.hits[1], `${total} hits, expected ${c.hits[0]}–${c.hits[1]}`);
-    if (c.sameTotalAs !== undefined) assert.equal(total, (await production({ query: c.sameTotalAs, rows: '0' })).total, `as many hits as ${c.sameTotalAs}`);
+    if (c.sameTotalAs !== undefined)
+      assert.equal(total, (await production({ query: c.sameTotalAs, rows: '0' })).total, `as many hits as ${c.sameTotalAs}`);
   });
 }
 
 // ---------------------------------------------------------------------------
 // Deep paging: cursor and offset through more than 10,000 hits.
 
-
 for (const sort of ['ALPHA_ASC', 'COUNT_DESC', 'RELEVANCE'] as const) {
   test(`cursor paging through '${deep.word}' (${deep.persons} hits > 10,000), ${sort}: every id exactly once, in order`, async () => {
     const params = { query: deep.word, sort };
     const expected = reference(params).ids;
     assert.ok(expected.length > 10_000);
-    const all = (await productionAllPages(params));
+    const all = await productionAllPages(params);
     assert.equal(all.pages, Math.ceil(expected.length / PAGE) + 1, 'pages, and one more that returns the same mark');
     assert.equal(firstDuplicate(all.ids), undefined, 'no id twice');
     sameSet(all.ids, expected, 'the hits');
@@ -433,7 +509,7 @@ for (const sort of ['ALPHA_ASC', 'COUNT_DESC', 'RELEVANCE'] as const) {
 }
 
 test(`cursor paging through '${deep.word}' RANDOM_7: every id exactly once`, async () => {
-  const all = (await productionAllPages({ query: deep.word, sort: 'RANDOM_7' }));
+  const all = await productionAllPages({ query: deep.word, sort: 'RANDOM_7' });
   assert.equal(firstDuplicate(all.ids), undefined, 'no id twice');
   sameSet(all.ids, reference({ query: deep.word }).ids, 'the hits');
 });
@@ -448,4 +524,3 @@ test(`offset paging through '${deep.word}' ALPHA_DESC, 1,000 a page: the same as
   assert.equal(firstDuplicate(ids), undefined, 'no id twice');
   assert.ok(ids.join('\n') === expected.join('\n'), `order: first difference ${firstDifference(ids, expected)}`);
 });
-

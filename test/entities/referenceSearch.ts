@@ -129,7 +129,9 @@ export class ReferenceSearch {
       CREATE TABLE item_ref (item TEXT NOT NULL, uri TEXT NOT NULL, PRIMARY KEY (item, uri));
       CREATE TABLE hits (rid INTEGER PRIMARY KEY);
     `);
-    this.insPerson = this.db.prepare('INSERT INTO person (rid, id, name_fold, name_words, birth_year, death_year) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insPerson = this.db.prepare(
+      'INSERT INTO person (rid, id, name_fold, name_words, birth_year, death_year) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.insValue = this.db.prepare('INSERT INTO person_value (person, field, value_no, value) VALUES (?, ?, ?, ?)');
     this.insWord = this.db.prepare('INSERT INTO person_word (person, field, value_no, pos, word) VALUES (?, ?, ?, ?, ?)');
     this.insFacet = this.db.prepare('INSERT OR IGNORE INTO person_facet (person, facet, value) VALUES (?, ?, ?)');
@@ -140,7 +142,14 @@ export class ReferenceSearch {
     this.db.transaction(() => {
       for (const p of persons) {
         const rid = ++this.rid;
-        this.insPerson.run(rid, p.id, fold(p.preferredName), wordsKey(tokens(p.preferredName)), refYear(p.dateOfBirth), refYear(p.dateOfDeath));
+        this.insPerson.run(
+          rid,
+          p.id,
+          fold(p.preferredName),
+          wordsKey(tokens(p.preferredName)),
+          refYear(p.dateOfBirth),
+          refYear(p.dateOfDeath),
+        );
         for (const field of REF_TEXT_FIELDS) {
           valuesOf(p, field).forEach((value, valueNo) => {
             this.insValue.run(rid, field, valueNo, value);
@@ -300,7 +309,8 @@ export class ReferenceSearch {
     const conds: string[] = [`w0.field IN (${list(fields.length)})`];
     const params: unknown[] = [...fields];
     words.forEach((word, k) => {
-      if (k > 0) conds.push(`w${k}.person = w0.person AND w${k}.field = w0.field AND w${k}.value_no = w0.value_no AND w${k}.pos = w0.pos + ${k}`);
+      if (k > 0)
+        conds.push(`w${k}.person = w0.person AND w${k}.field = w0.field AND w${k}.value_no = w0.value_no AND w${k}.pos = w0.pos + ${k}`);
       if (lastIsPrefix && k === words.length - 1) conds.push(`instr(w${k}.word, ?) = 1`);
       else conds.push(`w${k}.word = ?`);
       params.push(word);

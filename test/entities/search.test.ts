@@ -48,8 +48,15 @@ for (const backend of BACKENDS) {
       const all = (await get(t, '/entities?query=Wien&rows=0')).json();
       const res = (await get(t, '/entities?query=Wien&person_gender_fct=Frau&facet=person_gender_fct&rows=0')).json();
       assert.ok(res.numberOfResults > 0 && res.numberOfResults < all.numberOfResults);
-      assert.deepEqual(res.facets[2], { field: 'person_gender_fct', numberOfFacets: 1, facetValues: [{ count: res.numberOfResults, value: 'Frau' }] });
-      assert.deepEqual(res.facets.map((f: { field: string }) => f.field), ['person_name_fct', 'person_place_fct', 'person_gender_fct', 'person_occupation_fct']);
+      assert.deepEqual(res.facets[2], {
+        field: 'person_gender_fct',
+        numberOfFacets: 1,
+        facetValues: [{ count: res.numberOfResults, value: 'Frau' }],
+      });
+      assert.deepEqual(
+        res.facets.map((f: { field: string }) => f.field),
+        ['person_name_fct', 'person_place_fct', 'person_gender_fct', 'person_occupation_fct'],
+      );
       assert.equal(res.results[0].numberOfDocs, res.numberOfResults);
     } finally {
       await t.close();
@@ -136,26 +143,74 @@ for (const backend of BACKENDS) {
     const QUERY_HELP = ' See the query syntax in docs/api.md (Lucene standard syntax).';
     try {
       const cases: Array<[string, string, string]> = [
-        ['query=(Goethe', 'QuerySyntaxException', "Query syntax error at position 7: expected ')' to close '(' opened at position 0." + QUERY_HELP],
+        [
+          'query=(Goethe',
+          'QuerySyntaxException',
+          "Query syntax error at position 7: expected ')' to close '(' opened at position 0." + QUERY_HELP,
+        ],
         ['query=Goethe)', 'QuerySyntaxException', ''],
         ['query=AND', 'QuerySyntaxException', ''],
         ['query=foo:bar', 'QuerySyntaxException', ''],
         [`query=${'a'.repeat(10_000)}`, 'QuerySyntaxException', ''],
         ['query=', 'QuerySyntaxException', ''],
-        ['rows=100000', 'InvalidParameterException', 'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
-        ['offset=-1', 'InvalidParameterException', 'The parameter offset must be given once, as a whole number from 0 to 1000000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
-        ['rows=ten', 'InvalidParameterException', 'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
-        ['sort=nonsense', 'InvalidSearchException', "sort 'nonsense' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>."],
-        ['facet=person_hobby_fct', 'InvalidSearchException', "facet 'person_hobby_fct' does not exist. Facets: person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct."],
+        [
+          'rows=100000',
+          'InvalidParameterException',
+          'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).',
+        ],
+        [
+          'offset=-1',
+          'InvalidParameterException',
+          'The parameter offset must be given once, as a whole number from 0 to 1000000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).',
+        ],
+        [
+          'rows=ten',
+          'InvalidParameterException',
+          'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).',
+        ],
+        [
+          'sort=nonsense',
+          'InvalidSearchException',
+          "sort 'nonsense' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.",
+        ],
+        [
+          'facet=person_hobby_fct',
+          'InvalidSearchException',
+          "facet 'person_hobby_fct' does not exist. Facets: person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct.",
+        ],
         // docs/decisions.md "Unknown parameters": a parameter /entities does not take is named,
         // with those it takes.
-        ['person_hobby_fct=x', 'UnknownParameterException', "The query parameter 'person_hobby_fct' is not one this operation takes, so it would be ignored. Its parameters: query, facet, offset, rows, sort, facet.limit, minDocs, cursorMark, afterId, person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct, id, preferredName, variantName, professionOrOccupation, placeOfBirth, placeOfDeath, type, count, dateOfBirth_de, dateOfDeath_de (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json."],
-        ['cursorMark=nonsense', 'InvalidSearchException', "cursorMark is not valid: send '*' to start, then the nextCursorMark of the previous response."],
-        ['cursorMark=*&offset=20', 'InvalidSearchException', 'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).'],
-        ['query=placeOfBirth:[a TO b]', 'InvalidSearchException', 'Ranges work on dateOfBirth, dateOfDeath, count and preferredName, not on placeOfBirth.'],
-        ['query=dateOfBirth:[early TO late]', 'InvalidSearchException', "dateOfBirth:[… TO …] compares years; 'early' is not one. Example: dateOfBirth:[1800 TO 1850]."],
+        [
+          'person_hobby_fct=x',
+          'UnknownParameterException',
+          "The query parameter 'person_hobby_fct' is not one this operation takes, so it would be ignored. Its parameters: query, facet, offset, rows, sort, facet.limit, minDocs, cursorMark, afterId, person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct, id, preferredName, variantName, professionOrOccupation, placeOfBirth, placeOfDeath, type, count, dateOfBirth_de, dateOfDeath_de (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json.",
+        ],
+        [
+          'cursorMark=nonsense',
+          'InvalidSearchException',
+          "cursorMark is not valid: send '*' to start, then the nextCursorMark of the previous response.",
+        ],
+        [
+          'cursorMark=*&offset=20',
+          'InvalidSearchException',
+          'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).',
+        ],
+        [
+          'query=placeOfBirth:[a TO b]',
+          'InvalidSearchException',
+          'Ranges work on dateOfBirth, dateOfDeath, count and preferredName, not on placeOfBirth.',
+        ],
+        [
+          'query=dateOfBirth:[early TO late]',
+          'InvalidSearchException',
+          "dateOfBirth:[… TO …] compares years; 'early' is not one. Example: dateOfBirth:[1800 TO 1850].",
+        ],
         ['query=a*b-c*', 'InvalidSearchException', "The wildcard 'a*b-c*' spans several words; a wildcard matches within one word."],
-        ['query=*:*&query=x', 'BadRequestException', 'Bad request: querystring/query must be string. See /openapi.json for the parameters of this operation.'],
+        [
+          'query=*:*&query=x',
+          'BadRequestException',
+          'Bad request: querystring/query must be string. See /openapi.json for the parameters of this operation.',
+        ],
       ];
       for (const [params, name, message] of cases) {
         const res = await get(t, `/entities?${params}`);
@@ -170,7 +225,10 @@ for (const backend of BACKENDS) {
       const first = (await get(t, '/entities?query=Wien&cursorMark=*&rows=1')).json();
       const wrong = await get(t, `/entities?query=Berlin&cursorMark=${first.nextCursorMark}&rows=1`);
       assert.equal(wrong.statusCode, 400);
-      assert.equal(wrong.json().message, 'cursorMark belongs to another search: keep query, filters and sort the same while paging, or start again with cursorMark=*.');
+      assert.equal(
+        wrong.json().message,
+        'cursorMark belongs to another search: keep query, filters and sort the same while paging, or start again with cursorMark=*.',
+      );
     } finally {
       await t.close();
     }

@@ -132,7 +132,11 @@ export function checkShape(body: SearchBody, params: Params): void {
   assert.equal(group.name, 'single');
   assert.equal(group.numberOfDocs, body.numberOfResults, 'numberOfDocs equals numberOfResults');
   for (const doc of group.docs) checkDoc(doc);
-  assert.deepEqual(body.facets.map((f) => f.field), FACET_NAMES, 'all four facets, in spec order');
+  assert.deepEqual(
+    body.facets.map((f) => f.field),
+    FACET_NAMES,
+    'all four facets, in spec order',
+  );
   const asked = new Set([params['facet'] ?? []].flat());
   for (const f of body.facets) {
     assert.deepEqual(Object.keys(f).sort(), ['facetValues', 'field', 'numberOfFacets'], 'facet fields (spec 2.2)');

@@ -16,8 +16,21 @@ function obj(v: unknown, what: string): Obj {
 for (const id of CORTEX_XML_IDS) {
   test(`real cortex file ${id}: parts, ids, license, binaries, record`, () => {
     const pkg = cortexToJson(parseXml(readFixture(`${id}.xml`)));
-    const parts = ['properties', 'edm', 'indexing-profile', 'preview', 'view', 'metadata-record', 'provider-info', 'aggregator-info', 'binaries'];
-    assert.deepEqual(Object.keys(pkg), parts.filter((p) => p !== 'aggregator-info' || id.startsWith('NF42')));
+    const parts = [
+      'properties',
+      'edm',
+      'indexing-profile',
+      'preview',
+      'view',
+      'metadata-record',
+      'provider-info',
+      'aggregator-info',
+      'binaries',
+    ];
+    assert.deepEqual(
+      Object.keys(pkg),
+      parts.filter((p) => p !== 'aggregator-info' || id.startsWith('NF42')),
+    );
 
     assert.equal(obj(pkg.properties, 'properties')['item-id'], id);
     const rdf = obj(obj(pkg.edm, 'edm').RDF, 'edm.RDF');
@@ -53,13 +66,16 @@ test('4XUD: repeated classes are merged in document order, whitespace text is dr
   const rdf = obj(obj(pkg.edm, 'edm').RDF, 'RDF');
   assert.deepEqual(Object.keys(rdf), ['Aggregation', 'WebResource', 'Concept', 'Agent', 'ProvidedCHO', 'Event', 'Place', 'TimeSpan']);
   const concepts = rdf.Concept as Obj[];
-  assert.deepEqual(concepts.map((c) => c['@about']), [
-    'http://ddb.vocnet.org/medientyp/mt002',
-    'http://ddb.vocnet.org/sparte/sparte006',
-    'CUHGJVDB3EL3R67Z43O2OYJMOOERZELQ',
-    '773AJ3QDG7HCRSPPQSKXBB7NJUVECXLU',
-    'http://d-nb.info/gnd/4113357-2',
-  ]);
+  assert.deepEqual(
+    concepts.map((c) => c['@about']),
+    [
+      'http://ddb.vocnet.org/medientyp/mt002',
+      'http://ddb.vocnet.org/sparte/sparte006',
+      'CUHGJVDB3EL3R67Z43O2OYJMOOERZELQ',
+      '773AJ3QDG7HCRSPPQSKXBB7NJUVECXLU',
+      'http://d-nb.info/gnd/4113357-2',
+    ],
+  );
   const cho = obj(rdf.ProvidedCHO, 'ProvidedCHO');
   assert.equal(Object.hasOwn(cho, '$'), false);
   // dc:subject (literals) and dcterms:subject (references) share the local name.

@@ -34,7 +34,7 @@ async function load(paths: string[]): Promise<Map<string, Json>> {
         if (prop === 'applyItemChanges') {
           return async (changes: readonly ItemChange[]) => {
             for (const c of changes) if (c.kind === 'upsert') ids.add(c.item.id);
-            return (await target.applyItemChanges(changes));
+            return await target.applyItemChanges(changes);
           };
         }
         const value = Reflect.get(target, prop, target);
@@ -60,7 +60,13 @@ async function pkg(id: string): Promise<Json> {
 }
 
 function manifest(itemId: string, p: Json, media: Array<[string, ImageSize | null]> = []): Json {
-  const input: ManifestInput = { itemId, pkg: p, manifestUrl: `${SERVICE}/items/${itemId}/iiif`, serviceUrl: SERVICE, media: new Map(media) };
+  const input: ManifestInput = {
+    itemId,
+    pkg: p,
+    manifestUrl: `${SERVICE}/items/${itemId}/iiif`,
+    serviceUrl: SERVICE,
+    media: new Map(media),
+  };
   return buildManifest(input);
 }
 
@@ -80,22 +86,49 @@ test(`${CHAPTER_ID} (cortex 2014, one position in four variants): the whole mani
       { label: { none: ['Standort'] }, value: { none: ['Niedersächsische Staats- und Universitätsbibliothek Göttingen'] } },
       { label: { none: ['Förderung'] }, value: { none: ['Deutsche Forschungsgemeinschaft'] } },
       // <ns4:license ns3:resource=".../publicdomain/mark/1.0/">Weltweit frei ...</ns4:license>
-      { label: { en: ['License'], de: ['Lizenz'] }, value: { none: ['Weltweit frei von bekannten urheberrechtlichen Einschränkungen', 'http://creativecommons.org/publicdomain/mark/1.0/'] } },
+      {
+        label: { en: ['License'], de: ['Lizenz'] },
+        value: {
+          none: ['Weltweit frei von bekannten urheberrechtlichen Einschränkungen', 'http://creativecommons.org/publicdomain/mark/1.0/'],
+        },
+      },
     ],
     // view rights is empty; the binary's name2; the view's institution name
-    requiredStatement: { label: { en: ['Attribution'], de: ['Rechtehinweis'] }, value: { none: ['Digitalisat: GDZ', 'Niedersächsische Staats- und Universitätsbibliothek Göttingen'] } },
+    requiredStatement: {
+      label: { en: ['Attribution'], de: ['Rechtehinweis'] },
+      value: { none: ['Digitalisat: GDZ', 'Niedersächsische Staats- und Universitätsbibliothek Göttingen'] },
+    },
     rights: 'http://creativecommons.org/publicdomain/mark/1.0/',
     provider: [
       {
         id: 'http://www.sub.uni-goettingen.de', // view/item/institution/url
         type: 'Agent',
         label: { none: ['Niedersächsische Staats- und Universitätsbibliothek Göttingen'] },
-        homepage: [{ id: 'http://www.sub.uni-goettingen.de', type: 'Text', label: { none: ['Niedersächsische Staats- und Universitätsbibliothek Göttingen'] }, format: 'text/html' }],
-        logo: [{ id: 'http://content.deutsche-digitale-bibliothek.de/binaries/institution-institutionen/20120720/edit/00000463/zvdd_logo.gif', type: 'Image' }],
+        homepage: [
+          {
+            id: 'http://www.sub.uni-goettingen.de',
+            type: 'Text',
+            label: { none: ['Niedersächsische Staats- und Universitätsbibliothek Göttingen'] },
+            format: 'text/html',
+          },
+        ],
+        logo: [
+          {
+            id: 'http://content.deutsche-digitale-bibliothek.de/binaries/institution-institutionen/20120720/edit/00000463/zvdd_logo.gif',
+            type: 'Image',
+          },
+        ],
       },
     ],
     // view/item/origin
-    homepage: [{ id: 'http://gdz.sub.uni-goettingen.de/dms/load/img/?PPN=PPN667449868&DMDID=DMDLOG_0013', type: 'Text', label: { none: ['XI. * * *'] }, format: 'text/html' }],
+    homepage: [
+      {
+        id: 'http://gdz.sub.uni-goettingen.de/dms/load/img/?PPN=PPN667449868&DMDID=DMDLOG_0013',
+        type: 'Text',
+        label: { none: ['XI. * * *'] },
+        format: 'text/html',
+      },
+    ],
     seeAlso: [
       {
         id: `${SERVICE}/items/${CHAPTER_ID}/aip`,
@@ -142,11 +175,21 @@ test(`${CHAPTER_ID}: a canvas paints the largest variant the media directory hol
   const canvas = m.items[0];
   assert.equal(canvas.width, 300);
   assert.equal(canvas.height, 200);
-  assert.deepEqual(canvas.items[0].items[0].body, { id: `${SERVICE}/binary/${CHAPTER_ID}/list/1.jpg`, type: 'Image', format: 'image/jpeg', width: 300, height: 200 });
+  assert.deepEqual(canvas.items[0].items[0].body, {
+    id: `${SERVICE}/binary/${CHAPTER_ID}/list/1.jpg`,
+    type: 'Image',
+    format: 'image/jpeg',
+    width: 300,
+    height: 200,
+  });
   // Held but not an image whose size could be read: painted, at the default size.
   const unread = manifest(CHAPTER_ID, await pkg(CHAPTER_ID), [[`/binary/${CHAPTER_ID}/grid/1.jpg`, null]]);
   assert.deepEqual([unread.items[0].width, unread.items[0].height], [1000, 1000]);
-  assert.deepEqual(unread.items[0].items[0].items[0].body, { id: `${SERVICE}/binary/${CHAPTER_ID}/grid/1.jpg`, type: 'Image', format: 'image/jpeg' });
+  assert.deepEqual(unread.items[0].items[0].items[0].body, {
+    id: `${SERVICE}/binary/${CHAPTER_ID}/grid/1.jpg`,
+    type: 'Image',
+    format: 'image/jpeg',
+  });
   assert.deepEqual(iiifProblems(m), []);
 });
 
@@ -164,7 +207,9 @@ test(`${OTHER_CORTEX_ID} (museum-digital): rights, attribution lines, markup lef
   });
   // flex_mus_neu_330 holds '<a href="...oges=1282">Teil von: ...</a>': its text only.
   const related = m.metadata.find((e: Json) => e.label.none[0] === 'Verwandtes Objekt/Literatur');
-  assert.deepEqual(related.value, { none: ["Teil von: Goethe-Galerie. Charaktere aus Goethe's Werken. Gezeichnet von Friedrich Pecht und Arthur von Ramberg."] });
+  assert.deepEqual(related.value, {
+    none: ["Teil von: Goethe-Galerie. Charaktere aus Goethe's Werken. Gezeichnet von Friedrich Pecht und Arthur von Ramberg."],
+  });
   // Five variants of position 1: full is painted, mvth is the thumbnail.
   assert.equal(m.items.length, 1);
   assert.equal(m.items[0].items[0].items[0].body.id, `${SERVICE}/binary/${OTHER_CORTEX_ID}/full/1.jpg`);
@@ -193,7 +238,10 @@ test(`MIMO record76 (${FLUTE_ID}): one canvas per view in position order, start 
   const moved = manifest(FLUTE_ID, p);
   assert.deepEqual(moved.start, { id: `${base}/canvas/3`, type: 'Canvas' });
   assert.equal(moved.thumbnail[0].id, `${SERVICE}/binary/${FLUTE_ID}/list/3.jpg`);
-  assert.deepEqual(moved.items.map((c: Json) => c.id.split('/').pop()), ['1', '2', '3', '4', '5', '6']);
+  assert.deepEqual(
+    moved.items.map((c: Json) => c.id.split('/').pop()),
+    ['1', '2', '3', '4', '5', '6'],
+  );
 });
 
 test(`${ALBUM_ID} (newer generation, binaries named by UUID): paths, rights statement, values from content`, async () => {
@@ -215,7 +263,10 @@ test(`${ALBUM_ID} (newer generation, binaries named by UUID): paths, rights stat
   assert.equal(m.rights, 'http://rightsstatements.org/vocab/InC/1.0/'); // view/item/license/resource
   // view rights: 'Bitte beachten Sie die <a href="...">Nutzungsbedingungen</a> der Deutschen Fotothek.'
   assert.equal(m.requiredStatement.value.none[0], 'Bitte beachten Sie die Nutzungsbedingungen der Deutschen Fotothek.');
-  assert.deepEqual(m.metadata[0], { label: { none: ['Original Titel'] }, value: { none: ['Bilder von meinem Urlaub 1942. Stätten der Kindheit'] } });
+  assert.deepEqual(m.metadata[0], {
+    label: { none: ['Original Titel'] },
+    value: { none: ['Bilder von meinem Urlaub 1942. Stätten der Kindheit'] },
+  });
   assert.deepEqual(iiifProblems(m), []);
 });
 
@@ -264,19 +315,71 @@ test('every fixture package with binaries gives a manifest the structural schema
 test('the structural schema refuses what Presentation 3.0 forbids (it can fail)', async () => {
   const good = manifest(FLUTE_ID, await pkg(FLUTE_ID));
   const broken: Array<[string, (m: Json) => void, string]> = [
-    ['label as a plain string (§4.4)', (m) => { m.label = 'Querflöte'; }, '/label must be object'],
-    ['width without height (§5.4)', (m) => { delete m.items[0].height; }, '/items/0 must have required property \'height\''],
-    ['rights as a deed page (§3.3.1)', (m) => { m.rights = 'https://creativecommons.org/licenses/by/4.0/deed.de'; }, '/rights must match pattern'],
-    ['no items (§5.3)', (m) => { delete m.items; }, "/ must have required property 'items'"],
-    ['a misspelt property (§5.3)', (m) => { m.seealso = m.seeAlso; }, '/ must NOT have additional properties'],
-    ['start outside the manifest (§3.4)', (m) => { m.start.id += '-elsewhere'; }, 'is not a canvas of the manifest'],
-    ['an annotation painting another canvas (§5.8)', (m) => { m.items[1].items[0].items[0].target = m.items[0].id; }, 'not its canvas'],
-    ['one id for two canvases (§2.2)', (m) => { m.items[1].id = m.items[0].id; m.items[1].items[0].items[0].target = m.items[0].id; }, 'is used twice'],
+    [
+      'label as a plain string (§4.4)',
+      (m) => {
+        m.label = 'Querflöte';
+      },
+      '/label must be object',
+    ],
+    [
+      'width without height (§5.4)',
+      (m) => {
+        delete m.items[0].height;
+      },
+      "/items/0 must have required property 'height'",
+    ],
+    [
+      'rights as a deed page (§3.3.1)',
+      (m) => {
+        m.rights = 'https://creativecommons.org/licenses/by/4.0/deed.de';
+      },
+      '/rights must match pattern',
+    ],
+    [
+      'no items (§5.3)',
+      (m) => {
+        delete m.items;
+      },
+      "/ must have required property 'items'",
+    ],
+    [
+      'a misspelt property (§5.3)',
+      (m) => {
+        m.seealso = m.seeAlso;
+      },
+      '/ must NOT have additional properties',
+    ],
+    [
+      'start outside the manifest (§3.4)',
+      (m) => {
+        m.start.id += '-elsewhere';
+      },
+      'is not a canvas of the manifest',
+    ],
+    [
+      'an annotation painting another canvas (§5.8)',
+      (m) => {
+        m.items[1].items[0].items[0].target = m.items[0].id;
+      },
+      'not its canvas',
+    ],
+    [
+      'one id for two canvases (§2.2)',
+      (m) => {
+        m.items[1].id = m.items[0].id;
+        m.items[1].items[0].items[0].target = m.items[0].id;
+      },
+      'is used twice',
+    ],
   ];
   for (const [what, breakIt, expected] of broken) {
     const m = structuredClone(good);
     breakIt(m);
     const problems = iiifProblems(m);
-    assert.ok(problems.some((p) => p.includes(expected)), `${what}: ${JSON.stringify(problems)}`);
+    assert.ok(
+      problems.some((p) => p.includes(expected)),
+      `${what}: ${JSON.stringify(problems)}`,
+    );
   }
 });

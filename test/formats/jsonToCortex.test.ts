@@ -84,15 +84,27 @@ function must(el: XmlElement | undefined, namespace: string, local: string): Xml
 
 test('the XML of goethe.json has its elements in the right namespaces', () => {
   const xml = jsonToCortex(parsePackageJson(readFixture('goethe.json')) as Obj);
-  assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex"'));
+  assert.ok(
+    xml.startsWith(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex"',
+    ),
+  );
   const root = parseXml(xml);
   assert.deepEqual([root.local, root.namespace], ['cortex', NS.cortex]);
   const parts = root.children.map((c) => (typeof c === 'string' ? c : `${c.namespace} ${c.local}`));
-  assert.deepEqual(parts, ['properties', 'edm', 'indexing-profile', 'preview', 'view', 'metadata-record', 'provider-info', 'binaries'].map((p) => `${NS.cortex} ${p}`));
+  assert.deepEqual(
+    parts,
+    ['properties', 'edm', 'indexing-profile', 'preview', 'view', 'metadata-record', 'provider-info', 'binaries'].map(
+      (p) => `${NS.cortex} ${p}`,
+    ),
+  );
 
   const rdf = must(must(root, NS.cortex, 'edm'), NS.rdf, 'RDF');
   const aggregation = must(rdf, NS.ore, 'Aggregation');
-  assert.deepEqual(aggregation.attributes.map((a) => [a.namespace, a.local]), [[NS.rdf, 'about']]);
+  assert.deepEqual(
+    aggregation.attributes.map((a) => [a.namespace, a.local]),
+    [[NS.rdf, 'about']],
+  );
   must(aggregation, NS.edm, 'aggregatedCHO');
   must(aggregation, NS.dcterms, 'rights');
   const cho = must(rdf, NS.edm, 'ProvidedCHO');
@@ -106,18 +118,37 @@ test('the XML of goethe.json has its elements in the right namespaces', () => {
   const agent = must(rdf, NS.edm, 'Agent');
   must(agent, NS.skos, 'prefLabel');
   const agentType = must(agent, NS.rdf, 'type');
-  assert.deepEqual(agentType.attributes.map((a) => [a.namespace, a.local]), [[NS.rdf, 'resource']]);
+  assert.deepEqual(
+    agentType.attributes.map((a) => [a.namespace, a.local]),
+    [[NS.rdf, 'resource']],
+  );
   must(agent, NS.dcterms, 'isPartOf');
   must(must(rdf, NS.edm, 'Event'), NS.crm, 'P11_had_participant');
   must(must(rdf, NS.edm, 'WebResource'), NS.dc, 'type');
 
   const item = must(must(root, NS.cortex, 'view'), NS.item, 'item');
   const viewers = must(item, NS.item, 'viewers');
-  assert.deepEqual(viewers.attributes.map((a) => [a.namespace, a.local, a.value]), [[NS.xsi, 'nil', 'true']]);
+  assert.deepEqual(
+    viewers.attributes.map((a) => [a.namespace, a.local, a.value]),
+    [[NS.xsi, 'nil', 'true']],
+  );
   const license = must(item, NS.item, 'license');
-  assert.deepEqual(license.attributes.map((a) => [a.namespace, a.local]), [[NS.rdf, 'resource'], ['', 'img'], ['', 'url']]);
+  assert.deepEqual(
+    license.attributes.map((a) => [a.namespace, a.local]),
+    [
+      [NS.rdf, 'resource'],
+      ['', 'img'],
+      ['', 'url'],
+    ],
+  );
   const preview = must(root, NS.cortex, 'preview');
-  assert.deepEqual(preview.attributes.map((a) => [a.namespace, a.local]), [['', 'type'], ['', 'media']]);
+  assert.deepEqual(
+    preview.attributes.map((a) => [a.namespace, a.local]),
+    [
+      ['', 'type'],
+      ['', 'media'],
+    ],
+  );
 });
 
 test('values with markup characters round-trip; forbidden characters become U+FFFD', () => {

@@ -12,8 +12,7 @@ function obj(v: unknown): Obj {
   return v as Obj;
 }
 
-const isWhitespaceDollar = (key: string, value: unknown): boolean =>
-  key === '$' && typeof value === 'string' && /^[ \t\n\r]*$/.test(value);
+const isWhitespaceDollar = (key: string, value: unknown): boolean => key === '$' && typeof value === 'string' && /^[ \t\n\r]*$/.test(value);
 
 /**
  * Compares parsePackageJson's result with JSON.parse's, key by key: equal wherever the
@@ -46,13 +45,16 @@ test('goethe.json: repeated keys merged in document order', () => {
   const concepts = rdf.Concept;
   assert.ok(Array.isArray(concepts));
   assert.equal(concepts.length, 5);
-  assert.deepEqual(concepts.map((c) => obj(c)['@about']), [
-    'http://ddb.vocnet.org/medientyp/mt002',
-    'http://ddb.vocnet.org/sparte/sparte006',
-    'CUHGJVDB3EL3R67Z43O2OYJMOOERZELQ',
-    '773AJ3QDG7HCRSPPQSKXBB7NJUVECXLU',
-    'http://d-nb.info/gnd/4113357-2',
-  ]);
+  assert.deepEqual(
+    concepts.map((c) => obj(c)['@about']),
+    [
+      'http://ddb.vocnet.org/medientyp/mt002',
+      'http://ddb.vocnet.org/sparte/sparte006',
+      'CUHGJVDB3EL3R67Z43O2OYJMOOERZELQ',
+      '773AJ3QDG7HCRSPPQSKXBB7NJUVECXLU',
+      'http://d-nb.info/gnd/4113357-2',
+    ],
+  );
   for (const c of concepts) assert.equal(Object.hasOwn(obj(c), '$'), false, 'whitespace $ dropped');
   assert.equal((rdf.Agent as unknown[]).length, 5);
   assert.equal((rdf.Event as unknown[]).length, 2);
@@ -123,11 +125,14 @@ test('syntax errors carry line, column and offset', () => {
     ['{"a": tru}', 1, 7, /Invalid symbol/],
   ];
   for (const [json, line, column, reason] of cases) {
-    assert.throws(() => parsePackageJson(json), (e: unknown) => {
-      assert.ok(e instanceof JsonSyntaxError, JSON.stringify(json));
-      assert.deepEqual([e.line, e.column], [line, column], JSON.stringify(json));
-      assert.match(e.reason, reason);
-      return true;
-    });
+    assert.throws(
+      () => parsePackageJson(json),
+      (e: unknown) => {
+        assert.ok(e instanceof JsonSyntaxError, JSON.stringify(json));
+        assert.deepEqual([e.line, e.column], [line, column], JSON.stringify(json));
+        assert.match(e.reason, reason);
+        return true;
+      },
+    );
   }
 });

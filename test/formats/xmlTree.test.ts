@@ -37,11 +37,14 @@ test('CDATA becomes undecoded text joined with its neighbours; comments and PIs 
 
 test('attributes: document order, decoded, whitespace-normalised, character references kept', () => {
   const root = parseXml('<r b="2 &amp; &#10;x" a="line\nbreak\ttab" c=\'"q"\'/>');
-  assert.deepEqual(root.attributes.map((a) => [a.name, a.value]), [
-    ['b', '2 & \nx'],
-    ['a', 'line break tab'],
-    ['c', '"q"'],
-  ]);
+  assert.deepEqual(
+    root.attributes.map((a) => [a.name, a.value]),
+    [
+      ['b', '2 & \nx'],
+      ['a', 'line break tab'],
+      ['c', '"q"'],
+    ],
+  );
   assert.deepEqual(root.children, []);
 });
 
@@ -71,7 +74,10 @@ test('names that are JavaScript object keys are ordinary names', () => {
   const root = parseXml('<constructor __proto__="1"><hasOwnProperty/><toString>x</toString></constructor>');
   assert.equal(root.name, 'constructor');
   assert.equal(root.attributes[0]?.name, '__proto__');
-  assert.deepEqual(root.children.map((c) => (typeof c === 'string' ? c : c.name)), ['hasOwnProperty', 'toString']);
+  assert.deepEqual(
+    root.children.map((c) => (typeof c === 'string' ? c : c.name)),
+    ['hasOwnProperty', 'toString'],
+  );
 });
 
 test('the real cortex files parse, with RDF in the rdf namespace under its ns3 prefix', () => {

@@ -53,6 +53,9 @@ test('namespaces of the ancestors are declared where first needed, under the pre
 
 test('a default namespace is undeclared for an element in none; an undeclared prefix is written without it', () => {
   const root = parseXml('<a xmlns="urn:d"><b xmlns=""><c/></b><u:e u:f="1" f="2"/></a>');
-  assert.equal(writeXmlDocument(root), '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><a xmlns="urn:d"><b xmlns=""><c/></b><e xmlns="" f="1"/></a>');
+  assert.equal(
+    writeXmlDocument(root),
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><a xmlns="urn:d"><b xmlns=""><c/></b><e xmlns="" f="1"/></a>',
+  );
   assert.deepEqual(meaning(parseXml(writeXmlDocument(root.children[0] as XmlElement))), meaning(root.children[0] as XmlElement));
 });

@@ -33,7 +33,9 @@ export async function startTestApp(
   // The search indexes on disk: beside an SQLite file (in its temporary directory), else in one of their own.
   const indexDir = backend.name === 'sqlite' || options.flags?.search?.path !== undefined ? undefined : tempDir('index');
   const search = { ...options.flags?.search, ...(indexDir ? { path: indexDir } : {}) };
-  const config = loadConfig({ flags: { ...options.flags, search, store: { ...options.flags?.store, ...backend.config(opened.location) } } });
+  const config = loadConfig({
+    flags: { ...options.flags, search, store: { ...options.flags?.store, ...backend.config(opened.location) } },
+  });
   if (options.load) await ingestItems(opened.store, options.load, { batchSize: 100 });
   if (options.loadEntities) await ingestEntities(opened.store, options.loadEntities, { batchSize: 500 });
   const key = generateApiKey();

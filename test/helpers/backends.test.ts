@@ -12,7 +12,10 @@ import { ALL_BACKENDS, BACKENDS_ENV, selectBackends } from './backends.js';
 const names = (value: string | undefined): string[] => selectBackends(value).map((backend) => backend.name);
 
 test('unset or blank: every backend, SQLite first', () => {
-  assert.deepEqual(ALL_BACKENDS.map((backend) => backend.name), ['sqlite', 'postgres']);
+  assert.deepEqual(
+    ALL_BACKENDS.map((backend) => backend.name),
+    ['sqlite', 'postgres'],
+  );
   assert.deepEqual(names(undefined), ['sqlite', 'postgres']);
   assert.deepEqual(names(''), ['sqlite', 'postgres']);
   assert.deepEqual(names(' , '), ['sqlite', 'postgres']);

@@ -103,12 +103,17 @@ export const BACKENDS_ENV = 'HERITAGE_TEST_BACKENDS';
  * unset or blank. An unknown name throws, so that a typo does not quietly test nothing.
  */
 export function selectBackends(value: string | undefined): TestBackend[] {
-  const names = (value ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const names = (value ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
   if (names.length === 0) return [...ALL_BACKENDS];
   const known = ALL_BACKENDS.map((backend) => backend.name);
   const unknown = names.filter((name) => !known.some((k) => k === name));
   if (unknown.length > 0) {
-    throw new Error(`${BACKENDS_ENV} names ${unknown.map((n) => `'${n}'`).join(', ')}; the backends are ${known.join(', ')} (comma-separated).`);
+    throw new Error(
+      `${BACKENDS_ENV} names ${unknown.map((n) => `'${n}'`).join(', ')}; the backends are ${known.join(', ')} (comma-separated).`,
+    );
   }
   return ALL_BACKENDS.filter((backend) => names.includes(backend.name));
 }

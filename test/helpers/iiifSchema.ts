@@ -31,10 +31,12 @@ export function iiifProblems(manifest: unknown): string[] {
       unique(page.id);
       for (const annotation of (page.items ?? []) as Json[]) {
         unique(annotation.id);
-        if (annotation.target !== canvas.id) problems.push(`annotation ${annotation.id} targets ${annotation.target}, not its canvas ${canvas.id}`);
+        if (annotation.target !== canvas.id)
+          problems.push(`annotation ${annotation.id} targets ${annotation.target}, not its canvas ${canvas.id}`);
       }
     }
   }
-  if (m.start !== undefined && !(m.items as Json[]).some((c) => c.id === m.start.id)) problems.push(`start ${m.start.id} is not a canvas of the manifest`);
+  if (m.start !== undefined && !(m.items as Json[]).some((c) => c.id === m.start.id))
+    problems.push(`start ${m.start.id} is not a canvas of the manifest`);
   return problems;
 }

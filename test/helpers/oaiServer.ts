@@ -75,7 +75,10 @@ export interface OaiServer {
 export function loadEdmRecords(dir: string, options: { set?: string; limit?: number; firstDay?: string } = {}): OaiServerRecord[] {
   const set = options.set ?? basename(dir.replace(/\/+$/, ''));
   const first = Date.parse(`${options.firstDay ?? '2024-01-01'}T00:00:00Z`);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.xml')).sort().slice(0, options.limit ?? Infinity);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.xml'))
+    .sort()
+    .slice(0, options.limit ?? Infinity);
   return files.map((file, i) => ({
     identifier: `oai:heritage-test:${set}/${file.replace(/\.xml$/, '')}`,
     datestamp: new Date(first + i * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
@@ -85,7 +88,10 @@ export function loadEdmRecords(dir: string, options: { set?: string; limit?: num
 }
 
 class OaiProblem extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -114,13 +120,18 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
     const fault = faults.find((f) => index >= f.requestIndex && index < f.requestIndex + (f.times ?? 1));
     if (options.stallAt === index) return; // never answered; close() ends the socket
     if (fault) {
-      res.writeHead(fault.status, { 'content-type': 'text/html; charset=utf-8', ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }) });
+      res.writeHead(fault.status, {
+        'content-type': 'text/html; charset=utf-8',
+        ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }),
+      });
       res.end(`<html><body><h1>${fault.status}</h1><p>Try again later.</p></body></html>`);
       return;
     }
     if (options.html) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!DOCTYPE html>\n<html><head><title>Our collections</title></head><body><h1>Welcome</h1><p>Browse our collections<br></body></html>');
+      res.end(
+        '<!DOCTYPE html>\n<html><head><title>Our collections</title></head><body><h1>Welcome</h1><p>Browse our collections<br></body></html>',
+      );
       return;
     }
     if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://x').pathname !== '/oai') {
@@ -148,7 +159,8 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
     const verbs = query.getAll('verb');
     try {
       // Section 3.6: badVerb for a missing, repeated or unknown verb.
-      if (verbs.length !== 1) throw new OaiProblem('badVerb', verbs.length === 0 ? 'The verb argument is missing.' : 'The verb argument is repeated.');
+      if (verbs.length !== 1)
+        throw new OaiProblem('badVerb', verbs.length === 0 ? 'The verb argument is missing.' : 'The verb argument is repeated.');
       if (new Set(keys).size !== keys.length) throw new OaiProblem('badArgument', 'An argument is repeated.');
       const verb = verbs[0]!;
       if (verb === 'Identify') return wrap(identify(keys), requestElement(args), options.doctype);
@@ -165,10 +177,12 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
   function identify(keys: string[]): string {
     if (keys.length !== 1) throw new OaiProblem('badArgument', 'Identify takes no arguments.');
     const earliest = options.records.map((r) => r.datestamp).sort()[0] ?? '2000-01-01T00:00:00Z';
-    return `<Identify><repositoryName>heritage-api test repository</repositoryName><baseURL>${esc(baseUrl)}</baseURL>` +
+    return (
+      `<Identify><repositoryName>heritage-api test repository</repositoryName><baseURL>${esc(baseUrl)}</baseURL>` +
       `<protocolVersion>2.0</protocolVersion><adminEmail>test@example.org</adminEmail>` +
       `<earliestDatestamp>${served(earliest)}</earliestDatestamp><deletedRecord>transient</deletedRecord>` +
-      `<granularity>${granularity}</granularity></Identify>`;
+      `<granularity>${granularity}</granularity></Identify>`
+    );
   }
 
   function listRecords(args: Record<string, string>, keys: string[]): string {
@@ -211,7 +225,8 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
 
   function recordXml(r: OaiServerRecord): string {
     const gone = deleted.has(r.identifier);
-    const header = `<header${gone ? ' status="deleted"' : ''}><identifier>${esc(r.identifier)}</identifier>` +
+    const header =
+      `<header${gone ? ' status="deleted"' : ''}><identifier>${esc(r.identifier)}</identifier>` +
       `<datestamp>${served(r.datestamp)}</datestamp>${r.sets.map((s) => `<setSpec>${esc(s)}</setSpec>`).join('')}</header>`;
     return `<record>${header}${gone ? '' : `<metadata>${r.metadata}</metadata>`}</record>`;
   }
@@ -220,7 +235,10 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
   function dateRange(from: string | undefined, until: string | undefined): [number, number] {
     const bounds: number[] = [];
     const kinds = new Set<string>();
-    for (const [value, end] of [[from, false], [until, true]] as const) {
+    for (const [value, end] of [
+      [from, false],
+      [until, true],
+    ] as const) {
       if (value === undefined) {
         bounds.push(end ? Infinity : -Infinity);
         continue;
@@ -229,9 +247,16 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
       const seconds = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value);
       const ms = Date.parse(day ? `${value}T00:00:00Z` : value);
       // The round trip refuses dates such as 2024-02-30 that Date.parse rolls over.
-      const valid = (day || seconds) && !Number.isNaN(ms) && new Date(ms).toISOString().replace(/\.000Z$/, 'Z').startsWith(value.replace(/Z$/, ''));
+      const valid =
+        (day || seconds) &&
+        !Number.isNaN(ms) &&
+        new Date(ms)
+          .toISOString()
+          .replace(/\.000Z$/, 'Z')
+          .startsWith(value.replace(/Z$/, ''));
       if (!valid) throw new OaiProblem('badArgument', `'${value}' is not a valid datestamp.`);
-      if (seconds && granularity === 'YYYY-MM-DD') throw new OaiProblem('badArgument', `'${value}' is finer than the repository's granularity YYYY-MM-DD.`);
+      if (seconds && granularity === 'YYYY-MM-DD')
+        throw new OaiProblem('badArgument', `'${value}' is finer than the repository's granularity YYYY-MM-DD.`);
       kinds.add(day ? 'day' : 'seconds');
       bounds.push(day && end ? ms + 86_399_999 : ms);
     }
@@ -245,7 +270,9 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
   }
 
   function requestElement(args: Record<string, string>): string {
-    const attrs = Object.entries(args).map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
+    const attrs = Object.entries(args)
+      .map(([k, v]) => ` ${k}="${esc(v)}"`)
+      .join('');
     return `<request${attrs}>${esc(baseUrl)}</request>`;
   }
 
@@ -265,10 +292,12 @@ export async function startOaiServer(options: OaiServerOptions): Promise<OaiServ
 
 function wrap(content: string, request: string, doctype?: string): string {
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${doctype === undefined ? '' : `${doctype}\n`}` +
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n${doctype === undefined ? '' : `${doctype}\n`}` +
     '<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
     'xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd">\n' +
-    `<responseDate>${now}</responseDate>\n${request}\n${content}\n</OAI-PMH>\n`;
+    `<responseDate>${now}</responseDate>\n${request}\n${content}\n</OAI-PMH>\n`
+  );
 }
 
 /** Headers promise the whole body, half is sent, then the connection is cut: what a network failure mid-transfer looks like. */

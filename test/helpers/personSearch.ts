@@ -19,5 +19,5 @@ export async function searchPersons(store: Store, search: EntitySearch): Promise
     hosts.set(store, host);
   }
   while (!(await host.refresh('person', 1000)));
-  return entityResult(search, (await host.search(entityEngineSearch(search), Date.now() + 600_000)));
+  return entityResult(search, await host.search(entityEngineSearch(search), Date.now() + 600_000));
 }

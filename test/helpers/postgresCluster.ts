@@ -150,4 +150,3 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   }
   throw lastError;
 }
-

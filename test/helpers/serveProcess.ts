@@ -34,7 +34,12 @@ export function ask(base: string, path: string, headers: Record<string, string> 
 }
 
 /** Polls `check` until it holds: waits for a condition, never for a time. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 120_000, everyMs = 20): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 120_000,
+  everyMs = 20,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -57,7 +62,18 @@ export interface ServeNode {
  * besides), once it says where it listens and /health/ready answers 200.
  */
 export async function serveNode(env: NodeJS.ProcessEnv, workers: number, logLevel = 'error'): Promise<ServeNode> {
-  const args = ['--import', import.meta.resolve('tsx'), MAIN, '--log-level', logLevel, 'serve', '--port', '0', '--workers', String(workers)];
+  const args = [
+    '--import',
+    import.meta.resolve('tsx'),
+    MAIN,
+    '--log-level',
+    logLevel,
+    'serve',
+    '--port',
+    '0',
+    '--workers',
+    String(workers),
+  ];
   const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));

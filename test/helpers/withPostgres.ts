@@ -35,7 +35,9 @@ await cluster.stop();
 const left = readdirSync(runTemp).filter((name) => !/^tsx-\d+$/.test(name));
 rmSync(runTemp, { recursive: true, force: true });
 if (left.length > 0) {
-  process.stderr.write(`The tests left ${left.length} entries in the temp directory (make them with test/helpers/tempDir.ts, or remove them): ${left.join(', ')}\n`);
+  process.stderr.write(
+    `The tests left ${left.length} entries in the temp directory (make them with test/helpers/tempDir.ts, or remove them): ${left.join(', ')}\n`,
+  );
   process.exit(status === 0 ? 1 : status);
 }
 process.exit(status);

@@ -32,7 +32,11 @@ const READS: Array<[string, string]> = [
 ];
 
 const errorBody = (status: number, name: string, message: string) => JSON.stringify({ status, name, message });
-const INVALID_KEY = errorBody(403, 'NotAuthorizedException', 'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.');
+const INVALID_KEY = errorBody(
+  403,
+  'NotAuthorizedException',
+  'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.',
+);
 
 async function get(t: TestApp, url: string, headers: Record<string, string>, remoteAddress = '127.0.0.1') {
   return t.app.inject({ url, headers, remoteAddress });
@@ -69,7 +73,7 @@ for (const backend of BACKENDS) {
       const inQuery = await get(t, `${url}?oauth_consumer_key=${generateApiKey()}`, { accept: 'application/json' });
       assert.equal(inQuery.statusCode, 403);
       assert.equal(inQuery.body, INVALID_KEY);
-      assert.equal((await t.store.revokeKey('test')), true);
+      assert.equal(await t.store.revokeKey('test'), true);
       const revoked = await get(t, url, t.json);
       assert.equal(revoked.statusCode, 403);
       assert.equal(revoked.body, INVALID_KEY);
@@ -83,7 +87,10 @@ for (const backend of BACKENDS) {
   });
 
   test(`${b} anonymous reads: limited per address; a key has a limit of its own`, async () => {
-    const t = await startTestApp(backend, { load: [CORTEX_DIR], flags: { ...PUBLIC, http: { rateLimitMax: 2, rateLimitWindowSeconds: 60 } } });
+    const t = await startTestApp(backend, {
+      load: [CORTEX_DIR],
+      flags: { ...PUBLIC, http: { rateLimitMax: 2, rateLimitWindowSeconds: 60 } },
+    });
     try {
       const url = `/items/${CHAPTER_ID}/parents`;
       const anon = { accept: 'application/json' };
@@ -130,5 +137,8 @@ for (const backend of BACKENDS) {
 test('HERITAGE_API_AUTH_ANONYMOUS_READ switches it on; the default is off', () => {
   assert.equal(loadConfig().auth.anonymousRead, false);
   assert.equal(loadConfig({ env: { HERITAGE_API_AUTH_ANONYMOUS_READ: 'true' } }).auth.anonymousRead, true);
-  assert.throws(() => loadConfig({ env: { HERITAGE_API_AUTH_ANONYMOUS_READ: 'maybe' } }), /HERITAGE_API_AUTH_ANONYMOUS_READ: expected true or false/);
+  assert.throws(
+    () => loadConfig({ env: { HERITAGE_API_AUTH_ANONYMOUS_READ: 'maybe' } }),
+    /HERITAGE_API_AUTH_ANONYMOUS_READ: expected true or false/,
+  );
 });

@@ -16,9 +16,17 @@ const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><error 
 
 const body = (status: number, name: string, message: string) => JSON.stringify({ status, name, message });
 const malformed = (detail: string) =>
-  body(400, 'MalformedRequestException', `The request is not valid HTTP/1.1 (RFC 9112): ${detail}. The connection is closed; send a well-formed request on a new one.`);
+  body(
+    400,
+    'MalformedRequestException',
+    `The request is not valid HTTP/1.1 (RFC 9112): ${detail}. The connection is closed; send a well-formed request on a new one.`,
+  );
 const notAllowed = (method: string, path: string) =>
-  body(405, 'MethodNotAllowedException', `${method} is not allowed on ${path}: this API is read-only. Use GET or HEAD (the Allow header lists the methods).`);
+  body(
+    405,
+    'MethodNotAllowedException',
+    `${method} is not allowed on ${path}: this API is read-only. Use GET or HEAD (the Allow header lists the methods).`,
+  );
 
 /** Header fields of a raw answer, names lower-cased. */
 function headersOf(res: RawResponse): Record<string, string> {
@@ -48,18 +56,43 @@ for (const backend of BACKENDS) {
         // Versions Node's parser lets through, answered by the server itself (docs/errors.md).
         ['GET / HTTP/2.0\r\nHost: x\r\n\r\n', malformed("the protocol version must be 'HTTP/1.1' (or 'HTTP/1.0')")],
         ['GET / HTTP/0.9\r\nHost: x\r\n\r\n', malformed("the protocol version must be 'HTTP/1.1' (or 'HTTP/1.0')")],
-        [`GET /items/${CHAPTER_ID}/parents HTTP/2.0\r\nHost: x\r\nAccept: application/json\r\n\r\n`, malformed("the protocol version must be 'HTTP/1.1' (or 'HTTP/1.0')")],
+        [
+          `GET /items/${CHAPTER_ID}/parents HTTP/2.0\r\nHost: x\r\nAccept: application/json\r\n\r\n`,
+          malformed("the protocol version must be 'HTTP/1.1' (or 'HTTP/1.0')"),
+        ],
         ['GET / HTTP/1.1\nHost: x\n\n', malformed('every line of the request head must end in CR LF, not a bare LF')],
         ['GET / HTTP/1.1\r\nHost: x\n\n', malformed('every line of the request head must end in CR LF, not a bare LF')],
-        ['GET /items/ä/aip HTTP/1.1\r\nHost: x\r\n\r\n', malformed("the request target must be printable ASCII: percent-encode spaces, control characters and characters outside ASCII as UTF-8 (e.g. %C3%A4 for 'ä')")],
-        ['GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', malformed("the request line must be 'GET <target> HTTP/1.1', one space apart, with the target percent-encoded (a space is %20)")],
+        [
+          'GET /items/ä/aip HTTP/1.1\r\nHost: x\r\n\r\n',
+          malformed(
+            "the request target must be printable ASCII: percent-encode spaces, control characters and characters outside ASCII as UTF-8 (e.g. %C3%A4 for 'ä')",
+          ),
+        ],
+        [
+          'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n',
+          malformed("the request line must be 'GET <target> HTTP/1.1', one space apart, with the target percent-encoded (a space is %20)"),
+        ],
         ['GET / HTTP/1.1\r\nHo st: x\r\n\r\n', malformed('a header name or value has characters HTTP does not allow there')],
-        ['GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n', malformed('the message framing (Content-Length, Transfer-Encoding) is invalid; this API takes no request body')],
+        [
+          'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n',
+          malformed('the message framing (Content-Length, Transfer-Encoding) is invalid; this API takes no request body'),
+        ],
         [
           `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`,
-          body(431, 'RequestHeaderFieldsTooLargeException', 'The request line and headers together exceed 32768 bytes. Keep the URL to at most 16384 characters and send fewer or shorter headers.'),
+          body(
+            431,
+            'RequestHeaderFieldsTooLargeException',
+            'The request line and headers together exceed 32768 bytes. Keep the URL to at most 16384 characters and send fewer or shorter headers.',
+          ),
         ],
-        [`GET /${'a'.repeat(40_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, body(431, 'RequestHeaderFieldsTooLargeException', 'The request line and headers together exceed 32768 bytes. Keep the URL to at most 16384 characters and send fewer or shorter headers.')],
+        [
+          `GET /${'a'.repeat(40_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+          body(
+            431,
+            'RequestHeaderFieldsTooLargeException',
+            'The request line and headers together exceed 32768 bytes. Keep the URL to at most 16384 characters and send fewer or shorter headers.',
+          ),
+        ],
         ['CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n', notAllowed('CONNECT', 'example.org:443')],
       ];
       for (const [request, expected] of cases) {
@@ -77,7 +110,10 @@ for (const backend of BACKENDS) {
       const xml = await rawRequest(port, 'GET / HTTP/1.2\r\nHost: x\r\nAccept: application/xml\r\n\r\n');
       assert.equal(
         xml.body,
-        `${XML_HEAD}<status>400</status><name>MalformedRequestException</name><message>The request is not valid HTTP/1.1 (RFC 9112): the protocol version must be &apos;HTTP/1.1&apos; (or &apos;HTTP/1.0&apos;). The connection is closed; send a well-formed request on a new one.</message></error>`.replace(/&apos;/g, "'"),
+        `${XML_HEAD}<status>400</status><name>MalformedRequestException</name><message>The request is not valid HTTP/1.1 (RFC 9112): the protocol version must be &apos;HTTP/1.1&apos; (or &apos;HTTP/1.0&apos;). The connection is closed; send a well-formed request on a new one.</message></error>`.replace(
+          /&apos;/g,
+          "'",
+        ),
       );
       assert.equal(headersOf(xml)['content-type'], 'application/xml; charset=utf-8');
     } finally {
@@ -93,7 +129,14 @@ for (const backend of BACKENDS) {
         const path = `/items/${'A'.repeat(length - '/items/'.length - '/aip'.length)}/aip`;
         const res = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
         assert.equal(res.status, 414, String(length));
-        assert.equal(res.body, body(414, 'UriTooLongException', `The request URL has ${length} characters; at most 16384 are accepted. Shorten the query or the id.`));
+        assert.equal(
+          res.body,
+          body(
+            414,
+            'UriTooLongException',
+            `The request URL has ${length} characters; at most 16384 are accepted. Shorten the query or the id.`,
+          ),
+        );
         assert.equal(headersOf(res)['access-control-allow-origin'], '*');
       }
     } finally {
@@ -107,7 +150,14 @@ for (const backend of BACKENDS) {
       const port = await listening(t);
       const ask = (line: string, extra = '', payload = '') =>
         rawRequest(port, `${line} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n${extra}Connection: close\r\n\r\n${payload}`);
-      for (const path of ['/entities', `/items/${CHAPTER_ID}`, `/items/${CHAPTER_ID}/aip`, `/items/${CHAPTER_ID}/parents`, '/openapi.json', '*']) {
+      for (const path of [
+        '/entities',
+        `/items/${CHAPTER_ID}`,
+        `/items/${CHAPTER_ID}/aip`,
+        `/items/${CHAPTER_ID}/parents`,
+        '/openapi.json',
+        '*',
+      ]) {
         const res = await ask(`OPTIONS ${path}`);
         assert.equal(res.status, 204, path);
         assert.equal(res.body, '');
@@ -117,7 +167,11 @@ for (const backend of BACKENDS) {
         for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'PROPFIND', 'TRACE']) {
           if (path === '*') continue;
           const withBody = method === 'POST' || method === 'PUT';
-          const refused = await ask(`${method} ${path}`, withBody ? 'Content-Type: application/json\r\nContent-Length: 2\r\n' : '', withBody ? '{}' : '');
+          const refused = await ask(
+            `${method} ${path}`,
+            withBody ? 'Content-Type: application/json\r\nContent-Length: 2\r\n' : '',
+            withBody ? '{}' : '',
+          );
           assert.equal(refused.status, 405, `${method} ${path}`);
           assert.equal(refused.body, notAllowed(method, path), `${method} ${path}`);
           assert.equal(headersOf(refused).allow, 'GET, HEAD, OPTIONS');
@@ -131,7 +185,11 @@ for (const backend of BACKENDS) {
         const [method, path] = line.split(' ');
         assert.equal(
           res.body,
-          body(404, 'NotFoundException', `There is no ${method} ${path}. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`),
+          body(
+            404,
+            'NotFoundException',
+            `There is no ${method} ${path}. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`,
+          ),
         );
       }
       // A real preflight is still answered by the CORS plugin.
@@ -150,9 +208,20 @@ for (const backend of BACKENDS) {
       const cases: Array<[string, string]> = [
         [
           'GET /items/%zz/aip HTTP/1.1\r\nHost: x\r\n',
-          body(400, 'MalformedUrlException', "The path of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä')."),
+          body(
+            400,
+            'MalformedUrlException',
+            "The path of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').",
+          ),
         ],
-        ['GET /items/x/aip HTTP/1.0\r\n', body(400, 'MissingHostException', 'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.')],
+        [
+          'GET /items/x/aip HTTP/1.0\r\n',
+          body(
+            400,
+            'MissingHostException',
+            'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.',
+          ),
+        ],
       ];
       for (const [head, expected] of cases) {
         const res = await rawRequest(port, `${head}Origin: https://app.example\r\nConnection: close\r\n\r\n`);

@@ -15,7 +15,8 @@ const url = `/items/${CHAPTER_ID}/parents`;
 const FORBIDDEN = JSON.stringify({
   status: 403,
   name: 'NotAuthorizedException',
-  message: 'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.',
+  message:
+    'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.',
 });
 const MALFORMED = (detail: string) =>
   JSON.stringify({
@@ -30,7 +31,10 @@ for (const backend of BACKENDS) {
   test(`${b} spec 5: the key is accepted in the Authorization header and in the query parameter`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
-      const header = await t.app.inject({ url, headers: { accept: 'application/json', authorization: `OAuth oauth_consumer_key="${t.key}"` } });
+      const header = await t.app.inject({
+        url,
+        headers: { accept: 'application/json', authorization: `OAuth oauth_consumer_key="${t.key}"` },
+      });
       assert.equal(header.statusCode, 200);
       const query = await t.app.inject({ url: `${url}?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } });
       assert.equal(query.statusCode, 200);
@@ -49,7 +53,11 @@ for (const backend of BACKENDS) {
         `oauth   oauth_consumer_key = "${t.key}"`,
       ];
       // What a 2014 v1 client reads with such a header: parents, aip, entities.
-      for (const path of [url, `/items/${CHAPTER_ID}/aip`, `/entities?query=${encodeURIComponent('id:"http://d-nb.info/gnd/118540238"')}`]) {
+      for (const path of [
+        url,
+        `/items/${CHAPTER_ID}/aip`,
+        `/entities?query=${encodeURIComponent('id:"http://d-nb.info/gnd/118540238"')}`,
+      ]) {
         for (const authorization of headers) {
           const res = await t.app.inject({ url: path, headers: { accept: 'application/json', authorization } });
           assert.equal(res.statusCode, 200, `${path} ${authorization}`);
@@ -72,7 +80,8 @@ for (const backend of BACKENDS) {
           JSON.stringify({
             status: 401,
             name: 'NotAuthorizedException',
-            message: 'No API key was sent. Send \'Authorization: OAuth oauth_consumer_key="<API key>"\' or the query parameter oauth_consumer_key=<API key>.',
+            message:
+              'No API key was sent. Send \'Authorization: OAuth oauth_consumer_key="<API key>"\' or the query parameter oauth_consumer_key=<API key>.',
           }),
         );
       }
@@ -85,9 +94,9 @@ for (const backend of BACKENDS) {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
       assert.equal((await t.app.inject({ url, headers: t.json })).statusCode, 200);
-      const other = (await backend.connect(t.location));
+      const other = await backend.connect(t.location);
       try {
-        assert.equal((await other.revokeKey('test')), true);
+        assert.equal(await other.revokeKey('test'), true);
       } finally {
         other.close();
       }
@@ -110,11 +119,14 @@ for (const backend of BACKENDS) {
       // Over one socket, as a DDB client with keep-alive sends them (the fast path and Fastify both).
       const get = (path: string, authorization: string) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const req = httpRequest({ host: '127.0.0.1', port, path, agent, headers: { accept: 'application/json', authorization } }, (res) => {
-            let body = '';
-            res.setEncoding('utf8').on('data', (c: string) => (body += c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-          });
+          const req = httpRequest(
+            { host: '127.0.0.1', port, path, agent, headers: { accept: 'application/json', authorization } },
+            (res) => {
+              let body = '';
+              res.setEncoding('utf8').on('data', (c: string) => (body += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            },
+          );
           req.on('error', reject).end();
         });
       const valid = t.json.authorization!;
@@ -130,9 +142,9 @@ for (const backend of BACKENDS) {
       const noKey = 'OAuth realm="archive"';
       assert.equal((await get(`${url}?oauth_consumer_key=${t.key}`, noKey)).status, 200);
       assert.deepEqual(await get(`${url}?oauth_consumer_key=${t.key}x`, noKey), { status: 403, body: FORBIDDEN });
-      const other = (await backend.connect(t.location));
+      const other = await backend.connect(t.location);
       try {
-        assert.equal((await other.revokeKey('test')), true);
+        assert.equal(await other.revokeKey('test'), true);
       } finally {
         other.close();
       }
@@ -157,7 +169,7 @@ for (const backend of BACKENDS) {
       }
       // Used first, so that the server has looked the key up before it is revoked.
       assert.equal((await t.app.inject({ url, headers: t.json })).statusCode, 200);
-      assert.equal((await t.store.revokeKey('test')), true);
+      assert.equal(await t.store.revokeKey('test'), true);
       const revoked = await t.app.inject({ url, headers: t.json });
       assert.equal(revoked.statusCode, 403);
       assert.equal(revoked.body, FORBIDDEN);
@@ -193,7 +205,11 @@ for (const backend of BACKENDS) {
     const stream = new PassThrough();
     let log = '';
     stream.on('data', (d) => (log += d.toString()));
-    const t = await startTestApp(backend, { load: [CORTEX_DIR], flags: { server: { logLevel: 'info' } }, server: { logging: true, logStream: stream } });
+    const t = await startTestApp(backend, {
+      load: [CORTEX_DIR],
+      flags: { server: { logLevel: 'info' } },
+      server: { logging: true, logStream: stream },
+    });
     try {
       await t.app.inject({ url: `${url}?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } });
       await t.app.inject({ url, headers: t.json });

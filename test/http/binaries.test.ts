@@ -20,7 +20,7 @@ import { CHAPTER_ID } from '../helpers/paths.js';
 import { rawRequest } from '../helpers/raw.js';
 
 const LIST = `${CHAPTER_ID}/list/1.jpg`;
-const SECRET = 'the operator\'s secret, outside the media directory';
+const SECRET = "the operator's secret, outside the media directory";
 
 interface Media {
   dir: string;
@@ -58,7 +58,11 @@ async function withServer(flags: ConfigOverrides, run: (t: TestApp) => Promise<v
 
 const error = (status: number, name: string, message: string) => JSON.stringify({ status, name, message });
 const notFound = (path: string) =>
-  error(404, 'BinaryNotFoundException', `There is no binary at ${path}. The binaries of an item are listed in its package (/items/{id}/aip, part binaries).`);
+  error(
+    404,
+    'BinaryNotFoundException',
+    `There is no binary at ${path}. The binaries of an item are listed in its package (/items/{id}/aip, part binaries).`,
+  );
 const invalid = (path: string) =>
   error(
     400,
@@ -142,7 +146,11 @@ test('Range (RFC 9110 §14): 206 with Content-Range for one range, 416 outside t
       assert.equal(outside.headers['content-range'], `bytes */${size}`);
       assert.equal(
         outside.body,
-        error(416, 'RangeNotSatisfiableException', `The range 'bytes=${size}-' lies outside the file of ${size} bytes (see Content-Range). Ask for bytes from 0 to ${size - 1}, or send no Range.`),
+        error(
+          416,
+          'RangeNotSatisfiableException',
+          `The range 'bytes=${size}-' lies outside the file of ${size} bytes (see Content-Range). Ask for bytes from 0 to ${size - 1}, or send no Range.`,
+        ),
       );
 
       // Several ranges: we may send the whole file (§14.2), and do.
@@ -155,7 +163,10 @@ test('Range (RFC 9110 §14): 206 with Content-Range for one range, 416 outside t
       assert.equal(stale.statusCode, 200);
       assert.deepEqual(stale.rawPayload, media.jpeg);
       const current = (await t.app.inject({ url: `/binary/${LIST}` })).headers;
-      const fresh = await t.app.inject({ url: `/binary/${LIST}`, headers: { range: 'bytes=0-9', 'if-range': String(current['last-modified']) } });
+      const fresh = await t.app.inject({
+        url: `/binary/${LIST}`,
+        headers: { range: 'bytes=0-9', 'if-range': String(current['last-modified']) },
+      });
       assert.equal(fresh.statusCode, 206);
     });
   } finally {
@@ -173,14 +184,24 @@ test('conditional requests: 304 on If-None-Match and If-Modified-Since, 412 on a
       assert.equal(byTag.statusCode, 304);
       assert.equal(byTag.body, '');
       assert.equal(byTag.headers.etag, etag);
-      const byDate = await t.app.inject({ url: `/binary/${LIST}`, headers: { 'if-modified-since': String(first.headers['last-modified']) } });
+      const byDate = await t.app.inject({
+        url: `/binary/${LIST}`,
+        headers: { 'if-modified-since': String(first.headers['last-modified']) },
+      });
       assert.equal(byDate.statusCode, 304);
       const other = await t.app.inject({ url: `/binary/${LIST}`, headers: { 'if-none-match': 'W/"other"' } });
       assert.equal(other.statusCode, 200);
 
       const failed = await t.app.inject({ url: `/binary/${LIST}`, headers: { 'if-match': '"other"' } });
       assert.equal(failed.statusCode, 412);
-      assert.equal(failed.body, error(412, 'PreconditionFailedException', 'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.'));
+      assert.equal(
+        failed.body,
+        error(
+          412,
+          'PreconditionFailedException',
+          'The file has changed since the version named in If-Match or If-Unmodified-Since. Fetch it again without them.',
+        ),
+      );
 
       // A changed file is a new version.
       writeFileSync(join(media.dir, LIST), jpegImage(64, 64));
@@ -193,7 +214,7 @@ test('conditional requests: 304 on If-None-Match and If-Modified-Since, 412 on a
   }
 });
 
-test('a clean 404 in the catalog\'s shape: missing file, directory, nothing configured; XML to a client that prefers it', async () => {
+test("a clean 404 in the catalog's shape: missing file, directory, nothing configured; XML to a client that prefers it", async () => {
   const media = makeMedia();
   try {
     await withServer({ media: { path: media.dir } }, async (t) => {
@@ -214,7 +235,14 @@ test('a clean 404 in the catalog\'s shape: missing file, directory, nothing conf
     await withServer({}, async (t) => {
       const off = await t.app.inject({ url: `/binary/${LIST}` });
       assert.equal(off.statusCode, 404);
-      assert.equal(off.body, error(404, 'BinaryNotFoundException', 'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).'));
+      assert.equal(
+        off.body,
+        error(
+          404,
+          'BinaryNotFoundException',
+          'This service serves no binaries: its operator has set neither media.path nor media.baseUrl (docs/configuration.md).',
+        ),
+      );
     });
   } finally {
     await media.dispose();
@@ -227,7 +255,8 @@ test('nothing outside the media directory: .., encoded slashes and dots, NUL, ab
     await withServer({ media: { path: media.dir } }, async (t) => {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = t.app.server.address() as { port: number };
-      const get = (path: string) => rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
+      const get = (path: string) =>
+        rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
       const refused: Array<[string, string]> = [
         ['/binary/../outside/secret.jpg', '/binary/../outside/secret.jpg'],
         ['/binary/../../../../../etc/passwd', '/binary/../../../../../etc/passwd'],
@@ -254,7 +283,11 @@ test('nothing outside the media directory: .., encoded slashes and dots, NUL, ab
       assert.equal(broken.status, 400);
       assert.equal(
         broken.body,
-        error(400, 'MalformedUrlException', "The path of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä')."),
+        error(
+          400,
+          'MalformedUrlException',
+          "The path of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').",
+        ),
       );
       // Links are resolved and must stay inside.
       for (const path of ['/binary/escape.jpg', '/binary/escapedir/secret.jpg']) {
@@ -323,7 +356,11 @@ test('a media.path that is not a readable directory stops the server at start, s
       [join(media.dir, LIST), `media.path '${join(media.dir, LIST)}' is not a directory.`],
     ]) {
       const config = loadConfig({ flags: { store: BACKENDS[0]!.config(opened.location), media: { path } } });
-      await assert.rejects(buildServer(config, opened.store, { logging: false }), (e: Error) => e.name === 'UsageError' && e.message.startsWith(message!), path);
+      await assert.rejects(
+        buildServer(config, opened.store, { logging: false }),
+        (e: Error) => e.name === 'UsageError' && e.message.startsWith(message!),
+        path,
+      );
     }
   } finally {
     await opened.dispose();

@@ -109,7 +109,7 @@ for (const backend of BACKENDS) {
       const revalidated = await t.app.inject({ url, headers: { ...headers, 'if-none-match': after.headers.etag as string } });
       assert.equal(revalidated.statusCode, 304);
       assert.equal(revalidated.headers.etag, (after.headers.etag as string).replace(/-gzip"$/, '"'));
-      (await t.store.blockItem('GZIPCHANGE', 'Withdrawn by the provider.'));
+      await t.store.blockItem('GZIPCHANGE', 'Withdrawn by the provider.');
       const blocked = await t.app.inject({ url, headers });
       assert.equal(blocked.statusCode, 403);
       assert.equal(blocked.headers['content-encoding'], undefined);
@@ -129,7 +129,11 @@ for (const backend of BACKENDS) {
       const pre = await t.app.inject({
         method: 'OPTIONS',
         url: aip,
-        headers: { origin: 'https://portal.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, accept' },
+        headers: {
+          origin: 'https://portal.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization, accept',
+        },
       });
       assert.equal(pre.statusCode, 204);
       assert.equal(pre.headers['access-control-allow-origin'], '*');
@@ -152,7 +156,12 @@ for (const backend of BACKENDS) {
       assert.equal(limited.headers['retry-after'], '60');
       assert.equal(
         limited.body,
-        JSON.stringify({ status: 429, name: 'TooManyRequestsException', message: 'Too many requests for this API key (or, without a valid key, from this address). Wait 60 seconds (see the Retry-After header) and try again.' }),
+        JSON.stringify({
+          status: 429,
+          name: 'TooManyRequestsException',
+          message:
+            'Too many requests for this API key (or, without a valid key, from this address). Wait 60 seconds (see the Retry-After header) and try again.',
+        }),
       );
       // The query form of the same key shares its budget (docs/decisions.md "Rate limits";
       // test/http/rateLimit.test.ts has more).
@@ -171,29 +180,93 @@ for (const backend of BACKENDS) {
       const doc = res.json();
       assert.equal(doc.openapi, '3.1.0');
       assert.deepEqual(Object.keys(doc.paths).sort(), [
-        '/', '/binary/{path}', '/entities', '/entities/facets', '/entities/facets/maxpages', '/entities/facets/{facetName}', '/entities/sortcriteria', '/entities/suggest', '/institutions', '/institutions/map', '/institutions/sectors', '/items/{id}', '/items/{id}/aip', '/items/{id}/binaries', '/items/{id}/children', '/items/{id}/edm',
-        '/items/{id}/iiif', '/items/{id}/indexing-profile', '/items/{id}/parents', '/items/{id}/source', '/items/{id}/source/description',
-        '/items/{id}/source/record', '/items/{id}/view', '/openapi.json',
-        '/search', '/search/facets', '/search/facets/maxpages', '/search/facets/{facetName}', '/search/index/{index}/{handler}', '/search/mlt',
-        '/search/organization', '/search/organization/facets', '/search/organization/facets/maxpages', '/search/organization/facets/{facetName}',
-        '/search/organization/sortcriteria', '/search/organization/suggest', '/search/person', '/search/person/facets', '/search/person/facets/maxpages',
-        '/search/person/facets/{facetName}', '/search/person/sortcriteria', '/search/person/suggest', '/search/sortcriteria', '/search/suggest',
-        '/status', '/version',
+        '/',
+        '/binary/{path}',
+        '/entities',
+        '/entities/facets',
+        '/entities/facets/maxpages',
+        '/entities/facets/{facetName}',
+        '/entities/sortcriteria',
+        '/entities/suggest',
+        '/institutions',
+        '/institutions/map',
+        '/institutions/sectors',
+        '/items/{id}',
+        '/items/{id}/aip',
+        '/items/{id}/binaries',
+        '/items/{id}/children',
+        '/items/{id}/edm',
+        '/items/{id}/iiif',
+        '/items/{id}/indexing-profile',
+        '/items/{id}/parents',
+        '/items/{id}/source',
+        '/items/{id}/source/description',
+        '/items/{id}/source/record',
+        '/items/{id}/view',
+        '/openapi.json',
+        '/search',
+        '/search/facets',
+        '/search/facets/maxpages',
+        '/search/facets/{facetName}',
+        '/search/index/{index}/{handler}',
+        '/search/mlt',
+        '/search/organization',
+        '/search/organization/facets',
+        '/search/organization/facets/maxpages',
+        '/search/organization/facets/{facetName}',
+        '/search/organization/sortcriteria',
+        '/search/organization/suggest',
+        '/search/person',
+        '/search/person/facets',
+        '/search/person/facets/maxpages',
+        '/search/person/facets/{facetName}',
+        '/search/person/sortcriteria',
+        '/search/person/suggest',
+        '/search/sortcriteria',
+        '/search/suggest',
+        '/status',
+        '/version',
       ]);
       // The same operations under /2 (docs/decisions.md "The `/2` prefix"): a second server.
-      assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), ['/', '/2']);
+      assert.deepEqual(
+        doc.servers.map((s: { url: string }) => s.url),
+        ['/', '/2'],
+      );
       assert.deepEqual(doc.security, [{ oauthHeader: [] }, { oauthQuery: [] }]);
       // /version is public (ddb-openapi-6.8 getVersion has no security); everything else needs the key.
       assert.deepEqual(doc.paths['/version'].get.security, []);
       assert.equal(doc.paths['/status'].get.security, undefined);
-      assert.deepEqual(Object.keys(doc.paths['/items/{id}/edm'].get.responses['200'].content).sort(), ['application/json', 'application/rdf+xml', 'application/xml']);
-      assert.deepEqual(doc.paths['/items/{id}/children'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(), ['path:id', 'query:offset', 'query:rows']);
+      assert.deepEqual(Object.keys(doc.paths['/items/{id}/edm'].get.responses['200'].content).sort(), [
+        'application/json',
+        'application/rdf+xml',
+        'application/xml',
+      ]);
+      assert.deepEqual(
+        doc.paths['/items/{id}/children'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(),
+        ['path:id', 'query:offset', 'query:rows'],
+      );
       const op = doc.paths['/items/{id}/parents'].get;
-      assert.deepEqual(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:id']);
+      assert.deepEqual(
+        op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`),
+        ['path:id'],
+      );
       // The key parameter is described once, as the security schemes of spec section 5.
       assert.deepEqual(doc.components.securitySchemes.oauthQuery, { type: 'apiKey', in: 'query', name: 'oauth_consumer_key' });
       assert.equal(doc.components.securitySchemes.oauthHeader.name, 'Authorization');
-      assert.deepEqual(Object.keys(op.responses).sort(), ['200', '304', '400', '401', '403', '404', '405', '406', '414', '429', '431', '500']);
+      assert.deepEqual(Object.keys(op.responses).sort(), [
+        '200',
+        '304',
+        '400',
+        '401',
+        '403',
+        '404',
+        '405',
+        '406',
+        '414',
+        '429',
+        '431',
+        '500',
+      ]);
       // Every operation has the answers any request may get before it reaches one (docs/errors.md
       // "Order of checks").
       for (const [path, methods] of Object.entries(doc.paths as Record<string, { get: { responses: object } }>)) {

@@ -54,7 +54,10 @@ for (const backend of BACKENDS) {
       const past = await t.app.inject({ url: '/items/ROOTITEM/children?offset=3', headers: t.json });
       assert.equal(past.body, '{"numberOfResults":3,"hierarchy":[]}');
       // The key as a query parameter works here too.
-      const byQuery = await t.app.inject({ url: `/items/ROOTITEM/children?rows=0&oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } });
+      const byQuery = await t.app.inject({
+        url: `/items/ROOTITEM/children?rows=0&oauth_consumer_key=${t.key}`,
+        headers: { accept: 'application/json' },
+      });
       assert.equal(byQuery.statusCode, 200);
       assert.equal(byQuery.body, '{"numberOfResults":3,"hierarchy":[]}');
     }));
@@ -102,10 +105,13 @@ for (const backend of BACKENDS) {
         unknownXml.body,
         `${DECL}<error xmlns="http://www.deutsche-digitale-bibliothek.de/error"><status>404</status><name>ItemNotFoundException</name><message>Item 'NOSUCHITEM' not found.</message></error>`,
       );
-      (await t.store.blockItem('VOL1', 'copyright'));
+      await t.store.blockItem('VOL1', 'copyright');
       const blocked = await t.app.inject({ url: '/items/VOL1/children', headers: t.json });
       assert.equal(blocked.statusCode, 403);
-      assert.equal(blocked.body, '{"status":403,"name":"ItemBlockedException","message":"Item \'VOL1\' is not available through this interface: copyright"}');
+      assert.equal(
+        blocked.body,
+        '{"status":403,"name":"ItemBlockedException","message":"Item \'VOL1\' is not available through this interface: copyright"}',
+      );
       const tooMany = await t.app.inject({ url: '/items/ROOTITEM/children?rows=1001', headers: t.json });
       assert.equal(tooMany.statusCode, 400);
       assert.equal(

@@ -37,7 +37,9 @@ function get(port: number, path: string, headers: OutgoingHttpHeaders, method = 
     const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { ...headers, [SOCKET_MARK]: '1' }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: comparable(res.headers), body: Buffer.concat(chunks).toString('latin1') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: comparable(res.headers), body: Buffer.concat(chunks).toString('latin1') }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -74,7 +76,14 @@ for (const backend of BACKENDS) {
     const t = await startTestApp(backend, { load: [writePackages(TREE)] });
     try {
       const { port, reachedFastify } = await listening(t);
-      const accepts = ['application/json', 'application/xml', 'text/xml', 'application/xml;q=0.9, application/json;q=0.5', '*/*', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'];
+      const accepts = [
+        'application/json',
+        'application/xml',
+        'text/xml',
+        'application/xml;q=0.9, application/json;q=0.5',
+        '*/*',
+        'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      ];
       // Under /2 too: the newer API generation's paths (docs/decisions.md "The `/2` prefix").
       for (const id of ['CHAPITEM', 'VOLITEM', 'ROOTITEM']) {
         for (const accept of accepts) {
@@ -123,28 +132,56 @@ for (const backend of BACKENDS) {
   test(`${b} every other request goes to Fastify and gets the route's answer or error`, async () => {
     const t = await startTestApp(backend, { load: [writePackages(TREE)] });
     try {
-      assert.equal((await t.store.blockItem('ROOTITEM', 'rights unclear')), true);
+      assert.equal(await t.store.blockItem('ROOTITEM', 'rights unclear'), true);
       const { port, reachedFastify } = await listening(t);
       const auth = t.json.authorization!;
       const etag = (await injected(t, '/items/VOLITEM/aip', t.json)).headers.etag as string;
       const parentsTag = (await injected(t, '/items/VOLITEM/parents', t.json)).headers.etag as string;
       const cases: Array<{ what: string; path: string; headers: Record<string, string>; method?: 'GET' | 'HEAD' }> = [
-        { what: 'key in the query string', path: `/items/VOLITEM/parents?oauth_consumer_key=${t.key}`, headers: { accept: 'application/json' } },
-        { what: 'Accept-Encoding (compression is the plugin’s)', path: '/items/CHAPITEM/parents', headers: { ...t.json, 'accept-encoding': 'gzip' } },
+        {
+          what: 'key in the query string',
+          path: `/items/VOLITEM/parents?oauth_consumer_key=${t.key}`,
+          headers: { accept: 'application/json' },
+        },
+        {
+          what: 'Accept-Encoding (compression is the plugin’s)',
+          path: '/items/CHAPITEM/parents',
+          headers: { ...t.json, 'accept-encoding': 'gzip' },
+        },
         { what: 'HEAD', path: '/items/VOLITEM/parents', headers: t.json, method: 'HEAD' },
         { what: 'no Accept', path: '/items/VOLITEM/parents', headers: { authorization: auth } },
         { what: 'Accept nobody offers', path: '/items/VOLITEM/parents', headers: { authorization: auth, accept: 'text/csv' } },
         { what: 'no key', path: '/items/VOLITEM/parents', headers: { accept: 'application/json' } },
-        { what: 'unknown key', path: '/items/VOLITEM/parents', headers: { accept: 'application/json', authorization: 'OAuth oauth_consumer_key="nope"' } },
-        { what: 'malformed Authorization', path: '/items/VOLITEM/parents', headers: { accept: 'application/json', authorization: 'OAuth oauth_consumer_key=nope' } },
+        {
+          what: 'unknown key',
+          path: '/items/VOLITEM/parents',
+          headers: { accept: 'application/json', authorization: 'OAuth oauth_consumer_key="nope"' },
+        },
+        {
+          what: 'malformed Authorization',
+          path: '/items/VOLITEM/parents',
+          headers: { accept: 'application/json', authorization: 'OAuth oauth_consumer_key=nope' },
+        },
         { what: 'unknown item', path: '/items/NOSUCHITEM/parents', headers: t.json },
         { what: 'percent-encoded id', path: '/items/VOL%49TEM/parents', headers: t.json },
         { what: 'invalid id', path: '/items/.hidden/parents', headers: t.json },
         { what: 'trailing slash', path: '/items/VOLITEM/parents/', headers: t.json },
-        { what: 'parents, If-None-Match that matches (304)', path: '/items/VOLITEM/parents', headers: { ...t.json, 'if-none-match': parentsTag } },
-        { what: 'parents, If-None-Match that does not match', path: '/items/VOLITEM/parents', headers: { ...t.json, 'if-none-match': 'W/"other"' } },
+        {
+          what: 'parents, If-None-Match that matches (304)',
+          path: '/items/VOLITEM/parents',
+          headers: { ...t.json, 'if-none-match': parentsTag },
+        },
+        {
+          what: 'parents, If-None-Match that does not match',
+          path: '/items/VOLITEM/parents',
+          headers: { ...t.json, 'if-none-match': 'W/"other"' },
+        },
         { what: 'package, If-None-Match that matches (304)', path: '/items/VOLITEM/aip', headers: { ...t.json, 'if-none-match': etag } },
-        { what: 'package, If-Modified-Since (304)', path: '/items/VOLITEM/aip', headers: { ...t.json, 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' } },
+        {
+          what: 'package, If-Modified-Since (304)',
+          path: '/items/VOLITEM/aip',
+          headers: { ...t.json, 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' },
+        },
         { what: 'package, blocked item', path: '/items/ROOTITEM', headers: t.xml },
         { what: 'package, unknown item', path: '/items/NOSUCHITEM/aip', headers: t.json },
         { what: 'package, no key', path: '/items/VOLITEM/aip', headers: { accept: 'application/json' } },
@@ -161,7 +198,10 @@ for (const backend of BACKENDS) {
       }
       // An empty Host (node's client and inject both fill one in): Fastify's 400. (Its Host check is
       // a hook before the counting one, so the count cannot see it; the fast path writes no errors.)
-      const noHost = await rawRequest(port, `GET /items/VOLITEM/parents HTTP/1.1\r\nHost: \r\nAccept: application/json\r\nAuthorization: ${auth}\r\n${SOCKET_MARK}: 1\r\nConnection: close\r\n\r\n`);
+      const noHost = await rawRequest(
+        port,
+        `GET /items/VOLITEM/parents HTTP/1.1\r\nHost: \r\nAccept: application/json\r\nAuthorization: ${auth}\r\n${SOCKET_MARK}: 1\r\nConnection: close\r\n\r\n`,
+      );
       assert.equal(noHost.status, 400);
       assert.match(noHost.body, /"name":"MissingHostException"/);
     } finally {
@@ -170,21 +210,28 @@ for (const backend of BACKENDS) {
   });
 
   test(`${b} the fast path sees a revoked key and new data from the next request`, async () => {
-    const t = await startTestApp(backend, { load: [writePackages([{ id: 'P1', title: 'Parent' }, { id: 'C1', title: 'Child', parent: 'P1' }])] });
+    const t = await startTestApp(backend, {
+      load: [
+        writePackages([
+          { id: 'P1', title: 'Parent' },
+          { id: 'C1', title: 'Child', parent: 'P1' },
+        ]),
+      ],
+    });
     try {
       const { port, reachedFastify } = await listening(t);
       const headers = { ...t.json, host: 'localhost' };
       const leafOfC1 = async () => JSON.parse((await get(port, '/items/C1/parents', headers)).body).hierarchy[0].leaf;
       assert.equal(await leafOfC1(), true);
       // Another connection, as `heritage-api ingest` in another process, loads a child of C1.
-      const other = (await backend.connect(t.location));
+      const other = await backend.connect(t.location);
       try {
         await ingestItems(other, [writePackages([{ id: 'G1', title: 'Grandchild', parent: 'C1' }])], { batchSize: 10 });
         // The store reads another process's commits at most 1 ms late (COMMIT_CHECK_MS).
         await new Promise((resolve) => setTimeout(resolve, 5));
         assert.equal(await leafOfC1(), false);
         assert.equal(reachedFastify(), 0);
-        assert.equal((await other.revokeKey('test')), true);
+        assert.equal(await other.revokeKey('test'), true);
       } finally {
         other.close();
       }

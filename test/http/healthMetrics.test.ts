@@ -21,7 +21,8 @@ function parse(text: string): Map<string, number> {
   return samples;
 }
 
-const requests = (m: Map<string, number>, route: string, status: number) => m.get(`heritage_http_requests_total{route="${route}",status="${status}"}`) ?? 0;
+const requests = (m: Map<string, number>, route: string, status: number) =>
+  m.get(`heritage_http_requests_total{route="${route}",status="${status}"}`) ?? 0;
 
 async function listen(t: TestApp): Promise<string> {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -107,7 +108,8 @@ for (const backend of BACKENDS) {
       const auth = { authorization: t.json.authorization!, accept: 'application/json' };
       // Three answered by the fast path (no query, key in the header), two by Fastify (a query string).
       for (let i = 0; i < 3; i++) assert.equal((await fetch(`${base}/items/${CHAPTER_ID}/parents`, { headers: auth })).status, 200);
-      for (let i = 0; i < 2; i++) assert.equal((await fetch(`${base}/items/${CHAPTER_ID}/parents?oauth_nonce=1`, { headers: auth })).status, 200);
+      for (let i = 0; i < 2; i++)
+        assert.equal((await fetch(`${base}/items/${CHAPTER_ID}/parents?oauth_nonce=1`, { headers: auth })).status, 200);
       assert.equal((await fetch(`${base}/items/${CHAPTER_ID}/aip`, { headers: auth })).status, 200);
       assert.equal((await fetch(`${base}/items/NOSUCHITEM/parents`, { headers: auth })).status, 404);
       assert.equal((await fetch(`${base}/items/${CHAPTER_ID}/parents`, { headers: { accept: 'application/json' } })).status, 401);
@@ -171,13 +173,18 @@ for (const backend of BACKENDS) {
       for (const target of targets) {
         await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
       }
-      await rawRequest(port, `GET ${item}/parents HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nAuthorization: OAuth oauth_consumer_key="${key}"\r\nConnection: close\r\n\r\n`);
+      await rawRequest(
+        port,
+        `GET ${item}/parents HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nAuthorization: OAuth oauth_consumer_key="${key}"\r\nConnection: close\r\n\r\n`,
+      );
       const text = (await metrics(base)).text;
       for (const secret of [key, percentAll(key), key.toLowerCase(), 'secretquerytext', CHAPTER_ID, 'oauth']) {
         assert.ok(!text.toLowerCase().includes(secret.toLowerCase()), `${secret} appears in /metrics`);
       }
       // Every request was counted, under a route pattern.
-      const total = [...parse(text)].filter(([k]) => k.startsWith('heritage_http_requests_total{') && !k.includes('route="/metrics"')).reduce((n, [, v]) => n + v, 0);
+      const total = [...parse(text)]
+        .filter(([k]) => k.startsWith('heritage_http_requests_total{') && !k.includes('route="/metrics"'))
+        .reduce((n, [, v]) => n + v, 0);
       assert.equal(total, targets.length + 1);
     } finally {
       await t.close();
@@ -194,7 +201,10 @@ for (const backend of BACKENDS) {
       assert.match(ok.body, /^# HELP /m);
       const paths = Object.keys((await keyed.app.inject({ url: '/openapi.json', headers: { accept: 'application/json' } })).json().paths);
       assert.ok(paths.length > 0);
-      assert.deepEqual(paths.filter((p) => p.startsWith('/health') || p === '/metrics'), []);
+      assert.deepEqual(
+        paths.filter((p) => p.startsWith('/health') || p === '/metrics'),
+        [],
+      );
     } finally {
       await keyed.close();
     }

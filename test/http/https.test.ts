@@ -32,12 +32,18 @@ for (const backend of BACKENDS) {
     const dir = tempDir('tls');
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', key, '-out', cert],
+      { stdio: 'ignore' },
+    );
     const opened = await backend.open();
     await ingestItems(opened.store, [CORTEX_DIR], { batchSize: 10 });
     const apiKey = generateApiKey();
-    (await opened.store.createKey('tls', hashApiKey(apiKey)));
-    const config = loadConfig({ flags: { store: backend.config(opened.location), server: { port: 0, httpsPort: 0, tlsCert: cert, tlsKey: key } } });
+    await opened.store.createKey('tls', hashApiKey(apiKey));
+    const config = loadConfig({
+      flags: { store: backend.config(opened.location), server: { port: 0, httpsPort: 0, tlsCert: cert, tlsKey: key } },
+    });
     const running = await startServer(config, opened.store, false);
     try {
       assert.match(running.httpUrl, /^http:\/\/127\.0\.0\.1:\d+$/);

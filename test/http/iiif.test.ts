@@ -51,7 +51,10 @@ for (const backend of BACKENDS) {
   describe(`[${backend.name}]`, () => {
     test('a manifest from the package and the media directory: JSON-LD, valid, sizes from the images, links that work', async () => {
       await withServer(backend, {}, async (t) => {
-        const res = await t.app.inject({ url: `/items/${CHAPTER_ID}/iiif`, headers: { ...t.json, accept: 'application/ld+json', host: HOST } });
+        const res = await t.app.inject({
+          url: `/items/${CHAPTER_ID}/iiif`,
+          headers: { ...t.json, accept: 'application/ld+json', host: HOST },
+        });
         assert.equal(res.statusCode, 200);
         assert.equal(res.headers['content-type'], LD_JSON);
         assert.equal(res.headers.vary, 'Accept, Accept-Encoding');
@@ -65,7 +68,13 @@ for (const backend of BACKENDS) {
         const canvas = m.items[0];
         assert.deepEqual([canvas.width, canvas.height], [300, 200]);
         const body = canvas.items[0].items[0].body;
-        assert.deepEqual(body, { id: `http://${HOST}/binary/${CHAPTER_ID}/list/1.jpg`, type: 'Image', format: 'image/jpeg', width: 300, height: 200 });
+        assert.deepEqual(body, {
+          id: `http://${HOST}/binary/${CHAPTER_ID}/list/1.jpg`,
+          type: 'Image',
+          format: 'image/jpeg',
+          width: 300,
+          height: 200,
+        });
         // The image link is served by /binary, without a key.
         const image = await t.app.inject({ url: new URL(body.id).pathname, headers: { host: HOST } });
         assert.equal(image.statusCode, 200);
@@ -125,7 +134,14 @@ for (const backend of BACKENDS) {
         );
         const none = await t.app.inject({ url: `/items/${CHAPTER_ID}/iiif`, headers: { authorization: t.json.authorization! } });
         assert.equal(none.statusCode, 406);
-        assert.equal(none.body, error(406, 'NotAcceptableException', `The requested type is not acceptable. Send an Accept header that allows ${offered} (none was sent).`));
+        assert.equal(
+          none.body,
+          error(
+            406,
+            'NotAcceptableException',
+            `The requested type is not acceptable. Send an Accept header that allows ${offered} (none was sent).`,
+          ),
+        );
       });
       await withServer(backend, { http: { requireAccept: false } }, async (t) => {
         const none = await t.app.inject({ url: `/items/${CHAPTER_ID}/iiif`, headers: { authorization: t.json.authorization! } });
@@ -137,19 +153,36 @@ for (const backend of BACKENDS) {
     test('errors: no binaries, no item, a bad id, a blocked item, no key; the key in the query string works and is never echoed', async () => {
       await withServer(backend, {}, async (t) => {
         const cases: Array<[string, Record<string, string>, number, string]> = [
-          ['/items/NOBINARIES/iiif', t.json, 404, error(404, 'NoBinariesException', "Item 'NOBINARIES' has no binaries, so there is no IIIF manifest for it. Its package is at /items/NOBINARIES/aip.")],
+          [
+            '/items/NOBINARIES/iiif',
+            t.json,
+            404,
+            error(
+              404,
+              'NoBinariesException',
+              "Item 'NOBINARIES' has no binaries, so there is no IIIF manifest for it. Its package is at /items/NOBINARIES/aip.",
+            ),
+          ],
           ['/items/NOSUCHITEM/iiif', t.json, 404, error(404, 'ItemNotFoundException', "Item 'NOSUCHITEM' not found.")],
           [
             '/items/a..b/iiif',
             t.json,
             400,
-            error(400, 'InvalidItemIdException', "The item id 'a..b' is not valid. An item id is 1 to 200 characters: letters, digits, '-', '_', '.' and ':', not starting with '.' and without '..'."),
+            error(
+              400,
+              'InvalidItemIdException',
+              "The item id 'a..b' is not valid. An item id is 1 to 200 characters: letters, digits, '-', '_', '.' and ':', not starting with '.' and without '..'.",
+            ),
           ],
           [
             `/items/${CHAPTER_ID}/iiif`,
             { accept: 'application/json' },
             401,
-            error(401, 'NotAuthorizedException', 'No API key was sent. Send \'Authorization: OAuth oauth_consumer_key="<API key>"\' or the query parameter oauth_consumer_key=<API key>.'),
+            error(
+              401,
+              'NotAuthorizedException',
+              'No API key was sent. Send \'Authorization: OAuth oauth_consumer_key="<API key>"\' or the query parameter oauth_consumer_key=<API key>.',
+            ),
           ],
         ];
         for (const [url, headers, status, body] of cases) {
@@ -163,18 +196,26 @@ for (const backend of BACKENDS) {
         assert.equal(viewer.body.includes(t.key), false);
         assert.equal(viewer.json().id, `http://localhost:80/items/${CHAPTER_ID}/iiif`);
 
-        (await t.store.blockItem(CHAPTER_ID, 'withdrawn by the provider'));
+        await t.store.blockItem(CHAPTER_ID, 'withdrawn by the provider');
         const blocked = await t.app.inject({ url: `/items/${CHAPTER_ID}/iiif`, headers: t.json });
         assert.equal(blocked.statusCode, 403);
-        assert.equal(blocked.body, error(403, 'ItemBlockedException', `Item '${CHAPTER_ID}' is not available through this interface: withdrawn by the provider`));
+        assert.equal(
+          blocked.body,
+          error(403, 'ItemBlockedException', `Item '${CHAPTER_ID}' is not available through this interface: withdrawn by the provider`),
+        );
       });
     });
 
-    test('open CORS whatever http.corsOrigin says; ids from the proxy\'s forwarded host and scheme; a junk Host is a 400', async () => {
+    test("open CORS whatever http.corsOrigin says; ids from the proxy's forwarded host and scheme; a junk Host is a 400", async () => {
       await withServer(backend, { http: { corsOrigin: 'https://portal.example' }, server: { trustProxy: true } }, async (t) => {
         const res = await t.app.inject({
           url: `/items/${CHAPTER_ID}/iiif`,
-          headers: { ...t.json, origin: 'https://viewer.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'heritage.example.org' },
+          headers: {
+            ...t.json,
+            origin: 'https://viewer.example',
+            'x-forwarded-proto': 'https',
+            'x-forwarded-host': 'heritage.example.org',
+          },
         });
         assert.equal(res.statusCode, 200);
         assert.equal(res.headers['access-control-allow-origin'], '*');
@@ -183,11 +224,18 @@ for (const backend of BACKENDS) {
         assert.equal(m.items[0].items[0].items[0].body.id, `https://heritage.example.org/binary/${CHAPTER_ID}/list/1.jpg`);
         assert.deepEqual(iiifProblems(m), []);
 
-        const junk = await t.app.inject({ url: `/items/${CHAPTER_ID}/iiif`, headers: { ...t.json, 'x-forwarded-host': 'evil.example/"><x' } });
+        const junk = await t.app.inject({
+          url: `/items/${CHAPTER_ID}/iiif`,
+          headers: { ...t.json, 'x-forwarded-host': 'evil.example/"><x' },
+        });
         assert.equal(junk.statusCode, 400);
         assert.equal(
           junk.body,
-          error(400, 'BadRequestException', 'Bad request: the Host header \'evil.example/"><x\' is not a host name with an optional port; the manifest\'s URLs are built from it.'),
+          error(
+            400,
+            'BadRequestException',
+            "Bad request: the Host header 'evil.example/\"><x' is not a host name with an optional port; the manifest's URLs are built from it.",
+          ),
         );
       });
     });

@@ -37,8 +37,23 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
       const body = res.json();
-      assert.deepEqual(Object.keys(body), ['properties', 'edm', 'indexing-profile', 'preview', 'view', 'metadata-record', 'provider-info', 'aggregator-info', 'binaries']);
-      assert.deepEqual(body.properties, { 'item-id': CHAPTER_ID, 'ingest-id': '200000202', 'ingest-date': '14-06-19 13:42:21', 'cortex-type': 'Kultur' });
+      assert.deepEqual(Object.keys(body), [
+        'properties',
+        'edm',
+        'indexing-profile',
+        'preview',
+        'view',
+        'metadata-record',
+        'provider-info',
+        'aggregator-info',
+        'binaries',
+      ]);
+      assert.deepEqual(body.properties, {
+        'item-id': CHAPTER_ID,
+        'ingest-id': '200000202',
+        'ingest-date': '14-06-19 13:42:21',
+        'cortex-type': 'Kultur',
+      });
       assert.deepEqual(body.preview, {
         '@type': 'Kultur',
         '@media': 'text',
@@ -46,7 +61,10 @@ for (const backend of BACKENDS) {
         subtitle: 'Erschienen in: Beyträge zur Naturgeschichte; 1',
         thumbnail: { '@href': `/binary/${CHAPTER_ID}/list/1.jpg` },
       });
-      assert.equal(body.edm.RDF.ProvidedCHO.isPartOf['@resource'], 'http://www.deutsche-digitale-bibliothek.de/item/X25Y2NE7RRBGD2YT36TYQTUNSDGJVBFR');
+      assert.equal(
+        body.edm.RDF.ProvidedCHO.isPartOf['@resource'],
+        'http://www.deutsche-digitale-bibliothek.de/item/X25Y2NE7RRBGD2YT36TYQTUNSDGJVBFR',
+      );
       assert.deepEqual(body.binaries.binary[0], {
         '@category': 'list',
         '@primary': 'true',
@@ -88,7 +106,10 @@ for (const backend of BACKENDS) {
       ]);
       const xml = await t.app.inject({ url: `/items/${GOETHE_ID}/aip`, headers: t.xml });
       assert.equal(xml.statusCode, 200);
-      assert.match(xml.body, /^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><cortex xmlns="http:\/\/www.deutsche-digitale-bibliothek.de\/cortex"/);
+      assert.match(
+        xml.body,
+        /^<\?xml version="1.0" encoding="UTF-8" standalone="yes"\?><cortex xmlns="http:\/\/www.deutsche-digitale-bibliothek.de\/cortex"/,
+      );
       assert.match(xml.body, /<dc:title>Goethe<\/dc:title>/);
     } finally {
       await t.close();
@@ -97,11 +118,13 @@ for (const backend of BACKENDS) {
 
   test(`${b} spec 2.3 / 4.3: parents in JSON, the inquired item first, root last, parent null on the root`, async () => {
     const t = await startTestApp(backend, {
-      load: [writePackages([
-        { id: 'ROOTITEM', title: 'Root & <Co>', htype: 'htype_020', aggregationEntity: true },
-        { id: 'VOLITEM', title: 'Volume 1', htype: 'htype_007', position: '1', parent: 'ROOTITEM' },
-        { id: 'CHAPITEM', title: 'Chapter "XI"', htype: 'htype_018', position: '11', parent: 'VOLITEM' },
-      ])],
+      load: [
+        writePackages([
+          { id: 'ROOTITEM', title: 'Root & <Co>', htype: 'htype_020', aggregationEntity: true },
+          { id: 'VOLITEM', title: 'Volume 1', htype: 'htype_007', position: '1', parent: 'ROOTITEM' },
+          { id: 'CHAPITEM', title: 'Chapter "XI"', htype: 'htype_018', position: '11', parent: 'VOLITEM' },
+        ]),
+      ],
     });
     try {
       const res = await t.app.inject({ url: '/items/CHAPITEM/parents', headers: t.json });
@@ -121,10 +144,12 @@ for (const backend of BACKENDS) {
 
   test(`${b} spec 2.3: parents in XML: ns2:hierarchy-node, unprefixed children, no parent on the root, isAggregationEntity`, async () => {
     const t = await startTestApp(backend, {
-      load: [writePackages([
-        { id: 'ROOTITEM', title: 'Root & <Co>', htype: 'htype_020', aggregationEntity: true },
-        { id: 'VOLITEM', title: 'Volume 1', htype: 'htype_007', position: '1', parent: 'ROOTITEM' },
-      ])],
+      load: [
+        writePackages([
+          { id: 'ROOTITEM', title: 'Root & <Co>', htype: 'htype_020', aggregationEntity: true },
+          { id: 'VOLITEM', title: 'Volume 1', htype: 'htype_007', position: '1', parent: 'ROOTITEM' },
+        ]),
+      ],
     });
     try {
       const res = await t.app.inject({ url: '/items/VOLITEM/parents', headers: t.xml });
@@ -157,7 +182,14 @@ for (const backend of BACKENDS) {
   });
 
   test(`${b} parents answers follow loads made while the server runs, through this process or another`, async () => {
-    const t = await startTestApp(backend, { load: [writePackages([{ id: 'P1', title: 'Parent' }, { id: 'C1', title: 'Child', parent: 'P1' }])] });
+    const t = await startTestApp(backend, {
+      load: [
+        writePackages([
+          { id: 'P1', title: 'Parent' },
+          { id: 'C1', title: 'Child', parent: 'P1' },
+        ]),
+      ],
+    });
     try {
       const leafOfC1 = async () => (await t.app.inject({ url: '/items/C1/parents', headers: t.json })).json().hierarchy[0].leaf;
       assert.equal(await leafOfC1(), true);
@@ -168,7 +200,7 @@ for (const backend of BACKENDS) {
       const leafOfG1 = async () => (await t.app.inject({ url: '/items/G1/parents', headers: t.json })).json().hierarchy[0].leaf;
       assert.equal(await leafOfG1(), true);
       // Another connection (as `heritage-api ingest` in another process) loads a child of G1.
-      const other = (await backend.connect(t.location));
+      const other = await backend.connect(t.location);
       try {
         await ingestItems(other, [writePackages([{ id: 'GG1', title: 'Great-grandchild', parent: 'G1' }])], { batchSize: 10 });
       } finally {
@@ -204,16 +236,20 @@ for (const backend of BACKENDS) {
   test(`${b} spec 7: a blocked item answers 403 with the reason on aip; parents still answers; unblock restores it`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
-      assert.equal((await t.store.blockItem(CHAPTER_ID, 'Blocked for copyright reasons.')), true);
+      assert.equal(await t.store.blockItem(CHAPTER_ID, 'Blocked for copyright reasons.'), true);
       const res = await t.app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: t.json });
       assert.equal(res.statusCode, 403);
       assert.equal(
         res.body,
-        JSON.stringify({ status: 403, name: 'ItemBlockedException', message: `Item '${CHAPTER_ID}' is not available through this interface: Blocked for copyright reasons.` }),
+        JSON.stringify({
+          status: 403,
+          name: 'ItemBlockedException',
+          message: `Item '${CHAPTER_ID}' is not available through this interface: Blocked for copyright reasons.`,
+        }),
       );
       const parents = await t.app.inject({ url: `/items/${CHAPTER_ID}/parents`, headers: t.json });
       assert.equal(parents.statusCode, 200);
-      assert.equal((await t.store.unblockItem(CHAPTER_ID)), true);
+      assert.equal(await t.store.unblockItem(CHAPTER_ID), true);
       const again = await t.app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: t.json });
       assert.equal(again.statusCode, 200);
     } finally {

@@ -127,7 +127,12 @@ for (const backend of BACKENDS) {
         await send(`G@T /items/x/aip?oauth_consumer_key=${key} HTTP/1.1\r\n`);
         await send(`GET /items/x/aip?oauth_consumer_key=${key} HTTP/1.1\nAccept: */*\n`);
         await send(`GET /items/x/aip HTTP/1.1\r\nAuthorization: OAuth ${key}\r\nX-Big: ${'a'.repeat(40_000)}\r\n`);
-        await send(`POST /items/x/aip?oauth_consumer_key=${key} HTTP/1.1\r\nContent-Type: application/${key}\r\nContent-Length: 2\r\n\r\n{}`.replace(/\r\n\r\n\{\}$/, '\r\n'));
+        await send(
+          `POST /items/x/aip?oauth_consumer_key=${key} HTTP/1.1\r\nContent-Type: application/${key}\r\nContent-Length: 2\r\n\r\n{}`.replace(
+            /\r\n\r\n\{\}$/,
+            '\r\n',
+          ),
+        );
         await send(`OPTIONS /items/x/aip?oauth_consumer_key=${key} HTTP/1.1\r\n`);
         await send(`OPTIONS /nowhere/oauth_consumer_key=${key} HTTP/1.1\r\n`);
         await send(`DELETE /items/oauth_consumer_key=${key}/aip HTTP/1.1\r\n`);
@@ -161,8 +166,14 @@ for (const backend of BACKENDS) {
           message: `The Authorization header could not be read: ${detail}. Send 'Authorization: OAuth oauth_consumer_key="<API key>"' or the query parameter oauth_consumer_key.`,
         });
       const cases: Array<[string, string]> = [
-        [`OAuth ${t.key}`, `expected '=' after the parameter name at character 7 (write oauth_consumer_key="<API key>", not the key alone)`],
-        [`OAuth oauth_consumer_key="a", ${t.key}`, `expected '=' after the parameter name at character 31 (write oauth_consumer_key="<API key>", not the key alone)`],
+        [
+          `OAuth ${t.key}`,
+          `expected '=' after the parameter name at character 7 (write oauth_consumer_key="<API key>", not the key alone)`,
+        ],
+        [
+          `OAuth oauth_consumer_key="a", ${t.key}`,
+          `expected '=' after the parameter name at character 31 (write oauth_consumer_key="<API key>", not the key alone)`,
+        ],
         [`OAuth ${t.key}=x`, 'the value of the parameter at character 7 must be in double quotes'],
         [`OAuth ${t.key}="x`, 'the value of the parameter at character 7 has no closing quote'],
         [`OAuth ${t.key}="%zz"`, 'the value of the parameter at character 7 is not valid percent-encoding'],
@@ -180,7 +191,8 @@ for (const backend of BACKENDS) {
         JSON.stringify({
           status: 400,
           name: 'MalformedUrlException',
-          message: "The path of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').",
+          message:
+            "The path of the URL is not valid percent-encoding: each '%' must begin a %XX escape of UTF-8 bytes. Write a literal '%' as %25 and characters outside ASCII as their UTF-8 escapes (e.g. %C3%A4 for 'ä').",
         }),
       );
       const inPath = await t.app.inject({ url: `/items/oauth_consumer_key=${t.key}/aip`, headers: t.json });
@@ -285,7 +297,8 @@ for (const backend of BACKENDS) {
       }
       // A wrong key (no stored key's hash): sent as a key, under any name, it is redacted anywhere in the request.
       for (const target of namelessTargets(wrong)) {
-        if (/[?&](key|token|password|api_key|access_token|apikey|x-api-key|secret)=/.test(target)) await send(wrong, target, json + auth(other));
+        if (/[?&](key|token|password|api_key|access_token|apikey|x-api-key|secret)=/.test(target))
+          await send(wrong, target, json + auth(other));
       }
       for (const name of ['key', 'token', 'password', 'api_key', 'access_token']) {
         await send(wrong, `/search/index/search/select?q=*:*&rows=0&${name}=${wrong}&fl=${wrong}`, json + auth(other));
@@ -363,7 +376,11 @@ for (const backend of BACKENDS) {
       const solrError = (params: Record<string, string>, msg: string) =>
         JSON.stringify({
           responseHeader: { status: 400, QTime: 0, params },
-          error: { metadata: ['error-class', 'org.apache.solr.common.SolrException', 'root-error-class', 'org.apache.solr.common.SolrException'], msg, code: 400 },
+          error: {
+            metadata: ['error-class', 'org.apache.solr.common.SolrException', 'root-error-class', 'org.apache.solr.common.SolrException'],
+            msg,
+            code: 400,
+          },
         });
       // (a) The select echoes what was sent, but no credential-named parameter, and no key under another name.
       const rowsX = await get(`/search/index/search/select?q=*:*&rows=x&api_key=${t.key}`);
@@ -401,7 +418,11 @@ for (const backend of BACKENDS) {
       ] as const) {
         const res = await get(url, h);
         assert.equal(res.statusCode, 404, url);
-        assert.equal(res.body, JSON.stringify({ status: 404, name: 'ItemNotFoundException', message: "Item '[redacted]' not found." }), url);
+        assert.equal(
+          res.body,
+          JSON.stringify({ status: 404, name: 'ItemNotFoundException', message: "Item '[redacted]' not found." }),
+          url,
+        );
       }
       // (b) A page with the key in its URL is the page without it, byte for byte: no link copies it.
       const page = { accept: 'text/html' };

@@ -14,7 +14,7 @@ const NDJSON = { accept: 'application/x-ndjson' };
 
 async function docsOf(t: TestApp, url: string): Promise<Array<{ id: string }>> {
   const docs: Array<{ id: string }> = [];
-  for (let total = Infinity; docs.length < total; ) {
+  for (let total = Infinity; docs.length < total;) {
     const res = await t.app.inject({ url: `${url}&rows=1000&offset=${docs.length}`, headers: t.json });
     assert.equal(res.statusCode, 200, res.body);
     const body = JSON.parse(res.body) as { numberOfResults: number; results: Array<{ docs: Array<{ id: string }> }> };
@@ -30,7 +30,10 @@ async function lines(t: TestApp, url: string): Promise<unknown[]> {
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.headers['content-type'], 'application/x-ndjson; charset=utf-8');
   assert.ok(res.body === '' || res.body.endsWith('\n'));
-  return res.body.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  return res.body
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
 }
 
 for (const backend of BACKENDS) {

@@ -23,7 +23,14 @@ test('negotiation picks by quality, specificity and our order, the same the seco
     assert.equal(negotiate(accept, ITEM), expected, accept);
     assert.equal(negotiate(accept, ITEM), expected, `${accept} again`);
   }
-  for (const [header, expected] of [['gzip', 'gzip'], ['br;q=0.5, gzip', 'gzip'], ['br, gzip', 'br'], ['identity', 'identity'], ['*', 'br'], ['gzip;q=0', 'identity']] as const) {
+  for (const [header, expected] of [
+    ['gzip', 'gzip'],
+    ['br;q=0.5, gzip', 'gzip'],
+    ['br, gzip', 'br'],
+    ['identity', 'identity'],
+    ['*', 'br'],
+    ['gzip;q=0', 'identity'],
+  ] as const) {
     assert.equal(negotiateEncoding(header), expected, header);
     assert.equal(negotiateEncoding(header), expected, `${header} again`);
   }

@@ -21,7 +21,8 @@ const PACKAGES: TestPackage[] = [
   { id: 'ALONE', title: 'Alone' },
 ];
 const ITEM = 'http://www.deutsche-digitale-bibliothek.de/item';
-const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd"><responseDate>T</responseDate>';
+const HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd"><responseDate>T</responseDate>';
 const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 /** The document with its times replaced by T (each checked to be a UTC time at seconds granularity). */
@@ -37,7 +38,13 @@ function doc(request: string, body: string): string {
 }
 
 const req = (attrs: Record<string, string> | null) =>
-  `<request${attrs === null ? '' : Object.entries(attrs).map(([k, v]) => ` ${k}="${v}"`).join('')}>${BASE}</request>`;
+  `<request${
+    attrs === null
+      ? ''
+      : Object.entries(attrs)
+          .map(([k, v]) => ` ${k}="${v}"`)
+          .join('')
+  }>${BASE}</request>`;
 
 function error(attrs: Record<string, string> | null, code: string, message: string): string {
   return doc(req(attrs), `<error code="${code}">${message}</error>`);
@@ -81,10 +88,16 @@ for (const backend of BACKENDS) {
         '<metadataFormat><metadataPrefix>edm</metadataPrefix><schema>http://www.europeana.eu/schemas/edm/EDM.xsd</schema><metadataNamespace>http://www.europeana.eu/schemas/edm/</metadataNamespace></metadataFormat>' +
         '<metadataFormat><metadataPrefix>oai_dc</metadataPrefix><schema>http://www.openarchives.org/OAI/2.0/oai_dc.xsd</schema><metadataNamespace>http://www.openarchives.org/OAI/2.0/oai_dc/</metadataNamespace></metadataFormat>' +
         '<metadataFormat><metadataPrefix>ddb</metadataPrefix><schema>http://www.deutsche-digitale-bibliothek.de/cortex</schema><metadataNamespace>http://www.deutsche-digitale-bibliothek.de/cortex</metadataNamespace></metadataFormat>';
-      assert.equal(await get(t, 'verb=ListMetadataFormats'), doc(req({ verb: 'ListMetadataFormats' }), `<ListMetadataFormats>${formats}</ListMetadataFormats>`));
+      assert.equal(
+        await get(t, 'verb=ListMetadataFormats'),
+        doc(req({ verb: 'ListMetadataFormats' }), `<ListMetadataFormats>${formats}</ListMetadataFormats>`),
+      );
       assert.equal(
         await get(t, 'verb=ListMetadataFormats&identifier=oai:heritage.example.org:CHILD'),
-        doc(req({ verb: 'ListMetadataFormats', identifier: 'oai:heritage.example.org:CHILD' }), `<ListMetadataFormats>${formats}</ListMetadataFormats>`),
+        doc(
+          req({ verb: 'ListMetadataFormats', identifier: 'oai:heritage.example.org:CHILD' }),
+          `<ListMetadataFormats>${formats}</ListMetadataFormats>`,
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListSets'),
@@ -95,9 +108,13 @@ for (const backend of BACKENDS) {
 
   test(`${b} GetRecord in each format: the package, its EDM and Dublin Core, with its sets`, async () => {
     await withApp(async (t) => {
-      const header = '<header><identifier>oai:heritage.example.org:CHILD</identifier><datestamp>T</datestamp><setSpec>collection-ROOT</setSpec></header>';
+      const header =
+        '<header><identifier>oai:heritage.example.org:CHILD</identifier><datestamp>T</datestamp><setSpec>collection-ROOT</setSpec></header>';
       const record = (prefix: string, metadata: string) =>
-        doc(req({ verb: 'GetRecord', identifier: 'oai:heritage.example.org:CHILD', metadataPrefix: prefix }), `<GetRecord><record>${header}<metadata>${metadata}</metadata></record></GetRecord>`);
+        doc(
+          req({ verb: 'GetRecord', identifier: 'oai:heritage.example.org:CHILD', metadataPrefix: prefix }),
+          `<GetRecord><record>${header}<metadata>${metadata}</metadata></record></GetRecord>`,
+        );
       const cortex = cortexXml(PACKAGES[1]!).replace(/^<\?xml[^>]*\?>/, '');
       assert.equal(await get(t, 'verb=GetRecord&identifier=oai:heritage.example.org:CHILD&metadataPrefix=ddb'), record('ddb', cortex));
       assert.equal(
@@ -133,23 +150,53 @@ for (const backend of BACKENDS) {
     await withApp(async (t) => {
       const verbs = 'Identify, ListMetadataFormats, ListSets, GetRecord, ListIdentifiers, ListRecords';
       assert.equal(await get(t, ''), error(null, 'badVerb', `The request has no verb: add verb=, one of ${verbs}.`));
-      assert.equal(await get(t, 'verb=Harvest'), error(null, 'badVerb', `'Harvest' is not an OAI-PMH verb: use one of ${verbs} (OAI-PMH 2.0 section 4).`));
-      assert.equal(await get(t, 'verb=Identify&verb=Identify'), error(null, 'badVerb', 'The verb is given more than once: send one verb per request.'));
-      assert.equal(await get(t, 'verb=Identify&set=x'), error(null, 'badArgument', "Identify does not take 'set': it takes no arguments (OAI-PMH 2.0 section 4)."));
-      assert.equal(await get(t, 'verb=ListRecords'), error(null, 'badArgument', 'ListRecords needs the argument metadataPrefix (edm, oai_dc or ddb; see ListMetadataFormats).'));
-      assert.equal(await get(t, 'verb=GetRecord&metadataPrefix=edm'), error(null, 'badArgument', 'GetRecord needs the argument identifier.'));
-      assert.equal(await get(t, 'verb=ListRecords&metadataPrefix=edm&metadataPrefix=ddb'), error(null, 'badArgument', 'The argument metadataPrefix is given more than once: give it once.'));
+      assert.equal(
+        await get(t, 'verb=Harvest'),
+        error(null, 'badVerb', `'Harvest' is not an OAI-PMH verb: use one of ${verbs} (OAI-PMH 2.0 section 4).`),
+      );
+      assert.equal(
+        await get(t, 'verb=Identify&verb=Identify'),
+        error(null, 'badVerb', 'The verb is given more than once: send one verb per request.'),
+      );
+      assert.equal(
+        await get(t, 'verb=Identify&set=x'),
+        error(null, 'badArgument', "Identify does not take 'set': it takes no arguments (OAI-PMH 2.0 section 4)."),
+      );
+      assert.equal(
+        await get(t, 'verb=ListRecords'),
+        error(null, 'badArgument', 'ListRecords needs the argument metadataPrefix (edm, oai_dc or ddb; see ListMetadataFormats).'),
+      );
+      assert.equal(
+        await get(t, 'verb=GetRecord&metadataPrefix=edm'),
+        error(null, 'badArgument', 'GetRecord needs the argument identifier.'),
+      );
+      assert.equal(
+        await get(t, 'verb=ListRecords&metadataPrefix=edm&metadataPrefix=ddb'),
+        error(null, 'badArgument', 'The argument metadataPrefix is given more than once: give it once.'),
+      );
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=edm&resumptionToken=x'),
-        error(null, 'badArgument', 'resumptionToken is an exclusive argument: send it alone with the verb, without metadataPrefix (OAI-PMH 2.0 section 3.5).'),
+        error(
+          null,
+          'badArgument',
+          'resumptionToken is an exclusive argument: send it alone with the verb, without metadataPrefix (OAI-PMH 2.0 section 3.5).',
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=edm&from=2024-13-01'),
-        error(null, 'badArgument', 'from is not a UTC datestamp: give YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, e.g. 2024-03-01T12:00:00Z (OAI-PMH 2.0 section 3.3.1).'),
+        error(
+          null,
+          'badArgument',
+          'from is not a UTC datestamp: give YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, e.g. 2024-03-01T12:00:00Z (OAI-PMH 2.0 section 3.3.1).',
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=edm&from=2024-01-01&until=2024-02-01T00:00:00Z'),
-        error(null, 'badArgument', 'from and until have different granularities: give both as YYYY-MM-DD or both as YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 section 3.3.1).'),
+        error(
+          null,
+          'badArgument',
+          'from and until have different granularities: give both as YYYY-MM-DD or both as YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 section 3.3.1).',
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=edm&from=2024-02-01&until=2024-01-01'),
@@ -158,36 +205,68 @@ for (const backend of BACKENDS) {
       const list = { verb: 'ListRecords', metadataPrefix: 'edm' };
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=edm&set=a%20b'),
-        error({ ...list, set: 'a b' }, 'badArgument', "set is not a setSpec (letters, digits and - _ . ! ~ * ' ( ), parts joined by :): see ListSets for the sets here."),
+        error(
+          { ...list, set: 'a b' },
+          'badArgument',
+          "set is not a setSpec (letters, digits and - _ . ! ~ * ' ( ), parts joined by :): see ListSets for the sets here.",
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=marc'),
-        error({ verb: 'ListRecords', metadataPrefix: 'marc' }, 'cannotDisseminateFormat', "'marc' is not a format of this repository: use edm, oai_dc, ddb (see ListMetadataFormats)."),
+        error(
+          { verb: 'ListRecords', metadataPrefix: 'marc' },
+          'cannotDisseminateFormat',
+          "'marc' is not a format of this repository: use edm, oai_dc, ddb (see ListMetadataFormats).",
+        ),
       );
       assert.equal(
         await get(t, 'verb=GetRecord&identifier=oai:other.org:CHILD&metadataPrefix=edm'),
-        error({ verb: 'GetRecord', identifier: 'oai:other.org:CHILD', metadataPrefix: 'edm' }, 'idDoesNotExist', 'No record has this identifier: identifiers here are oai:heritage.example.org:&lt;item id&gt; (see ListIdentifiers).'),
+        error(
+          { verb: 'GetRecord', identifier: 'oai:other.org:CHILD', metadataPrefix: 'edm' },
+          'idDoesNotExist',
+          'No record has this identifier: identifiers here are oai:heritage.example.org:&lt;item id&gt; (see ListIdentifiers).',
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListMetadataFormats&identifier=oai:heritage.example.org:NOPE'),
-        error({ verb: 'ListMetadataFormats', identifier: 'oai:heritage.example.org:NOPE' }, 'idDoesNotExist', 'No record has this identifier: identifiers here are oai:heritage.example.org:&lt;item id&gt; (see ListIdentifiers).'),
+        error(
+          { verb: 'ListMetadataFormats', identifier: 'oai:heritage.example.org:NOPE' },
+          'idDoesNotExist',
+          'No record has this identifier: identifiers here are oai:heritage.example.org:&lt;item id&gt; (see ListIdentifiers).',
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=edm&until=2000-01-01'),
-        error({ ...list, until: '2000-01-01' }, 'noRecordsMatch', 'No record matches the combination of from, until, set and metadataPrefix.'),
+        error(
+          { ...list, until: '2000-01-01' },
+          'noRecordsMatch',
+          'No record matches the combination of from, until, set and metadataPrefix.',
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListRecords&metadataPrefix=edm&set=sector-sec_01'),
-        error({ ...list, set: 'sector-sec_01' }, 'noRecordsMatch', 'No record is in the set sector-sec_01: see ListSets for the sets here.'),
+        error(
+          { ...list, set: 'sector-sec_01' },
+          'noRecordsMatch',
+          'No record is in the set sector-sec_01: see ListSets for the sets here.',
+        ),
       );
       assert.equal(
         await get(t, 'verb=ListRecords&resumptionToken=bm90IG91cnM.AAAAAAAAAAAAAAAAAAAAAA'),
-        error({ verb: 'ListRecords', resumptionToken: 'bm90IG91cnM.AAAAAAAAAAAAAAAAAAAAAA' }, 'badResumptionToken', 'The resumptionToken is not one this repository gave for ListRecords: start the list again without it.'),
+        error(
+          { verb: 'ListRecords', resumptionToken: 'bm90IG91cnM.AAAAAAAAAAAAAAAAAAAAAA' },
+          'badResumptionToken',
+          'The resumptionToken is not one this repository gave for ListRecords: start the list again without it.',
+        ),
       );
       await t.store.applyItemChanges([{ kind: 'delete', sourceId: 'http://www.deutsche-digitale-bibliothek.de/item/ALONE' }]);
       assert.equal(
         await get(t, 'verb=ListMetadataFormats&identifier=oai:heritage.example.org:ALONE'),
-        error({ verb: 'ListMetadataFormats', identifier: 'oai:heritage.example.org:ALONE' }, 'noMetadataFormats', 'The record is deleted: no format of it is available any more (its header is listed with status="deleted").'),
+        error(
+          { verb: 'ListMetadataFormats', identifier: 'oai:heritage.example.org:ALONE' },
+          'noMetadataFormats',
+          'The record is deleted: no format of it is available any more (its header is listed with status="deleted").',
+        ),
       );
     });
   });
@@ -200,7 +279,11 @@ for (const backend of BACKENDS) {
       assert.equal(await get(t, 'verb=ListSets'), error({ verb: 'ListSets' }, 'noSetHierarchy', message));
       assert.equal(
         await get(t, 'verb=ListIdentifiers&metadataPrefix=edm&set=collection-LONE'),
-        error({ verb: 'ListIdentifiers', metadataPrefix: 'edm', set: 'collection-LONE' }, 'noSetHierarchy', 'This repository has no sets yet: harvest without set.'),
+        error(
+          { verb: 'ListIdentifiers', metadataPrefix: 'edm', set: 'collection-LONE' },
+          'noSetHierarchy',
+          'This repository has no sets yet: harvest without set.',
+        ),
       );
     } finally {
       await t.close();
@@ -214,26 +297,45 @@ for (const backend of BACKENDS) {
       const first = await get(t, 'verb=ListIdentifiers&metadataPrefix=oai_dc');
       const token = /<resumptionToken cursor="0">([^<]+)<\/resumptionToken>/.exec(first)?.[1];
       assert.ok(token, first);
-      const h = (id: string, sets = '') => `<header><identifier>oai:heritage.example.org:${id}</identifier><datestamp>T</datestamp>${sets}</header>`;
+      const h = (id: string, sets = '') =>
+        `<header><identifier>oai:heritage.example.org:${id}</identifier><datestamp>T</datestamp>${sets}</header>`;
       const rootSet = '<setSpec>collection-ROOT</setSpec>';
       assert.equal(
         first,
-        doc(req({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc' }), `<ListIdentifiers>${h('ALONE')}${h('CHILD', rootSet)}<resumptionToken cursor="0">${token}</resumptionToken></ListIdentifiers>`),
+        doc(
+          req({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc' }),
+          `<ListIdentifiers>${h('ALONE')}${h('CHILD', rootSet)}<resumptionToken cursor="0">${token}</resumptionToken></ListIdentifiers>`,
+        ),
       );
       assert.equal(
         await get(t, `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token!)}`),
-        doc(req({ verb: 'ListIdentifiers', resumptionToken: token! }), `<ListIdentifiers>${h('ROOT', rootSet)}<resumptionToken cursor="2"/></ListIdentifiers>`),
+        doc(
+          req({ verb: 'ListIdentifiers', resumptionToken: token! }),
+          `<ListIdentifiers>${h('ROOT', rootSet)}<resumptionToken cursor="2"/></ListIdentifiers>`,
+        ),
       );
       // POST as a form: the same answer.
       const posted = await t.app.inject({
-        method: 'POST', url: '/oai', headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        url: '/oai',
+        headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
         payload: `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token!)}`,
       });
       assert.equal(posted.statusCode, 200);
-      assert.equal(normal(posted.body), doc(req({ verb: 'ListIdentifiers', resumptionToken: token! }), `<ListIdentifiers>${h('ROOT', rootSet)}<resumptionToken cursor="2"/></ListIdentifiers>`));
+      assert.equal(
+        normal(posted.body),
+        doc(
+          req({ verb: 'ListIdentifiers', resumptionToken: token! }),
+          `<ListIdentifiers>${h('ROOT', rootSet)}<resumptionToken cursor="2"/></ListIdentifiers>`,
+        ),
+      );
       // Every single-character change of the token, and the token of another verb: badResumptionToken, never records.
       const badToken = (tk: string, verb = 'ListIdentifiers') =>
-        error({ verb, resumptionToken: tk.replace(/&/g, '&amp;') }, 'badResumptionToken', `The resumptionToken is not one this repository gave for ${verb}: start the list again without it.`);
+        error(
+          { verb, resumptionToken: tk.replace(/&/g, '&amp;') },
+          'badResumptionToken',
+          `The resumptionToken is not one this repository gave for ${verb}: start the list again without it.`,
+        );
       for (let i = 0; i < token!.length; i += 7) {
         const changed: string = token!.slice(0, i) + (token![i] === 'A' ? 'B' : 'A') + token!.slice(i + 1);
         assert.equal(await get(t, `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(changed)}`), badToken(changed));
@@ -241,7 +343,14 @@ for (const backend of BACKENDS) {
       const forged = `${Buffer.from(JSON.stringify({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set: 'collection-ROOT', after: 0, cursor: 0 })).toString('base64url')}.${token!.split('.')[1]}`;
       assert.equal(await get(t, `verb=ListIdentifiers&resumptionToken=${forged}`), badToken(forged));
       assert.equal(await get(t, `verb=ListRecords&resumptionToken=${encodeURIComponent(token!)}`), badToken(token!, 'ListRecords'));
-      assert.equal(await get(t, `verb=ListSets&resumptionToken=${encodeURIComponent(token!)}`), error({ verb: 'ListSets', resumptionToken: token! }, 'badResumptionToken', 'The resumptionToken is not one this repository gave for ListSets: start the list again without it.'));
+      assert.equal(
+        await get(t, `verb=ListSets&resumptionToken=${encodeURIComponent(token!)}`),
+        error(
+          { verb: 'ListSets', resumptionToken: token! },
+          'badResumptionToken',
+          'The resumptionToken is not one this repository gave for ListSets: start the list again without it.',
+        ),
+      );
       // Under /2 as well.
       assert.equal((await get(t, 'verb=Identify', '/2/oai')).includes('<baseURL>http://heritage.example.org/2/oai</baseURL>'), true);
     });
@@ -249,11 +358,20 @@ for (const backend of BACKENDS) {
 
   test(`${b} POST with another body than a form, and methods other than GET and POST`, async () => {
     await withApp(async (t) => {
-      const r = await t.app.inject({ method: 'POST', url: '/oai', headers: { host: HOST, 'content-type': 'application/json' }, payload: '{"verb":"Identify"}' });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/oai',
+        headers: { host: HOST, 'content-type': 'application/json' },
+        payload: '{"verb":"Identify"}',
+      });
       assert.equal(r.statusCode, 200);
       assert.equal(
         normal(r.body),
-        error(null, 'badArgument', 'A POST request carries its arguments as application/x-www-form-urlencoded (OAI-PMH 2.0 section 3.1.1.2), not as application/json.'),
+        error(
+          null,
+          'badArgument',
+          'A POST request carries its arguments as application/x-www-form-urlencoded (OAI-PMH 2.0 section 3.1.1.2), not as application/json.',
+        ),
       );
       const put = await t.app.inject({ method: 'PUT', url: '/oai', headers: { host: HOST } });
       assert.equal(put.statusCode, 405);

@@ -41,7 +41,9 @@ async function fetchPage(url: string, query: string): Promise<Page> {
   assert.equal(r.status, 200);
   const body = await r.text();
   const responseDate = /<responseDate>([^<]+)<\/responseDate>/.exec(body)![1]!;
-  const records = [...body.matchAll(/<record><header( status="deleted")?><identifier>oai:[^:]+:([^<]+)<\/identifier>[\s\S]*?<\/record>/g)].map((m) => ({
+  const records = [
+    ...body.matchAll(/<record><header( status="deleted")?><identifier>oai:[^:]+:([^<]+)<\/identifier>[\s\S]*?<\/record>/g),
+  ].map((m) => ({
     id: m[2]!,
     deleted: m[1] !== undefined,
     title: /<dc:title>([^<]*)<\/dc:title>/.exec(m[0])?.[1],
@@ -51,7 +53,11 @@ async function fetchPage(url: string, query: string): Promise<Page> {
   return { responseDate, records, token };
 }
 
-async function harvestAll(url: string, first: string, between: (page: number) => Promise<void> = async () => {}): Promise<{ responseDate: string; records: Page['records'] }> {
+async function harvestAll(
+  url: string,
+  first: string,
+  between: (page: number) => Promise<void> = async () => {},
+): Promise<{ responseDate: string; records: Page['records'] }> {
   let page = await fetchPage(url, first);
   const all = [...page.records];
   const responseDate = page.responseDate;
@@ -65,7 +71,8 @@ async function harvestAll(url: string, first: string, between: (page: number) =>
 
 const pkg = (id: string, title = id): TestPackage => ({ id, title });
 const upsert = (store: Store, ...packages: TestPackage[]) => store.upsertItems(packages.map((p) => preparedItem(cortexXml(p))));
-const del = (store: Store, id: string) => store.applyItemChanges([{ kind: 'delete', sourceId: `http://www.deutsche-digitale-bibliothek.de/item/${id}` }]);
+const del = (store: Store, id: string) =>
+  store.applyItemChanges([{ kind: 'delete', sourceId: `http://www.deutsche-digitale-bibliothek.de/item/${id}` }]);
 
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
@@ -161,8 +168,13 @@ for (const backend of BACKENDS) {
       const url = await listen(t);
       const total = await t.store.countItems();
       const catmandu = async (...args: string[]) => {
-        const { stdout } = await run('catmandu', ['convert', 'OAI', '--url', url, ...args, 'to', 'JSON', '--line_delimited', '1'], { maxBuffer: 512 * 1024 * 1024 });
-        return stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+        const { stdout } = await run('catmandu', ['convert', 'OAI', '--url', url, ...args, 'to', 'JSON', '--line_delimited', '1'], {
+          maxBuffer: 512 * 1024 * 1024,
+        });
+        return stdout
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
       };
       const [identify] = await catmandu('--identify', '1');
       assert.equal(identify?._id, url);
@@ -177,7 +189,7 @@ for (const backend of BACKENDS) {
       assert.ok(specs.length >= 5, specs.join(' '));
       for (const spec of specs) {
         const expected: string[] = [];
-        for (let after = 0; ; ) {
+        for (let after = 0; ;) {
           const page = await t.store.listOaiRecords({ after, set: spec, limit: 500, bodies: false });
           if (page.length === 0) break;
           expected.push(...page.map((r) => `oai:${HOST_ID}:${r.id}`));

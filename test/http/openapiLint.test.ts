@@ -48,26 +48,30 @@ function redocly(args: string[], cwd: string): Promise<{ code: number; stdout: s
   });
 }
 
-test('redocly lint finds no error and no warning in the served /openapi.json, with keys and with anonymous reads', { timeout: 300_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'heritage-api-openapi-'));
-  try {
-    writeFileSync(join(dir, 'keys.json'), await served(false));
-    writeFileSync(join(dir, 'anonymous.json'), await served(true));
-    for (const file of ['keys.json', 'anonymous.json']) {
-      const run = await redocly(['lint', file, '--format', 'json'], dir);
-      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
-        totals: { errors: number; warnings: number };
-        problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
-      };
-      const problems = report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
-      assert.deepEqual(problems, [], file);
-      assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 }, file);
-      assert.equal(run.code, 0, `${file}: ${run.stderr}`);
+test(
+  'redocly lint finds no error and no warning in the served /openapi.json, with keys and with anonymous reads',
+  { timeout: 300_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heritage-api-openapi-'));
+    try {
+      writeFileSync(join(dir, 'keys.json'), await served(false));
+      writeFileSync(join(dir, 'anonymous.json'), await served(true));
+      for (const file of ['keys.json', 'anonymous.json']) {
+        const run = await redocly(['lint', file, '--format', 'json'], dir);
+        const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+          totals: { errors: number; warnings: number };
+          problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+        };
+        const problems = report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
+        assert.deepEqual(problems, [], file);
+        assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 }, file);
+        assert.equal(run.code, 0, `${file}: ${run.stderr}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 /** The README's table of the operations of the real service's OpenAPI 6.8: operationId → path, for those served. */
 function readmeOperations(): Array<{ id: string; path: string }> {
@@ -88,7 +92,7 @@ function readmeOperations(): Array<{ id: string; path: string }> {
 /** A path with its parameters' names left out: /binary/{uuid} and /binary/{path} are one path. */
 const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
-test('every operation has an operationId, unique, the real service\'s wherever the README maps a route to one; tags and a licence', async () => {
+test("every operation has an operationId, unique, the real service's wherever the README maps a route to one; tags and a licence", async () => {
   const body = await served(false);
   const doc = JSON.parse(body) as OpenApi;
   const ids = new Map<string, string>();
@@ -98,7 +102,11 @@ test('every operation has an operationId, unique, the real service\'s wherever t
       assert.equal(ids.get(operation.operationId), undefined, `${operation.operationId} names one operation`);
       ids.set(operation.operationId, shape(path));
       assert.ok((operation.tags ?? []).length > 0, `${method} ${path} has a tag`);
-      for (const tag of operation.tags ?? []) assert.ok(doc.tags?.some((t) => t.name === tag), `tag ${tag} is described`);
+      for (const tag of operation.tags ?? [])
+        assert.ok(
+          doc.tags?.some((t) => t.name === tag),
+          `tag ${tag} is described`,
+        );
     }
   }
   const mapped = readmeOperations();

@@ -111,7 +111,10 @@ for (const backend of BACKENDS) {
   });
 
   test(`${b} with http.packageBodyCacheBytes 0 every identity aip reads the store, and answers alike`, async () => {
-    const t = await startTestApp(backend, { load: [writePackages([{ id: ID, title: 'first version' }])], flags: { http: { packageBodyCacheBytes: 0 } } });
+    const t = await startTestApp(backend, {
+      load: [writePackages([{ id: ID, title: 'first version' }])],
+      flags: { http: { packageBodyCacheBytes: 0 } },
+    });
     try {
       await assertServesStored(t, 'first version');
       await ingestItems(t.store, [writePackages([{ id: ID, title: 'second version' }])], { batchSize: 10 });

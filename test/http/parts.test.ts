@@ -52,7 +52,10 @@ function writeDir(files: Record<string, string>): string {
 
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
-  const withApp = async (run: (t: TestApp) => Promise<void>, load = [writeDir({ 'PARTSITEM.xml': partsPackage('Parts &amp; pieces'), 'CHILDITEM.xml': CHILD_PACKAGE })]) => {
+  const withApp = async (
+    run: (t: TestApp) => Promise<void>,
+    load = [writeDir({ 'PARTSITEM.xml': partsPackage('Parts &amp; pieces'), 'CHILDITEM.xml': CHILD_PACKAGE })],
+  ) => {
     const t = await startTestApp(backend, { load });
     try {
       await run(t);
@@ -100,7 +103,10 @@ for (const backend of BACKENDS) {
         assert.equal(res.statusCode, 200, accept);
         assert.equal(res.body, rdfXml, accept);
       }
-      assert.equal((await get(t, '/items/PARTSITEM/edm', { ...t.json, accept: '*/*' })).headers['content-type'], 'application/rdf+xml; charset=utf-8');
+      assert.equal(
+        (await get(t, '/items/PARTSITEM/edm', { ...t.json, accept: '*/*' })).headers['content-type'],
+        'application/rdf+xml; charset=utf-8',
+      );
       const asXml = await get(t, '/items/PARTSITEM/edm', t.xml);
       assert.equal(asXml.headers['content-type'], 'application/xml; charset=utf-8');
       assert.equal(asXml.body, rdfXml);
@@ -113,17 +119,27 @@ for (const backend of BACKENDS) {
     withApp(async (t) => {
       const description =
         '<description><id>PARTSITEM</id><record><ref>PARTSITEM</ref><href>/items/PARTSITEM/source/record</href><type>http://www.lido-schema.org</type></record></description>';
-      const descriptionJson = '{"id":"PARTSITEM","record":{"ref":"PARTSITEM","href":"/items/PARTSITEM/source/record","type":"http://www.lido-schema.org"}}';
+      const descriptionJson =
+        '{"id":"PARTSITEM","record":{"ref":"PARTSITEM","href":"/items/PARTSITEM/source/record","type":"http://www.lido-schema.org"}}';
       assert.equal((await get(t, '/items/PARTSITEM/source', t.xml)).body, `${DECL}<source xmlns="${CORTEX}">${description}</source>`);
       assert.equal((await get(t, '/items/PARTSITEM/source', t.json)).body, `{"description":${descriptionJson}}`);
-      assert.equal((await get(t, '/items/PARTSITEM/source/description', t.xml)).body, `${DECL}${description.replace('<description>', `<description xmlns="${CORTEX}">`)}`);
+      assert.equal(
+        (await get(t, '/items/PARTSITEM/source/description', t.xml)).body,
+        `${DECL}${description.replace('<description>', `<description xmlns="${CORTEX}">`)}`,
+      );
       assert.equal((await get(t, '/items/PARTSITEM/source/description', t.json)).body, descriptionJson);
       const record = await get(t, '/items/PARTSITEM/source/record', t.xml);
       assert.equal(record.statusCode, 200);
       assert.equal(record.headers['content-type'], 'application/xml; charset=utf-8');
-      assert.equal(record.body, '<?xml version="1.0" encoding="UTF-8"?><lido:lido xmlns:lido="http://www.lido-schema.org"><lido:lidoRecID>R &amp; 1</lido:lidoRecID></lido:lido>');
+      assert.equal(
+        record.body,
+        '<?xml version="1.0" encoding="UTF-8"?><lido:lido xmlns:lido="http://www.lido-schema.org"><lido:lidoRecID>R &amp; 1</lido:lidoRecID></lido:lido>',
+      );
       // What the `ddb` client sends: JSON preferred, XML accepted.
-      const cli = await get(t, '/items/PARTSITEM/source/record', { ...t.json, accept: 'application/json, application/xml;q=0.9, text/plain;q=0.8, */*;q=0.5' });
+      const cli = await get(t, '/items/PARTSITEM/source/record', {
+        ...t.json,
+        accept: 'application/json, application/xml;q=0.9, text/plain;q=0.8, */*;q=0.5',
+      });
       assert.equal(cli.statusCode, 200);
       assert.equal(cli.body, record.body);
       const jsonOnly = await get(t, '/items/PARTSITEM/source/record', t.json);
@@ -174,7 +190,11 @@ for (const backend of BACKENDS) {
         assert.equal(xml.statusCode, 200);
         assert.equal(xml.body, `${DECL}<binaries xmlns="${CORTEX}"/>`);
       },
-      [writeDir({ 'NOFILES.xml': `${DECL}<cortex xmlns="${CORTEX}"><properties><item-id>NOFILES</item-id></properties><binaries/></cortex>` })],
+      [
+        writeDir({
+          'NOFILES.xml': `${DECL}<cortex xmlns="${CORTEX}"><properties><item-id>NOFILES</item-id></properties><binaries/></cortex>`,
+        }),
+      ],
     ));
 
   test(`${b} view?lang=en: the field labels in English, with an ETag of its own; lang on the other parts changes nothing`, () =>
@@ -234,10 +254,13 @@ for (const backend of BACKENDS) {
         );
         assert.equal((await get(t, `/items/PARTSITEM/${part}`, { accept: 'application/xml' })).statusCode, 401, part);
       }
-      (await t.store.blockItem('PARTSITEM', 'copyright'));
+      await t.store.blockItem('PARTSITEM', 'copyright');
       const blocked = await get(t, '/items/PARTSITEM/view', t.json);
       assert.equal(blocked.statusCode, 403);
-      assert.equal(blocked.body, '{"status":403,"name":"ItemBlockedException","message":"Item \'PARTSITEM\' is not available through this interface: copyright"}');
+      assert.equal(
+        blocked.body,
+        '{"status":403,"name":"ItemBlockedException","message":"Item \'PARTSITEM\' is not available through this interface: copyright"}',
+      );
       const badId = await get(t, '/items/..bad/binaries', t.json);
       assert.equal(badId.statusCode, 400);
       assert.equal(JSON.parse(badId.body).name, 'InvalidItemIdException');
@@ -280,7 +303,11 @@ for (const backend of BACKENDS) {
         assert.equal(packed.headers.etag, `${(plain.headers.etag as string).slice(0, -1)}-br"`);
         assert.equal(brotliDecompressSync(packed.rawPayload).toString('utf8'), plain.body);
         // The compressed ETag validates the same content.
-        const revalidated = await get(t, `/items/${CHAPTER_ID}/source/record`, { ...t.xml, 'accept-encoding': 'br', 'if-none-match': packed.headers.etag as string });
+        const revalidated = await get(t, `/items/${CHAPTER_ID}/source/record`, {
+          ...t.xml,
+          'accept-encoding': 'br',
+          'if-none-match': packed.headers.etag as string,
+        });
         assert.equal(revalidated.statusCode, 304);
       },
       [CORTEX_DIR],

@@ -34,7 +34,25 @@ const PARAMS: Array<[string, number]> = [
 ];
 
 /** Written as they would appear in a URL. */
-const BAD_VALUES = ['Infinity', '-Infinity', 'NaN', '1e3', '0x10', '0b1', '9007199254740993', '99999999999999999999', '%205', '5%20', '+5', '-1', '1.5', '1.0', '', 'ten', '%EF%BC%95'];
+const BAD_VALUES = [
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  '1e3',
+  '0x10',
+  '0b1',
+  '9007199254740993',
+  '99999999999999999999',
+  '%205',
+  '5%20',
+  '+5',
+  '-1',
+  '1.5',
+  '1.0',
+  '',
+  'ten',
+  '%EF%BC%95',
+];
 
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
@@ -53,7 +71,14 @@ for (const backend of BACKENDS) {
         assert.equal(twice.body, integerError(name, max), `${name} twice`);
       }
       // The bounds themselves, and a leading zero, are fine.
-      for (const query of ['rows=1000', 'rows=0', 'rows=007', 'offset=1000000', 'facet.limit=1000&facet=person_place_fct', `minDocs=${Number.MAX_SAFE_INTEGER}`]) {
+      for (const query of [
+        'rows=1000',
+        'rows=0',
+        'rows=007',
+        'offset=1000000',
+        'facet.limit=1000&facet=person_place_fct',
+        `minDocs=${Number.MAX_SAFE_INTEGER}`,
+      ]) {
         const res = await t.app.inject({ url: `/entities?${query}`, headers: t.json });
         assert.equal(res.statusCode, 200, query);
       }

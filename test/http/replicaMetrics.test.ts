@@ -52,7 +52,10 @@ test('replicas that do not answer or are no standby are left out: the primary se
     const state = store.replication!()!;
     assert.equal(state.readingFrom, `${new URL(db.url).hostname}:${new URL(db.url).port}${new URL(db.url).pathname}`);
     assert.match(state.replicas[0]!.reason!, /^does not answer \(.*ECONNREFUSED/);
-    assert.equal(state.replicas[1]!.reason, 'is not a standby (promoted, or not a replica): point store.url at it if it is the primary now');
+    assert.equal(
+      state.replicas[1]!.reason,
+      'is not a standby (promoted, or not a replica): point store.url at it if it is the primary now',
+    );
     // Writes go to the primary as ever.
     assert.equal(await store.blockItem(CHAPTER_ID, 'test'), true);
     assert.equal((await app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: { accept: 'application/json' } })).statusCode, 403);

@@ -38,7 +38,11 @@ function capture(): Logged {
   return {
     stream,
     text: () => text,
-    lines: () => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>),
+    lines: () =>
+      text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }
 
@@ -53,10 +57,13 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 function get(port: number, path: string, headers: OutgoingHttpHeaders): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host: 'localhost', ...headers, [SOCKET_MARK]: '1' }, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, headers: { host: 'localhost', ...headers, [SOCKET_MARK]: '1' }, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -89,7 +96,11 @@ for (const backend of BACKENDS) {
     // The default is warn (docs/configuration.md "The request log"): request lines are asked for.
     assert.equal(DEFAULTS.server.logLevel, 'warn');
     const log = capture();
-    const t = await startTestApp(backend, { load: [writePackages(TREE)], flags: { server: { logLevel: 'info' } }, server: { logging: true, logStream: log.stream } });
+    const t = await startTestApp(backend, {
+      load: [writePackages(TREE)],
+      flags: { server: { logLevel: 'info' } },
+      server: { logging: true, logStream: log.stream },
+    });
     try {
       const { port, reachedFastify } = await listening(t);
       await until(() => log.text().includes('Server listening'), 'the listening line');
@@ -116,8 +127,15 @@ for (const backend of BACKENDS) {
           assert.equal(
             shape(fast),
             JSON.stringify({
-              level: 30, time: 'T', pid: process.pid, hostname: fast[0]!.hostname, reqId: 'ID',
-              req: { method: 'GET', url: '/items/VOLITEM/parents', remoteAddress: '127.0.0.1' }, res: { statusCode: 200 }, responseTime: 'MS', msg: 'request completed',
+              level: 30,
+              time: 'T',
+              pid: process.pid,
+              hostname: fast[0]!.hostname,
+              reqId: 'ID',
+              req: { method: 'GET', url: '/items/VOLITEM/parents', remoteAddress: '127.0.0.1' },
+              res: { statusCode: 200 },
+              responseTime: 'MS',
+              msg: 'request completed',
             }),
           );
         }
@@ -138,7 +156,11 @@ for (const backend of BACKENDS) {
 
   test(`${b} no key in the request log of either path, however it is sent`, async () => {
     const log = capture();
-    const t = await startTestApp(backend, { load: [writePackages(TREE)], flags: { server: { logLevel: 'info' } }, server: { logging: true, logStream: log.stream } });
+    const t = await startTestApp(backend, {
+      load: [writePackages(TREE)],
+      flags: { server: { logLevel: 'info' } },
+      server: { logging: true, logStream: log.stream },
+    });
     try {
       const { port, reachedFastify } = await listening(t);
       // Fast path: the key in the Authorization header.
@@ -164,7 +186,11 @@ for (const backend of BACKENDS) {
 
   test(`${b} behind a trusted proxy the fast path leaves X-Forwarded-For to Fastify; at warn nothing is logged per request`, async () => {
     const log = capture();
-    const t = await startTestApp(backend, { load: [writePackages(TREE)], flags: { server: { trustProxy: true, logLevel: 'info' } }, server: { logging: true, logStream: log.stream } });
+    const t = await startTestApp(backend, {
+      load: [writePackages(TREE)],
+      flags: { server: { trustProxy: true, logLevel: 'info' } },
+      server: { logging: true, logStream: log.stream },
+    });
     try {
       const { port, reachedFastify } = await listening(t);
       await get(port, '/items/VOLITEM/parents', t.json);
@@ -172,14 +198,21 @@ for (const backend of BACKENDS) {
       await get(port, '/items/VOLITEM/parents', { ...t.json, 'x-forwarded-for': '203.0.113.7, 10.0.0.1' });
       assert.equal(reachedFastify(), 1, 'X-Forwarded-For: Fastify');
       await until(() => log.lines().filter((l) => l.msg === 'request completed').length === 2, 'two requests logged');
-      const addresses = log.lines().filter((l) => l.msg === 'request completed').map((l) => (l.req as { remoteAddress: string }).remoteAddress);
+      const addresses = log
+        .lines()
+        .filter((l) => l.msg === 'request completed')
+        .map((l) => (l.req as { remoteAddress: string }).remoteAddress);
       assert.deepEqual(addresses, ['127.0.0.1', '203.0.113.7']);
     } finally {
       await t.close();
     }
 
     const quiet = capture();
-    const w = await startTestApp(backend, { load: [writePackages(TREE)], flags: { server: { logLevel: 'warn' } }, server: { logging: true, logStream: quiet.stream } });
+    const w = await startTestApp(backend, {
+      load: [writePackages(TREE)],
+      flags: { server: { logLevel: 'warn' } },
+      server: { logging: true, logStream: quiet.stream },
+    });
     try {
       const { port, reachedFastify } = await listening(w);
       assert.equal(await get(port, '/items/VOLITEM/parents', w.json), 200);

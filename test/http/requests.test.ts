@@ -10,7 +10,11 @@ import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
 import { rawRequest } from '../helpers/raw.js';
 
 const NOT_ACCEPTABLE = (offered: string) =>
-  JSON.stringify({ status: 406, name: 'NotAcceptableException', message: `The requested type is not acceptable. Send an Accept header that allows ${offered}.` });
+  JSON.stringify({
+    status: 406,
+    name: 'NotAcceptableException',
+    message: `The requested type is not acceptable. Send an Accept header that allows ${offered}.`,
+  });
 
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
@@ -79,11 +83,18 @@ for (const backend of BACKENDS) {
       // inject always sets a Host; a real socket can omit it (HTTP/1.0), so the test uses one.
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = t.app.server.address() as { port: number };
-      const res = await rawRequest(port, `GET /items/${CHAPTER_ID}/aip HTTP/1.0\r\nAccept: application/json\r\nAuthorization: ${t.json.authorization}\r\n\r\n`);
+      const res = await rawRequest(
+        port,
+        `GET /items/${CHAPTER_ID}/aip HTTP/1.0\r\nAccept: application/json\r\nAuthorization: ${t.json.authorization}\r\n\r\n`,
+      );
       assert.equal(res.status, 400);
       assert.equal(
         res.body,
-        JSON.stringify({ status: 400, name: 'MissingHostException', message: 'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.' }),
+        JSON.stringify({
+          status: 400,
+          name: 'MissingHostException',
+          message: 'The Host header is required (HTTP/1.1, RFC 9112 section 3.2). Send the host name of the service in a Host header.',
+        }),
       );
     } finally {
       await t.close();
@@ -105,7 +116,16 @@ for (const backend of BACKENDS) {
         ['/items/a..b/aip', 400, invalid('a..b')],
         [`/items/${'A'.repeat(10_000)}/aip`, 400, invalid(`${'A'.repeat(80)}… (10000 characters)`)],
         // A raw '/' splits the path: no such operation.
-        ['/items/a/b/aip', 404, JSON.stringify({ status: 404, name: 'NotFoundException', message: "There is no GET /items/a/b/aip. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them." })],
+        [
+          '/items/a/b/aip',
+          404,
+          JSON.stringify({
+            status: 404,
+            name: 'NotFoundException',
+            message:
+              'There is no GET /items/a/b/aip. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.',
+          }),
+        ],
       ];
       for (const [url, status, body] of cases) {
         const res = await t.app.inject({ url, headers: t.json });
@@ -116,13 +136,23 @@ for (const backend of BACKENDS) {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = t.app.server.address() as { port: number };
       for (const path of ['/items/%2E%2E/parents', '/items/../aip']) {
-        const res = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nAuthorization: ${t.json.authorization}\r\nConnection: close\r\n\r\n`);
+        const res = await rawRequest(
+          port,
+          `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nAuthorization: ${t.json.authorization}\r\nConnection: close\r\n\r\n`,
+        );
         assert.equal(res.status, 400, path);
         assert.equal(res.body, invalid('..'), path);
       }
       const tooLong = await t.app.inject({ url: `/items/${'A'.repeat(20_000)}/aip`, headers: t.json });
       assert.equal(tooLong.statusCode, 414);
-      assert.equal(tooLong.body, JSON.stringify({ status: 414, name: 'UriTooLongException', message: 'The request URL has 20011 characters; at most 16384 are accepted. Shorten the query or the id.' }));
+      assert.equal(
+        tooLong.body,
+        JSON.stringify({
+          status: 414,
+          name: 'UriTooLongException',
+          message: 'The request URL has 20011 characters; at most 16384 are accepted. Shorten the query or the id.',
+        }),
+      );
     } finally {
       await t.close();
     }

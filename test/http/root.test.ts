@@ -23,20 +23,55 @@ async function withApp(run: (t: TestApp) => Promise<void>, flags: Parameters<typ
   }
 }
 
-const openapi = async (t: TestApp): Promise<Doc> => (await t.app.inject({ url: '/openapi.json', headers: { accept: 'application/json' } })).json();
+const openapi = async (t: TestApp): Promise<Doc> =>
+  (await t.app.inject({ url: '/openapi.json', headers: { accept: 'application/json' } })).json();
 
 /** The operations `/` lists: every path of the description but `/` and the description itself. */
 const OPERATIONS = [
-  '/items/{id}/aip', '/items/{id}', '/items/{id}/parents', '/entities', '/search/person', '/search', '/search/facets',
-  '/search/sortcriteria', '/search/suggest', '/search/person/facets', '/search/person/sortcriteria', '/search/person/suggest',
-  '/entities/facets', '/entities/sortcriteria', '/entities/suggest', '/search/index/{index}/{handler}',
-  '/search/facets/{facetName}', '/search/person/facets/{facetName}', '/search/person/facets/maxpages', '/entities/facets/{facetName}',
-  '/entities/facets/maxpages', '/search/facets/maxpages', '/search/mlt', '/search/organization', '/search/organization/facets',
-  '/search/organization/facets/{facetName}', '/search/organization/facets/maxpages', '/search/organization/sortcriteria',
-  '/search/organization/suggest', '/items/{id}/children', '/items/{id}/view', '/items/{id}/edm',
-  '/items/{id}/indexing-profile', '/items/{id}/binaries', '/items/{id}/source', '/items/{id}/source/description',
-  '/items/{id}/source/record', '/version', '/status', '/institutions', '/institutions/sectors', '/institutions/map',
-  '/binary/{path}', '/items/{id}/iiif',
+  '/items/{id}/aip',
+  '/items/{id}',
+  '/items/{id}/parents',
+  '/entities',
+  '/search/person',
+  '/search',
+  '/search/facets',
+  '/search/sortcriteria',
+  '/search/suggest',
+  '/search/person/facets',
+  '/search/person/sortcriteria',
+  '/search/person/suggest',
+  '/entities/facets',
+  '/entities/sortcriteria',
+  '/entities/suggest',
+  '/search/index/{index}/{handler}',
+  '/search/facets/{facetName}',
+  '/search/person/facets/{facetName}',
+  '/search/person/facets/maxpages',
+  '/entities/facets/{facetName}',
+  '/entities/facets/maxpages',
+  '/search/facets/maxpages',
+  '/search/mlt',
+  '/search/organization',
+  '/search/organization/facets',
+  '/search/organization/facets/{facetName}',
+  '/search/organization/facets/maxpages',
+  '/search/organization/sortcriteria',
+  '/search/organization/suggest',
+  '/items/{id}/children',
+  '/items/{id}/view',
+  '/items/{id}/edm',
+  '/items/{id}/indexing-profile',
+  '/items/{id}/binaries',
+  '/items/{id}/source',
+  '/items/{id}/source/description',
+  '/items/{id}/source/record',
+  '/version',
+  '/status',
+  '/institutions',
+  '/institutions/sectors',
+  '/institutions/map',
+  '/binary/{path}',
+  '/items/{id}/iiif',
 ];
 
 test('/ answers an API client with JSON: links to the description, the page and every operation', () =>
@@ -63,27 +98,37 @@ test('/ answers an API client with JSON: links to the description, the page and 
   }));
 
 test('/ answers a browser with a page of the same links, every text escaped (pages for people switched off)', () =>
-  withApp(async (t) => {
-    const doc = await openapi(t);
-    const res = await t.app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
-    const html = res.body;
-    assert.match(html, /^<!DOCTYPE html>\n<html lang="en">/);
-    assert.ok(html.includes('<li><a href="/docs">Interactive documentation</a></li>'));
-    assert.ok(html.includes('<li><a href="/openapi.json">OpenAPI description</a> (JSON)</li>'));
-    const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-    for (const path of OPERATIONS) {
-      assert.ok(html.includes(`<li><code>GET ${escape(path)}</code>: ${escape(doc.paths[path]!.get.summary)}</li>`), path);
-    }
-    assert.equal((html.match(/<li><code>/g) ?? []).length, OPERATIONS.length);
-  }, { flags: { web: { enabled: false } } }));
+  withApp(
+    async (t) => {
+      const doc = await openapi(t);
+      const res = await t.app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+      const html = res.body;
+      assert.match(html, /^<!DOCTYPE html>\n<html lang="en">/);
+      assert.ok(html.includes('<li><a href="/docs">Interactive documentation</a></li>'));
+      assert.ok(html.includes('<li><a href="/openapi.json">OpenAPI description</a> (JSON)</li>'));
+      const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+      for (const path of OPERATIONS) {
+        assert.ok(html.includes(`<li><code>GET ${escape(path)}</code>: ${escape(doc.paths[path]!.get.summary)}</li>`), path);
+      }
+      assert.equal((html.match(/<li><code>/g) ?? []).length, OPERATIONS.length);
+    },
+    { flags: { web: { enabled: false } } },
+  ));
 
 test('/ refuses an Accept it cannot answer, and a missing one as the other operations do', () =>
   withApp(async (t) => {
     const res = await t.app.inject({ url: '/', headers: { accept: 'text/csv' } });
     assert.equal(res.statusCode, 406);
-    assert.equal(res.body, JSON.stringify({ status: 406, name: 'NotAcceptableException', message: 'The requested type is not acceptable. Send an Accept header that allows application/json or text/html.' }));
+    assert.equal(
+      res.body,
+      JSON.stringify({
+        status: 406,
+        name: 'NotAcceptableException',
+        message: 'The requested type is not acceptable. Send an Accept header that allows application/json or text/html.',
+      }),
+    );
     const none = await t.app.inject({ url: '/' });
     assert.equal(none.statusCode, 406);
   }));
@@ -126,7 +171,7 @@ test('the 404 for an unknown path names every operation of the description', () 
     assert.ok(message.includes('/2'));
   }));
 
-test('the README\'s tables of served operations agree with /openapi.json', () =>
+test("the README's tables of served operations agree with /openapi.json", () =>
   withApp(async (t) => {
     const doc = await openapi(t);
     const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
@@ -136,8 +181,12 @@ test('the README\'s tables of served operations agree with /openapi.json', () =>
       // | operation | `GET /path` | yes… |
       const path = /^`GET (\/[^`]*)`$/.exec(cells[2] ?? '')?.[1];
       if (path === undefined || !(cells[3] ?? '').startsWith('yes')) continue;
-      const expanded = path === '/binary/{uuid}' ? ['/binary/{path}']
-        : /\/source\/\{[a-z]+\}$/.test(path) ? ['/items/{id}/source/description', '/items/{id}/source/record'] : [path];
+      const expanded =
+        path === '/binary/{uuid}'
+          ? ['/binary/{path}']
+          : /\/source\/\{[a-z]+\}$/.test(path)
+            ? ['/items/{id}/source/description', '/items/{id}/source/record']
+            : [path];
       for (const p of expanded) {
         assert.ok(p in doc.paths, `${p} is served as the README says`);
         served.add(p);
@@ -146,7 +195,8 @@ test('the README\'s tables of served operations agree with /openapi.json', () =>
     // Named in the README as served, or as beyond both descriptions: every path of ours.
     const beyond = /Beyond both: (.*)\n/.exec(readme)?.[1] ?? '';
     for (const path of Object.keys(doc.paths)) {
-      const named = served.has(path) || beyond.includes(`\`GET ${path}\``) || (path === '/entities' && readme.includes('| `GET /entities` | yes |'));
+      const named =
+        served.has(path) || beyond.includes(`\`GET ${path}\``) || (path === '/entities' && readme.includes('| `GET /entities` | yes |'));
       assert.ok(named, `${path} is in the README's tables`);
     }
   }));

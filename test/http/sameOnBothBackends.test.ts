@@ -21,7 +21,10 @@ const HEADERS = ['content-type', 'etag', 'vary', 'cache-control', 'www-authentic
 
 async function loaded(backend: typeof SQLITE): Promise<TestApp> {
   const t = await startTestApp(backend);
-  await ingestItems(t.store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`], { batchSize: 100, edm: { ingestDate: INGESTED, providersFingerprint: '' } });
+  await ingestItems(t.store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`], {
+    batchSize: 100,
+    edm: { ingestDate: INGESTED, providersFingerprint: '' },
+  });
   await ingestEntities(t.store, [`${FIXTURES}persons`], { batchSize: 500 });
   return t;
 }
@@ -60,13 +63,18 @@ test('SQLite and PostgreSQL answer every operation with the same status, headers
     assert.ok(withParents.length >= 5, 'the fixtures hold hierarchies');
     const roots = new Set<string>();
     for (const id of withParents) roots.add((await a.store.getAncestry(id))!.nodes.at(-1)!.id);
-    const sample = [...new Set([CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, ...withParents.slice(0, 10), ...ids.filter((_, i) => i % 97 === 0)])];
+    const sample = [
+      ...new Set([CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, ...withParents.slice(0, 10), ...ids.filter((_, i) => i % 97 === 0)]),
+    ];
     const requests: Array<[string, Record<string, string>]> = [];
     for (const id of sample) {
       for (const h of [json, xml]) {
         requests.push([`/items/${id}/aip`, h], [`/items/${id}`, h], [`/items/${id}/parents`, h], [`/items/${id}/children`, h]);
       }
-      requests.push([`/items/${id}/aip`, { ...json, 'accept-encoding': 'br' }], [`/items/${id}/aip`, { ...json, 'accept-encoding': 'gzip' }]);
+      requests.push(
+        [`/items/${id}/aip`, { ...json, 'accept-encoding': 'br' }],
+        [`/items/${id}/aip`, { ...json, 'accept-encoding': 'gzip' }],
+      );
       requests.push([`/items/${id}/edm`, xml], [`/items/${id}/view`, json]);
     }
     for (const root of roots) requests.push([`/items/${root}/children?offset=1&rows=3`, json], [`/items/${root}/children`, xml]);

@@ -20,7 +20,7 @@ async function storedItems(t: TestApp): Promise<ItemDocuments[]> {
   const out: ItemDocuments[] = [];
   let position: string | null = null;
   for (;;) {
-    const batch = (await t.store.readSearchChanges('item', position, 10_000));
+    const batch = await t.store.readSearchChanges('item', position, 10_000);
     if ('rescan' in batch) throw new Error('rescan');
     for (const c of batch.changes) if (c.body !== null) out.push(itemDocumentsFromJson(c.body, c.id));
     position = batch.position;
@@ -52,7 +52,14 @@ function facetOf(hits: ItemDocuments[], field: string, limit: number, mincount =
   return { field, numberOfFacets: values.length, facetValues: values };
 }
 
-function body(hits: ItemDocuments[], page: ItemDocuments[], facets: unknown[], highlightedTerms: string[], extra: Record<string, unknown> = {}, entities: unknown[] = []) {
+function body(
+  hits: ItemDocuments[],
+  page: ItemDocuments[],
+  facets: unknown[],
+  highlightedTerms: string[],
+  extra: Record<string, unknown> = {},
+  entities: unknown[] = [],
+) {
   return {
     numberOfResults: hits.length,
     results: [{ name: 'single', docs: page.map((p) => p.result), numberOfDocs: hits.length }],
@@ -74,21 +81,32 @@ for (const backend of BACKENDS) {
 
   test(`${b} /search: a word, a filter, facets, alphabetical paging, as the stored documents say`, async () => {
     const t = await app();
-    const all = (await storedItems(t));
+    const all = await storedItems(t);
     assert.ok(all.length > 1000);
     const hits = all.filter((d) => hasWord(d, 'goethe')).sort((x, y) => byTitle(x, y));
     assert.ok(hits.length >= 3, 'the fixtures have several Goethe items');
-    const res = await t.app.inject({ url: '/search?query=goethe&sort=ALPHA_ASC&rows=2&offset=1&facet=place_fct&facet=type_fct&facet.limit=3', headers: t.json });
+    const res = await t.app.inject({
+      url: '/search?query=goethe&sort=ALPHA_ASC&rows=2&offset=1&facet=place_fct&facet=type_fct&facet.limit=3',
+      headers: t.json,
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-    assert.deepEqual(JSON.parse(res.body), body(hits, hits.slice(1, 3), [facetOf(hits, 'place_fct', 3), facetOf(hits, 'type_fct', 3)], ['goethe']));
+    assert.deepEqual(
+      JSON.parse(res.body),
+      body(hits, hits.slice(1, 3), [facetOf(hits, 'place_fct', 3), facetOf(hits, 'type_fct', 3)], ['goethe']),
+    );
 
     // A facet value filters (values of one facet OR-ed, facets AND-ed); minDocs drops the rare values.
     const media = all.filter((d) => d.search.facets.has_media_fct?.includes('false'));
     const mediaSorted = [...media].sort((x, y) => byTitle(x, y, true));
-    const filtered = await t.app.inject({ url: '/search?has_media_fct=false&sort=ALPHA_DESC&rows=3&facet=sector_fct&minDocs=1', headers: t.json });
+    const filtered = await t.app.inject({
+      url: '/search?has_media_fct=false&sort=ALPHA_DESC&rows=3&facet=sector_fct&minDocs=1',
+      headers: t.json,
+    });
     assert.deepEqual(JSON.parse(filtered.body), body(media, mediaSorted.slice(0, 3), [facetOf(media, 'sector_fct', 100, 2)], []));
-    const both = all.filter((d) => d.search.facets.has_media_fct?.includes('false') && ['sec_02', 'sec_06'].some((s) => d.search.facets.sector_fct?.includes(s)));
+    const both = all.filter(
+      (d) => d.search.facets.has_media_fct?.includes('false') && ['sec_02', 'sec_06'].some((s) => d.search.facets.sector_fct?.includes(s)),
+    );
     const res2 = await t.app.inject({ url: '/search?has_media_fct=false&sector_fct=sec_02&sector_fct=sec_06&rows=0', headers: t.json });
     assert.deepEqual(JSON.parse(res2.body), body(both, [], [], []));
 
@@ -102,7 +120,7 @@ for (const backend of BACKENDS) {
 
   test(`${b} /search: relevance puts the exact title first; cursors page through every hit once`, async () => {
     const t = await app();
-    const all = (await storedItems(t));
+    const all = await storedItems(t);
     const exact = all.filter((d) => fold(d.result.title) === 'goethe');
     assert.equal(exact.length, 1);
     const res = await t.app.inject({ url: '/search?query=Goethe&rows=1', headers: t.json });
@@ -111,7 +129,10 @@ for (const backend of BACKENDS) {
     const seen: string[] = [];
     let cursor = '*';
     for (let page = 0; page < 200; page++) {
-      const r = await t.app.inject({ url: `/search?query=*:*&rows=97&sort=RANDOM_42&cursorMark=${encodeURIComponent(cursor)}`, headers: t.json });
+      const r = await t.app.inject({
+        url: `/search?query=*:*&rows=97&sort=RANDOM_42&cursorMark=${encodeURIComponent(cursor)}`,
+        headers: t.json,
+      });
       assert.equal(r.statusCode, 200);
       const b2 = JSON.parse(r.body);
       assert.equal(b2.randomSeed, '42');
@@ -136,16 +157,61 @@ for (const backend of BACKENDS) {
   test(`${b} /search: bad parameters are 400s that say what to fix`, async () => {
     const t = await app();
     const cases: Array<[string, number, string, string]> = [
-      ['/search?facet=nope_fct', 400, 'InvalidSearchException', "facet 'nope_fct' is not a facet of this index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct."],
-      ['/search?sort=NEWEST', 400, 'InvalidSearchException', "sort 'NEWEST' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC or RANDOM_<seed>."],
-      ['/search?rows=1001', 400, 'InvalidParameterException', 'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
-      ['/search?offset=5&cursorMark=*', 400, 'InvalidSearchException', 'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).'],
-      ['/search?query=titel:goethe', 400, 'QuerySyntaxException', "Query syntax error at position 0: unknown field 'titel'; expected one of the fields id, title, subtitle, keywords, affiliate, description, place, ranking, provider, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, begin_time, end_time. See the query syntax in docs/api.md (Lucene standard syntax)."],
-      ['/search?language=ger', 400, 'UnsupportedParameterException', "The query parameter 'language' of the DDB API is not supported here, so it would be ignored. Filter with language_fct=<value> (facet=language_fct lists the values)."],
-      ['/search?defaultOperator=XOR', 400, 'BadRequestException', 'Bad request: querystring/defaultOperator must be equal to one of the allowed values. See /openapi.json for the parameters of this operation.'],
-      ['/search?type_fct=', 400, 'InvalidSearchException', 'type_fct is empty: give a value to keep (facet=type_fct lists them), or leave the parameter out.'],
+      [
+        '/search?facet=nope_fct',
+        400,
+        'InvalidSearchException',
+        "facet 'nope_fct' is not a facet of this index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct.",
+      ],
+      [
+        '/search?sort=NEWEST',
+        400,
+        'InvalidSearchException',
+        "sort 'NEWEST' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC or RANDOM_<seed>.",
+      ],
+      [
+        '/search?rows=1001',
+        400,
+        'InvalidParameterException',
+        'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).',
+      ],
+      [
+        '/search?offset=5&cursorMark=*',
+        400,
+        'InvalidSearchException',
+        'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).',
+      ],
+      [
+        '/search?query=titel:goethe',
+        400,
+        'QuerySyntaxException',
+        "Query syntax error at position 0: unknown field 'titel'; expected one of the fields id, title, subtitle, keywords, affiliate, description, place, ranking, provider, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, begin_time, end_time. See the query syntax in docs/api.md (Lucene standard syntax).",
+      ],
+      [
+        '/search?language=ger',
+        400,
+        'UnsupportedParameterException',
+        "The query parameter 'language' of the DDB API is not supported here, so it would be ignored. Filter with language_fct=<value> (facet=language_fct lists the values).",
+      ],
+      [
+        '/search?defaultOperator=XOR',
+        400,
+        'BadRequestException',
+        'Bad request: querystring/defaultOperator must be equal to one of the allowed values. See /openapi.json for the parameters of this operation.',
+      ],
+      [
+        '/search?type_fct=',
+        400,
+        'InvalidSearchException',
+        'type_fct is empty: give a value to keep (facet=type_fct lists them), or leave the parameter out.',
+      ],
       ['/search?cursorMark=nonsense', 400, 'InvalidSearchException', ''],
-      ['/search/suggest?query=%20', 400, 'InvalidSearchException', 'query is empty: give the first letters of a title (of a name) to complete.'],
+      [
+        '/search/suggest?query=%20',
+        400,
+        'InvalidSearchException',
+        'query is empty: give the first letters of a title (of a name) to complete.',
+      ],
     ];
     for (const [url, status, name, message] of cases) {
       const res = await t.app.inject({ url, headers: t.json });
@@ -170,24 +236,48 @@ for (const backend of BACKENDS) {
     const facets = await t.app.inject({ url: '/search/facets?type=technical', headers: t.json });
     assert.equal(
       facets.body,
-      JSON.stringify(['place_fct_normdata', 'affiliate_fct_normdata', 'affiliate_fct_role_normdata', 'keywords_fct_normdata', 'objecttype_fct_normdata', 'provider_fct_normdata', 'dataprovider_fct_normdata'].map((name) => ({ name, type: 'TECHNICAL' }))),
+      JSON.stringify(
+        [
+          'place_fct_normdata',
+          'affiliate_fct_normdata',
+          'affiliate_fct_role_normdata',
+          'keywords_fct_normdata',
+          'objecttype_fct_normdata',
+          'provider_fct_normdata',
+          'dataprovider_fct_normdata',
+        ].map((name) => ({ name, type: 'TECHNICAL' })),
+      ),
     );
     const personFacets = await t.app.inject({ url: '/search/person/facets', headers: t.json });
-    assert.equal(personFacets.body, JSON.stringify(['person_name_fct', 'person_place_fct', 'person_gender_fct', 'person_occupation_fct'].map((name) => ({ name, type: 'SEARCH' }))));
+    assert.equal(
+      personFacets.body,
+      JSON.stringify(
+        ['person_name_fct', 'person_place_fct', 'person_gender_fct', 'person_occupation_fct'].map((name) => ({ name, type: 'SEARCH' })),
+      ),
+    );
     const sorts = await t.app.inject({ url: '/search/sortcriteria', headers: t.json });
     assert.equal(sorts.body, '{"sortCriteria":["RELEVANCE","ALPHA_ASC","ALPHA_DESC","RANDOM_<seed>"],"defaultSortCriterion":"RELEVANCE"}');
     const personSorts = await t.app.inject({ url: '/search/person/sortcriteria', headers: t.json });
-    assert.equal(personSorts.body, '{"sortCriteria":["RELEVANCE","ALPHA_ASC","ALPHA_DESC","COUNT_DESC","RANDOM_<seed>"],"defaultSortCriterion":"RELEVANCE"}');
+    assert.equal(
+      personSorts.body,
+      '{"sortCriteria":["RELEVANCE","ALPHA_ASC","ALPHA_DESC","COUNT_DESC","RANDOM_<seed>"],"defaultSortCriterion":"RELEVANCE"}',
+    );
 
     // Suggestions: per folded title, the first stored title as written, alphabetically.
-    const all = (await storedItems(t));
+    const all = await storedItems(t);
     const byKey = new Map<string, string>();
     for (const d of all) {
       const title = d.search.text.title?.[0];
       if (title !== undefined && fold(title).startsWith('goe') && !byKey.has(fold(title))) byKey.set(fold(title), title);
     }
     const suggest = await t.app.inject({ url: '/search/suggest?query=GOE&rows=5', headers: t.json });
-    assert.deepEqual(JSON.parse(suggest.body), [...byKey].sort((x, y) => compareCodePoints(x[0], y[0])).slice(0, 5).map(([, v]) => v));
+    assert.deepEqual(
+      JSON.parse(suggest.body),
+      [...byKey]
+        .sort((x, y) => compareCodePoints(x[0], y[0]))
+        .slice(0, 5)
+        .map(([, v]) => v),
+    );
     assert.ok(byKey.size > 0);
     const names = await t.app.inject({ url: '/search/person/suggest?query=egon%20fr', headers: t.json });
     assert.deepEqual(JSON.parse(names.body), ['Egon Friedell']);

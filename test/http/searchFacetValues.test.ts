@@ -76,7 +76,11 @@ for (const backend of BACKENDS) {
 
   test(`${b} /search/person/facets/{facetName} and /entities/facets/{facetName}: the facet of /entities?facet=…`, async () => {
     const t = await app();
-    for (const [facet, query] of [['person_gender_fct', 'friedell'], ['person_occupation_fct', '*:*'], ['person_place_fct', 'preferredName:egon']] as const) {
+    for (const [facet, query] of [
+      ['person_gender_fct', 'friedell'],
+      ['person_occupation_fct', '*:*'],
+      ['person_place_fct', 'preferredName:egon'],
+    ] as const) {
       const entities = await t.app.inject({ url: `/entities?query=${encodeURIComponent(query)}&facet=${facet}&rows=0`, headers: t.json });
       const entry = JSON.parse(entities.body).facets.find((f: { field: string }) => f.field === facet);
       assert.ok(entry.numberOfFacets > 0, `${facet} has values for ${query}`);
@@ -87,16 +91,27 @@ for (const backend of BACKENDS) {
       }
     }
     // A filter and facet.limit as on /entities.
-    const entities = await t.app.inject({ url: '/entities?facet=person_occupation_fct&person_gender_fct=Frau&facet.limit=2&rows=0', headers: t.json });
+    const entities = await t.app.inject({
+      url: '/entities?facet=person_occupation_fct&person_gender_fct=Frau&facet.limit=2&rows=0',
+      headers: t.json,
+    });
     const entry = JSON.parse(entities.body).facets.find((f: { field: string }) => f.field === 'person_occupation_fct');
     assert.equal(entry.numberOfFacets, 2);
-    const res = await t.app.inject({ url: '/search/person/facets/person_occupation_fct?person_gender_fct=Frau&facet.limit=2', headers: t.json });
+    const res = await t.app.inject({
+      url: '/search/person/facets/person_occupation_fct?person_gender_fct=Frau&facet.limit=2',
+      headers: t.json,
+    });
     assert.deepEqual(JSON.parse(res.body), entry);
   });
 
   test(`${b} facets/maxpages, and the /entities aliases of facets, sortcriteria and suggest`, async () => {
     const t = await app();
-    for (const url of ['/search/facets/maxpages', '/search/person/facets/maxpages', '/entities/facets/maxpages', '/2/search/facets/maxpages']) {
+    for (const url of [
+      '/search/facets/maxpages',
+      '/search/person/facets/maxpages',
+      '/entities/facets/maxpages',
+      '/2/search/facets/maxpages',
+    ]) {
       const res = await t.app.inject({ url, headers: t.json });
       assert.equal(res.statusCode, 200, url);
       assert.deepEqual(JSON.parse(res.body), { maxPages: 50001, rows: 20, maxOffset: 1_000_000 }, url);
@@ -119,15 +134,78 @@ for (const backend of BACKENDS) {
   test(`${b} facet values and maxpages: bad input is a 400 that says what to fix`, async () => {
     const t = await app();
     const cases: Array<[string, ReturnType<typeof error>]> = [
-      ['/search/facets/nope_fct', error(400, 'InvalidSearchException', "'nope_fct' is not a facet of the item search. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct.")],
-      ['/search/person/facets/place_fct', error(400, 'InvalidSearchException', "'place_fct' is not a facet of the person search. Facets: person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct.")],
-      ['/search/facets/place_fct?rows=5', error(400, 'UnsupportedParameterException', "The query parameter 'rows' of the DDB API is not supported here, so it would be ignored. A facet lists its values, not hits: limit them with facet.limit and minDocs (GET /search returns the hits).")],
-      ['/entities/facets/person_gender_fct?sort=ALPHA_ASC', error(400, 'UnsupportedParameterException', "The query parameter 'sort' of the DDB API is not supported here, so it would be ignored. Facet values come by count descending, ties by value; GET /search sorts the hits.")],
-      ['/search/facets/place_fct?facet=type_fct', error(400, 'UnsupportedParameterException', "The query parameter 'facet' of the DDB API is not supported here, so it would be ignored. The facet is the one the path names (/search/facets/<name>): ask once per facet, or GET /search?facet=<a>&facet=<b>&rows=0 for several at once.")],
-      ['/search/facets/place_fct?language=ger', error(400, 'UnsupportedParameterException', "The query parameter 'language' of the DDB API is not supported here, so it would be ignored. Filter with language_fct=<value> (facet=language_fct lists the values).")],
-      ['/entities/facets/person_gender_fct?query=((', error(400, 'QuerySyntaxException', "Query syntax error at position 2: expected a term after '('. See the query syntax in docs/api.md (Lucene standard syntax).")],
-      ['/search/facets/place_fct?facet.limit=-1', error(400, 'InvalidParameterException', 'The parameter facet.limit must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).')],
-      ['/search/facets/maxpages?rows=2', error(400, 'UnknownParameterException', "The query parameter 'rows' is not one this operation takes, so it would be ignored. Its parameters: none (oauth_consumer_key aside). Check the spelling (names are case-sensitive), or see /openapi.json.")],
+      [
+        '/search/facets/nope_fct',
+        error(
+          400,
+          'InvalidSearchException',
+          "'nope_fct' is not a facet of the item search. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct.",
+        ),
+      ],
+      [
+        '/search/person/facets/place_fct',
+        error(
+          400,
+          'InvalidSearchException',
+          "'place_fct' is not a facet of the person search. Facets: person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct.",
+        ),
+      ],
+      [
+        '/search/facets/place_fct?rows=5',
+        error(
+          400,
+          'UnsupportedParameterException',
+          "The query parameter 'rows' of the DDB API is not supported here, so it would be ignored. A facet lists its values, not hits: limit them with facet.limit and minDocs (GET /search returns the hits).",
+        ),
+      ],
+      [
+        '/entities/facets/person_gender_fct?sort=ALPHA_ASC',
+        error(
+          400,
+          'UnsupportedParameterException',
+          "The query parameter 'sort' of the DDB API is not supported here, so it would be ignored. Facet values come by count descending, ties by value; GET /search sorts the hits.",
+        ),
+      ],
+      [
+        '/search/facets/place_fct?facet=type_fct',
+        error(
+          400,
+          'UnsupportedParameterException',
+          "The query parameter 'facet' of the DDB API is not supported here, so it would be ignored. The facet is the one the path names (/search/facets/<name>): ask once per facet, or GET /search?facet=<a>&facet=<b>&rows=0 for several at once.",
+        ),
+      ],
+      [
+        '/search/facets/place_fct?language=ger',
+        error(
+          400,
+          'UnsupportedParameterException',
+          "The query parameter 'language' of the DDB API is not supported here, so it would be ignored. Filter with language_fct=<value> (facet=language_fct lists the values).",
+        ),
+      ],
+      [
+        '/entities/facets/person_gender_fct?query=((',
+        error(
+          400,
+          'QuerySyntaxException',
+          "Query syntax error at position 2: expected a term after '('. See the query syntax in docs/api.md (Lucene standard syntax).",
+        ),
+      ],
+      [
+        '/search/facets/place_fct?facet.limit=-1',
+        error(
+          400,
+          'InvalidParameterException',
+          'The parameter facet.limit must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).',
+        ),
+      ],
+      [
+        '/search/facets/maxpages?rows=2',
+        error(
+          400,
+          'UnknownParameterException',
+          "The query parameter 'rows' is not one this operation takes, so it would be ignored. Its parameters: none (oauth_consumer_key aside). Check the spelling (names are case-sensitive), or see /openapi.json.",
+        ),
+      ],
     ];
     for (const [url, expected] of cases) {
       const res = await t.app.inject({ url, headers: t.json });
@@ -137,7 +215,11 @@ for (const backend of BACKENDS) {
     const unknown = await t.app.inject({ url: '/search/person/facets/person_gender_fct?bogus=1', headers: t.json });
     assert.deepEqual(
       JSON.parse(unknown.body),
-      error(400, 'UnknownParameterException', "The query parameter 'bogus' is not one this operation takes, so it would be ignored. Its parameters: query, facet.limit, minDocs, person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct, id, preferredName, variantName, professionOrOccupation, placeOfBirth, placeOfDeath, type, count, dateOfBirth_de, dateOfDeath_de (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json."),
+      error(
+        400,
+        'UnknownParameterException',
+        "The query parameter 'bogus' is not one this operation takes, so it would be ignored. Its parameters: query, facet.limit, minDocs, person_name_fct, person_place_fct, person_gender_fct, person_occupation_fct, id, preferredName, variantName, professionOrOccupation, placeOfBirth, placeOfDeath, type, count, dateOfBirth_de, dateOfDeath_de (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json.",
+      ),
     );
     // JSON only: an Accept without JSON is a 406.
     const xml = await t.app.inject({ url: '/search/facets/place_fct', headers: t.xml });

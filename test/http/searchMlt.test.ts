@@ -99,12 +99,17 @@ for (const backend of BACKENDS) {
     }
     // query narrows the similar items; offset and rows page them.
     const narrowed = expected(all, ['place', 'title'], (d) => (d.search.facets.type_fct ?? []).includes('mediatype_002'));
-    const res = await t.app.inject({ url: `/search/mlt?id=${SOURCE}&fields=place,title&query=type_fct:mediatype_002&rows=1000`, headers: t.json });
+    const res = await t.app.inject({
+      url: `/search/mlt?id=${SOURCE}&fields=place,title&query=type_fct:mediatype_002&rows=1000`,
+      headers: t.json,
+    });
     // highlightedTerms: the terms of query first, then the item's that matched.
     narrowed.body.highlightedTerms.unshift('mediatype_002');
     assert.deepEqual(byId(JSON.parse(res.body)), narrowed.body);
     const whole = JSON.parse((await t.app.inject({ url: `/search/mlt?id=${SOURCE}&fields=place,title&rows=1000`, headers: t.json })).body);
-    const page = JSON.parse((await t.app.inject({ url: `/search/mlt?id=${SOURCE}&fields=place,title&offset=1&rows=2`, headers: t.json })).body);
+    const page = JSON.parse(
+      (await t.app.inject({ url: `/search/mlt?id=${SOURCE}&fields=place,title&offset=1&rows=2`, headers: t.json })).body,
+    );
     assert.deepEqual(page.results[0].docs, whole.results[0].docs.slice(1, 3));
     assert.equal(page.numberOfResults, whole.numberOfResults);
     // Default rows: 10.
@@ -115,14 +120,44 @@ for (const backend of BACKENDS) {
   test(`${b} /search/mlt: bad input is a 4xx that says what to fix`, async () => {
     const t = await app();
     const cases: Array<[string, number, string, string]> = [
-      ['/search/mlt', 400, 'InvalidSearchException', 'id is missing: give the item to compare with, e.g. /search/mlt?id=<item id>&fields=place,title.'],
+      [
+        '/search/mlt',
+        400,
+        'InvalidSearchException',
+        'id is missing: give the item to compare with, e.g. /search/mlt?id=<item id>&fields=place,title.',
+      ],
       ['/search/mlt?id=NOPE', 404, 'ItemNotFoundException', "Item 'NOPE' not found."],
-      [`/search/mlt?id=${SOURCE}&facet=place_fct`, 400, 'InvalidSearchException', 'facet=place_fct is not offered here: give the item as facet=id&id=<item id> (or id=<item id> alone).'],
-      [`/search/mlt?id=${SOURCE}&fields=description`, 400, 'InvalidSearchException', "fields names 'description', which items are not compared by. Text fields: title, subtitle, keywords, affiliate, place, provider; facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct."],
-      [`/search/mlt?id=${SOURCE}&id=${SOURCE}`, 400, 'BadRequestException', 'Bad request: querystring/id must be string. See /openapi.json for the parameters of this operation.'],
+      [
+        `/search/mlt?id=${SOURCE}&facet=place_fct`,
+        400,
+        'InvalidSearchException',
+        'facet=place_fct is not offered here: give the item as facet=id&id=<item id> (or id=<item id> alone).',
+      ],
+      [
+        `/search/mlt?id=${SOURCE}&fields=description`,
+        400,
+        'InvalidSearchException',
+        "fields names 'description', which items are not compared by. Text fields: title, subtitle, keywords, affiliate, place, provider; facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct.",
+      ],
+      [
+        `/search/mlt?id=${SOURCE}&id=${SOURCE}`,
+        400,
+        'BadRequestException',
+        'Bad request: querystring/id must be string. See /openapi.json for the parameters of this operation.',
+      ],
       [`/search/mlt?id=${SOURCE}&query=title:(`, 400, 'QuerySyntaxException', ''],
-      [`/search/mlt?id=${SOURCE}&sort=RELEVANCE`, 400, 'UnknownParameterException', "The query parameter 'sort' is not one this operation takes, so it would be ignored. Its parameters: id, facet, fields, query, offset, rows (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json."],
-      [`/search/mlt?id=${SOURCE}&rows=1001`, 400, 'InvalidParameterException', 'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
+      [
+        `/search/mlt?id=${SOURCE}&sort=RELEVANCE`,
+        400,
+        'UnknownParameterException',
+        "The query parameter 'sort' is not one this operation takes, so it would be ignored. Its parameters: id, facet, fields, query, offset, rows (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json.",
+      ],
+      [
+        `/search/mlt?id=${SOURCE}&rows=1001`,
+        400,
+        'InvalidParameterException',
+        'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).',
+      ],
     ];
     for (const [url, status, name, message] of cases) {
       const res = await t.app.inject({ url, headers: t.json });

@@ -16,7 +16,7 @@ async function storedItems(t: TestApp): Promise<ItemDocuments[]> {
   const out: ItemDocuments[] = [];
   let position: string | null = null;
   for (;;) {
-    const batch = (await t.store.readSearchChanges('item', position, 10_000));
+    const batch = await t.store.readSearchChanges('item', position, 10_000);
     if ('rescan' in batch) throw new Error('rescan');
     for (const c of batch.changes) if (c.body !== null) out.push(itemDocumentsFromJson(c.body, c.id));
     position = batch.position;
@@ -41,17 +41,23 @@ for (const backend of BACKENDS) {
 
   test(`${b} select: fq, fl, sort by id, paging, facet.field with limit, mincount and sort`, async () => {
     const t = await app();
-    const all = (await storedItems(t));
-    const hits = all.filter((d) => d.search.facets.type_fct?.includes('mediatype_002')).sort((x, y) => compareCodePoints(x.search.id, y.search.id));
+    const all = await storedItems(t);
+    const hits = all
+      .filter((d) => d.search.facets.type_fct?.includes('mediatype_002'))
+      .sort((x, y) => compareCodePoints(x.search.id, y.search.id));
     assert.ok(hits.length > 10);
-    const url = '/search/index/search/select?q=*:*&fq=type_fct:mediatype_002&fl=id,title,sector_fct&sort=id%20asc&rows=3&start=2&facet=true&facet.field=sector_fct&facet.field=has_media_fct&facet.limit=2&facet.mincount=1&wt=json';
+    const url =
+      '/search/index/search/select?q=*:*&fq=type_fct:mediatype_002&fl=id,title,sector_fct&sort=id%20asc&rows=3&start=2&facet=true&facet.field=sector_fct&facet.field=has_media_fct&facet.limit=2&facet.mincount=1&wt=json';
     const { status, type, body } = await solr(t, url);
     assert.equal(status, 200);
     assert.equal(type, 'application/json; charset=utf-8');
     const counts = (field: string, limit: number) => {
       const m = new Map<string, number>();
       for (const h of hits) for (const v of h.search.facets[field] ?? []) m.set(v, (m.get(v) ?? 0) + 1);
-      return [...m].sort((x, y) => y[1] - x[1] || compareCodePoints(x[0], y[0])).slice(0, limit).flat();
+      return [...m]
+        .sort((x, y) => y[1] - x[1] || compareCodePoints(x[0], y[0]))
+        .slice(0, limit)
+        .flat();
     };
     const fields = (d: ItemDocuments) => {
       const out: Record<string, unknown> = { id: d.result.id, title: d.result.title };
@@ -62,10 +68,28 @@ for (const backend of BACKENDS) {
       responseHeader: {
         status: 0,
         QTime: 0,
-        params: { q: '*:*', fq: 'type_fct:mediatype_002', fl: 'id,title,sector_fct', sort: 'id asc', rows: '3', start: '2', facet: 'true', 'facet.field': ['sector_fct', 'has_media_fct'], 'facet.limit': '2', 'facet.mincount': '1', wt: 'json' },
+        params: {
+          q: '*:*',
+          fq: 'type_fct:mediatype_002',
+          fl: 'id,title,sector_fct',
+          sort: 'id asc',
+          rows: '3',
+          start: '2',
+          facet: 'true',
+          'facet.field': ['sector_fct', 'has_media_fct'],
+          'facet.limit': '2',
+          'facet.mincount': '1',
+          wt: 'json',
+        },
       },
       response: { numFound: hits.length, start: 2, numFoundExact: true, docs: hits.slice(2, 5).map(fields) },
-      facet_counts: { facet_queries: {}, facet_fields: { sector_fct: counts('sector_fct', 2), has_media_fct: counts('has_media_fct', 2) }, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {} },
+      facet_counts: {
+        facet_queries: {},
+        facet_fields: { sector_fct: counts('sector_fct', 2), has_media_fct: counts('has_media_fct', 2) },
+        facet_ranges: {},
+        facet_intervals: {},
+        facet_heatmaps: {},
+      },
     });
   });
 
@@ -81,7 +105,10 @@ for (const backend of BACKENDS) {
     const seen: string[] = [];
     let cursor = '*';
     for (let i = 0; i < 100; i++) {
-      const r = await solr(t, `/search/index/search/select?q=*:*&fl=id&rows=250&sort=title%20desc&cursorMark=${encodeURIComponent(cursor)}`);
+      const r = await solr(
+        t,
+        `/search/index/search/select?q=*:*&fl=id&rows=250&sort=title%20desc&cursorMark=${encodeURIComponent(cursor)}`,
+      );
       seen.push(...r.body.response.docs.map((d: { id: string }) => d.id));
       if (r.body.nextCursorMark === cursor) break;
       cursor = r.body.nextCursorMark;
@@ -96,16 +123,56 @@ for (const backend of BACKENDS) {
   test(`${b} select: client mistakes are 400s in Solr's shape`, async () => {
     const t = await app();
     const cases: Array<[string, Record<string, unknown>, number, string]> = [
-      ['/search/index/search/select?q=goethe:&wt=json', { q: 'goethe:', wt: 'json' }, 400, "Query syntax error at position 7: expected a value after 'goethe:'. See the query syntax in docs/api.md (Lucene standard syntax)."],
-      ['/search/index/search/select?sort=score%20asc', { sort: 'score asc' }, 400, 'sort=score asc is not offered: the relevance order is score desc.'],
-      ['/search/index/search/select?sort=colour%20asc', { sort: 'colour asc' }, 400, "Can't sort on 'colour'. Sorts: score desc, id asc, id desc, title asc, title desc, begin_time asc, begin_time desc or random_<seed> asc."],
-      ['/search/index/search/select?facet=true&facet.field=colour_fct', { facet: 'true', 'facet.field': 'colour_fct' }, 400, "facet.field 'colour_fct' is not a facet of the search index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct."],
-      ['/search/index/search/select?cursorMark=*&start=10', { cursorMark: '*', start: '10' }, 400, 'Cursor functionality requires start=0: page with cursorMark alone (start with cursorMark=*).'],
-      ['/search/index/search/select?rows=5000', { rows: '5000' }, 400, 'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).'],
+      [
+        '/search/index/search/select?q=goethe:&wt=json',
+        { q: 'goethe:', wt: 'json' },
+        400,
+        "Query syntax error at position 7: expected a value after 'goethe:'. See the query syntax in docs/api.md (Lucene standard syntax).",
+      ],
+      [
+        '/search/index/search/select?sort=score%20asc',
+        { sort: 'score asc' },
+        400,
+        'sort=score asc is not offered: the relevance order is score desc.',
+      ],
+      [
+        '/search/index/search/select?sort=colour%20asc',
+        { sort: 'colour asc' },
+        400,
+        "Can't sort on 'colour'. Sorts: score desc, id asc, id desc, title asc, title desc, begin_time asc, begin_time desc or random_<seed> asc.",
+      ],
+      [
+        '/search/index/search/select?facet=true&facet.field=colour_fct',
+        { facet: 'true', 'facet.field': 'colour_fct' },
+        400,
+        "facet.field 'colour_fct' is not a facet of the search index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct.",
+      ],
+      [
+        '/search/index/search/select?cursorMark=*&start=10',
+        { cursorMark: '*', start: '10' },
+        400,
+        'Cursor functionality requires start=0: page with cursorMark alone (start with cursorMark=*).',
+      ],
+      [
+        '/search/index/search/select?rows=5000',
+        { rows: '5000' },
+        400,
+        'The parameter rows must be given once, as a whole number from 0 to 1000 in the digits 0-9 only (no sign, space, decimal point, exponent or hex).',
+      ],
       ['/search/index/nodes/select', {}, 400, "The index 'nodes' is not served here. Indexes: search (items), person (persons)."],
       ['/search/index/search/terms', {}, 400, "The request handler 'terms' is not served here: use select (/search/index/search/select)."],
-      ['/search/index/search/select?fl=id,colour', { fl: 'id,colour' }, 400, "fl names 'colour', which is not a stored field. Stored fields: id, title, subtitle, label, thumbnail, media, category, type, latitude, longitude, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, begin_time, end_time; * for all, score for the score."],
-      ['/search/index/search/select?wt=xml', { wt: 'xml' }, 400, 'Bad request: querystring/wt must be equal to one of the allowed values. See /openapi.json for the parameters of this operation.'],
+      [
+        '/search/index/search/select?fl=id,colour',
+        { fl: 'id,colour' },
+        400,
+        "fl names 'colour', which is not a stored field. Stored fields: id, title, subtitle, label, thumbnail, media, category, type, latitude, longitude, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, begin_time, end_time; * for all, score for the score.",
+      ],
+      [
+        '/search/index/search/select?wt=xml',
+        { wt: 'xml' },
+        400,
+        'Bad request: querystring/wt must be equal to one of the allowed values. See /openapi.json for the parameters of this operation.',
+      ],
     ];
     for (const [url, params, status, msg] of cases) {
       const r = await solr(t, url);

@@ -25,7 +25,10 @@ for (const backend of BACKENDS) {
       }
       const json = await t.app.inject({ url: '/version', headers: { accept: 'application/json' } });
       assert.equal(json.statusCode, 406);
-      assert.equal(json.body, '{"status":406,"name":"NotAcceptableException","message":"The requested type is not acceptable. Send an Accept header that allows text/plain."}');
+      assert.equal(
+        json.body,
+        '{"status":406,"name":"NotAcceptableException","message":"The requested type is not acceptable. Send an Accept header that allows text/plain."}',
+      );
       // The OpenAPI description carries the same version.
       const openapi = await t.app.inject({ url: '/openapi.json', headers: { accept: 'application/json' } });
       assert.equal(openapi.json().info.version, PACKAGE_VERSION);
@@ -36,7 +39,14 @@ for (const backend of BACKENDS) {
 
   test(`${b} /status: version, counts, the last loads and the harvested sources, with a key`, async () => {
     const before = new Date();
-    const t = await startTestApp(backend, { load: [writePackages([{ id: 'S1', title: 'One' }, { id: 'S2', title: 'Two', parent: 'S1' }])] });
+    const t = await startTestApp(backend, {
+      load: [
+        writePackages([
+          { id: 'S1', title: 'One' },
+          { id: 'S2', title: 'Two', parent: 'S1' },
+        ]),
+      ],
+    });
     try {
       // A source whose URL carries credentials: /status must not show them.
       await t.store.applyItemChanges([], {
@@ -70,8 +80,22 @@ for (const backend of BACKENDS) {
           loads: [{ kind: 'items', lastLoaded: times[0], records: 2, inserted: 2, updated: 0, unchanged: 0, deleted: 0, problems: 0 }],
           harvests: [
             // In the order of the stored source keys.
-            { baseUrl: 'https://other.example.org/oai', metadataPrefix: 'rdf', set: null, lastHarvested: times[1], highWater: null, complete: false },
-            { baseUrl: 'https://oai.example.org/oai', metadataPrefix: 'edm', set: 'set:1', lastHarvested: times[2], highWater: '2024-05-01T00:00:00Z', complete: true },
+            {
+              baseUrl: 'https://other.example.org/oai',
+              metadataPrefix: 'rdf',
+              set: null,
+              lastHarvested: times[1],
+              highWater: null,
+              complete: false,
+            },
+            {
+              baseUrl: 'https://oai.example.org/oai',
+              metadataPrefix: 'edm',
+              set: 'set:1',
+              lastHarvested: times[2],
+              highWater: '2024-05-01T00:00:00Z',
+              complete: true,
+            },
           ],
         }),
       );

@@ -82,7 +82,10 @@ const OPERATIONS: Array<Omit<Route, 'keyed'>> = [
   { path: `/person/${PERSON_GND}`, form: 'page' },
 ];
 /** Each with a key and without one. */
-const ROUTES: Route[] = OPERATIONS.flatMap((r) => [{ ...r, keyed: true }, { ...r, keyed: false }]);
+const ROUTES: Route[] = OPERATIONS.flatMap((r) => [
+  { ...r, keyed: true },
+  { ...r, keyed: false },
+]);
 
 /** What needs no store answers as before while it is down. */
 const NO_STORE: Array<[string, string]> = [
@@ -116,7 +119,11 @@ function checkUnavailable(route: Route, a: Answer): void {
         JSON.parse(a.body),
         {
           responseHeader: { status: 503, QTime: 0, params: { q } },
-          error: { metadata: ['error-class', 'org.apache.solr.common.SolrException', 'root-error-class', 'org.apache.solr.common.SolrException'], msg: MESSAGE, code: 503 },
+          error: {
+            metadata: ['error-class', 'org.apache.solr.common.SolrException', 'root-error-class', 'org.apache.solr.common.SolrException'],
+            msg: MESSAGE,
+            code: 503,
+          },
         },
         where,
       );
@@ -165,8 +172,10 @@ test('PostgreSQL restarted under load: every route 503 with Retry-After while it
     );
     const base = node.base;
     // A connection the node refuses or drops (a process of it gone) is an answer too: status 0, never a 200 or a 503.
-    const orRefused = (asked: Promise<Answer>) => asked.catch((e: Error): Answer => ({ status: 0, contentType: undefined, retryAfter: undefined, body: `no answer: ${e.message}` }));
-    const get = (r: Route) => orRefused(ask(base, r.path, { accept: ACCEPT[r.form], ...(r.keyed ? { authorization: `OAuth oauth_consumer_key="${key}"` } : {}) }));
+    const orRefused = (asked: Promise<Answer>) =>
+      asked.catch((e: Error): Answer => ({ status: 0, contentType: undefined, retryAfter: undefined, body: `no answer: ${e.message}` }));
+    const get = (r: Route) =>
+      orRefused(ask(base, r.path, { accept: ACCEPT[r.form], ...(r.keyed ? { authorization: `OAuth oauth_consumer_key="${key}"` } : {}) }));
     const health = () => orRefused(ask(base, '/health/ready'));
 
     const before = new Map<Route, string>();
@@ -228,7 +237,8 @@ test('PostgreSQL restarted under load: every route 503 with Retry-After while it
       // While it is down: not ready, and every route the 503 in its own form.
       await until('/health/ready to say not ready', async () => (await health()).status === 503);
       for (const r of ROUTES) checkUnavailable(r, await get(r));
-      for (const [path, accept] of NO_STORE) assert.deepEqual(await ask(base, path, { accept }), noStore.get(path), `${path} needs no store`);
+      for (const [path, accept] of NO_STORE)
+        assert.deepEqual(await ask(base, path, { accept }), noStore.get(path), `${path} needs no store`);
       const restarting = Date.now();
       await cluster.restart();
       const up = Date.now();
@@ -264,11 +274,24 @@ test('PostgreSQL restarted under load: every route 503 with Retry-After while it
         }),
       );
       back.sort((a, b) => b[0] - a[0]);
-      t.diagnostic(`restart ${n}: every route answered 200 to a request sent ${back[0]![0]} ms after the return at the latest (${back.slice(0, 3).map(([ms, r]) => `${r}: ${ms} ms`).join('; ')})`);
-      assert.deepEqual(back.filter(([ms]) => ms > BACK_WITHIN_MS), [], `restart ${n}: every route answers within ${BACK_WITHIN_MS} ms of the database's return`);
+      t.diagnostic(
+        `restart ${n}: every route answered 200 to a request sent ${back[0]![0]} ms after the return at the latest (${back
+          .slice(0, 3)
+          .map(([ms, r]) => `${r}: ${ms} ms`)
+          .join('; ')})`,
+      );
+      assert.deepEqual(
+        back.filter(([ms]) => ms > BACK_WITHIN_MS),
+        [],
+        `restart ${n}: every route answers within ${BACK_WITHIN_MS} ms of the database's return`,
+      );
       const { ready, answers } = await readyThenAll;
       assert.ok(ready - up <= BACK_WITHIN_MS, `restart ${n}: ready ${ready - up} ms after the database's return`);
-      assert.deepEqual(answers, ROUTES.map((r) => `200 ${named(r)}`), `restart ${n}: once ready, every route answers`);
+      assert.deepEqual(
+        answers,
+        ROUTES.map((r) => `200 ${named(r)}`),
+        `restart ${n}: once ready, every route answers`,
+      );
     }
     loading = false;
     await load;
@@ -279,7 +302,9 @@ test('PostgreSQL restarted under load: every route 503 with Retry-After while it
     // Every request of the load sent from BACK_WITHIN_MS after a return on, and answered before the next stop began, got a 200.
     outages.forEach(({ up }, i) => {
       const until = outages[i + 1]?.crashing ?? ended;
-      const failed = sentLog.filter((l) => l.sent > up + BACK_WITHIN_MS && l.done < until && !l.ok).map((l) => `${named(l.route)} sent ${l.sent - up} ms after the return`);
+      const failed = sentLog
+        .filter((l) => l.sent > up + BACK_WITHIN_MS && l.done < until && !l.ok)
+        .map((l) => `${named(l.route)} sent ${l.sent - up} ms after the return`);
       assert.deepEqual(failed, [], `restart ${i + 1}: the load is served again`);
     });
     // /health/ready told the truth: every probe sent after a stop and answered before the restart began was 503;
@@ -292,7 +317,12 @@ test('PostgreSQL restarted under load: every route 503 with Retry-After while it
           { status: p.status, body: JSON.parse(p.body) as unknown },
           {
             status: 503,
-            body: { status: 503, name: 'NotReadyException', message: 'This server is not ready to answer: the store does not answer. Retry after 5 seconds (see the Retry-After header); /health/live tells whether the process runs at all.' },
+            body: {
+              status: 503,
+              name: 'NotReadyException',
+              message:
+                'This server is not ready to answer: the store does not answer. Retry after 5 seconds (see the Retry-After header); /health/live tells whether the process runs at all.',
+            },
           },
         );
       }

@@ -30,12 +30,23 @@ test('a PostgreSQL store that stops answering: 503 StoreUnavailableException wit
     assert.equal(before.statusCode, 200);
 
     await relay.cut();
-    const expected = { status: 503, name: 'StoreUnavailableException', message:
+    const expected = {
+      status: 503,
+      name: 'StoreUnavailableException',
+      message:
         'The store behind this server cannot answer now (unreachable or busy), so this request was not answered. Retry after 1 seconds (see the Retry-After header); /health/ready says when this server can answer again.',
     };
-    for (const [route, accept] of [[path, 'application/json'], [`/items/${CHAPTER_ID}/aip`, 'application/json'], [`/items/${CHAPTER_ID}/children`, 'application/json']] as const) {
+    for (const [route, accept] of [
+      [path, 'application/json'],
+      [`/items/${CHAPTER_ID}/aip`, 'application/json'],
+      [`/items/${CHAPTER_ID}/children`, 'application/json'],
+    ] as const) {
       const res = await app.inject({ url: route, headers: { accept } });
-      assert.deepEqual({ status: res.statusCode, retryAfter: res.headers['retry-after'], body: JSON.parse(res.body) }, { status: 503, retryAfter: '1', body: expected }, route);
+      assert.deepEqual(
+        { status: res.statusCode, retryAfter: res.headers['retry-after'], body: JSON.parse(res.body) },
+        { status: 503, retryAfter: '1', body: expected },
+        route,
+      );
     }
     const xml = await app.inject({ url: path, headers: { accept: 'application/xml' } });
     assert.equal(xml.statusCode, 503);

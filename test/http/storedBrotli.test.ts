@@ -18,7 +18,10 @@ for (const backend of BACKENDS) {
   test(`${b} a br package answer is the store's brotli form when it keeps one`, async () => {
     const t = await startTestApp(backend, { load: [CORTEX_DIR] });
     try {
-      for (const [format, headers] of [['json', t.json], ['xml', t.xml]] as const) {
+      for (const [format, headers] of [
+        ['json', t.json],
+        ['xml', t.xml],
+      ] as const) {
         const doc = (await t.store.getItemDocument(CHAPTER_ID, format))!;
         for (let i = 0; i < 2; i++) {
           // the second answer comes from the compressed cache

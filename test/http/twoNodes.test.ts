@@ -68,7 +68,8 @@ test('two API nodes on one PostgreSQL: an item, a key, a revoke and a block writ
           .on('error', reject)
           .end();
       });
-    const total = async (node: Node) => (JSON.parse((await get(node, '/search?rows=0')).body) as { numberOfResults: number }).numberOfResults;
+    const total = async (node: Node) =>
+      (JSON.parse((await get(node, '/search?rows=0')).body) as { numberOfResults: number }).numberOfResults;
     for (const node of nodes) await until('the node to be ready', async () => (await get(node, '/health/ready')).status === 200);
 
     // An item loaded through A's store: B serves it, the same bytes as A, and finds it, on its next request.

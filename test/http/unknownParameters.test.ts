@@ -57,7 +57,10 @@ for (const backend of BACKENDS) {
       // XML clients get the same in the error document.
       const xml = await t.app.inject({ url: '/items/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/aip?format=xml', headers: t.xml });
       assert.equal(xml.statusCode, 400);
-      assert.match(xml.body, /<name>UnknownParameterException<\/name><message>The query parameter 'format' is not one this operation takes, so it would be ignored\. Its parameters: lang \(and oauth_consumer_key\)\./);
+      assert.match(
+        xml.body,
+        /<name>UnknownParameterException<\/name><message>The query parameter 'format' is not one this operation takes, so it would be ignored\. Its parameters: lang \(and oauth_consumer_key\)\./,
+      );
     }));
 
   test(`${b} every route checks its parameters; OAuth 1.0 parameters are always allowed`, () =>
@@ -138,14 +141,55 @@ for (const backend of BACKENDS) {
     withApp(async (t) => {
       const cases: Array<[string, string]> = [
         ['thumbnail=x', unsupported('thumbnail', 'Thumbnails are not searchable; they are part of the entity documents returned.')],
-        ['count_sec_01=3', unsupported('count_sec_01', 'Counts per sector are not kept: count (the items of any sector that refer to the person) is, e.g. count=3 or query=count:[1 TO *].')],
-        ['count_sec_07=3', unsupported('count_sec_07', 'Counts per sector are not kept: count (the items of any sector that refer to the person) is, e.g. count=3 or query=count:[1 TO *].')],
-        ['dateOfBirth_en=August%2028%2C%201749', unsupported('dateOfBirth_en', 'Dates are kept in the German form of the GND (28. August 1749): use dateOfBirth_de=<date>, or query=dateOfBirth:[1749 TO 1749] for a year.')],
-        ['variant_id=x', unsupported('variant_id', 'Only the preferred id of a person is kept: use id=<GND URI> (http and https forms are the same).')],
+        [
+          'count_sec_01=3',
+          unsupported(
+            'count_sec_01',
+            'Counts per sector are not kept: count (the items of any sector that refer to the person) is, e.g. count=3 or query=count:[1 TO *].',
+          ),
+        ],
+        [
+          'count_sec_07=3',
+          unsupported(
+            'count_sec_07',
+            'Counts per sector are not kept: count (the items of any sector that refer to the person) is, e.g. count=3 or query=count:[1 TO *].',
+          ),
+        ],
+        [
+          'dateOfBirth_en=August%2028%2C%201749',
+          unsupported(
+            'dateOfBirth_en',
+            'Dates are kept in the German form of the GND (28. August 1749): use dateOfBirth_de=<date>, or query=dateOfBirth:[1749 TO 1749] for a year.',
+          ),
+        ],
+        [
+          'variant_id=x',
+          unsupported('variant_id', 'Only the preferred id of a person is kept: use id=<GND URI> (http and https forms are the same).'),
+        ],
         ['sort_field=x', unsupported('sort_field', 'Use sort=RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.')],
-        ['spell_check=true', unsupported('spell_check', 'Spelling corrections come back in correctedQuery: the query with its misspelt terms corrected, when that finds more.')],
-        ['count=many', JSON.stringify({ status: 400, name: 'InvalidSearchException', message: 'count must be a whole number in the digits 0-9, e.g. count=3; for a range use query=count:[1 TO *].' })],
-        ['preferredName=', JSON.stringify({ status: 400, name: 'InvalidSearchException', message: 'preferredName is empty: give the text to look for, or leave the parameter out.' })],
+        [
+          'spell_check=true',
+          unsupported(
+            'spell_check',
+            'Spelling corrections come back in correctedQuery: the query with its misspelt terms corrected, when that finds more.',
+          ),
+        ],
+        [
+          'count=many',
+          JSON.stringify({
+            status: 400,
+            name: 'InvalidSearchException',
+            message: 'count must be a whole number in the digits 0-9, e.g. count=3; for a range use query=count:[1 TO *].',
+          }),
+        ],
+        [
+          'preferredName=',
+          JSON.stringify({
+            status: 400,
+            name: 'InvalidSearchException',
+            message: 'preferredName is empty: give the text to look for, or leave the parameter out.',
+          }),
+        ],
       ];
       for (const [params, body] of cases) {
         const res = await t.app.inject({ url: `/entities?${params}`, headers: t.json });

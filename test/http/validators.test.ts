@@ -47,7 +47,13 @@ for (const backend of BACKENDS) {
             assert.equal(again.statusCode, 304, inm);
             assert.equal(again.body, '');
             assert.deepEqual(
-              [again.headers.etag, again.headers['cache-control'], again.headers.vary, again.headers['content-type'], again.headers['content-length']],
+              [
+                again.headers.etag,
+                again.headers['cache-control'],
+                again.headers.vary,
+                again.headers['content-type'],
+                again.headers['content-length'],
+              ],
               [etag, 'public, max-age=300', 'Accept, Accept-Encoding', undefined, undefined],
             );
           }
@@ -72,11 +78,17 @@ for (const backend of BACKENDS) {
       // A new child of VOL1 changes its leaf flag in parents and ROOT's childCount of VOL1.
       const { ingestItems } = await import('../../src/ingest/ingestItems.js');
       await ingestItems(t.store, [writePackages([{ id: 'CHAP', title: 'Kapitel', parent: 'VOL1' }])], { batchSize: 10 });
-      const parents2 = await t.app.inject({ url: '/items/VOL1/parents', headers: { ...t.json, 'if-none-match': parents.headers.etag as string } });
+      const parents2 = await t.app.inject({
+        url: '/items/VOL1/parents',
+        headers: { ...t.json, 'if-none-match': parents.headers.etag as string },
+      });
       assert.equal(parents2.statusCode, 200);
       assert.notEqual(parents2.headers.etag, parents.headers.etag);
       assert.match(parents2.body, /"leaf":false/);
-      const children2 = await t.app.inject({ url: '/items/ROOT/children', headers: { ...t.json, 'if-none-match': children.headers.etag as string } });
+      const children2 = await t.app.inject({
+        url: '/items/ROOT/children',
+        headers: { ...t.json, 'if-none-match': children.headers.etag as string },
+      });
       assert.equal(children2.statusCode, 200);
       assert.notEqual(children2.headers.etag, children.headers.etag);
     }));
@@ -101,12 +113,21 @@ for (const backend of BACKENDS) {
         assert.equal(again.statusCode, 304);
         assert.equal(again.body, '');
         assert.deepEqual(
-          [again.headers.etag, again.headers['cache-control'], again.headers['content-type'], again.headers['content-length'], again.headers['content-encoding']],
+          [
+            again.headers.etag,
+            again.headers['cache-control'],
+            again.headers['content-type'],
+            again.headers['content-length'],
+            again.headers['content-encoding'],
+          ],
           [plain.headers.etag, 'public, max-age=300', undefined, undefined, undefined],
         );
       }
       // Another search, another body, another tag; errors carry none.
-      const other = await t.app.inject({ url: '/entities?query=Wien', headers: { ...t.json, 'if-none-match': plain.headers.etag as string } });
+      const other = await t.app.inject({
+        url: '/entities?query=Wien',
+        headers: { ...t.json, 'if-none-match': plain.headers.etag as string },
+      });
       assert.equal(other.statusCode, 200);
       assert.notEqual(other.headers.etag, plain.headers.etag);
       const bad = await t.app.inject({ url: '/entities?sort=nonsense', headers: { ...t.json, 'if-none-match': '*' } });

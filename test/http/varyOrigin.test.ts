@@ -13,7 +13,10 @@ import { rawRequest } from '../helpers/raw.js';
 
 const ORIGINS = 'https://a.example, https://b.example';
 
-const varies = (vary: unknown) => String(vary ?? '').split(',').map((s) => s.trim());
+const varies = (vary: unknown) =>
+  String(vary ?? '')
+    .split(',')
+    .map((s) => s.trim());
 
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
@@ -43,7 +46,24 @@ for (const backend of BACKENDS) {
         ] as const;
         for (const [label, res] of cases) {
           const what = `${label} from ${origin}`;
-          assert.equal(res.statusCode, { aip: 200, 'aip xml': 200, 'aip gzip': 200, 'aip 304': 304, item: 200, parents: 200, 'parents br': 200, entities: 200, '404': 404, '401': 401, '405': 405, '400': 400 }[label], what);
+          assert.equal(
+            res.statusCode,
+            {
+              aip: 200,
+              'aip xml': 200,
+              'aip gzip': 200,
+              'aip 304': 304,
+              item: 200,
+              parents: 200,
+              'parents br': 200,
+              entities: 200,
+              '404': 404,
+              '401': 401,
+              '405': 405,
+              '400': 400,
+            }[label],
+            what,
+          );
           assert.equal(varies(res.headers.vary).filter((v) => v === 'Origin').length, 1, `${what}: Vary ${res.headers.vary}`);
           assert.equal(res.headers['access-control-allow-origin'], allowed ? origin : undefined, what);
         }
@@ -53,7 +73,10 @@ for (const backend of BACKENDS) {
       // Over a socket (no fast path with a list of origins) the same.
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = t.app.server.address() as { port: number };
-      const res = await rawRequest(port, `GET ${parents} HTTP/1.1\r\nHost: x\r\nOrigin: https://b.example\r\nAccept: application/json\r\nAuthorization: ${t.json.authorization}\r\nConnection: close\r\n\r\n`);
+      const res = await rawRequest(
+        port,
+        `GET ${parents} HTTP/1.1\r\nHost: x\r\nOrigin: https://b.example\r\nAccept: application/json\r\nAuthorization: ${t.json.authorization}\r\nConnection: close\r\n\r\n`,
+      );
       assert.match(res.head, /\r\nvary: Accept, Accept-Encoding, Origin\r\n/i);
       assert.match(res.head, /\r\naccess-control-allow-origin: https:\/\/b\.example\r\n/i);
       // A parser-level error depends on Origin too.

@@ -19,10 +19,14 @@ const three = (middle: string): string => `<records>\n${ISSUE}\n${middle}\n${ROO
 function lines(results: EdmReadResult[]): string[] {
   return results.map((r) => {
     switch (r.kind) {
-      case 'record': return `record ${r.position} ${r.record.choUri}`;
-      case 'deleted': return `deleted ${r.position}`;
-      case 'error': return `error ${r.position}: ${r.reason}`;
-      case 'note': return `note ${r.position}: ${r.note}`;
+      case 'record':
+        return `record ${r.position} ${r.record.choUri}`;
+      case 'deleted':
+        return `deleted ${r.position}`;
+      case 'error':
+        return `error ${r.position}: ${r.reason}`;
+      case 'note':
+        return `note ${r.position}: ${r.note}`;
     }
   });
 }
@@ -70,7 +74,12 @@ test('proxies and aggregations of a CHO that is not in a shared rdf:RDF: one err
   assert.ok(results[0]?.kind === 'record' && alone?.kind === 'record');
   assert.deepEqual(results[0].record.rdf, alone.record.rdf);
   // Its source: its own descriptions only.
-  assert.equal(results[0].record.sourceXml, `${ISSUE.replace('</rdf:RDF>', '').replace(/></g, '>\n<').replace(/>\n<(?!edm:ProvidedCHO|edm:WebResource|ore:Aggregation|ore:Proxy|edm:EuropeanaAggregation)/g, '><')}\n</rdf:RDF>`);
+  assert.equal(
+    results[0].record.sourceXml,
+    `${ISSUE.replace('</rdf:RDF>', '')
+      .replace(/></g, '>\n<')
+      .replace(/>\n<(?!edm:ProvidedCHO|edm:WebResource|ore:Aggregation|ore:Proxy|edm:EuropeanaAggregation)/g, '><')}\n</rdf:RDF>`,
+  );
 });
 
 test('two edm:ProvidedCHO with one rdf:about: the second is an error naming the first', async () => {
@@ -134,7 +143,10 @@ test('input that is not UTF-8: the records before the bad byte, then where it is
     'error record 2, line 3, column 1816: the input is not UTF-8 (invalid UTF-8 byte 0xe9 at byte offset 4652): convert the file to UTF-8; records after this point in the file were not read, nor the record being read at this point (it starts at line 3, column 660). Fix the file here and load it again',
   ]);
   // A byte-order mark is not an error; a file cut inside a character is.
-  assert.deepEqual((await readAll(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ISSUE)]), { chunkSize: 1 })).map((r) => r.kind), ['record']);
+  assert.deepEqual(
+    (await readAll(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(ISSUE)]), { chunkSize: 1 })).map((r) => r.kind),
+    ['record'],
+  );
   assert.deepEqual(lines(await readAll(Buffer.concat([Buffer.from(ISSUE), Buffer.from([0xc3])]))), [
     `record record 1, line 1, column 660 ${ISSUE_URI}`,
     'error line 1, column 2827: the input is not UTF-8 (the input ends inside a UTF-8 character (byte offset 2826)): convert the file to UTF-8; records after this point in the file were not read. Fix the file here and load it again',
@@ -149,10 +161,16 @@ test('input that is not EDM: empty, not XML, a cortex package', async () => {
     'error line 1, column 11: the input is empty or not XML (text data outside of root node): expected EDM RDF/XML or an OAI-PMH response',
   ]);
   // A cortex package holds an rdf:RDF: it is read (another reader handles cortex as a whole).
-  assert.deepEqual((await readAll(readFileSync(CORTEX_CHAPTER))).map((r) => r.kind), ['record']);
-  assert.deepEqual(lines(await readAll('<?xml version="1.0"?>\n<collection xmlns="http://www.loc.gov/MARC21/slim"><record/></collection>')), [
-    'error line 1, column 1: no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is <collection> in namespace http://www.loc.gov/MARC21/slim). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them.',
-  ]);
+  assert.deepEqual(
+    (await readAll(readFileSync(CORTEX_CHAPTER))).map((r) => r.kind),
+    ['record'],
+  );
+  assert.deepEqual(
+    lines(await readAll('<?xml version="1.0"?>\n<collection xmlns="http://www.loc.gov/MARC21/slim"><record/></collection>')),
+    [
+      'error line 1, column 1: no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is <collection> in namespace http://www.loc.gov/MARC21/slim). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them.',
+    ],
+  );
   // rdf:RDF with its prefix undeclared is not RDF: the note says why nothing was found.
   assert.deepEqual(lines(await readAll('<rdf:RDF><edm:ProvidedCHO/></rdf:RDF>')), [
     'error line 1, column 1: no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is <rdf:RDF> in namespace rdf). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them. Note: the namespace prefix \'rdf\' is not declared (line 1, column 9): declare it with xmlns:rdf="..." on that element or an enclosing one.',

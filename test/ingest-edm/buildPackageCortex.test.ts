@@ -41,12 +41,16 @@ function fromRealPackage(id: string): { realXml: string; real: Obj; record: EdmR
   const root = parseXml(realXml);
   const rdf = child(child(root, 'edm'), 'RDF');
   const real = cortexToJson(root);
-  return { realXml, real, record: { choUri: `http://www.deutsche-digitale-bibliothek.de/item/${id}`, rdf, sourceXml: real['metadata-record'] as string } };
+  return {
+    realXml,
+    real,
+    record: { choUri: `http://www.deutsche-digitale-bibliothek.de/item/${id}`, rdf, sourceXml: real['metadata-record'] as string },
+  };
 }
 
 function facets(pkg: Obj): Map<string, string[]> {
   const list = (pkg['indexing-profile'] as Obj).facet as Obj[];
-  return new Map(list.map((f) => [f['@name'] as string, Array.isArray(f.value) ? f.value as string[] : [f.value as string]]));
+  return new Map(list.map((f) => [f['@name'] as string, Array.isArray(f.value) ? (f.value as string[]) : [f.value as string]]));
 }
 
 const NOT_DERIVABLE = new Set(['apd_keywords_fct', 'last_update']);
@@ -65,12 +69,23 @@ for (const id of [CHAPTER_ID, OTHER_CORTEX_ID]) {
     const [ours] = readItemRecords(xml);
     const [theirs] = readItemRecords(realXml);
     assert.ok(ours?.kind === 'item' && theirs?.kind === 'item');
-    const pick = (i: typeof ours.item) => ({ id: i.id, label: i.label, choUri: i.choUri, parentRef: i.parentRef, hierarchyType: i.hierarchyType, position: i.position, aggregationEntity: i.aggregationEntity });
+    const pick = (i: typeof ours.item) => ({
+      id: i.id,
+      label: i.label,
+      choUri: i.choUri,
+      parentRef: i.parentRef,
+      hierarchyType: i.hierarchyType,
+      position: i.position,
+      aggregationEntity: i.aggregationEntity,
+    });
     assert.deepEqual(pick(ours.item), pick(theirs.item));
 
     const mine = facets(pkg);
     const real_ = facets(real);
-    assert.deepEqual([...mine.keys()].filter((k) => !NOT_DERIVABLE.has(k)), [...real_.keys()].filter((k) => !NOT_DERIVABLE.has(k)));
+    assert.deepEqual(
+      [...mine.keys()].filter((k) => !NOT_DERIVABLE.has(k)),
+      [...real_.keys()].filter((k) => !NOT_DERIVABLE.has(k)),
+    );
     for (const [name, values] of real_) {
       if (NOT_DERIVABLE.has(name)) continue;
       if (ROLE_FACETS.has(name)) assert.deepEqual([...(mine.get(name) ?? [])].sort(), [...values].sort(), name);
@@ -92,7 +107,10 @@ for (const id of [CHAPTER_ID, OTHER_CORTEX_ID]) {
     assert.equal((pkg['provider-info'] as Obj)['provider-name'], (real['provider-info'] as Obj)['provider-name']);
     const preview = pkg.preview as Obj;
     const realPreview = real.preview as Obj;
-    assert.deepEqual([preview['@type'], preview['@media'], preview.title], [realPreview['@type'], realPreview['@media'], realPreview.title]);
+    assert.deepEqual(
+      [preview['@type'], preview['@media'], preview.title],
+      [realPreview['@type'], realPreview['@media'], realPreview.title],
+    );
   });
 }
 
@@ -117,20 +135,28 @@ test(`${CHAPTER_ID}: the chapter's hierarchy fields, binary and thumbnail as in 
 test(`${OTHER_CORTEX_ID}: with the provider's facts in a providers file, provider-info is the real one`, () => {
   const { real, record } = fromRealPackage(OTHER_CORTEX_ID);
   // The facts of the real provider-info and its parent (the parent shares name and website).
-  const providers = readProvidersFile(JSON.stringify({
-    providers: [
-      {
-        name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift', uri: 'http://www.goethehaus-frankfurt.de', domains: ['Museum'],
-        ids: { 'provider-id': '99900860', 'provider-ddb-id': 'YNKIAG7DFC4HZOATBPG75IFEY5BUDYUS', 'provider-parent-id': '00012362' },
-        latitude: '50.1113162', longitude: '8.6776821',
-      },
-      {
-        name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift', uri: 'http://www.goethehaus-frankfurt.de', domains: ['Bibliothek'],
-        ids: { 'provider-id': '00012362', 'provider-ddb-id': '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS' },
-        latitude: '50.1113162', longitude: '8.6776821',
-      },
-    ],
-  }));
+  const providers = readProvidersFile(
+    JSON.stringify({
+      providers: [
+        {
+          name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift',
+          uri: 'http://www.goethehaus-frankfurt.de',
+          domains: ['Museum'],
+          ids: { 'provider-id': '99900860', 'provider-ddb-id': 'YNKIAG7DFC4HZOATBPG75IFEY5BUDYUS', 'provider-parent-id': '00012362' },
+          latitude: '50.1113162',
+          longitude: '8.6776821',
+        },
+        {
+          name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift',
+          uri: 'http://www.goethehaus-frankfurt.de',
+          domains: ['Bibliothek'],
+          ids: { 'provider-id': '00012362', 'provider-ddb-id': '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS' },
+          latitude: '50.1113162',
+          longitude: '8.6776821',
+        },
+      ],
+    }),
+  );
   const pkg = cortexToJson(parseXml(buildPackage(record, { ingestDate: INGEST, providers }).xml));
   const expected = { ...(real['provider-info'] as Obj) };
   // The provider's own record id is not in the EDM: ours is the CHO URI.

@@ -16,7 +16,7 @@ type Obj = Record<string, unknown>;
 /** The hostile text as it reads after parsing, and as it is written in the source XML. */
 const HOSTILE = 'a<b & c]]> "d" \'e\'\r\n\tz';
 const HOSTILE_XML = 'a&lt;b &amp; c]]&gt; "d" \'e\'&#13;&#10;&#9;z';
-const HOSTILE_ATTR = 'a&lt;b &amp; c]]&gt; &quot;d&quot; \'e\'&#13;&#10;&#9;z';
+const HOSTILE_ATTR = "a&lt;b &amp; c]]&gt; &quot;d&quot; 'e'&#13;&#10;&#9;z";
 const URL_XML = 'http://example.org/img?x=1&amp;y=&quot;2&quot;&amp;z=&lt;3&gt;.png';
 
 const SOURCE = `<?xml version="1.0" encoding="UTF-8"?>
@@ -66,14 +66,22 @@ function meaning(el: XmlElement): unknown {
 }
 
 function build() {
-  const providers = readProvidersFile(JSON.stringify({ providers: [{ name: HOSTILE, uri: 'https://example.org/?a=1&b="2"', state: '<Land & "Staat">' }] }));
-  const { itemId, xml } = buildPackage({ choUri: CHO, rdf: parseXml(SOURCE), sourceXml: SOURCE }, { ingestDate: new Date('2024-01-02T03:04:05Z'), ingestId: '<&"]]>\'', providers });
+  const providers = readProvidersFile(
+    JSON.stringify({ providers: [{ name: HOSTILE, uri: 'https://example.org/?a=1&b="2"', state: '<Land & "Staat">' }] }),
+  );
+  const { itemId, xml } = buildPackage(
+    { choUri: CHO, rdf: parseXml(SOURCE), sourceXml: SOURCE },
+    { ingestDate: new Date('2024-01-02T03:04:05Z'), ingestId: '<&"]]>\'', providers },
+  );
   return { itemId, xml, pkg: cortexToJson(parseXml(xml)) };
 }
 
 test('hostile values survive every part exactly', () => {
   const { itemId, xml, pkg } = build();
-  assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8" standalone="yes"\?><cortex xmlns="http:\/\/www\.deutsche-digitale-bibliothek\.de\/cortex"/);
+  assert.match(
+    xml,
+    /^<\?xml version="1\.0" encoding="UTF-8" standalone="yes"\?><cortex xmlns="http:\/\/www\.deutsche-digitale-bibliothek\.de\/cortex"/,
+  );
   assert.ok(!xml.includes('\r'), 'a CR is written as a character reference, so it is not read back as LF');
   assert.equal((pkg.properties as Obj)['ingest-id'], '<&"]]>\'');
 
@@ -91,7 +99,10 @@ test('hostile values survive every part exactly', () => {
   assert.deepEqual(item.license, { '@resource': 'urn:rights:"x"&<y>', '@img': '', '@url': 'urn:rights:"x"&<y>', $: 'urn:rights:"x"&<y>' });
   assert.deepEqual(item.institution, { url: 'https://example.org/?a=1&b="2"', id: '', name: HOSTILE, logo: '' });
   const display = ((item.fields as Obj[])[0] as Obj).field as Obj[];
-  assert.deepEqual(display.filter((f) => f['@id'] !== 'dc_date' && f['@id'] !== 'dc_rights').map((f) => f.value), [HOSTILE, HOSTILE, HOSTILE, HOSTILE]);
+  assert.deepEqual(
+    display.filter((f) => f['@id'] !== 'dc_date' && f['@id'] !== 'dc_rights').map((f) => f.value),
+    [HOSTILE, HOSTILE, HOSTILE, HOSTILE],
+  );
 
   const facets = new Map(((pkg['indexing-profile'] as Obj).facet as Obj[]).map((f) => [f['@name'], f.value]));
   assert.equal(facets.get('keywords_fct'), HOSTILE); // literal dc:subject
@@ -106,8 +117,13 @@ test('hostile values survive every part exactly', () => {
   assert.equal(providerInfo['provider-item-id'], CHO);
 
   assert.deepEqual((pkg.binaries as Obj).binary, {
-    '@category': 'list', '@primary': 'true', '@position': '1', '@path': `/binary/${itemId}/list/1.png`,
-    '@mimetype': 'image/png', '@name3': HOSTILE, '@name': HOSTILE,
+    '@category': 'list',
+    '@primary': 'true',
+    '@position': '1',
+    '@path': `/binary/${itemId}/list/1.png`,
+    '@mimetype': 'image/png',
+    '@name3': HOSTILE,
+    '@name': HOSTILE,
   });
 
   // metadata-record: the source text without its XML declaration, character for character.

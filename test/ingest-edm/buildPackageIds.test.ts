@@ -21,7 +21,8 @@ import { extensionOfMimeType, extensionOfUrl, mediaTypeOfEdmType, mimeTypeOfExte
 import { dayNumber, timeCodes, yearRange } from '../../src/ingest/edm/timeVocabulary.js';
 import { RecordError } from '../../src/formats/recordError.js';
 
-const RDF_NS = 'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:edm="http://www.europeana.eu/schemas/edm/" ' +
+const RDF_NS =
+  'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:edm="http://www.europeana.eu/schemas/edm/" ' +
   'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:owl="http://www.w3.org/2002/07/owl#"';
 
 function record(about: string, inner = '') {
@@ -35,7 +36,15 @@ test('derived ids: base32 of SHA-1, known pairs computed with python3', () => {
   assert.equal(derivedItemId('URN:NBN:SI:doc-35SZSOCF'), 'FLSV3NAC55EHTQYRV5CFCTD6DST2AMYU');
   assert.equal(derivedItemId(''), '3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ');
   // RFC 4648 section 10 test vectors (with the padding removed).
-  const vectors: Array<[string, string]> = [['', ''], ['f', 'MY'], ['fo', 'MZXQ'], ['foo', 'MZXW6'], ['foob', 'MZXW6YQ'], ['fooba', 'MZXW6YTB'], ['foobar', 'MZXW6YTBOI']];
+  const vectors: Array<[string, string]> = [
+    ['', ''],
+    ['f', 'MY'],
+    ['fo', 'MZXQ'],
+    ['foo', 'MZXW6'],
+    ['foob', 'MZXW6YQ'],
+    ['fooba', 'MZXW6YTB'],
+    ['foobar', 'MZXW6YTBOI'],
+  ];
   for (const [input, output] of vectors) assert.equal(base32(Buffer.from(input)), output, input);
 });
 
@@ -71,9 +80,18 @@ test('DDB time vocabulary codes of year ranges', () => {
 
 test('years named by free-text dates', () => {
   const cases: Array<[string, [number, number] | undefined]> = [
-    ['1880', [1880, 1880]], ['1862-1888', [1862, 1888]], ['ca. 1890/1930', [1890, 1930]], ['vor 1924', [1924, 1924]],
-    ['um 1540', [1540, 1540]], ['1974-05-03', [1974, 1974]], ['18.05.1974', [1974, 1974]], ['18. Jahrhundert', [1701, 1800]],
-    ['2. Hälfte 17. Jahrhundert', [1601, 1700]], ['17th century', [1601, 1700]], ['500 v. Chr.', undefined], ['undatiert', undefined],
+    ['1880', [1880, 1880]],
+    ['1862-1888', [1862, 1888]],
+    ['ca. 1890/1930', [1890, 1930]],
+    ['vor 1924', [1924, 1924]],
+    ['um 1540', [1540, 1540]],
+    ['1974-05-03', [1974, 1974]],
+    ['18.05.1974', [1974, 1974]],
+    ['18. Jahrhundert', [1701, 1800]],
+    ['2. Hälfte 17. Jahrhundert', [1601, 1700]],
+    ['17th century', [1601, 1700]],
+    ['500 v. Chr.', undefined],
+    ['undatiert', undefined],
   ];
   for (const [text, expected] of cases) {
     assert.deepEqual(yearRange(text), expected === undefined ? undefined : { from: expected[0], to: expected[1] }, text);
@@ -90,15 +108,30 @@ test('day numbers of begin_time / end_time', () => {
 
 test('language codes: ISO 639-2/B from 639-1, 639-2/T, tags, names and code-list URIs', () => {
   const cases: Array<[string, string]> = [
-    ['de', 'ger'], ['fra', 'fre'], ['deu', 'ger'], ['de-DE', 'ger'], ['sl', 'slv'], ['Deutsch', 'ger'], ['English', 'eng'],
-    ['http://id.loc.gov/vocabulary/iso639-2/lat', 'lat'], ['http://lexvo.org/id/iso639-3/nld', 'dut'], ['mul', 'mul'], ['Klingonisch', 'klingonisch'],
+    ['de', 'ger'],
+    ['fra', 'fre'],
+    ['deu', 'ger'],
+    ['de-DE', 'ger'],
+    ['sl', 'slv'],
+    ['Deutsch', 'ger'],
+    ['English', 'eng'],
+    ['http://id.loc.gov/vocabulary/iso639-2/lat', 'lat'],
+    ['http://lexvo.org/id/iso639-3/nld', 'dut'],
+    ['mul', 'mul'],
+    ['Klingonisch', 'klingonisch'],
   ];
   for (const [value, code] of cases) assert.equal(languageCode(value), code, value);
 });
 
 test('media types and file extensions', () => {
-  assert.deepEqual(['TEXT', 'IMAGE', 'SOUND', 'VIDEO', '3D', 'other'].map(mediaTypeOfEdmType),
-    ['mediatype_003', 'mediatype_002', 'mediatype_001', 'mediatype_005', 'mediatype_006', undefined]);
+  assert.deepEqual(['TEXT', 'IMAGE', 'SOUND', 'VIDEO', '3D', 'other'].map(mediaTypeOfEdmType), [
+    'mediatype_003',
+    'mediatype_002',
+    'mediatype_001',
+    'mediatype_005',
+    'mediatype_006',
+    undefined,
+  ]);
   assert.equal(extensionOfUrl('http://www.mimo-db.eu/media/ULEI/IMAGE/4793_01.jpg'), 'jpg');
   assert.equal(extensionOfUrl('http://hdl.handle.net/10796/79B8?locatt=view:level2'), '');
   assert.equal(extensionOfUrl('http://example.org/a.TIF?x=1'), 'tif');
@@ -120,20 +153,35 @@ test('license labels of known rights URIs; an unknown URI is shown as itself', (
     url: 'https://creativecommons.org/licenses/by/4.0/deed.de',
     label: 'Namensnennung',
   });
-  assert.equal(licenseOf('http://creativecommons.org/licenses/by-nc-nd/3.0/de/').label, 'Namensnennung – Nicht-kommerziell – Keine Bearbeitungen');
+  assert.equal(
+    licenseOf('http://creativecommons.org/licenses/by-nc-nd/3.0/de/').label,
+    'Namensnennung – Nicht-kommerziell – Keine Bearbeitungen',
+  );
   assert.equal(licenseOf('http://creativecommons.org/publicdomain/zero/1.0/').label, 'Keine Rechte vorbehalten – CC0 1.0 Universell');
   assert.deepEqual(licenseOf('http://rightsstatements.org/vocab/InC/1.0/'), {
-    resource: 'http://rightsstatements.org/vocab/InC/1.0/', img: '', url: 'http://rightsstatements.org/vocab/InC/1.0/', label: 'Urheberrechtsschutz',
+    resource: 'http://rightsstatements.org/vocab/InC/1.0/',
+    img: '',
+    url: 'http://rightsstatements.org/vocab/InC/1.0/',
+    label: 'Urheberrechtsschutz',
   });
   assert.equal(licenseOf('http://www.europeana.eu/rights/rr-f/').label, 'Rechte vorbehalten – Freier Zugang'); // HOPE records
-  assert.deepEqual(licenseOf('urn:x-rights:"1"'), { resource: 'urn:x-rights:"1"', img: '', url: 'urn:x-rights:"1"', label: 'urn:x-rights:"1"' });
+  assert.deepEqual(licenseOf('urn:x-rights:"1"'), {
+    resource: 'urn:x-rights:"1"',
+    img: '',
+    url: 'urn:x-rights:"1"',
+    label: 'urn:x-rights:"1"',
+  });
 });
 
 test('a record that cannot make a package is refused with RecordError', () => {
   const noCho = `<rdf:RDF ${RDF_NS}><edm:WebResource rdf:about="http://example.org/a.jpg"/></rdf:RDF>`;
-  assert.throws(() => buildPackage({ choUri: 'http://example.org/x', rdf: parseXml(noCho), sourceXml: noCho }, { ingestDate: new Date(0) }),
-    (e: unknown) => e instanceof RecordError && e.message === 'the record has no edm:ProvidedCHO');
+  assert.throws(
+    () => buildPackage({ choUri: 'http://example.org/x', rdf: parseXml(noCho), sourceXml: noCho }, { ingestDate: new Date(0) }),
+    (e: unknown) => e instanceof RecordError && e.message === 'the record has no edm:ProvidedCHO',
+  );
   const notRdf = '<record><title>x</title></record>';
-  assert.throws(() => buildPackage({ choUri: 'x', rdf: parseXml(notRdf), sourceXml: notRdf }, { ingestDate: new Date(0) }),
-    (e: unknown) => e instanceof RecordError && e.message === "the record's root is <record>, expected rdf:RDF");
+  assert.throws(
+    () => buildPackage({ choUri: 'x', rdf: parseXml(notRdf), sourceXml: notRdf }, { ingestDate: new Date(0) }),
+    (e: unknown) => e instanceof RecordError && e.message === "the record's root is <record>, expected rdf:RDF",
+  );
 });

@@ -36,7 +36,7 @@ function build(file: string): { itemId: string; xml: string; pkg: Obj } {
 function facets(pkg: Obj): Record<string, string[]> {
   const profile = pkg['indexing-profile'] as Obj;
   const list = profile.facet as Obj[];
-  return Object.fromEntries(list.map((f) => [f['@name'] as string, Array.isArray(f.value) ? f.value as string[] : [f.value as string]]));
+  return Object.fromEntries(list.map((f) => [f['@name'] as string, Array.isArray(f.value) ? (f.value as string[]) : [f.value as string]]));
 }
 
 const LICENSE_BY_NC_SA_3 = {
@@ -51,7 +51,16 @@ test('MIMO record0 (GNM, Langtrompete): properties, preview, view with its field
   const { itemId, pkg } = build('09102_Ag_EU_MIMO_EDM_record0.xml');
   // No DDB id in the record: base32(sha1("#GNM:7116411")), the CHO's rdf:about (python3).
   assert.equal(itemId, 'IJWFAITCKVQTCZHGKBO7W3P4DXCHC6FM');
-  assert.deepEqual(Object.keys(pkg), ['properties', 'edm', 'indexing-profile', 'preview', 'view', 'metadata-record', 'provider-info', 'binaries']);
+  assert.deepEqual(Object.keys(pkg), [
+    'properties',
+    'edm',
+    'indexing-profile',
+    'preview',
+    'view',
+    'metadata-record',
+    'provider-info',
+    'binaries',
+  ]);
   assert.deepEqual(pkg.properties, {
     'item-id': itemId,
     'ingest-id': '20240506', // the ingest day, no ingestId given
@@ -88,14 +97,26 @@ test('MIMO record0 (GNM, Langtrompete): properties, preview, view with its field
       {
         '@usage': 'display',
         field: [
-          { '@id': 'dc_type', name: 'Objekttyp', value: { '@resource': 'http://www.mimo-db.eu/InstrumentsKeywords/4419', $: 'Natural trumpet' } },
-          { '@id': 'dc_type', name: 'Objekttyp', value: { '@resource': 'http://www.mimo-db.eu/HornbostelAndSachs/334', $: '423.1 Natural labrosones' } },
+          {
+            '@id': 'dc_type',
+            name: 'Objekttyp',
+            value: { '@resource': 'http://www.mimo-db.eu/InstrumentsKeywords/4419', $: 'Natural trumpet' },
+          },
+          {
+            '@id': 'dc_type',
+            name: 'Objekttyp',
+            value: { '@resource': 'http://www.mimo-db.eu/HornbostelAndSachs/334', $: '423.1 Natural labrosones' },
+          },
           { '@id': 'dc_description', name: 'Beschreibung', value: description1 },
           { '@id': 'dc_description', name: 'Beschreibung', value: description2 },
           { '@id': 'dc_creator', name: 'Urheber', value: 'Michael Münkwitz' },
           { '@id': 'dc_date', name: 'Datierung', value: '2009' },
           // dc:coverage -> edm:Place geonames 2844588, prefLabel "Rostock"
-          { '@id': 'dc_coverage', name: 'Räumlicher oder zeitlicher Bezug', value: { '@resource': 'http://sws.geonames.org/2844588/', $: 'Rostock' } },
+          {
+            '@id': 'dc_coverage',
+            name: 'Räumlicher oder zeitlicher Bezug',
+            value: { '@resource': 'http://sws.geonames.org/2844588/', $: 'Rostock' },
+          },
           { '@id': 'dc_identifier', name: 'Identifikator', value: '#GNM:7116411' },
         ],
       },
@@ -103,7 +124,12 @@ test('MIMO record0 (GNM, Langtrompete): properties, preview, view with its field
         '@usage': 'index',
         field: [
           { '@resource': 'http://purl.org/dc/elements/1.1/title', '@id': 'title', name: 'Title', value: title },
-          { '@resource': 'http://purl.org/dc/elements/1.1/description', '@id': 'description', name: 'Beschreibung', value: [description1, description2] },
+          {
+            '@resource': 'http://purl.org/dc/elements/1.1/description',
+            '@id': 'description',
+            name: 'Beschreibung',
+            value: [description1, description2],
+          },
           { '@id': 'begin_time', name: 'Anfang', value: '733410' }, // dc:date 2009 -> 2009-01-01
           { '@id': 'end_time', name: 'Ende', value: '733774' }, // 2009-12-31
           { '@id': 'license', name: 'Lizenz', value: 'http://creativecommons.org/licenses/by-nc-sa/3.0/' },
@@ -135,8 +161,12 @@ test('MIMO record0: facets and binaries', () => {
   // isShownBy = object = the only hasView: one binary.
   assert.deepEqual(pkg.binaries, {
     binary: {
-      '@category': 'list', '@primary': 'true', '@position': '1', '@path': `/binary/${itemId}/list/1.jpg`,
-      '@mimetype': 'image/jpeg', '@name': 'Langtrompete (Kopie)',
+      '@category': 'list',
+      '@primary': 'true',
+      '@position': '1',
+      '@path': `/binary/${itemId}/list/1.jpg`,
+      '@mimetype': 'image/jpeg',
+      '@name': 'Langtrompete (Kopie)',
     },
   });
 });
@@ -149,7 +179,10 @@ test('MIMO record76 (GNM, Querflöte, six views): facets, binaries in isShownBy-
     place_fct: ['Nürnber / Deutschland'], // the Place has no rdf:about and only a skos:altLabel (sic)
     // dc:creator -> edm:Agent Person/1901 "Robert Leibl", and the literal dc:creator "Leibl"
     affiliate_fct_normdata: ['http://www.mimo-db.eu/InstrumentMaker/Person/1901'],
-    affiliate_fct_role_normdata: ['http://www.mimo-db.eu/InstrumentMaker/Person/1901', 'http://www.mimo-db.eu/InstrumentMaker/Person/1901_1_affiliate_fct_involved'],
+    affiliate_fct_role_normdata: [
+      'http://www.mimo-db.eu/InstrumentMaker/Person/1901',
+      'http://www.mimo-db.eu/InstrumentMaker/Person/1901_1_affiliate_fct_involved',
+    ],
     affiliate_fct: ['Robert Leibl', 'Leibl'],
     affiliate_fct_role: ['Robert Leibl', 'Leibl', 'Robert Leibl_1_affiliate_fct_involved', 'Leibl_1_affiliate_fct_involved'],
     keywords_fct: ['Piccolo flute', '421.121.12 Open side-blown flutes with fingerholes'],
@@ -161,23 +194,34 @@ test('MIMO record76 (GNM, Querflöte, six views): facets, binaries in isShownBy-
   // isShownBy (= edm:object) is the 4th hasView; it comes first, then the other views in order.
   const views = ['1298040681802', '1276844842694', '1298987832188', '1297778903744', '1298040695911', '1298040793802'];
   const binaries = (pkg.binaries as Obj).binary as Obj[];
-  assert.deepEqual(binaries, views.map((_, i) => ({
-    '@category': 'list', '@primary': String(i === 0), '@position': String(i + 1), '@path': `/binary/${itemId}/list/${i + 1}.jpg`,
-    '@mimetype': 'image/jpeg', '@name': 'Querflöte (Pikkolo), System Boehm',
-  })));
+  assert.deepEqual(
+    binaries,
+    views.map((_, i) => ({
+      '@category': 'list',
+      '@primary': String(i === 0),
+      '@position': String(i + 1),
+      '@path': `/binary/${itemId}/list/${i + 1}.jpg`,
+      '@mimetype': 'image/jpeg',
+      '@name': 'Querflöte (Pikkolo), System Boehm',
+    })),
+  );
   // The source order is kept in the edm part, where each binary's URL is.
   const aggregation = ((pkg.edm as Obj).RDF as Obj).Aggregation as Obj;
   assert.equal((aggregation.isShownBy as Obj)['@resource'], `http://www.mimo-db.eu/media/GNM/IMAGE/MI957_${views[0]}_2.jpg`);
   const item = (pkg.view as Obj).item as Obj;
   assert.equal(item.subtitle, 'Piccolo flute'); // first dc:type concept
   const index = ((item.fields as Obj[])[1] as Obj).field as Obj[];
-  assert.deepEqual(index.filter((f) => String(f['@id']).endsWith('_time')).map((f) => f.value), ['702363', '702728']); // 1924-01-01, 1924-12-31
+  assert.deepEqual(
+    index.filter((f) => String(f['@id']).endsWith('_time')).map((f) => f.value),
+    ['702363', '702728'],
+  ); // 1924-01-01, 1924-12-31
 });
 
-test('MIMO record142 (Leipzig, Violine): view, facets, binaries with the web resources\' rights', () => {
+test("MIMO record142 (Leipzig, Violine): view, facets, binaries with the web resources' rights", () => {
   const { itemId, xml, pkg } = build('09102_Ag_EU_MIMO_EDM_record142.xml');
   assert.equal(itemId, 'PWWCJWKUR627VZVB2CIHAOKSGVTLPWQT'); // base32(sha1("#ULEI:M0004387"))
-  const description = 'Dieses Instrument war früher doppelt inventarisiert, nämlich zusätzlich auf Nr. 4828.vermutlich originaler Hals, ' +
+  const description =
+    'Dieses Instrument war früher doppelt inventarisiert, nämlich zusätzlich auf Nr. 4828.vermutlich originaler Hals, ' +
     'leicht abgewinkelt; Wirbelkasten original zum Hals gehörig, Mensur Decke 195,5; Mensur Hals 131.Veit Heller, MfM Leipzig';
   const rights = '© Museum für Musikinstrumente der Universität Leipzig'; // dc:rights of each edm:WebResource
   assert.deepEqual((pkg.view as Obj).item, {
@@ -201,12 +245,27 @@ test('MIMO record142 (Leipzig, Violine): view, facets, binaries with the web res
         '@usage': 'display',
         field: [
           { '@id': 'dc_type', name: 'Objekttyp', value: { '@resource': 'http://www.mimo-db.eu/InstrumentsKeywords/3573', $: 'Violin' } },
-          { '@id': 'dc_type', name: 'Objekttyp', value: { '@resource': 'http://www.mimo-db.eu/HornbostelAndSachs/6472', $: '321.322-7 Necked box lutes or necked guitars sounded by bowing' } },
+          {
+            '@id': 'dc_type',
+            name: 'Objekttyp',
+            value: {
+              '@resource': 'http://www.mimo-db.eu/HornbostelAndSachs/6472',
+              $: '321.322-7 Necked box lutes or necked guitars sounded by bowing',
+            },
+          },
           { '@id': 'dc_description', name: 'Beschreibung', value: description },
-          { '@id': 'dc_creator', name: 'Urheber', value: { '@resource': 'http://www.mimo-db.eu/InstrumentMaker/Person/1962', $: 'Carl Friedrich Lippold' } },
+          {
+            '@id': 'dc_creator',
+            name: 'Urheber',
+            value: { '@resource': 'http://www.mimo-db.eu/InstrumentMaker/Person/1962', $: 'Carl Friedrich Lippold' },
+          },
           { '@id': 'dc_creator', name: 'Urheber', value: 'Lippold' },
           { '@id': 'dc_date', name: 'Datierung', value: '1880' },
-          { '@id': 'dc_coverage', name: 'Räumlicher oder zeitlicher Bezug', value: { '@resource': 'http://sws.geonames.org/2873340/', $: 'Markneukirchen' } },
+          {
+            '@id': 'dc_coverage',
+            name: 'Räumlicher oder zeitlicher Bezug',
+            value: { '@resource': 'http://sws.geonames.org/2873340/', $: 'Markneukirchen' },
+          },
           { '@id': 'dc_identifier', name: 'Identifikator', value: '#ULEI:M0004387' },
         ],
       },
@@ -229,9 +288,17 @@ test('MIMO record142 (Leipzig, Violine): view, facets, binaries with the web res
     place_fct_normdata: ['http://sws.geonames.org/2873340/'],
     place_fct: ['Markneukirchen'], // prefLabel xml:lang="de" (the altLabel is not used)
     affiliate_fct_normdata: ['http://www.mimo-db.eu/InstrumentMaker/Person/1962'],
-    affiliate_fct_role_normdata: ['http://www.mimo-db.eu/InstrumentMaker/Person/1962', 'http://www.mimo-db.eu/InstrumentMaker/Person/1962_1_affiliate_fct_involved'],
+    affiliate_fct_role_normdata: [
+      'http://www.mimo-db.eu/InstrumentMaker/Person/1962',
+      'http://www.mimo-db.eu/InstrumentMaker/Person/1962_1_affiliate_fct_involved',
+    ],
     affiliate_fct: ['Carl Friedrich Lippold', 'Lippold'],
-    affiliate_fct_role: ['Carl Friedrich Lippold', 'Lippold', 'Carl Friedrich Lippold_1_affiliate_fct_involved', 'Lippold_1_affiliate_fct_involved'],
+    affiliate_fct_role: [
+      'Carl Friedrich Lippold',
+      'Lippold',
+      'Carl Friedrich Lippold_1_affiliate_fct_involved',
+      'Lippold_1_affiliate_fct_involved',
+    ],
     keywords_fct: ['Violin', '321.322-7 Necked box lutes or necked guitars sounded by bowing'],
     keywords_fct_normdata: ['http://www.mimo-db.eu/InstrumentsKeywords/3573', 'http://www.mimo-db.eu/HornbostelAndSachs/6472'],
     type_fct: ['mediatype_002'],
@@ -239,29 +306,53 @@ test('MIMO record142 (Leipzig, Violine): view, facets, binaries with the web res
     last_update: ['24-05-06 07:08:09'],
   });
   // isShownBy 4793.jpg, then hasView 4793_01.jpg and 4793_02.jpg; each web resource's dc:rights is name3.
-  assert.deepEqual((pkg.binaries as Obj).binary, [1, 2, 3].map((n) => ({
-    '@category': 'list', '@primary': String(n === 1), '@position': String(n), '@path': `/binary/${itemId}/list/${n}.jpg`,
-    '@mimetype': 'image/jpeg', '@name3': rights, '@name': 'Violine',
-  })));
+  assert.deepEqual(
+    (pkg.binaries as Obj).binary,
+    [1, 2, 3].map((n) => ({
+      '@category': 'list',
+      '@primary': String(n === 1),
+      '@position': String(n),
+      '@path': `/binary/${itemId}/list/${n}.jpg`,
+      '@mimetype': 'image/jpeg',
+      '@name3': rights,
+      '@name': 'Violine',
+    })),
+  );
   // provider-info from the record alone: the name; every other value is an empty string (spec 2.4).
   assert.deepEqual(pkg['provider-info'], {
     'provider-domains': { 'provider-domain': ['', '', ''] },
     'provider-name': 'Museum für Musikinstrumente der Universität Leipzig',
-    'provider-parent-id': '', 'provider-uri': '', 'provider-email': '', 'provider-collection': '',
-    'provider-item-id': '#ULEI:M0004387', 'provider-item-id-type': '', 'provider-id': '', 'provider-ddb-id': '',
-    'provider-logo': '', 'provider-longitude': '', 'provider-latitude': '', 'provider-state': '',
+    'provider-parent-id': '',
+    'provider-uri': '',
+    'provider-email': '',
+    'provider-collection': '',
+    'provider-item-id': '#ULEI:M0004387',
+    'provider-item-id-type': '',
+    'provider-id': '',
+    'provider-ddb-id': '',
+    'provider-logo': '',
+    'provider-longitude': '',
+    'provider-latitude': '',
+    'provider-state': '',
   });
   // The loader takes the package unchanged.
   const [read] = readItemRecords(xml);
   assert.equal(read?.kind, 'item');
   if (read?.kind !== 'item') return;
   assert.deepEqual(
-    { id: read.item.id, label: read.item.label, choUri: read.item.choUri, parentRef: read.item.parentRef, hierarchyType: read.item.hierarchyType, position: read.item.position },
+    {
+      id: read.item.id,
+      label: read.item.label,
+      choUri: read.item.choUri,
+      parentRef: read.item.parentRef,
+      hierarchyType: read.item.hierarchyType,
+      position: read.item.position,
+    },
     { id: itemId, label: 'Violine', choUri: '#ULEI:M0004387', parentRef: null, hierarchyType: null, position: null },
   );
 });
 
-test('the edm part is the record\'s rdf:RDF, element for element', () => {
+test("the edm part is the record's rdf:RDF, element for element", () => {
   const file = `${MIMO}09102_Ag_EU_MIMO_EDM_record142.xml`;
   const { pkg } = build('09102_Ag_EU_MIMO_EDM_record142.xml');
   assert.deepEqual((pkg.edm as Obj).RDF, cortexToJson(parseXml(readFileSync(file, 'utf8'))));

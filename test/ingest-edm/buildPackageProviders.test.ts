@@ -44,15 +44,23 @@ const HOPE_LIKE = `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-n
 
 test('the example providers file: entries found by name, alias and URI', () => {
   const providers = readProvidersFile(EXAMPLE);
-  assert.deepEqual(providers.entries.map((e) => e.name), ['Germanisches Nationalmuseum', 'Museum für Musikinstrumente der Universität Leipzig', 'Amsab-ISG']);
+  assert.deepEqual(
+    providers.entries.map((e) => e.name),
+    ['Germanisches Nationalmuseum', 'Museum für Musikinstrumente der Universität Leipzig', 'Amsab-ISG'],
+  );
   assert.equal(providers.find({ name: '  germanisches   NATIONALMUSEUM ' })?.uri, 'https://www.gnm.de/');
   assert.equal(providers.find({ name: 'Amsab-Institute of Social History' })?.name, 'Amsab-ISG'); // an alias
   assert.equal(providers.find({ uri: 'http://WWW.amsab.be' })?.name, 'Amsab-ISG'); // http/https, case, trailing slash
   assert.equal(providers.find({ name: 'Unknown museum' }), undefined);
   // Domains give the sector when none is stated.
-  assert.deepEqual(providers.entries.map((e) => [e.domains, e.sector]), [
-    [['Museum'], 'sec_06'], [['Museum'], 'sec_06'], [['Archiv', 'Bibliothek', 'Museum'], 'sec_01'],
-  ]);
+  assert.deepEqual(
+    providers.entries.map((e) => [e.domains, e.sector]),
+    [
+      [['Museum'], 'sec_06'],
+      [['Museum'], 'sec_06'],
+      [['Archiv', 'Bibliothek', 'Museum'], 'sec_01'],
+    ],
+  );
 });
 
 test('the example file completes a MIMO package: provider-info, institution, sector', () => {
@@ -61,47 +69,97 @@ test('the example file completes a MIMO package: provider-info, institution, sec
   assert.deepEqual(pkg['provider-info'], {
     'provider-domains': { 'provider-domain': ['Museum', '', ''] },
     'provider-name': 'Museum für Musikinstrumente der Universität Leipzig',
-    'provider-parent-id': '', 'provider-uri': 'https://mfm.uni-leipzig.de/', 'provider-email': '', 'provider-collection': '',
-    'provider-item-id': '#ULEI:M0004387', 'provider-item-id-type': '', 'provider-id': '', 'provider-ddb-id': '',
-    'provider-logo': '', 'provider-longitude': '', 'provider-latitude': '', 'provider-state': 'Sachsen',
+    'provider-parent-id': '',
+    'provider-uri': 'https://mfm.uni-leipzig.de/',
+    'provider-email': '',
+    'provider-collection': '',
+    'provider-item-id': '#ULEI:M0004387',
+    'provider-item-id-type': '',
+    'provider-id': '',
+    'provider-ddb-id': '',
+    'provider-logo': '',
+    'provider-longitude': '',
+    'provider-latitude': '',
+    'provider-state': 'Sachsen',
   });
-  assert.deepEqual(((pkg.view as Obj).item as Obj).institution, { url: 'https://mfm.uni-leipzig.de/', id: '', name: 'Museum für Musikinstrumente der Universität Leipzig', logo: '' });
+  assert.deepEqual(((pkg.view as Obj).item as Obj).institution, {
+    url: 'https://mfm.uni-leipzig.de/',
+    id: '',
+    name: 'Museum für Musikinstrumente der Universität Leipzig',
+    logo: '',
+  });
   assert.equal(facet(pkg, 'sector_fct'), 'sec_06');
   assert.equal(facet(pkg, 'provider_fct_normdata'), undefined); // no provider-ddb-id in the example
 });
 
 test('a provider named by an alias; its name, ids, parent, logo and coordinates from the file', () => {
-  const providers = readProvidersFile(JSON.stringify({
-    providers: [
-      {
-        name: 'Amsab-ISG', aliases: ['Amsab-Institute of Social History'], uri: 'https://www.amsab.be/', domains: ['Archiv'],
-        ids: { 'provider-id': '00000001', 'provider-ddb-id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'provider-parent-id': '00000002' },
-        logo: 'https://example.org/logo.png', latitude: 51.05, longitude: '3.72', email: 'info@example.org',
-      },
-      { name: 'Parent body', ids: { 'provider-id': '00000002', 'provider-ddb-id': 'BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }, sector: 'Forschung' },
-    ],
-  }));
+  const providers = readProvidersFile(
+    JSON.stringify({
+      providers: [
+        {
+          name: 'Amsab-ISG',
+          aliases: ['Amsab-Institute of Social History'],
+          uri: 'https://www.amsab.be/',
+          domains: ['Archiv'],
+          ids: { 'provider-id': '00000001', 'provider-ddb-id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'provider-parent-id': '00000002' },
+          logo: 'https://example.org/logo.png',
+          latitude: 51.05,
+          longitude: '3.72',
+          email: 'info@example.org',
+        },
+        {
+          name: 'Parent body',
+          ids: { 'provider-id': '00000002', 'provider-ddb-id': 'BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' },
+          sector: 'Forschung',
+        },
+      ],
+    }),
+  );
   const pkg = build(recordFromText(HOPE_LIKE), providers);
   assert.deepEqual(pkg['provider-info'], {
     'provider-domains': { 'provider-domain': ['Archiv', '', ''] },
     'provider-name': 'Amsab-ISG',
-    'provider-parent-id': '00000002', 'provider-uri': 'https://www.amsab.be/', 'provider-email': 'info@example.org', 'provider-collection': '',
+    'provider-parent-id': '00000002',
+    'provider-uri': 'https://www.amsab.be/',
+    'provider-email': 'info@example.org',
+    'provider-collection': '',
     'provider-item-id': 'http://hdl.handle.net/10796/0C787F5D-D4D6-40B0-B0A7-C196CD67891662', // no dc:identifier: the CHO URI
-    'provider-item-id-type': '', 'provider-id': '00000001', 'provider-ddb-id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-    'provider-logo': 'https://example.org/logo.png', 'provider-longitude': '3.72', 'provider-latitude': '51.05', 'provider-state': '',
+    'provider-item-id-type': '',
+    'provider-id': '00000001',
+    'provider-ddb-id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    'provider-logo': 'https://example.org/logo.png',
+    'provider-longitude': '3.72',
+    'provider-latitude': '51.05',
+    'provider-state': '',
     'provider-parents': {
       'provider-info': {
         'provider-domains': { 'provider-domain': ['Forschung', '', ''] }, // from the sector
-        'provider-name': 'Parent body', 'provider-parent-id': '', 'provider-uri': '', 'provider-email': '', 'provider-collection': '',
-        'provider-item-id-type': '', 'provider-id': '00000002', 'provider-ddb-id': 'BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB',
-        'provider-logo': '', 'provider-longitude': '', 'provider-latitude': '', aggregator: 'false',
+        'provider-name': 'Parent body',
+        'provider-parent-id': '',
+        'provider-uri': '',
+        'provider-email': '',
+        'provider-collection': '',
+        'provider-item-id-type': '',
+        'provider-id': '00000002',
+        'provider-ddb-id': 'BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB',
+        'provider-logo': '',
+        'provider-longitude': '',
+        'provider-latitude': '',
+        aggregator: 'false',
       },
     },
   });
-  assert.deepEqual(((pkg.view as Obj).item as Obj).institution,
-    { url: 'https://www.amsab.be/', id: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', name: 'Amsab-ISG', logo: 'https://example.org/logo.png' });
+  assert.deepEqual(((pkg.view as Obj).item as Obj).institution, {
+    url: 'https://www.amsab.be/',
+    id: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    name: 'Amsab-ISG',
+    logo: 'https://example.org/logo.png',
+  });
   assert.equal(facet(pkg, 'sector_fct'), 'sec_01');
-  assert.equal(facet(pkg, 'provider_fct_normdata'), 'http://www.deutsche-digitale-bibliothek.de/organization/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  assert.equal(
+    facet(pkg, 'provider_fct_normdata'),
+    'http://www.deutsche-digitale-bibliothek.de/organization/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  );
   // The record's own names stay in provider_fct; dc:language fra is the ISO 639-2/B code fre.
   assert.deepEqual(facet(pkg, 'provider_fct'), ['Amsab-Institute of Social History', "HOPE - Heritage of the People's Europe"]);
   assert.equal(facet(pkg, 'language_fct'), 'fre');
@@ -139,8 +197,15 @@ test('bad entries: every problem named by entry and field, with what to do', () 
 });
 
 test('bad files: not JSON, wrong shape, unknown top-level key', () => {
-  assert.throws(() => readProvidersFile('{"providers": ['), /^Error: not valid JSON \(.+\); the file must be \{"providers": \[ \{\.\.\.\}, \.\.\. \]\}$/);
-  assert.throws(() => readProvidersFile('{"provider": []}'), { message: 'expected {"providers": [ {...}, ... ]} (or a JSON array of provider entries)' });
-  assert.throws(() => readProvidersFile('{"providers": [], "extra": 1}'), { message: 'unknown top-level key "extra"; only "providers" (and "comment") are allowed' });
+  assert.throws(
+    () => readProvidersFile('{"providers": ['),
+    /^Error: not valid JSON \(.+\); the file must be \{"providers": \[ \{\.\.\.\}, \.\.\. \]\}$/,
+  );
+  assert.throws(() => readProvidersFile('{"provider": []}'), {
+    message: 'expected {"providers": [ {...}, ... ]} (or a JSON array of provider entries)',
+  });
+  assert.throws(() => readProvidersFile('{"providers": [], "extra": 1}'), {
+    message: 'unknown top-level key "extra"; only "providers" (and "comment") are allowed',
+  });
   assert.equal(readProvidersFile('[]').entries.length, 0); // a bare array is accepted too
 });

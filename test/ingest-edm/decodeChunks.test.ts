@@ -16,7 +16,8 @@ test('characters of 1 to 4 bytes split at every byte', async () => {
   const text = 'a é € 𝄞 Münkwitz, Stanič';
   const bytes = Buffer.from(text, 'utf8');
   assert.equal(await decode([...bytes].map((b) => Buffer.from([b]))), text);
-  for (let cut = 0; cut <= bytes.length; cut++) assert.equal(await decode([bytes.subarray(0, cut), bytes.subarray(cut)]), text, `cut at ${cut}`);
+  for (let cut = 0; cut <= bytes.length; cut++)
+    assert.equal(await decode([bytes.subarray(0, cut), bytes.subarray(cut)]), text, `cut at ${cut}`);
 });
 
 test('a byte-order mark at the start is dropped, one later is kept', async () => {
@@ -43,8 +44,15 @@ test('bad bytes: the valid text before them is handed on, then NotUtf8Error with
     yield Buffer.from('<a>été');
     yield Buffer.from([0x20, 0xe9, 0x74, 0xe9]);
   }
-  await assert.rejects(async () => {
-    for await (const piece of decodeChunks(input())) pieces.push(piece);
-  }, (error: unknown) => error instanceof NotUtf8Error && error.byteOffset === 9 && error.byte === 0xe9 && error.message === 'invalid UTF-8 byte 0xe9 at byte offset 9');
+  await assert.rejects(
+    async () => {
+      for await (const piece of decodeChunks(input())) pieces.push(piece);
+    },
+    (error: unknown) =>
+      error instanceof NotUtf8Error &&
+      error.byteOffset === 9 &&
+      error.byte === 0xe9 &&
+      error.message === 'invalid UTF-8 byte 0xe9 at byte offset 9',
+  );
   assert.equal(pieces.join(''), '<a>été ');
 });

@@ -24,7 +24,10 @@ export const HOPE_YEAR = `${HOPE_DIR}Item_35837931.xml`;
 export const HOPE_ROOT = `${HOPE_DIR}Item_35838947.xml`;
 
 export function filesIn(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith('.xml')).sort().map((n) => dir + n);
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.xml'))
+    .sort()
+    .map((n) => dir + n);
 }
 
 export function readText(path: string): string {
@@ -82,7 +85,9 @@ export function propertyLine(property: XmlElement): string {
 
 /** The classes in a record's rdf:RDF, as `name about`. */
 export function classLines(record: EdmRecord): string[] {
-  return elementsOf(record.rdf).map((e) => `${e.name} ${e.attributes.find((a) => a.namespace === RDF_NS && a.local === 'about')?.value ?? '-'}`);
+  return elementsOf(record.rdf).map(
+    (e) => `${e.name} ${e.attributes.find((a) => a.namespace === RDF_NS && a.local === 'about')?.value ?? '-'}`,
+  );
 }
 
 /** The element without whitespace-only text directly inside it (the reader drops that in rdf:RDF). */
@@ -95,7 +100,8 @@ export function withoutWhitespaceChildren(element: XmlElement): XmlElement {
  * classes used in fixtures/items/edm/ never nest in themselves, so a lazy match suffices.
  */
 export function descriptionTexts(rdf: string): string[] {
-  const classes = 'edm:ProvidedCHO|edm:WebResource|edm:Place|edm:Agent|skos:Concept|edm:TimeSpan|ore:Aggregation|ore:Proxy|edm:Proxy|edm:EuropeanaAggregation';
+  const classes =
+    'edm:ProvidedCHO|edm:WebResource|edm:Place|edm:Agent|skos:Concept|edm:TimeSpan|ore:Aggregation|ore:Proxy|edm:Proxy|edm:EuropeanaAggregation';
   return [...rdf.matchAll(new RegExp(`<(${classes})\\b[^>]*?(?:/>|>[\\s\\S]*?</\\1>)`, 'g'))].map((m) => m[0]);
 }
 

@@ -19,7 +19,10 @@ const ISSUE = 'TUDVNP6I2PTCLZEABBM34RV6ZVJDFV6H'; // http://hdl.handle.net/10796
 const YEAR = 'G53HVTNXHGBYEWUH5MFAYL47CDIFQJU4'; // http://hdl.handle.net/10796/4BF04AA4-0D1B-4A8F-B4F3-A32EE1B05D064
 const ROOT = 'WTJM2UE6ZMFKKSWS7TCDY6U2R4EQEHJG'; // http://hdl.handle.net/10796/76FC2677-F914-46F1-9A1B-D19450FE141E
 
-const hopeFiles = () => readdirSync(HOPE_DIR).sort().map((f) => join(HOPE_DIR, f));
+const hopeFiles = () =>
+  readdirSync(HOPE_DIR)
+    .sort()
+    .map((f) => join(HOPE_DIR, f));
 const tmp = () => tempDir('edm');
 
 /** A deterministic shuffle (mulberry32), so "any order" is a fixed, repeatable order. */
@@ -39,7 +42,15 @@ function shuffled<T>(list: T[], seed: number): T[] {
   return out;
 }
 
-const node = (id: string, parent: string | null, label: string, leaf: boolean) => ({ id, parent, label, type: '', position: '-1', leaf, aggregationEntity: false });
+const node = (id: string, parent: string | null, label: string, leaf: boolean) => ({
+  id,
+  parent,
+  label,
+  type: '',
+  position: '-1',
+  leaf,
+  aggregationEntity: false,
+});
 const EXPECTED = [
   node(ISSUE, YEAR, 'Combat (1974)13', true),
   node(YEAR, ROOT, 'Combat (1974)', false),
@@ -57,10 +68,10 @@ for (const backend of BACKENDS) {
       try {
         const summary = await ingestItems(store, files, { batchSize: 50 });
         assert.deepEqual([summary.records, summary.inserted, summary.problems, summary.cycles], [786, 786, [], []]);
-        assert.deepEqual((await store.getAncestry(ISSUE)), { nodes: EXPECTED, cycle: false });
-        assert.deepEqual((await store.getAncestry(YEAR)), { nodes: EXPECTED.slice(1), cycle: false });
+        assert.deepEqual(await store.getAncestry(ISSUE), { nodes: EXPECTED, cycle: false });
+        assert.deepEqual(await store.getAncestry(YEAR), { nodes: EXPECTED.slice(1), cycle: false });
         // The root has no parent: an empty hierarchy (docs/decisions.md "Hierarchy").
-        assert.deepEqual((await store.getAncestry(ROOT)), { nodes: [], cycle: false });
+        assert.deepEqual(await store.getAncestry(ROOT), { nodes: [], cycle: false });
       } finally {
         await dispose();
       }
@@ -80,7 +91,9 @@ for (const backend of BACKENDS) {
         xml.body,
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
           '<hierarchy xmlns:ns2="http://www.deutsche-digitale-bibliothek.de/item">' +
-          n(ISSUE, YEAR, 'Combat (1974)13', true) + n(YEAR, ROOT, 'Combat (1974)', false) + n(ROOT, null, "Combat : hebdomadaire wallon d'action socialiste", false) +
+          n(ISSUE, YEAR, 'Combat (1974)13', true) +
+          n(YEAR, ROOT, 'Combat (1974)', false) +
+          n(ROOT, null, "Combat : hebdomadaire wallon d'action socialiste", false) +
           '</hierarchy>',
       );
       // The package built from the EDM is served in both forms.
@@ -95,13 +108,22 @@ for (const backend of BACKENDS) {
   test(`[${backend.name}] re-loading the same EDM changes nothing, not even the ingest date`, async () => {
     const { store, dispose } = await backend.open();
     try {
-      await ingestItems(store, [HOPE_ISSUE], { batchSize: 10, edm: { ingestDate: new Date('2026-01-01T00:00:00Z'), providersFingerprint: '' } });
+      await ingestItems(store, [HOPE_ISSUE], {
+        batchSize: 10,
+        edm: { ingestDate: new Date('2026-01-01T00:00:00Z'), providersFingerprint: '' },
+      });
       const before = (await store.getItemDocument(ISSUE, 'xml'))!;
-      const again = await ingestItems(store, [HOPE_ISSUE], { batchSize: 10, edm: { ingestDate: new Date('2026-06-01T00:00:00Z'), providersFingerprint: '' } });
+      const again = await ingestItems(store, [HOPE_ISSUE], {
+        batchSize: 10,
+        edm: { ingestDate: new Date('2026-06-01T00:00:00Z'), providersFingerprint: '' },
+      });
       assert.deepEqual([again.inserted, again.updated, again.unchanged], [0, 0, 1]);
-      assert.deepEqual((await store.getItemDocument(ISSUE, 'xml')), before);
+      assert.deepEqual(await store.getItemDocument(ISSUE, 'xml'), before);
       // A different providers file rebuilds the package.
-      const rebuilt = await ingestItems(store, [HOPE_ISSUE], { batchSize: 10, edm: { ingestDate: new Date('2026-06-01T00:00:00Z'), providersFingerprint: 'other' } });
+      const rebuilt = await ingestItems(store, [HOPE_ISSUE], {
+        batchSize: 10,
+        edm: { ingestDate: new Date('2026-06-01T00:00:00Z'), providersFingerprint: 'other' },
+      });
       assert.deepEqual([rebuilt.inserted, rebuilt.updated, rebuilt.unchanged], [0, 1, 0]);
     } finally {
       await dispose();
@@ -129,11 +151,18 @@ for (const backend of BACKENDS) {
           ['c-twice.xml', 'record 2, line 3, column 660'],
         ],
       );
-      assert.match(summary.problems[0]!.reason, /^XML is not well-formed \(unexpected end tag <\/ore:Proxy>.*records after this point in the file were not read/);
+      assert.match(
+        summary.problems[0]!.reason,
+        /^XML is not well-formed \(unexpected end tag <\/ore:Proxy>.*records after this point in the file were not read/,
+      );
       assert.match(summary.problems[1]!.reason, /^this rdf:RDF has no edm:ProvidedCHO/);
       assert.match(summary.problems[2]!.reason, /http:\/\/hdl\.handle\.net\/10796\/76FC2677-F914-46F1-9A1B-D19450FE141E/);
-      assert.deepEqual(await Promise.all([ISSUE, YEAR, ROOT].map(async (id) => (await store.getItemDocument(id, 'json')) !== undefined)), [true, true, true]);
-      assert.equal((await store.countItems()), 3);
+      assert.deepEqual(await Promise.all([ISSUE, YEAR, ROOT].map(async (id) => (await store.getItemDocument(id, 'json')) !== undefined)), [
+        true,
+        true,
+        true,
+      ]);
+      assert.equal(await store.countItems(), 3);
     } finally {
       await dispose();
     }
@@ -145,13 +174,19 @@ for (const backend of BACKENDS) {
       const dir = tmp();
       const [issue, root] = [HOPE_ISSUE, HOPE_ROOT].map(rdfText) as [string, string];
       // The second record written in Latin-1: its first non-ASCII character is not UTF-8.
-      writeFileSync(join(dir, 'latin1.xml'), Buffer.concat([Buffer.from(`<records>\n${issue}\n`), Buffer.from(root, 'latin1'), Buffer.from('\n</records>\n')]));
+      writeFileSync(
+        join(dir, 'latin1.xml'),
+        Buffer.concat([Buffer.from(`<records>\n${issue}\n`), Buffer.from(root, 'latin1'), Buffer.from('\n</records>\n')]),
+      );
       const summary = await ingestItems(store, [dir], { batchSize: 10 });
       assert.equal(summary.records, 1);
       assert.equal(summary.problems.length, 1);
       assert.match(summary.problems[0]!.position, /^record 2, line 3, column \d+$/);
-      assert.match(summary.problems[0]!.reason, /^the input is not UTF-8 \(invalid UTF-8 byte 0x[0-9a-f]{2} at byte offset \d+\): convert the file to UTF-8; records after this point/);
-      assert.ok((await store.getItemDocument(ISSUE, 'xml')));
+      assert.match(
+        summary.problems[0]!.reason,
+        /^the input is not UTF-8 \(invalid UTF-8 byte 0x[0-9a-f]{2} at byte offset \d+\): convert the file to UTF-8; records after this point/,
+      );
+      assert.ok(await store.getItemDocument(ISSUE, 'xml'));
     } finally {
       await dispose();
     }
@@ -171,7 +206,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual([...summary.cycles[0]!].sort(), [ISSUE, ISSUE, ROOT, YEAR].sort());
       const a = (await store.getAncestry(ISSUE))!;
       assert.equal(a.cycle, true);
-      assert.deepEqual(a.nodes.map((x) => x.id), [ISSUE, YEAR, ROOT]);
+      assert.deepEqual(
+        a.nodes.map((x) => x.id),
+        [ISSUE, YEAR, ROOT],
+      );
     } finally {
       await dispose();
     }
@@ -188,14 +226,19 @@ for (const backend of BACKENDS) {
       const file19 = join(HOPE_DIR, 'Item_35834476.xml');
       const file52 = join(HOPE_DIR, 'Item_35834477.xml');
       const uri19 = /ProvidedCHO rdf:about="([^"]+)"/.exec(rdfText(file19))![1]!;
-      const after = (text: string, previous: string) => text.replace('</ore:Proxy>', `<edm:isNextInSequence rdf:resource="${previous}"/></ore:Proxy>`);
+      const after = (text: string, previous: string) =>
+        text.replace('</ore:Proxy>', `<edm:isNextInSequence rdf:resource="${previous}"/></ore:Proxy>`);
       writeFileSync(join(dir, '52.xml'), after(rdfText(file52), uri19));
       writeFileSync(join(dir, '19.xml'), after(rdfText(file19), issue13));
       const summary = await ingestItems(store, [join(dir, '52.xml'), join(dir, '19.xml'), HOPE_ISSUE, HOPE_YEAR], { batchSize: 10 });
       assert.deepEqual(summary.problems, []);
       // Ids: base32(SHA-1) of the CHO URIs ...91662 (13), ...91661 (19), ...91660 (52), computed with python3.
       const position = async (id: string) => (await store.getAncestry(id))!.nodes[0]!.position;
-      assert.deepEqual(await Promise.all([ISSUE, '5T6RTNLHED252CC4VKEV44J73IO4E5IZ', 'BZS5V4DBILGVYDIJR5U4LUQI2ZVSDXWO'].map(position)), ['1', '2', '3']);
+      assert.deepEqual(await Promise.all([ISSUE, '5T6RTNLHED252CC4VKEV44J73IO4E5IZ', 'BZS5V4DBILGVYDIJR5U4LUQI2ZVSDXWO'].map(position)), [
+        '1',
+        '2',
+        '3',
+      ]);
       assert.equal((await store.getAncestry(ISSUE))!.nodes[1]!.position, '-1', 'the year is in no sequence');
     } finally {
       await dispose();

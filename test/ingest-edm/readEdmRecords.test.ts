@@ -9,8 +9,26 @@ import { parseXml } from '../../src/formats/xmlTree.js';
 import { readEdmRecords } from '../../src/ingest/edm/readEdmRecords.js';
 import type { EdmReadResult } from '../../src/ingest/edm/types.js';
 import {
-  choOf, classLines, CORTEX_CHAPTER, descriptionTexts, elementsOf, errorsOf, filesIn, HOPE_DIR, HOPE_ISSUE, HOPE_ROOT,
-  HOPE_YEAR, MIMO_DIR, MISC_RECORD, propertyLine, RDF_NS, rdfStartTag, rdfText, readAll, readText, recordsOf,
+  choOf,
+  classLines,
+  CORTEX_CHAPTER,
+  descriptionTexts,
+  elementsOf,
+  errorsOf,
+  filesIn,
+  HOPE_DIR,
+  HOPE_ISSUE,
+  HOPE_ROOT,
+  HOPE_YEAR,
+  MIMO_DIR,
+  MISC_RECORD,
+  propertyLine,
+  RDF_NS,
+  rdfStartTag,
+  rdfText,
+  readAll,
+  readText,
+  recordsOf,
   withoutWhitespaceChildren,
 } from './helpers.js';
 
@@ -49,17 +67,26 @@ test('a HOPE issue: the provider proxy is folded onto the CHO in document order,
   assert.equal(record.sourceXml, rdfText(HOPE_ISSUE));
   // Every element other than the CHO is the one parseXml gives for the file.
   const parsed = parseXml(readText(HOPE_ISSUE));
-  assert.deepEqual(elementsOf(record.rdf).slice(1), elementsOf(parsed).filter((e) => e.local !== 'Proxy' && e.local !== 'ProvidedCHO'));
+  assert.deepEqual(
+    elementsOf(record.rdf).slice(1),
+    elementsOf(parsed).filter((e) => e.local !== 'Proxy' && e.local !== 'ProvidedCHO'),
+  );
   assert.deepEqual({ ...record.rdf, children: [] }, { ...parsed, children: [] });
 });
 
 test('HOPE: isPartOf of an issue, its year and the root', async () => {
   const isPartOf = async (path: string): Promise<string[]> => {
     const [record] = recordsOf(await readAll(readText(path)));
-    return elementsOf(choOf(record!)).filter((p) => p.local === 'isPartOf').map(propertyLine);
+    return elementsOf(choOf(record!))
+      .filter((p) => p.local === 'isPartOf')
+      .map(propertyLine);
   };
-  assert.deepEqual(await isPartOf(HOPE_ISSUE), ['dcterms:isPartOf rdf:resource=http://hdl.handle.net/10796/4BF04AA4-0D1B-4A8F-B4F3-A32EE1B05D064']);
-  assert.deepEqual(await isPartOf(HOPE_YEAR), ['dcterms:isPartOf rdf:resource=http://hdl.handle.net/10796/76FC2677-F914-46F1-9A1B-D19450FE141E']);
+  assert.deepEqual(await isPartOf(HOPE_ISSUE), [
+    'dcterms:isPartOf rdf:resource=http://hdl.handle.net/10796/4BF04AA4-0D1B-4A8F-B4F3-A32EE1B05D064',
+  ]);
+  assert.deepEqual(await isPartOf(HOPE_YEAR), [
+    'dcterms:isPartOf rdf:resource=http://hdl.handle.net/10796/76FC2677-F914-46F1-9A1B-D19450FE141E',
+  ]);
   assert.deepEqual(await isPartOf(HOPE_ROOT), []);
 });
 
@@ -70,11 +97,23 @@ test('all 786 HOPE files, each read as a file stream: one record each, no error,
   for (const file of files) {
     const results: EdmReadResult[] = [];
     for await (const r of readEdmRecords(createReadStream(file, { highWaterMark: 1024 }))) results.push(r);
-    assert.deepEqual(results.map((r) => r.kind), ['record'], file);
+    assert.deepEqual(
+      results.map((r) => r.kind),
+      ['record'],
+      file,
+    );
     const [record] = recordsOf(results);
     uris.add(record!.choUri);
-    assert.equal(elementsOf(record!.rdf).some((e) => e.local === 'Proxy'), false, file);
-    assert.equal(elementsOf(choOf(record!)).some((p) => p.local === 'title'), true, file);
+    assert.equal(
+      elementsOf(record!.rdf).some((e) => e.local === 'Proxy'),
+      false,
+      file,
+    );
+    assert.equal(
+      elementsOf(choOf(record!)).some((p) => p.local === 'title'),
+      true,
+      file,
+    );
   }
   assert.equal(uris.size, 786);
 });
@@ -97,7 +136,10 @@ test('786 HOPE records in one file, as many rdf:RDF under a wrapper and as one r
   assert.equal(merged.length, 786);
   assert.deepEqual(errorsOf(merged), []);
   const records = recordsOf(merged);
-  assert.deepEqual(records.map((r) => r.rdf), alone.map((r) => r.rdf));
+  assert.deepEqual(
+    records.map((r) => r.rdf),
+    alone.map((r) => r.rdf),
+  );
   // A record's source in a shared rdf:RDF: its own descriptions (proxy included) in the start tag.
   assert.equal(records[0]?.sourceXml, `${rdfStartTag(rdfs[0]!)}\n${descriptionTexts(rdfs[0]!).join('\n')}\n</rdf:RDF>`);
 });
@@ -108,7 +150,11 @@ test('MIMO: every record in the DDB form equals the file parsed whole, proxies f
   let folded = 0;
   for (const file of files) {
     const results = await readAll(readText(file));
-    assert.deepEqual(results.map((r) => r.kind), ['record'], file);
+    assert.deepEqual(
+      results.map((r) => r.kind),
+      ['record'],
+      file,
+    );
     const [record] = recordsOf(results);
     const parsed = withoutWhitespaceChildren(parseXml(readText(file)));
     const proxies = elementsOf(parsed).filter((e) => e.local === 'Proxy');
@@ -116,7 +162,11 @@ test('MIMO: every record in the DDB form equals the file parsed whole, proxies f
     assert.equal(record!.choUri, cho.attributes.find((a) => a.namespace === RDF_NS && a.local === 'about')?.value, file);
     const expectedCho = proxies.length === 0 ? cho : { ...cho, children: proxies.flatMap(elementsOf) };
     if (proxies.length > 0) folded += 1;
-    assert.deepEqual(record!.rdf, { ...parsed, children: parsed.children.filter((c) => !proxies.includes(c as never)).map((c) => (c === cho ? expectedCho : c)) }, file);
+    assert.deepEqual(
+      record!.rdf,
+      { ...parsed, children: parsed.children.filter((c) => !proxies.includes(c as never)).map((c) => (c === cho ? expectedCho : c)) },
+      file,
+    );
   }
   // 195 files use ore:Proxy and 189 the non-standard edm:Proxy; every one has an empty CHO.
   assert.equal(folded, 384);
@@ -143,15 +193,35 @@ test('three MIMO records mixed in one rdf:RDF: grouped by reference, shared enti
   const descriptions = rdfs.flatMap(descriptionTexts);
   const unique = descriptions.filter((d, i) => descriptions.indexOf(d) === i);
   assert.equal(descriptions.length - unique.length, 2);
-  const rank = (d: string): number => ['<edm:ProvidedCHO', '<edm:WebResource', '<edm:Place', '<edm:Agent', '<skos:Concept', '<ore:Aggregation', '<ore:Proxy', '<edm:EuropeanaAggregation'].findIndex((p) => d.startsWith(p));
+  const rank = (d: string): number =>
+    [
+      '<edm:ProvidedCHO',
+      '<edm:WebResource',
+      '<edm:Place',
+      '<edm:Agent',
+      '<skos:Concept',
+      '<ore:Aggregation',
+      '<ore:Proxy',
+      '<edm:EuropeanaAggregation',
+    ].findIndex((p) => d.startsWith(p));
   const mixed = [...unique].sort((a, b) => rank(a) - rank(b));
-  mixed.splice(mixed.findIndex((d) => d.startsWith('<ore:Aggregation')), 0, '<skos:Concept rdf:about="http://example.org/unused"><skos:prefLabel>Unused</skos:prefLabel></skos:Concept>');
+  mixed.splice(
+    mixed.findIndex((d) => d.startsWith('<ore:Aggregation')),
+    0,
+    '<skos:Concept rdf:about="http://example.org/unused"><skos:prefLabel>Unused</skos:prefLabel></skos:Concept>',
+  );
   const text = `${rdfStartTag(rdfs[0]!)}\n${mixed.join('\n')}\n</rdf:RDF>`;
 
   const results = await readAll(text);
-  assert.deepEqual(results.map((r) => r.position), ['record 1, line 2, column 1', 'record 2, line 3, column 1', 'record 3, line 4, column 1']);
+  assert.deepEqual(
+    results.map((r) => r.position),
+    ['record 1, line 2, column 1', 'record 2, line 3, column 1', 'record 3, line 4, column 1'],
+  );
   const records = recordsOf(results);
-  assert.deepEqual(records.map((r) => r.choUri), ['#GNM:7116411', '#GNM:711731', '#GNM:711876']);
+  assert.deepEqual(
+    records.map((r) => r.choUri),
+    ['#GNM:7116411', '#GNM:711731', '#GNM:711876'],
+  );
   // In the order of the mixed file. Each file also holds web resources that nothing
   // references (three in 5791750, two in 5791751): alone they stay with their record,
   // shared they belong to no record and are dropped, as is the unused concept.
@@ -190,7 +260,8 @@ test('three MIMO records mixed in one rdf:RDF: grouped by reference, shared enti
   // Every element kept is the one of the record read alone; the CHO is folded the same way.
   for (const [i, record] of records.entries()) {
     const fromAlone = new Map(elementsOf(alone[i]!.rdf).map((e) => [e.name + JSON.stringify(e.attributes), e]));
-    for (const element of elementsOf(record.rdf)) assert.deepEqual(element, fromAlone.get(element.name + JSON.stringify(element.attributes)), names[i]);
+    for (const element of elementsOf(record.rdf))
+      assert.deepEqual(element, fromAlone.get(element.name + JSON.stringify(element.attributes)), names[i]);
   }
   // The source of a record in a shared rdf:RDF: its own descriptions in the rdf:RDF start tag.
   const own = descriptionTexts(rdfs[0]!);
@@ -209,7 +280,10 @@ test('the DDB form inside a cortex package: kept as it is, prefixes declared out
     writeFileSync(join(dir, 'chapter.xml'), rdf);
     const results: EdmReadResult[] = [];
     for await (const r of readEdmRecords(createReadStream(join(dir, 'chapter.xml'), { highWaterMark: 64 }))) results.push(r);
-    assert.deepEqual(results.map((r) => r.kind), ['record']);
+    assert.deepEqual(
+      results.map((r) => r.kind),
+      ['record'],
+    );
     const [record] = recordsOf(results);
     assert.equal(record!.choUri, 'http://www.deutsche-digitale-bibliothek.de/item/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR');
     assert.deepEqual(record!.rdf, withoutWhitespaceChildren(expected));
@@ -269,14 +343,20 @@ test('input in 7-byte chunks gives the same results as one chunk', async () => {
   // Tags right after tags (a chunk may end between them), CR LF, comments, a broken end.
   const text = `<?xml version="1.0" encoding="UTF-8"?>\r\n<!-- several --><all>${files.map(rdfText).join('<!-- next -->\r\n')}\r\n<broken></all>`;
   const whole = await readAll(text);
-  assert.deepEqual(whole.map((r) => r.kind), ['record', 'record', 'record', 'record', 'error']);
+  assert.deepEqual(
+    whole.map((r) => r.kind),
+    ['record', 'record', 'record', 'record', 'error'],
+  );
   assert.deepEqual(await readAll(text, { chunkSize: 7 }), whole);
   assert.deepEqual(await readAll(text, { chunkSize: 1 }), whole);
 });
 
 test('a document without EDM is reported, not ignored', async () => {
-  assert.deepEqual(errorsOf(await readAll('<records/>')), [{
-    position: 'line 1, column 1',
-    reason: 'no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is <records> in no namespace). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them.',
-  }]);
+  assert.deepEqual(errorsOf(await readAll('<records/>')), [
+    {
+      position: 'line 1, column 1',
+      reason:
+        'no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is <records> in no namespace). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them.',
+    },
+  ]);
 });

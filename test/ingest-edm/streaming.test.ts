@@ -29,7 +29,10 @@ test('the first record comes after the first chunks are read, not at the end of 
   }
   assert.equal(seenAt.length, 100);
   // Record n is complete once chunk n has been read: it is handed out before chunk n+1.
-  assert.deepEqual(seenAt, Array.from({ length: 100 }, (_, n) => n + 1));
+  assert.deepEqual(
+    seenAt,
+    Array.from({ length: 100 }, (_, n) => n + 1),
+  );
 });
 
 test('the text held stays within one record and one chunk, however long the input', () => {

@@ -55,14 +55,19 @@ test('a connection dropped in the middle of a page is retried and the page is re
   const server = await startOaiServer({ records, pageSize: 10, dropConnectionAt: 2 });
   try {
     const r = recorder();
-    const pages = await collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, { sleep: r.sleep, onRetry: r.onRetry, baseDelayMs: 1000 }));
+    const pages = await collect(
+      listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, { sleep: r.sleep, onRetry: r.onRetry, baseDelayMs: 1000 }),
+    );
     assert.equal(r.retries.length, 1);
     assert.equal(r.retries[0]!.url, `${server.url}?verb=ListRecords&resumptionToken=s1%2F20%2Bedm%20page`);
     assert.match(r.retries[0]!.reason, /^network error: terminated/);
     // First retry: between half and all of baseDelayMs.
     assert.ok(r.delays[0]! >= 500 && r.delays[0]! <= 1000, String(r.delays[0]));
     assert.equal(server.requests[2], server.requests[3]);
-    assert.deepEqual(pages.map((p) => p.recordCount), [10, 10, 10]);
+    assert.deepEqual(
+      pages.map((p) => p.recordCount),
+      [10, 10, 10],
+    );
     assert.deepEqual(identifiers(pages), ids);
   } finally {
     await server.close();
@@ -75,8 +80,16 @@ test('a 502 and a stalled answer are retried; the stall is cut by timeoutMs', as
     const r = recorder();
     // The stalled request is never answered; the others must answer within the timeout
     // even on a busy machine, so it is not cut short (a shorter one made this test flaky).
-    const pages = await collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, { sleep: r.sleep, onRetry: r.onRetry, timeoutMs: 3000 }));
-    assert.deepEqual(r.retries.map((i) => [i.attempt, i.reason]), [[1, 'HTTP 502'], [1, 'no complete answer within 3000 ms']]);
+    const pages = await collect(
+      listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, { sleep: r.sleep, onRetry: r.onRetry, timeoutMs: 3000 }),
+    );
+    assert.deepEqual(
+      r.retries.map((i) => [i.attempt, i.reason]),
+      [
+        [1, 'HTTP 502'],
+        [1, 'no complete answer within 3000 ms'],
+      ],
+    );
     assert.deepEqual(identifiers(pages), ids);
   } finally {
     await server.close();
@@ -87,7 +100,9 @@ test('retries exhausted: HarvestHttpError with the URL, the status and the numbe
   const server = await startOaiServer({ records, failOnce: { requestIndex: 0, status: 503, times: 100 } });
   try {
     const r = recorder();
-    const e = await rejection(collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, { sleep: r.sleep, retries: 3, baseDelayMs: 1000 })));
+    const e = await rejection(
+      collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, { sleep: r.sleep, retries: 3, baseDelayMs: 1000 })),
+    );
     const url = `${server.url}?verb=ListRecords&metadataPrefix=edm`;
     assert.ok(e instanceof HarvestHttpError);
     assert.deepEqual(
@@ -109,7 +124,10 @@ test('a 404 is not retried', async () => {
     const e = await rejection(collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, { sleep: r.sleep })));
     const url = `${server.url}?verb=ListRecords&metadataPrefix=edm`;
     assert.ok(e instanceof HarvestHttpError);
-    assert.deepEqual({ url: e.url, status: e.status, attempts: e.attempts, message: e.message }, { url, status: 404, attempts: 1, message: `${url} answered HTTP 404: 404 Try again later.` });
+    assert.deepEqual(
+      { url: e.url, status: e.status, attempts: e.attempts, message: e.message },
+      { url, status: 404, attempts: 1, message: `${url} answered HTTP 404: 404 Try again later.` },
+    );
     assert.deepEqual(r.delays, []);
     assert.equal(server.requests.length, 1);
   } finally {
@@ -124,7 +142,10 @@ test('a refused connection is retried, then reported with its cause and no statu
   const r = recorder();
   const e = await rejection(collect(listRecordsPages({ baseUrl: url, metadataPrefix: 'edm' }, { sleep: r.sleep, retries: 1 })));
   assert.ok(e instanceof HarvestHttpError);
-  assert.deepEqual({ status: e.status, attempts: e.attempts, url: e.url }, { status: undefined, attempts: 2, url: `${url}?verb=ListRecords&metadataPrefix=edm` });
+  assert.deepEqual(
+    { status: e.status, attempts: e.attempts, url: e.url },
+    { status: undefined, attempts: 2, url: `${url}?verb=ListRecords&metadataPrefix=edm` },
+  );
   assert.match(e.message, /could not be harvested: network error: fetch failed: .*ECONNREFUSED.* after 2 attempts\.$/);
   assert.equal(r.delays.length, 1);
 });
@@ -134,10 +155,17 @@ test('an abort stops the harvest with the abort reason, without retrying', async
   try {
     const controller = new AbortController();
     const stop = new Error('operator pressed Ctrl-C');
-    const e = await rejection(collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, {
-      signal: controller.signal,
-      sleep: async () => controller.abort(stop),
-    })));
+    const e = await rejection(
+      collect(
+        listRecordsPages(
+          { baseUrl: server.url, metadataPrefix: 'edm' },
+          {
+            signal: controller.signal,
+            sleep: async () => controller.abort(stop),
+          },
+        ),
+      ),
+    );
     assert.equal(e, stop);
     assert.equal(server.requests.length, 1);
   } finally {
@@ -152,11 +180,18 @@ test('an abort during the wait between attempts ends it at once with the abort r
     const stop = new Error('operator pressed Ctrl-C');
     const started = Date.now();
     // The real sleep this time: without the abort it would wait the capped hour (10 s here).
-    const e = await rejection(collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm' }, {
-      signal: controller.signal,
-      maxDelayMs: 10_000,
-      onRetry: () => setTimeout(() => controller.abort(stop), 20),
-    })));
+    const e = await rejection(
+      collect(
+        listRecordsPages(
+          { baseUrl: server.url, metadataPrefix: 'edm' },
+          {
+            signal: controller.signal,
+            maxDelayMs: 10_000,
+            onRetry: () => setTimeout(() => controller.abort(stop), 20),
+          },
+        ),
+      ),
+    );
     assert.equal(e, stop);
     assert.ok(Date.now() - started < 5000);
     assert.equal(server.requests.length, 1);

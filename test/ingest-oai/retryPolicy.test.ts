@@ -25,7 +25,10 @@ test('Retry-After: delay-seconds and the three HTTP-date forms, relative to now;
     ['Thu, 15 Jan 2026 12:00:30 UTC', null],
     [null, null],
   ];
-  assert.deepEqual(cases.map(([v]) => [v, parseRetryAfter(v, NOW)]), cases);
+  assert.deepEqual(
+    cases.map(([v]) => [v, parseRetryAfter(v, NOW)]),
+    cases,
+  );
 });
 
 test('HTTP-date: impossible days are refused; RFC 850 two-digit years are at most 50 years ahead', () => {
@@ -39,7 +42,15 @@ test('HTTP-date: impossible days are refused; RFC 850 two-digit years are at mos
 test('back-off doubles from baseDelayMs, jitters within the upper half, and stops at maxDelayMs', () => {
   const low = () => 0;
   const high = () => 1;
-  assert.deepEqual([1, 2, 3, 4].map((n) => [backoffDelay(n, 1000, 60_000, low), backoffDelay(n, 1000, 60_000, high)]), [[500, 1000], [1000, 2000], [2000, 4000], [4000, 8000]]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => [backoffDelay(n, 1000, 60_000, low), backoffDelay(n, 1000, 60_000, high)]),
+    [
+      [500, 1000],
+      [1000, 2000],
+      [2000, 4000],
+      [4000, 8000],
+    ],
+  );
   assert.deepEqual([backoffDelay(10, 1000, 60_000, low), backoffDelay(10, 1000, 60_000, high)], [30_000, 60_000]);
 });
 
@@ -52,9 +63,21 @@ test('retryDelay takes a readable Retry-After capped at maxDelayMs, and the back
 });
 
 test('only 5xx are retried', () => {
-  assert.deepEqual([400, 404, 408, 429, 499, 500, 502, 503, 504, 599].map((s) => [s, isRetryableStatus(s)]), [
-    [400, false], [404, false], [408, false], [429, false], [499, false], [500, true], [502, true], [503, true], [504, true], [599, true],
-  ]);
+  assert.deepEqual(
+    [400, 404, 408, 429, 499, 500, 502, 503, 504, 599].map((s) => [s, isRetryableStatus(s)]),
+    [
+      [400, false],
+      [404, false],
+      [408, false],
+      [429, false],
+      [499, false],
+      [500, true],
+      [502, true],
+      [503, true],
+      [504, true],
+      [599, true],
+    ],
+  );
 });
 
 test('OAI datestamps: day or seconds granularity, UTC only, real dates only', () => {
@@ -70,5 +93,8 @@ test('OAI datestamps: day or seconds granularity, UTC only, real dates only', ()
     ['2024-03-01 12:34:56Z', null],
     ['20240301', null],
   ];
-  assert.deepEqual(cases.map(([v]) => [v, datestampGranularity(v)]), cases);
+  assert.deepEqual(
+    cases.map(([v]) => [v, datestampGranularity(v)]),
+    cases,
+  );
 });

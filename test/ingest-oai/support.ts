@@ -19,7 +19,9 @@ const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@'
 
 /** The record headers in a ListRecords body, read independently of the client's own parsing. */
 export function headersIn(body: string): Array<{ identifier: string; deleted: boolean; hasMetadata: boolean }> {
-  const doc = parser.parse(body) as { 'OAI-PMH': { ListRecords: { record?: Array<{ header: { identifier: string; '@status'?: string }; metadata?: unknown }> } } };
+  const doc = parser.parse(body) as {
+    'OAI-PMH': { ListRecords: { record?: Array<{ header: { identifier: string; '@status'?: string }; metadata?: unknown }> } };
+  };
   return (doc['OAI-PMH'].ListRecords.record ?? []).map((r) => ({
     identifier: r.header.identifier,
     deleted: r.header['@status'] === 'deleted',
@@ -34,7 +36,12 @@ export async function collect<T>(pages: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** A `sleep` that returns at once and remembers what it was asked to wait, and the onRetry reports. */
-export function recorder(): { delays: number[]; retries: RetryInfo[]; sleep: (ms: number) => Promise<void>; onRetry: (i: RetryInfo) => void } {
+export function recorder(): {
+  delays: number[];
+  retries: RetryInfo[];
+  sleep: (ms: number) => Promise<void>;
+  onRetry: (i: RetryInfo) => void;
+} {
   const delays: number[] = [];
   const retries: RetryInfo[] = [];
   return {

@@ -62,13 +62,18 @@ test('readPersons stores the https and http form of one GND person under the sam
 
 test('a non-GND URI id is accepted as it is; a non-URI id is an error that says what was expected', () => {
   const viaf = readPersons('{"id":"http://viaf.org/viaf/96994048","type":"person","preferredName":"Johann Wolfgang von Goethe"}');
-  assert.deepEqual(viaf, [{
-    kind: 'person',
-    position: 'record 1',
-    person: { id: 'http://viaf.org/viaf/96994048', type: 'person', preferredName: 'Johann Wolfgang von Goethe', variantName: [] },
-  }]);
+  assert.deepEqual(viaf, [
+    {
+      kind: 'person',
+      position: 'record 1',
+      person: { id: 'http://viaf.org/viaf/96994048', type: 'person', preferredName: 'Johann Wolfgang von Goethe', variantName: [] },
+    },
+  ]);
   const bare = readPersons('{"id":"118540238","type":"person","preferredName":"Goethe"}');
   assert.equal(bare.length, 1);
   assert.equal(bare[0]?.kind, 'error');
-  assert.match(bare[0]?.kind === 'error' ? bare[0].reason : '', /"id" "118540238" is not a URI \(expected a URI such as "http:\/\/d-nb\.info\/gnd\/118540238"\)/);
+  assert.match(
+    bare[0]?.kind === 'error' ? bare[0].reason : '',
+    /"id" "118540238" is not a URI \(expected a URI such as "http:\/\/d-nb\.info\/gnd\/118540238"\)/,
+  );
 });

@@ -28,7 +28,10 @@ test('the sample data has no person in both sources: Goethe (LobidPerson.json) i
   const shared = lobidPersons.filter((p) => efById.has(p.id));
   // Should fixtures with a shared person appear, they must agree on these fields.
   for (const p of shared) assert.deepEqual(agreeing(p), agreeing(efById.get(p.id)!));
-  assert.deepEqual(shared.map((p) => p.id), []);
+  assert.deepEqual(
+    shared.map((p) => p.id),
+    [],
+  );
 });
 
 // Labels of GND concepts (places, occupations, gender) by concept URI, from the raw files.
@@ -49,13 +52,18 @@ const lobidLabels = new Map<string, Set<string>>();
 const lobidRaw = [
   JSON.parse(lobidText),
   ...(JSON.parse(readText(PERSON_FILES.lobidSearch)) as { member: unknown[] }).member,
-  ...readText(PERSON_FILES.lobidBulk).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)),
+  ...readText(PERSON_FILES.lobidBulk)
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l)),
 ] as Record<string, unknown>[];
 for (const r of lobidRaw) for (const f of FIELDS) collectLabels(r[f], lobidLabels);
 
 test('place and occupation labels agree between the sources; gender labels do not', () => {
   const shared = [...efLabels.keys()].filter((k) => lobidLabels.has(k)).sort();
-  const pairs = shared.map((k) => `${k.replace('http://d-nb.info/', '')}: ${[...efLabels.get(k)!].join('|')} / ${[...lobidLabels.get(k)!].join('|')}`);
+  const pairs = shared.map(
+    (k) => `${k.replace('http://d-nb.info/', '')}: ${[...efLabels.get(k)!].join('|')} / ${[...lobidLabels.get(k)!].join('|')}`,
+  );
   assert.deepEqual(pairs, [
     'gnd/4018118-2: Frankfurt am Main / Frankfurt am Main',
     'gnd/4029050-5: Jurist / Jurist',
@@ -84,8 +92,15 @@ test('Goethe from lobid-gnd and the same data in EntityFacts form give the same 
   // string, and the EntityFacts label for the gender URI as found in the EntityFacts file.
   type LNode = { id: string; label: string };
   const l = JSON.parse(lobidText) as {
-    id: string; preferredName: string; variantName: string[]; dateOfBirth: string[]; dateOfDeath: string[];
-    placeOfBirth: LNode[]; placeOfDeath: LNode[]; professionOrOccupation: LNode[]; gender: LNode[];
+    id: string;
+    preferredName: string;
+    variantName: string[];
+    dateOfBirth: string[];
+    dateOfDeath: string[];
+    placeOfBirth: LNode[];
+    placeOfDeath: LNode[];
+    professionOrOccupation: LNode[];
+    gender: LNode[];
   };
   const node = (n: LNode | undefined) => ({ '@id': n?.id.replace(/^https:/, 'http:'), '@value': n?.label });
   const genderUri = l.gender[0]!.id.replace(/^https:/, 'http:');
@@ -127,5 +142,8 @@ test('names come out in natural order from both sources; date notation is kept a
   assert.equal(efDates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).length, 0);
   assert.equal(efDates.filter((d) => /^\d{1,2}\. [A-Za-zä]+ \d{1,4}$/.test(d)).length, 834);
   const lobidDates = lobidPersons.flatMap((p) => [p.dateOfBirth, p.dateOfDeath]).filter((d) => d !== undefined);
-  assert.deepEqual(lobidDates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)), ['1749-08-28', '1832-03-22', '1941-10-04']);
+  assert.deepEqual(
+    lobidDates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)),
+    ['1749-08-28', '1832-03-22', '1941-10-04'],
+  );
 });

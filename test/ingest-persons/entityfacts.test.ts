@@ -23,16 +23,40 @@ test('all 1,222 EntityFacts records are persons: none skipped, no errors', () =>
 
 test('field coverage matches a count over the raw file', () => {
   const has = (f: (p: Person) => unknown): number => persons.filter((p) => f(p) !== undefined).length;
-  assert.equal(has((p) => p.dateOfBirth), 920);
-  assert.equal(has((p) => p.dateOfDeath), 861);
-  assert.equal(has((p) => p.placeOfBirth), 414);
-  assert.equal(has((p) => p.placeOfDeath), 328);
-  assert.equal(has((p) => p.professionOrOccupation), 803);
-  assert.equal(has((p) => p.gender), 719);
+  assert.equal(
+    has((p) => p.dateOfBirth),
+    920,
+  );
+  assert.equal(
+    has((p) => p.dateOfDeath),
+    861,
+  );
+  assert.equal(
+    has((p) => p.placeOfBirth),
+    414,
+  );
+  assert.equal(
+    has((p) => p.placeOfDeath),
+    328,
+  );
+  assert.equal(
+    has((p) => p.professionOrOccupation),
+    803,
+  );
+  assert.equal(
+    has((p) => p.gender),
+    719,
+  );
   assert.equal(persons.filter((p) => p.variantName.length > 0).length, 773);
   // 3,887 variant names in the file, 111 of them repeats within their record.
-  assert.equal(persons.reduce((n, p) => n + p.variantName.length, 0), 3776);
-  assert.equal(persons.reduce((n, p) => n + (p.professionOrOccupation?.length ?? 0), 0), 1714);
+  assert.equal(
+    persons.reduce((n, p) => n + p.variantName.length, 0),
+    3776,
+  );
+  assert.equal(
+    persons.reduce((n, p) => n + (p.professionOrOccupation?.length ?? 0), 0),
+    1714,
+  );
   const genders = new Map<string, number>();
   for (const g of persons.flatMap((p) => p.gender ?? [])) genders.set(g, (genders.get(g) ?? 0) + 1);
   assert.deepEqual(Object.fromEntries(genders), { Mann: 662, Frau: 57 });
@@ -85,7 +109,15 @@ test('Ignaz Zadek (record 1): no places, no gender: those fields are omitted, no
     dateOfDeath: '1931',
     professionOrOccupation: ['Arzt'],
   });
-  assert.deepEqual(Object.keys(zadek ?? {}), ['id', 'type', 'preferredName', 'variantName', 'dateOfBirth', 'dateOfDeath', 'professionOrOccupation']);
+  assert.deepEqual(Object.keys(zadek ?? {}), [
+    'id',
+    'type',
+    'preferredName',
+    'variantName',
+    'dateOfBirth',
+    'dateOfDeath',
+    'professionOrOccupation',
+  ]);
 });
 
 test('repeated values within a field are dropped, source order kept', () => {
@@ -105,10 +137,20 @@ test('dateOfBirthAndDeath (a period such as "20. Jh.") is not taken as a birth o
 
 test('one EntityFacts record per line (first 3 records of the file) gives the same persons', () => {
   const raw = JSON.parse(text) as unknown[];
-  const jsonl = raw.slice(0, 3).map((r) => JSON.stringify(r)).join('\n') + '\n';
+  const jsonl =
+    raw
+      .slice(0, 3)
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n';
   assert.equal(detectPersonFormat(jsonl), 'entityfacts');
   const lines = readPersons(jsonl);
-  assert.deepEqual(lines.map((r) => r.position), ['line 1', 'line 2', 'line 3']);
+  assert.deepEqual(
+    lines.map((r) => r.position),
+    ['line 1', 'line 2', 'line 3'],
+  );
   assert.deepEqual(personsOf(lines), persons.slice(0, 3));
-  assert.deepEqual(persons.slice(0, 3).map((p) => p.preferredName), ['Ignaz Zadek', 'Egon Friedell', 'Wahrmund']);
+  assert.deepEqual(
+    persons.slice(0, 3).map((p) => p.preferredName),
+    ['Ignaz Zadek', 'Egon Friedell', 'Wahrmund'],
+  );
 });

@@ -41,8 +41,15 @@ test('own entity shape: "count" is ignored (the store computes it), other types 
   ].join('\n');
   assert.deepEqual(readPersons(lines), [
     {
-      kind: 'person', position: 'line 1',
-      person: { id: 'http://d-nb.info/gnd/118540238', type: 'person', preferredName: 'Johann Wolfgang von Goethe', variantName: [], gender: ['Mann'] },
+      kind: 'person',
+      position: 'line 1',
+      person: {
+        id: 'http://d-nb.info/gnd/118540238',
+        type: 'person',
+        preferredName: 'Johann Wolfgang von Goethe',
+        variantName: [],
+        gender: ['Mann'],
+      },
     },
     { kind: 'skipped', position: 'line 2', entityType: 'organization' },
   ]);
@@ -64,14 +71,20 @@ test('broken JSON on one line of a JSON-lines file: an error for that line, the 
   const text = [efLine(0), '{"@id": "http://d-nb.info/gnd/1", "person": {', '', efLine(1), efLine(2)].join('\n');
   assert.equal(detectPersonFormat(text), 'entityfacts');
   const results = readPersons(text);
-  assert.deepEqual(results.map((r) => `${r.position} ${r.kind}`), ['line 1 person', 'line 2 error', 'line 4 person', 'line 5 person']);
+  assert.deepEqual(
+    results.map((r) => `${r.position} ${r.kind}`),
+    ['line 1 person', 'line 2 error', 'line 4 person', 'line 5 person'],
+  );
   const err = results[1];
   assert.match(err?.kind === 'error' ? err.reason : '', /^JSON syntax error \(.+\); expected one JSON object on this line$/);
 });
 
 test('broken JSON on the first line still reads the rest (line-based by majority)', () => {
   const text = ['{"index":{"_id":"x"}', efLine(0), efLine(1)].join('\n');
-  assert.deepEqual(readPersons(text).map((r) => `${r.position} ${r.kind}`), ['line 1 error', 'line 2 person', 'line 3 person']);
+  assert.deepEqual(
+    readPersons(text).map((r) => `${r.position} ${r.kind}`),
+    ['line 1 error', 'line 2 person', 'line 3 person'],
+  );
 });
 
 test('broken JSON in a whole-document format: one error for the document, saying where', () => {
@@ -102,7 +115,11 @@ test('unknown format: one error that lists the accepted formats', () => {
   for (const text of ['<?xml version="1.0"?><rdf:RDF/>', 'id;preferredName\n1;Goethe', '{"foo": 1, "bar": [2]}', '[1, 2, 3]', '[]']) {
     const err = onlyError(readPersons(text));
     assert.equal(err.position, 'document');
-    assert.match(err.reason, /^unknown format: .+; expected a DNB EntityFacts JSON array .+lobid-gnd search page .+Elasticsearch bulk lines .+entities/, text);
+    assert.match(
+      err.reason,
+      /^unknown format: .+; expected a DNB EntityFacts JSON array .+lobid-gnd search page .+Elasticsearch bulk lines .+entities/,
+      text,
+    );
   }
   assert.match(onlyError(readPersons('{"foo": 1, "bar": [2]}')).reason, /found an object with keys "foo", "bar"/);
   assert.match(onlyError(readPersons('   \n')).reason, /^the input is empty; expected /);
@@ -111,8 +128,14 @@ test('unknown format: one error that lists the accepted formats', () => {
 test('an unrecognised record among good ones is an error for that record', () => {
   const text = [efLine(0), '{"name":"Goethe"}', '[1]'].join('\n');
   const results = readPersons(text);
-  assert.deepEqual(results.map((r) => `${r.position} ${r.kind}`), ['line 1 person', 'line 2 error', 'line 3 error']);
-  assert.match(results[1]?.kind === 'error' ? results[1].reason : '', /^unrecognised record, an object with keys "name": expected an EntityFacts record/);
+  assert.deepEqual(
+    results.map((r) => `${r.position} ${r.kind}`),
+    ['line 1 person', 'line 2 error', 'line 3 error'],
+  );
+  assert.match(
+    results[1]?.kind === 'error' ? results[1].reason : '',
+    /^unrecognised record, an object with keys "name": expected an EntityFacts record/,
+  );
 });
 
 test('bulk lines: update and delete actions are reported, not silently applied or dropped', () => {
@@ -125,8 +148,14 @@ test('bulk lines: update and delete actions are reported, not silently applied o
   ].join('\n');
   assert.equal(detectPersonFormat(text), 'es-bulk');
   const results = readPersons(text);
-  assert.deepEqual(results.map((r) => `${r.position} ${r.kind}`), ['line 1 error', 'line 2 error', 'line 5 person']);
-  assert.match(results[0]?.kind === 'error' ? results[0].reason : '', /bulk action "delete" is not supported; expected "index" or "create"/);
+  assert.deepEqual(
+    results.map((r) => `${r.position} ${r.kind}`),
+    ['line 1 error', 'line 2 error', 'line 5 person'],
+  );
+  assert.match(
+    results[0]?.kind === 'error' ? results[0].reason : '',
+    /bulk action "delete" is not supported; expected "index" or "create"/,
+  );
 });
 
 test('EntityFacts records of other types (later flat EntityFacts with "@type") are skipped', () => {
@@ -138,10 +167,15 @@ test('EntityFacts records of other types (later flat EntityFacts with "@type") a
   assert.deepEqual(readPersons(text), [
     { kind: 'skipped', position: 'line 1', entityType: 'organisation' },
     {
-      kind: 'person', position: 'line 2',
+      kind: 'person',
+      position: 'line 2',
       person: {
-        id: 'http://d-nb.info/gnd/118540238', type: 'person', preferredName: 'Johann Wolfgang von Goethe', variantName: [],
-        placeOfBirth: ['Frankfurt am Main'], gender: ['Mann'],
+        id: 'http://d-nb.info/gnd/118540238',
+        type: 'person',
+        preferredName: 'Johann Wolfgang von Goethe',
+        variantName: [],
+        placeOfBirth: ['Frankfurt am Main'],
+        gender: ['Mann'],
       },
     },
   ]);

@@ -24,40 +24,45 @@ async function answer(t: TestApp, url: string): Promise<string> {
   return res.body;
 }
 
-test('saved /entities and /search/person answers load as persons that answer the search with the same body', { timeout: 300_000 }, async () => {
-  const source = await startTestApp(BACKENDS[0]!, { loadEntities: [`${FIXTURES}persons/lobid-gnd`] });
-  const dir = tempDir('answers');
-  let original: string;
-  const files: Record<string, string> = {};
-  try {
-    original = await answer(source, SEARCH);
-    const total = (JSON.parse(original) as { numberOfResults: number }).numberOfResults;
-    assert.ok(total >= 10, String(total));
-    files['search-person.json'] = await answer(source, SEARCH.replace('/entities', '/search/person'));
-    // Pages appended to one file, one answer a line.
-    const pages = [];
-    for (let offset = 0; offset < total; offset += 4) pages.push(await answer(source, `/entities?query=*&sort=ALPHA_ASC&rows=4&offset=${offset}`));
-    files['pages.jsonl'] = `${pages.join('\n')}\n`;
-    files['pages-array.json'] = `[${pages.join(',')}]`;
-  } finally {
-    await source.close();
-  }
-  for (const [name, text] of Object.entries(files)) {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    const db = join(tempDir('answers-db'), 'h.db');
-    const run = await cli(['--db', db, 'ingest', 'entities', path]);
-    assert.equal(run.code, 0, `${name}: ${run.err.join('\n')}`);
-    const total = (JSON.parse(original) as { numberOfResults: number }).numberOfResults;
-    assert.match(run.out[0]!, new RegExp(`: ${total} new, 0 updated, 0 unchanged, 0 skipped\\.$`), name);
-    const loaded = await startTestApp(BACKENDS[0]!, { loadEntities: [path] });
+test(
+  'saved /entities and /search/person answers load as persons that answer the search with the same body',
+  { timeout: 300_000 },
+  async () => {
+    const source = await startTestApp(BACKENDS[0]!, { loadEntities: [`${FIXTURES}persons/lobid-gnd`] });
+    const dir = tempDir('answers');
+    let original: string;
+    const files: Record<string, string> = {};
     try {
-      assert.equal(await answer(loaded, SEARCH), original, name);
+      original = await answer(source, SEARCH);
+      const total = (JSON.parse(original) as { numberOfResults: number }).numberOfResults;
+      assert.ok(total >= 10, String(total));
+      files['search-person.json'] = await answer(source, SEARCH.replace('/entities', '/search/person'));
+      // Pages appended to one file, one answer a line.
+      const pages = [];
+      for (let offset = 0; offset < total; offset += 4)
+        pages.push(await answer(source, `/entities?query=*&sort=ALPHA_ASC&rows=4&offset=${offset}`));
+      files['pages.jsonl'] = `${pages.join('\n')}\n`;
+      files['pages-array.json'] = `[${pages.join(',')}]`;
     } finally {
-      await loaded.close();
+      await source.close();
     }
-  }
-});
+    for (const [name, text] of Object.entries(files)) {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      const db = join(tempDir('answers-db'), 'h.db');
+      const run = await cli(['--db', db, 'ingest', 'entities', path]);
+      assert.equal(run.code, 0, `${name}: ${run.err.join('\n')}`);
+      const total = (JSON.parse(original) as { numberOfResults: number }).numberOfResults;
+      assert.match(run.out[0]!, new RegExp(`: ${total} new, 0 updated, 0 unchanged, 0 skipped\\.$`), name);
+      const loaded = await startTestApp(BACKENDS[0]!, { loadEntities: [path] });
+      try {
+        assert.equal(await answer(loaded, SEARCH), original, name);
+      } finally {
+        await loaded.close();
+      }
+    }
+  },
+);
 
 test('a bad doc in a saved answer is reported at its result and doc; the others are read', () => {
   const saved = JSON.stringify({
@@ -82,5 +87,12 @@ test('a bad doc in a saved answer is reported at its result and doc; the others 
     ['error', 'result 1, doc 3'],
   ]);
   const lines = readPersons(`${saved}\n${saved}\n`).map((r) => `${r.kind} ${r.position}`);
-  assert.deepEqual(lines, ['person line 1, result 1, doc 1', 'error line 1, result 1, doc 2', 'error line 1, result 1, doc 3', 'person line 2, result 1, doc 1', 'error line 2, result 1, doc 2', 'error line 2, result 1, doc 3']);
+  assert.deepEqual(lines, [
+    'person line 1, result 1, doc 1',
+    'error line 1, result 1, doc 2',
+    'error line 1, result 1, doc 3',
+    'person line 2, result 1, doc 1',
+    'error line 2, result 1, doc 2',
+    'error line 2, result 1, doc 3',
+  ]);
 });

@@ -22,7 +22,10 @@ function writeFiles(): string[] {
   const paths: string[] = [];
   for (let f = 0; f < FILES; f++) {
     const lines = [];
-    for (let k = 0; k < PER_FILE; k++) lines.push(JSON.stringify({ id: `http://d-nb.info/gnd/${f * 100 + k}`, type: 'person', preferredName: `Probe ${f}-${k}`, variantName: [] }));
+    for (let k = 0; k < PER_FILE; k++)
+      lines.push(
+        JSON.stringify({ id: `http://d-nb.info/gnd/${f * 100 + k}`, type: 'person', preferredName: `Probe ${f}-${k}`, variantName: [] }),
+      );
     const path = join(dir, `${String(f).padStart(2, '0')}.jsonl`);
     writeFileSync(path, `${lines.join('\n')}\n`);
     paths.push(path);
@@ -40,40 +43,50 @@ async function until(condition: () => boolean): Promise<void> {
 
 const ids = (results: Array<ReadResult<PreparedPerson>>) => results.map((r) => (r.kind === 'record' ? r.record.id : r.kind));
 
-test('two workers sharing few credits: every file in order, and no more held back than the credits allow', { timeout: 120_000 }, async () => {
-  const paths = writeFiles();
-  const pool = new ParserPool('persons', { workers: 2, ahead: 4, records: 3 });
-  try {
-    // Every file asked for at once, as runIngest does, and nothing taken until the workers
-    // have used their credits: 10 records a file in messages of 3 give 4 messages a file,
-    // so without credits all 48 could come. The 4 credits are shared out, 2 a worker.
-    const parses = paths.map((path) => pool.parse({ path }));
-    await until(() => pool.held === 4);
-    // No credit left: no worker can post another message until one is taken.
-    assert.equal(pool.unusedCredits, 0);
-    const got: string[] = [];
-    for (const parse of parses) {
-      const results: Array<ReadResult<PreparedPerson>> = [];
-      for await (const r of parse) {
-        results.push(r);
-        assert.ok(pool.held <= 4, `held ${pool.held} messages, more than the 4 credits`);
+test(
+  'two workers sharing few credits: every file in order, and no more held back than the credits allow',
+  { timeout: 120_000 },
+  async () => {
+    const paths = writeFiles();
+    const pool = new ParserPool('persons', { workers: 2, ahead: 4, records: 3 });
+    try {
+      // Every file asked for at once, as runIngest does, and nothing taken until the workers
+      // have used their credits: 10 records a file in messages of 3 give 4 messages a file,
+      // so without credits all 48 could come. The 4 credits are shared out, 2 a worker.
+      const parses = paths.map((path) => pool.parse({ path }));
+      await until(() => pool.held === 4);
+      // No credit left: no worker can post another message until one is taken.
+      assert.equal(pool.unusedCredits, 0);
+      const got: string[] = [];
+      for (const parse of parses) {
+        const results: Array<ReadResult<PreparedPerson>> = [];
+        for await (const r of parse) {
+          results.push(r);
+          assert.ok(pool.held <= 4, `held ${pool.held} messages, more than the 4 credits`);
+        }
+        got.push(...ids(results));
       }
-      got.push(...ids(results));
+      const expected = Array.from(
+        { length: FILES * PER_FILE },
+        (_, i) => `http://d-nb.info/gnd/${Math.floor(i / PER_FILE) * 100 + (i % PER_FILE)}`,
+      );
+      assert.deepEqual(got, expected);
+      assert.equal(pool.held, 0);
+    } finally {
+      await pool.close();
     }
-    const expected = Array.from({ length: FILES * PER_FILE }, (_, i) => `http://d-nb.info/gnd/${Math.floor(i / PER_FILE) * 100 + (i % PER_FILE)}`);
-    assert.deepEqual(got, expected);
-    assert.equal(pool.held, 0);
-  } finally {
-    await pool.close();
-  }
-});
+  },
+);
 
 test('without workers (one core) a file is parsed in its turn, with the same results', async () => {
   const [path] = writeFiles();
   const pool = new ParserPool('persons', { workers: 0, records: 3 });
   const results: Array<ReadResult<PreparedPerson>> = [];
   for await (const r of pool.parse({ path: path! })) results.push(r);
-  assert.deepEqual(ids(results), Array.from({ length: PER_FILE }, (_, k) => `http://d-nb.info/gnd/${k}`));
+  assert.deepEqual(
+    ids(results),
+    Array.from({ length: PER_FILE }, (_, k) => `http://d-nb.info/gnd/${k}`),
+  );
   await pool.close();
 });
 
@@ -93,7 +106,11 @@ test('a file that is missing or not UTF-8 gives one error for the file, and the 
       return out;
     };
     const [gone] = await all(missing);
-    assert.deepEqual(gone, { kind: 'error', position: 'file', reason: `cannot read the file: ENOENT: no such file or directory, open '${join(dir, 'gone.jsonl')}'` });
+    assert.deepEqual(gone, {
+      kind: 'error',
+      position: 'file',
+      reason: `cannot read the file: ENOENT: no such file or directory, open '${join(dir, 'gone.jsonl')}'`,
+    });
     assert.deepEqual(await all(bad), [
       { kind: 'error', position: 'file', reason: 'not UTF-8: invalid byte 0xe4 at byte offset 2 (line 1); convert the file to UTF-8' },
     ]);

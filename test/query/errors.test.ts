@@ -16,7 +16,7 @@ const ROWS: Array<[query: string, position: number, fragment: string]> = [
   // dangling and doubled operators
   ['AND', 0, "expected a term before 'AND'"],
   ['a AND', 5, "expected a term after 'AND'"],
-  ['goethe AND', 10, 'Query syntax error at position 10: expected a term after \'AND\'.'],
+  ['goethe AND', 10, "Query syntax error at position 10: expected a term after 'AND'."],
   ['OR b', 0, "expected a term before 'OR'"],
   ['(OR b)', 1, "expected a term before 'OR'"],
   ['a AND OR b', 6, "expected a term after 'AND'"],
@@ -40,7 +40,7 @@ const ROWS: Array<[query: string, position: number, fragment: string]> = [
   ['id:http://d-nb.info/gnd/118540238', 7, "unescaped ':' in the value of 'id:'; expected '\\:'"],
   ['preferredName:-a', 14, 'write -preferredName:value to exclude it'],
   // quotes
-  ['"abc', 4, 'expected \'"\' to close the phrase opened at position 0'],
+  ['"abc', 4, "expected '\"' to close the phrase opened at position 0"],
   ['a "b c', 6, 'opened at position 2'],
   ['""', 0, 'empty phrase'],
   // empty and too long
@@ -50,7 +50,7 @@ const ROWS: Array<[query: string, position: number, fragment: string]> = [
   // unsupported constructs
   ['goethe~1', 6, "fuzzy search ('term~') is not supported"],
   ['goethe~', 6, 'use a wildcard such as goe*'],
-  ['"a b"~3', 5, "proximity search ('\"...\"~N') is not supported"],
+  ['"a b"~3', 5, 'proximity search (\'"..."~N\') is not supported'],
   ['a ~', 2, 'fuzzy search'],
   // boost, escapes
   ['a^', 2, "expected a number after '^'"],
@@ -99,8 +99,10 @@ test('QuerySyntaxError is an Error with name, position and expected', () => {
 });
 
 test('maxLength option sets the limit and the error position', () => {
-  assert.throws(() => parseQuery('goethe', { maxLength: 3 }), (e: unknown) =>
-    e instanceof QuerySyntaxError && e.position === 3 && e.message.includes('longer than 3 characters'));
+  assert.throws(
+    () => parseQuery('goethe', { maxLength: 3 }),
+    (e: unknown) => e instanceof QuerySyntaxError && e.position === 3 && e.message.includes('longer than 3 characters'),
+  );
 });
 
 /** mulberry32: small deterministic PRNG, so a failure can be reproduced. */

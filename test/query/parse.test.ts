@@ -54,16 +54,17 @@ const ROWS: Array<[query: string, expected: string]> = [
   ['id:"http://d-nb.info/gnd/118540238"', 'phrase(id:"http://d-nb.info/gnd/118540238")'],
   ['type:person', 'term(type:person)'],
   ['preferredName: Goethe', 'term(preferredName:Goethe)'],
-  ['professionOrOccupation:Dichter gender:männlich',
-    'AND(term(professionOrOccupation:Dichter), term(gender:männlich))'],
+  ['professionOrOccupation:Dichter gender:männlich', 'AND(term(professionOrOccupation:Dichter), term(gender:männlich))'],
   ['-type:person', 'AND(ALL, NOT(term(type:person)))'],
   ['preferredName:(Goethe OR Schiller)', 'OR(term(preferredName:Goethe), term(preferredName:Schiller))'],
   ['preferredName:(Goethe variantName:Göthe)', 'AND(term(preferredName:Goethe), term(variantName:Göthe))'],
   ['preferredName:(goe* OR "j w")', 'OR(prefix(preferredName:goe), phrase(preferredName:"j w"))'],
   ['preferredName:AND', 'term(preferredName:AND)'], // after 'field:' a word is a value
   ['"AND" \\AND', 'AND(phrase(*:"AND"), term(*:AND))'],
-  ['type:person AND (goethe OR schiller) -preferredName:"Christiane"',
-    'AND(term(type:person), OR(term(*:goethe), term(*:schiller)), NOT(phrase(preferredName:"Christiane")))'],
+  [
+    'type:person AND (goethe OR schiller) -preferredName:"Christiane"',
+    'AND(term(type:person), OR(term(*:goethe), term(*:schiller)), NOT(phrase(preferredName:"Christiane")))',
+  ],
   // all, exists
   ['*:*', 'ALL'],
   ['*', 'ALL'],
@@ -84,8 +85,10 @@ const ROWS: Array<[query: string, expected: string]> = [
   // escapes
   ['http\\://d-nb.info/gnd/118540238', 'term(*:http://d-nb.info/gnd/118540238)'],
   ['id:http\\://d-nb.info/gnd/118540238', 'term(id:http://d-nb.info/gnd/118540238)'],
-  ['id:https\\://d-nb.info/gnd/118540238 OR id:"http://d-nb.info/gnd/118529579"',
-    'OR(term(id:https://d-nb.info/gnd/118540238), phrase(id:"http://d-nb.info/gnd/118529579"))'],
+  [
+    'id:https\\://d-nb.info/gnd/118540238 OR id:"http://d-nb.info/gnd/118529579"',
+    'OR(term(id:https://d-nb.info/gnd/118540238), phrase(id:"http://d-nb.info/gnd/118529579"))',
+  ],
   ['\\(1749\\)', 'term(*:(1749))'],
   ['a\\"b', 'term(*:a"b)'],
   ['\\\\', 'term(*:\\)'],
@@ -106,8 +109,7 @@ const ROWS: Array<[query: string, expected: string]> = [
   ['count:[* TO *]', 'range(count:[* TO *])'],
   ['dateOfBirth:[ 1700  TO  1800 ]', 'range(dateOfBirth:[1700 TO 1800])'],
   ['preferredName:["A b" TO "C d"]', 'range(preferredName:[A b TO C d])'],
-  ['dateOfBirth:(["1700" TO 1750] OR [1800 TO 1850])',
-    'OR(range(dateOfBirth:[1700 TO 1750]), range(dateOfBirth:[1800 TO 1850]))'],
+  ['dateOfBirth:(["1700" TO 1750] OR [1800 TO 1850])', 'OR(range(dateOfBirth:[1700 TO 1750]), range(dateOfBirth:[1800 TO 1850]))'],
   ['a -dateOfBirth:[1700 TO 1800]', 'AND(term(*:a), NOT(range(dateOfBirth:[1700 TO 1800])))'],
   // boosts are accepted and ignored
   ['goethe^2', 'term(*:goethe)'],

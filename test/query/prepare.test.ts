@@ -57,11 +57,17 @@ test('every rewritten character maps back to the user offset it came from', () =
   assert.equal(p.origin[p.text.indexOf('id')], 1);
   assert.equal(p.origin[p.text.indexOf('x')], 12);
   // so an error found by the compiler reports the user's position
-  assert.throws(() => parseQuery('-foo:http\\://x'), (e: unknown) => e instanceof QuerySyntaxError && e.position === 1);
-  assert.throws(() => parseQuery('a   OR  -bar:x'), (e: unknown) => e instanceof QuerySyntaxError && e.position === 9);
+  assert.throws(
+    () => parseQuery('-foo:http\\://x'),
+    (e: unknown) => e instanceof QuerySyntaxError && e.position === 1,
+  );
+  assert.throws(
+    () => parseQuery('a   OR  -bar:x'),
+    (e: unknown) => e instanceof QuerySyntaxError && e.position === 9,
+  );
 });
 
-test('a query too deep for lucene\'s recursion is a QuerySyntaxError, not a RangeError', () => {
+test("a query too deep for lucene's recursion is a QuerySyntaxError, not a RangeError", () => {
   assert.throws(
     () => parseQuery('a '.repeat(50_000), { maxLength: 1_000_000 }),
     (e: unknown) => e instanceof QuerySyntaxError && e.message.includes('the query is too complex'),

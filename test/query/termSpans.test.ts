@@ -15,7 +15,10 @@ const ROWS: Array<[query: string, expected: string[]]> = [
   ['Goehte', ['*:Goehte@Goehte']],
   ['  Goehte   Schiler  ', ['*:Goehte@Goehte', '*:Schiler@Schiler']],
   ['preferredName:Goehte AND "Johann Wolfgang"', ['preferredName:Goehte@Goehte']],
-  ['preferredName:(Goehte Wolfgang) -placeOfBirth:Weimar', ['preferredName:Goehte@Goehte', 'preferredName:Wolfgang@Wolfgang', 'placeOfBirth:Weimar@Weimar']],
+  [
+    'preferredName:(Goehte Wolfgang) -placeOfBirth:Weimar',
+    ['preferredName:Goehte@Goehte', 'preferredName:Wolfgang@Wolfgang', 'placeOfBirth:Weimar@Weimar'],
+  ],
   ['goe* g?the Goethe-Haus^2', ['*:Goethe-Haus@Goethe-Haus']],
   ['a\\:b c/d x\\ y', ['*:a:b@a\\:b', '*:c/d@c/d', '*:x y@x\\ y']],
   ['dateOfBirth:[1749 TO 1832] OR Müler', ['*:Müler@Müler']],
@@ -27,7 +30,7 @@ for (const [query, expected] of ROWS) {
   test(`term spans of ${JSON.stringify(query)}`, () => assert.deepEqual(spans(query), expected));
 }
 
-test('the tree is the one parseQuery gives; its term nodes are the spans\' (which also list dropped optional clauses)', () => {
+test("the tree is the one parseQuery gives; its term nodes are the spans' (which also list dropped optional clauses)", () => {
   const query = 'preferredName:(Goehte Wolfgang) OR -x "a b"';
   const r = parseQueryWithTerms(query, { fields });
   assert.deepEqual(r.query, parseQuery(query));

@@ -54,7 +54,8 @@ const BATCH = 20;
 
 const UNAVAILABLE =
   'The store behind this server cannot answer now (unreachable or busy), so this request was not answered. Retry after 1 seconds (see the Retry-After header); /health/ready says when this server can answer again.';
-const UNREACHABLE = /^heritage-api: Cannot reach the PostgreSQL store at postgres:\/\/heritage:\*\*\*@127\.0\.0\.1:\d+\/heritage \(.+\): check store\.url and that the server runs\.$/m;
+const UNREACHABLE =
+  /^heritage-api: Cannot reach the PostgreSQL store at postgres:\/\/heritage:\*\*\*@127\.0\.0\.1:\d+\/heritage \(.+\): check store\.url and that the server runs\.$/m;
 
 /** A small seeded generator (mulberry32): the moments of a failing run can be replayed. */
 function random(seed: number): () => number {
@@ -77,7 +78,15 @@ function loadPackages(n: number): TestPackage[] {
     const root = idOf(n, r);
     packages.push({ id: root, title: `Bestand ${n}.${r} Kupferstiche`, htype: 'Bestand', aggregationEntity: true });
     for (let c = 0; c < CHILDREN; c++) {
-      packages.push({ id: idOf(n, r, c), title: `Blatt ${n}.${r}.${c} Kupferstich`, htype: 'Objekt', parent: root, position: String(c + 1), aggregationEntity: false, ...(c > 0 ? { previous: idOf(n, r, c - 1) } : {}) });
+      packages.push({
+        id: idOf(n, r, c),
+        title: `Blatt ${n}.${r}.${c} Kupferstich`,
+        htype: 'Objekt',
+        parent: root,
+        position: String(c + 1),
+        aggregationEntity: false,
+        ...(c > 0 ? { previous: idOf(n, r, c - 1) } : {}),
+      });
     }
   }
   if (n > 0) {
@@ -88,7 +97,8 @@ function loadPackages(n: number): TestPackage[] {
 }
 
 /** A package with its title in `preview` too, where the search takes a hit's title from (src/search/engine/itemDocument.ts). */
-const packageXml = (p: TestPackage) => cortexXml(p).replace('</cortex>', `<preview type="Kultur"><title>${p.title!}</title></preview></cortex>`);
+const packageXml = (p: TestPackage) =>
+  cortexXml(p).replace('</cortex>', `<preview type="Kultur"><title>${p.title!}</title></preview></cortex>`);
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
@@ -175,7 +185,8 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
       return d;
     });
     const fileDigest = new Map<string, Set<string>>();
-    for (const packages of loads) for (const p of packages) (fileDigest.get(p.id) ?? fileDigest.set(p.id, new Set()).get(p.id)!).add(sha256(packageXml(p)));
+    for (const packages of loads)
+      for (const p of packages) (fileDigest.get(p.id) ?? fileDigest.set(p.id, new Set()).get(p.id)!).add(sha256(packageXml(p)));
     // Each load's own versions (the first one of a revised package, the revision); and the final state.
     const versions = new Map<string, Stored>();
     for (const [n, d] of dirs.entries()) {
@@ -211,32 +222,49 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
       const broken: string[] = [];
       for (const [id, s] of stored) {
         if (s.xml === null || s.json === null || s.fields === null) {
-          broken.push(`${id}: missing ${[s.xml === null ? 'xml' : '', s.json === null ? 'json' : '', s.fields === null ? 'stored fields' : ''].filter(Boolean).join(', ')}`);
+          broken.push(
+            `${id}: missing ${[s.xml === null ? 'xml' : '', s.json === null ? 'json' : '', s.fields === null ? 'stored fields' : ''].filter(Boolean).join(', ')}`,
+          );
           continue;
         }
         if (!fileDigest.get(id)?.has(s.xml)) broken.push(`${id}: stored XML is no package of the loads`);
         const version = versions.get(`${id} ${s.xml}`);
         if (version === undefined) broken.push(`${id}: no reference for its stored version`);
-        else if (JSON.stringify(s) !== JSON.stringify(version)) broken.push(`${id}: ${JSON.stringify(s)} is not its version's ${JSON.stringify(version)}`);
+        else if (JSON.stringify(s) !== JSON.stringify(version))
+          broken.push(`${id}: ${JSON.stringify(s)} is not its version's ${JSON.stringify(version)}`);
       }
       assert.deepEqual(broken.slice(0, 10), [], `${when}: ${broken.length} items half written`);
       return stored;
     };
 
     // Clients of the node without pause: searches of items and persons, the Solr select, items.
-    const paths = ['/search?query=Kupferstich&rows=5', '/search/index/search/select?q=Blatt&rows=3&fl=id,title', '/entities?query=Goethe', '/search?query=*:*&rows=0&facet=type_fct', `/items/${idOf(0, 0, 1)}/parents`];
+    const paths = [
+      '/search?query=Kupferstich&rows=5',
+      '/search/index/search/select?q=Blatt&rows=3&fl=id,title',
+      '/entities?query=Goethe',
+      '/search?query=*:*&rows=0&facet=type_fct',
+      `/items/${idOf(0, 0, 1)}/parents`,
+    ];
     const wrong: string[] = [];
     let answered = 0;
     let unavailable = 0;
     const client = async (offset: number) => {
       for (let i = offset; running; i++) {
         const path = paths[i % paths.length]!;
-        const a: Answer = await ask(base, path, { accept: 'application/json' }).catch((e: Error) => ({ status: 0, contentType: undefined, retryAfter: undefined, body: `no answer: ${e.message}` }));
+        const a: Answer = await ask(base, path, { accept: 'application/json' }).catch((e: Error) => ({
+          status: 0,
+          contentType: undefined,
+          retryAfter: undefined,
+          body: `no answer: ${e.message}`,
+        }));
         answered++;
         if (a.status === 200) continue;
         // Items not yet loaded are 404 at first.
         if (a.status === 404 && path.startsWith('/items/') && JSON.parse(a.body).name === 'ItemNotFoundException') continue;
-        const message = a.status === 503 ? ((JSON.parse(a.body) as { message?: string; error?: { msg?: string } }).message ?? JSON.parse(a.body).error?.msg) : undefined;
+        const message =
+          a.status === 503
+            ? ((JSON.parse(a.body) as { message?: string; error?: { msg?: string } }).message ?? JSON.parse(a.body).error?.msg)
+            : undefined;
         if (a.status === 503 && a.retryAfter === '1' && message === UNAVAILABLE) {
           unavailable++;
           continue;
@@ -258,7 +286,8 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
     };
 
     let failedLoads = 0;
-    const count = async (ids: string[]) => Number((await direct!.query<{ n: string }>('SELECT count(*) AS n FROM items WHERE id = ANY($1::text[])', [ids])).rows[0]!.n);
+    const count = async (ids: string[]) =>
+      Number((await direct!.query<{ n: string }>('SELECT count(*) AS n FROM items WHERE id = ANY($1::text[])', [ids])).rows[0]!.n);
     for (let n = 0; n < CUTS; n++) {
       if (n < LOADS) {
         // A load with a cut at a random point of it: after a random number of its packages is stored.
@@ -266,7 +295,9 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
         const fresh = packages.filter((p) => !p.title!.includes('(revised')).map((p) => p.id);
         const revised = packages.filter((p) => p.title!.includes('(revised'));
         const storedRevisions = async () => {
-          const { rows } = await direct!.query<{ id: string; label: string }>('SELECT id, label FROM items WHERE id = ANY($1::text[])', [revised.map((p) => p.id)]);
+          const { rows } = await direct!.query<{ id: string; label: string }>('SELECT id, label FROM items WHERE id = ANY($1::text[])', [
+            revised.map((p) => p.id),
+          ]);
           return rows.filter((r) => revised.some((p) => p.id === r.id && p.title === r.label)).length;
         };
         const written = async () => (await count(fresh)) + (await storedRevisions());
@@ -285,7 +316,10 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
         // Nothing half written, and only whole batches of this load (or all of it).
         await checkWhole(`after the cut of load ${n}`);
         const done = await written();
-        assert.ok(done === packages.length || done % BATCH === 0, `load ${n} stored ${done} of ${packages.length} packages: not whole batches of ${BATCH}`);
+        assert.ok(
+          done === packages.length || done % BATCH === 0,
+          `load ${n} stored ${done} of ${packages.length} packages: not whole batches of ${BATCH}`,
+        );
         if (first.code !== 0) {
           // Run again, as the message says, until it succeeds: nothing is lost.
           const again = await spawnCli(['ingest', 'items', dirs[n]!], { env });
@@ -299,9 +333,15 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
         await cut();
       }
       // The node serves again by itself: /health/ready, then a search.
-      await until(`the node ready after cut ${n + 1}`, async () => (await ask(base, '/health/ready').catch(() => undefined))?.status === 200, 30_000);
+      await until(
+        `the node ready after cut ${n + 1}`,
+        async () => (await ask(base, '/health/ready').catch(() => undefined))?.status === 200,
+        30_000,
+      );
     }
-    t.diagnostic(`${CUTS} cuts: ${failedLoads} of ${LOADS} loads cut short and run again; ${answered} answers to the clients, ${unavailable} of them 503`);
+    t.diagnostic(
+      `${CUTS} cuts: ${failedLoads} of ${LOADS} loads cut short and run again; ${answered} answers to the clients, ${unavailable} of them 503`,
+    );
     running = false;
     await Promise.all(clients);
     assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} wrong answers of ${answered}`);
@@ -312,11 +352,15 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
     const stored = await checkWhole('at the end');
     assert.equal(stored.size, final.size, 'every item stored');
     for (const [id, s] of final) assert.deepEqual(stored.get(id), s, `${id} as the reference stores it`);
-    for (const packages of loads) for (const p of packages) if (finalTitles.get(p.id) === p.title) assert.equal(stored.get(p.id)!.xml, sha256(packageXml(p)), `${p.id}: the digest of its last file`);
+    for (const packages of loads)
+      for (const p of packages)
+        if (finalTitles.get(p.id) === p.title)
+          assert.equal(stored.get(p.id)!.xml, sha256(packageXml(p)), `${p.id}: the digest of its last file`);
     storeDirect = await openPostgresStore({ url });
     const referenceStore = openSqliteStore({ path: join(dir, 'final.db') });
     try {
-      for (const id of final.keys()) assert.deepEqual(await storeDirect.getAncestry(id), await referenceStore.getAncestry(id), `the ancestry of ${id}`);
+      for (const id of final.keys())
+        assert.deepEqual(await storeDirect.getAncestry(id), await referenceStore.getAncestry(id), `the ancestry of ${id}`);
     } finally {
       await referenceStore.close();
     }
@@ -326,7 +370,11 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
       const titles = new Map<string, string>();
       let cursor = '*';
       for (;;) {
-        const a = await ask(base, `/search/index/search/select?q=*:*&fl=id,title&rows=500&sort=id%20asc&cursorMark=${encodeURIComponent(cursor)}`, { accept: 'application/json' });
+        const a = await ask(
+          base,
+          `/search/index/search/select?q=*:*&fl=id,title&rows=500&sort=id%20asc&cursorMark=${encodeURIComponent(cursor)}`,
+          { accept: 'application/json' },
+        );
         if (a.status !== 200) return undefined;
         const body = JSON.parse(a.body) as { response: { docs: Array<{ id: string; title: string | string[] }> }; nextCursorMark: string };
         for (const d of body.response.docs) titles.set(d.id, Array.isArray(d.title) ? d.title.join(' ') : d.title);
@@ -337,10 +385,17 @@ test('PostgreSQL network cut 20 times at random moments during loads and searche
     });
     assert.deepEqual(new Map([...found].sort()), new Map([...finalTitles].sort()), 'the search shows every item with its final title');
     // And its index holds the final words: the revised ones are found by the word of their revision, and only they.
-    const revisedIds = [...finalTitles].filter(([, title]) => title.includes('(revised')).map(([id]) => id).sort();
+    const revisedIds = [...finalTitles]
+      .filter(([, title]) => title.includes('(revised'))
+      .map(([id]) => id)
+      .sort();
     const byWord = await ask(base, `/search/index/search/select?q=revised&fl=id&rows=500&sort=id%20asc`, { accept: 'application/json' });
     assert.equal(byWord.status, 200, byWord.body);
-    assert.deepEqual((JSON.parse(byWord.body) as { response: { docs: Array<{ id: string }> } }).response.docs.map((d) => d.id), revisedIds, 'the search finds the revisions by their words');
+    assert.deepEqual(
+      (JSON.parse(byWord.body) as { response: { docs: Array<{ id: string }> } }).response.docs.map((d) => d.id),
+      revisedIds,
+      'the search finds the revisions by their words',
+    );
   } finally {
     running = false;
     await node?.stop();

@@ -25,7 +25,10 @@ const DEFAULT_BIN = '/usr/lib/postgresql/15/bin';
 export function postgresBin(): { bin: string } | { missing: string } {
   const bin = process.env.PG_BIN ?? DEFAULT_BIN;
   for (const tool of ['initdb', 'postgres', 'pg_basebackup']) {
-    if (!existsSync(join(bin, tool))) return { missing: `${join(bin, tool)} is missing: apt-get install -y postgresql (or set PG_BIN to a folder with initdb, postgres and pg_basebackup)` };
+    if (!existsSync(join(bin, tool)))
+      return {
+        missing: `${join(bin, tool)} is missing: apt-get install -y postgresql (or set PG_BIN to a folder with initdb, postgres and pg_basebackup)`,
+      };
   }
   return { bin };
 }
@@ -57,7 +60,12 @@ function run(bin: string, tool: string, args: string[]): void {
 }
 
 /** Connects until the server answers (and, for a replica, reports recovery), or the deadline. */
-export async function waitUntilAnswers(url: string, standby: boolean, deadline = Date.now() + 120_000, exited: () => string | undefined = () => undefined): Promise<void> {
+export async function waitUntilAnswers(
+  url: string,
+  standby: boolean,
+  deadline = Date.now() + 120_000,
+  exited: () => string | undefined = () => undefined,
+): Promise<void> {
   for (;;) {
     const log = exited();
     if (log !== undefined) throw new Error(`PostgreSQL stopped:\n${log}`);
@@ -116,7 +124,10 @@ export class Server {
       // The replica reconnects to a primary that comes back within a second, not five.
       'wal_retrieve_retry_interval=500ms',
     ];
-    const child = spawn(join(this.bin, 'postgres'), ['-D', this.dir, ...settings.flatMap((s) => ['-c', s])], { ...runAs(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(this.bin, 'postgres'), ['-D', this.dir, ...settings.flatMap((s) => ['-c', s])], {
+      ...runAs(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (d: Buffer) => (this.log += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (this.log += d.toString()));
     this.child = child;
@@ -163,7 +174,21 @@ export async function startReplicaCluster(bin: string, prepare: (primaryUrl: str
     await prepare(primary.url);
     const replica = new Server(bin, join(root, 'replica'), await freePort(), true);
     // -R writes standby.signal and primary_conninfo: the copy starts as a streaming replica.
-    run(bin, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', USER, '-D', replica.dir, '-X', 'stream', '-R', '-c', 'fast']);
+    run(bin, 'pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      USER,
+      '-D',
+      replica.dir,
+      '-X',
+      'stream',
+      '-R',
+      '-c',
+      'fast',
+    ]);
     servers.push(replica);
     await replica.start();
     return { primary, replica, close };

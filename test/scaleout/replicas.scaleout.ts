@@ -55,7 +55,10 @@ test('reads follow the replica while it keeps up, the primary serves when it lag
     const state = () => s.replication!()!;
     const replicaName = `127.0.0.1:${replica.port}/heritage`;
     // The first check ran before the store was handed out: a replica that keeps up is read from at once.
-    const { replicas: [first], ...reading } = state();
+    const {
+      replicas: [first],
+      ...reading
+    } = state();
     assert.deepEqual(reading, { primaryReachable: true, readingFrom: replicaName, readsFromPrimary: false });
     assert.deepEqual({ ...first, lagSeconds: undefined }, { name: replicaName, lagSeconds: undefined, inUse: true, reason: undefined });
     // What the primary wrote in the last instant may still be on its way.
@@ -75,7 +78,7 @@ test('reads follow the replica while it keeps up, the primary serves when it lag
     assert.equal(lagging.inUse, false);
     assert.ok(lagging.lagSeconds! > 1, `lag ${lagging.lagSeconds}`);
     assert.match(lagging.reason!, /^lags \d+\.\d s, more than store\.maxReplicaLagSeconds \(1\)$/);
-    assert.notEqual((await s.getItemHead(OTHER_CORTEX_ID)), undefined, 'the primary has what the replica lacks');
+    assert.notEqual(await s.getItemHead(OTHER_CORTEX_ID), undefined, 'the primary has what the replica lacks');
     // Another server, another version: nothing cached from the replica counts as current.
     const onPrimary = await s.dataVersion();
     assert.notEqual(onPrimary.split(':')[0], onReplica.split(':')[0]);
@@ -85,7 +88,7 @@ test('reads follow the replica while it keeps up, the primary serves when it lag
     await until('the replica to be taken back', () => !state().readsFromPrimary);
     assert.equal(state().replicas[0]!.inUse, true);
     assert.ok(state().replicas[0]!.lagSeconds! <= 1);
-    assert.notEqual((await s.getItemHead(OTHER_CORTEX_ID)), undefined);
+    assert.notEqual(await s.getItemHead(OTHER_CORTEX_ID), undefined);
 
     // The replica stops: reads never fail, they move to the primary at once.
     await replica.stop();
@@ -117,7 +120,9 @@ test('reads follow the replica while it keeps up, the primary serves when it lag
       return true;
     });
     await assert.rejects(s.blockItem(CHAPTER_ID, 'no'), { errorName: 'PrimaryStoreUnreachableException' });
-    await assert.rejects(ingestItems(s, [join(CORTEX_DIR, 'goethe.json')], { batchSize: 100 }), { errorName: 'PrimaryStoreUnreachableException' });
+    await assert.rejects(ingestItems(s, [join(CORTEX_DIR, 'goethe.json')], { batchSize: 100 }), {
+      errorName: 'PrimaryStoreUnreachableException',
+    });
     assert.equal(state().primaryReachable, false);
     assert.equal(state().readsFromPrimary, false);
     assert.match(await s.dataVersion(), /\/p\d+:down$/);
@@ -135,7 +140,10 @@ test('reads follow the replica while it keeps up, the primary serves when it lag
     await primary.start();
     await until('the primary to be seen again', () => state().primaryReachable);
     await s.createKey('after', hashApiKey('key-after'));
-    assert.deepEqual((await s.listKeys()).map((k) => k.name), ['before', 'after']);
+    assert.deepEqual(
+      (await s.listKeys()).map((k) => k.name),
+      ['before', 'after'],
+    );
   } finally {
     await store?.close();
     await cluster.close();

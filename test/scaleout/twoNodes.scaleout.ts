@@ -33,7 +33,12 @@ import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
 import { migrate, postgresBin, startReplicaCluster } from './replicaCluster.js';
 
 /** Loaded in this order: before the nodes start, while serving, while the replica is down, after the primary is back. */
-const GROUPS = [[CORTEX_DIR], [join(FIXTURES, 'items/edm/mimo')], [join(FIXTURES, 'items/edm/hope-combat')], [join(FIXTURES, 'items/edm/misc')]];
+const GROUPS = [
+  [CORTEX_DIR],
+  [join(FIXTURES, 'items/edm/mimo')],
+  [join(FIXTURES, 'items/edm/hope-combat')],
+  [join(FIXTURES, 'items/edm/misc')],
+];
 /** store.maxReplicaLagSeconds of the nodes. */
 const MAX_LAG = 2;
 /** How long after a load is done a node may still answer without it: the lag bound, plus a check's interval and a margin. */
@@ -96,7 +101,11 @@ test('a primary, a streaming replica and two API nodes: loads while serving, the
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-scaleout-'));
   const reference = openSqliteStore({ path: join(dir, 'reference.db') });
   await ingestItems(reference, GROUPS.flat(), { batchSize: 500 });
-  const referenceApp = await buildServer(loadConfig({ flags: { store: { backend: 'sqlite', path: join(dir, 'reference.db') }, auth: { anonymousRead: true } } }), reference, { logging: false });
+  const referenceApp = await buildServer(
+    loadConfig({ flags: { store: { backend: 'sqlite', path: join(dir, 'reference.db') }, auth: { anonymousRead: true } } }),
+    reference,
+    { logging: false },
+  );
   const ids: string[] = await reference.listItemIds({ limit: 100_000 });
   const groupOf = new Map<string, number>();
   for (let g = 0; g < GROUPS.length; g++) {
@@ -106,7 +115,8 @@ test('a primary, a streaming replica and two API nodes: loads while serving, the
     await only.close();
   }
   const expectedParents = new Map<string, string>();
-  for (const id of ids) expectedParents.set(id, (await referenceApp.inject({ url: `/items/${id}/parents`, headers: { accept: 'application/json' } })).body);
+  for (const id of ids)
+    expectedParents.set(id, (await referenceApp.inject({ url: `/items/${id}/parents`, headers: { accept: 'application/json' } })).body);
 
   const cluster = await startReplicaCluster(found.bin, migrate);
   const nodes: Node[] = [];
@@ -162,18 +172,24 @@ test('a primary, a streaming replica and two API nodes: loads while serving, the
 
     // The replica stops: both nodes read from the primary; a load meanwhile; the replica comes back.
     await replica.stop();
-    for (const node of nodes) await until('the node to leave the replica out', async () => (await metric(node, 'heritage_store_replicas_in_use')) === 0);
+    for (const node of nodes)
+      await until('the node to leave the replica out', async () => (await metric(node, 'heritage_store_replicas_in_use')) === 0);
     await load(2);
     await replica.start();
-    for (const node of nodes) await until('the node to read from the replica again', async () => (await metric(node, 'heritage_store_reads_from_primary')) === 0);
+    for (const node of nodes)
+      await until('the node to read from the replica again', async () => (await metric(node, 'heritage_store_reads_from_primary')) === 0);
 
     // The primary stops: reads go on from the replica; writes are refused with the 503's message.
     await primary.stop();
-    for (const node of nodes) await until('the node to see the primary gone', async () => (await metric(node, 'heritage_store_primary_reachable')) === 0);
+    for (const node of nodes)
+      await until('the node to see the primary gone', async () => (await metric(node, 'heritage_store_primary_reachable')) === 0);
     const during = answers.length;
     await until('requests served while the primary is down', () => answers.length > during + 200);
     for (const node of nodes) assert.equal((await fetch(`${node.base}/health/ready`)).status, 200, 'ready while reads can be served');
-    for (const write of [['keys', 'create', '--name', 'during'], ['ingest', 'items', ...GROUPS[3]!]]) {
+    for (const write of [
+      ['keys', 'create', '--name', 'during'],
+      ['ingest', 'items', ...GROUPS[3]!],
+    ]) {
       const refused = await cli(write);
       assert.equal(refused.code, 1, refused.stderr);
       assert.ok(refused.stderr.includes(`heritage-api: ${PRIMARY_DOWN}`), refused.stderr);
@@ -181,14 +197,17 @@ test('a primary, a streaming replica and two API nodes: loads while serving, the
 
     // The primary is back: writes resume.
     await primary.start();
-    for (const node of nodes) await until('the node to see the primary again', async () => (await metric(node, 'heritage_store_primary_reachable')) === 1);
+    for (const node of nodes)
+      await until('the node to see the primary again', async () => (await metric(node, 'heritage_store_primary_reachable')) === 1);
     await load(3);
     stop = true;
     await Promise.all(loops);
 
     // The final bytes of every item, from the primary itself.
     const onPrimary = await openPostgresStore({ url: primary.url });
-    const primaryApp = await buildServer(loadConfig({ flags: { store: { backend: 'postgres', url: primary.url } } }), onPrimary, { logging: false });
+    const primaryApp = await buildServer(loadConfig({ flags: { store: { backend: 'postgres', url: primary.url } } }), onPrimary, {
+      logging: false,
+    });
     const final = new Map<string, Answer>();
     try {
       for (const id of ids) {
@@ -225,7 +244,9 @@ test('a primary, a streaming replica and two API nodes: loads while serving, the
       }
       // A hierarchy answered while its group was still loading may lack an ancestor not yet loaded.
       if (!settled && a.path.endsWith('/parents') && a.answer.status === 200) continue;
-      wrong.push(`${a.path} on node ${a.node} at ${a.at - (done ?? 0)} ms after its load: ${a.answer.status} ${a.answer.body.slice(0, 200)}`);
+      wrong.push(
+        `${a.path} on node ${a.node} at ${a.at - (done ?? 0)} ms after its load: ${a.answer.status} ${a.answer.body.slice(0, 200)}`,
+      );
     }
     // A 5xx's cause is in its node's log under the request id the body quotes: show it with the failure.
     const causes = wrong

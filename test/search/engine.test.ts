@@ -113,7 +113,14 @@ function randomLeaf(r: Rng, ids: string[]): QueryNode<string> {
       return { kind: 'range', field: 'year', lower: b(), upper: b(), includeLower: r.next() < 0.5, includeUpper: r.next() < 0.5 };
     }
     case 8:
-      return { kind: 'range', field: 'title', lower: r.pick([null, 'ab', 'b', 'Müller']), upper: r.pick([null, 'm', 'strasse', 'z']), includeLower: r.next() < 0.5, includeUpper: r.next() < 0.5 };
+      return {
+        kind: 'range',
+        field: 'title',
+        lower: r.pick([null, 'ab', 'b', 'Müller']),
+        upper: r.pick([null, 'm', 'strasse', 'z']),
+        includeLower: r.next() < 0.5,
+        includeUpper: r.next() < 0.5,
+      };
     case 9:
       return r.pick<QueryNode<string>>([
         { kind: 'term', field: 'year', text: String(1900 + r.int(6)) },
@@ -144,9 +151,33 @@ const SORTS: SearchSort[] = [
   { kind: 'id', descending: false },
   { kind: 'id', descending: true },
   // the entity search's relevance and COUNT_DESC (src/search/entityEngine.ts)
-  { kind: 'tiers', exact: true, tiers: [{ kind: 'term', field: 'title', text: 'alpha' }], keys: [{ key: 'year', descending: true }, { key: 'title', descending: false }] },
-  { kind: 'tiers', exact: false, tiers: [], keys: [{ key: 'title', descending: true }, { key: 'year', descending: false }] },
-  { kind: 'tiers', exact: true, tiers: [{ kind: 'term', field: 'body', text: 'beta' }, { kind: 'term', field: null, text: 'gamma' }], keys: [] },
+  {
+    kind: 'tiers',
+    exact: true,
+    tiers: [{ kind: 'term', field: 'title', text: 'alpha' }],
+    keys: [
+      { key: 'year', descending: true },
+      { key: 'title', descending: false },
+    ],
+  },
+  {
+    kind: 'tiers',
+    exact: false,
+    tiers: [],
+    keys: [
+      { key: 'title', descending: true },
+      { key: 'year', descending: false },
+    ],
+  },
+  {
+    kind: 'tiers',
+    exact: true,
+    tiers: [
+      { kind: 'term', field: 'body', text: 'beta' },
+      { kind: 'term', field: null, text: 'gamma' },
+    ],
+    keys: [],
+  },
 ];
 
 function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
@@ -168,8 +199,16 @@ function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
   const got = ix.search(base, FAR());
   assert.equal(got.total, want.hits.length, `total, ${what}`);
   const page = want.hits.slice(base.offset, base.offset + base.rows);
-  assert.deepEqual(got.ids, page.map((h) => h.id), `page, ${what}`);
-  assert.deepEqual(got.scores, page.map((h) => h.score), `scores, ${what}`);
+  assert.deepEqual(
+    got.ids,
+    page.map((h) => h.id),
+    `page, ${what}`,
+  );
+  assert.deepEqual(
+    got.scores,
+    page.map((h) => h.score),
+    `scores, ${what}`,
+  );
   assert.deepEqual(got.facets, want.facets, `facets, ${what}`);
   assert.deepEqual(got.matchedTerms, want.matchedTerms, `matched terms, ${what}`);
   // cursor: every hit exactly once, in order
@@ -184,7 +223,11 @@ function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
     seen.push(...res.ids);
     cursor = res.nextCursor!;
   }
-  assert.deepEqual(seen, want.hits.map((h) => h.id), `cursor pages, ${what}`);
+  assert.deepEqual(
+    seen,
+    want.hits.map((h) => h.id),
+    `cursor pages, ${what}`,
+  );
 }
 
 describe('search engine against a brute-force reference', () => {
@@ -196,7 +239,14 @@ describe('search engine against a brute-force reference', () => {
   // (facetBits.ts), seed 3 keeping only a few of them between searches
   const facetBits = [undefined, { minPostings: 0, minHits: 0 }, { minPostings: 0, minHits: 0, bytes: 200 }, { minPostings: 0, minHits: 0 }];
   // seed 4: weights not exact in a Float32 (SearchIndex.weightsFit32), every list cached
-  const fractional: Schema = { ...schema, text: [{ name: 'title', weight: 5.3 }, { name: 'body', weight: 0.7 }, { name: 'tags', weight: 0.1 }] };
+  const fractional: Schema = {
+    ...schema,
+    text: [
+      { name: 'title', weight: 5.3 },
+      { name: 'body', weight: 0.7 },
+      { name: 'tags', weight: 0.1 },
+    ],
+  };
   for (const seed of [1, 2, 3, 4]) {
     it(`random documents, queries and updates (seed ${seed})`, () => {
       const r = new Rng(seed);
@@ -256,7 +306,10 @@ describe('search engine behaviour', () => {
     ix.upsert(doc('b', 'Goethe und Schiller'));
     ix.upsert(doc('c', 'Gôethe'));
     ix.upsert(doc('d', 'Briefe', ['goethe']));
-    const res = ix.search({ query: { kind: 'term', field: null, text: 'GOETHE' }, sort: { kind: 'relevance' }, offset: 0, rows: 10 }, FAR());
+    const res = ix.search(
+      { query: { kind: 'term', field: null, text: 'GOETHE' }, sort: { kind: 'relevance' }, offset: 0, rows: 10 },
+      FAR(),
+    );
     assert.deepEqual(res.ids, ['c', 'b', 'a', 'd']);
     assert.ok(res.scores[1]! > res.scores[2]! && res.scores[2]! > res.scores[3]!, 'a title match outweighs two in the body');
   });
@@ -279,7 +332,13 @@ describe('search engine behaviour', () => {
   it('keeps a cursor exact while documents are added and deleted between pages', () => {
     const ix = new SearchIndex(schema);
     for (let i = 0; i < 100; i++) ix.upsert(doc(`d${String(i).padStart(3, '0')}`, `t${(i * 37) % 100}`));
-    const req: SearchRequest = { query: { kind: 'all' }, sort: { kind: 'key', key: 'title', descending: false }, offset: 0, rows: 7, cursor: '*' };
+    const req: SearchRequest = {
+      query: { kind: 'all' },
+      sort: { kind: 'key', key: 'title', descending: false },
+      offset: 0,
+      rows: 7,
+      cursor: '*',
+    };
     const seen: string[] = [];
     const deleted = new Set<string>();
     for (let page = 0; page < 100; page++) {
@@ -353,7 +412,8 @@ describe('schemas', () => {
     ix.upsert(person('http://d-nb.info/gnd/118540238', 'Goethe, Johann Wolfgang von', '28. August 1749', 900));
     ix.upsert(person('http://d-nb.info/gnd/118607626', 'Schiller, Friedrich', '1759-11-10', 500));
     const q = (text: string) =>
-      ix.search({ query: parseQuery(text, { fields: queryFields(personSchema) }), sort: { kind: 'relevance' }, offset: 0, rows: 10 }, FAR()).ids.length;
+      ix.search({ query: parseQuery(text, { fields: queryFields(personSchema) }), sort: { kind: 'relevance' }, offset: 0, rows: 10 }, FAR())
+        .ids.length;
     assert.equal(q('dateOfBirth:[1700 TO "1750"]'), 1);
     assert.equal(q('id:"https://d-nb.info/gnd/118540238"'), 1);
     assert.equal(q('type:person'), 2);
@@ -386,16 +446,35 @@ describe('change feed', () => {
     }
     assert.ok(calls > 1, 'stopped at the budget and went on');
     const ref = new Reference(schema);
-    for (const c of log) if (c.op === 'upsert') ref.upsert(c.doc);
-    else ref.delete(c.id);
+    for (const c of log)
+      if (c.op === 'upsert') ref.upsert(c.doc);
+      else ref.delete(c.id);
     assert.equal(ix.size, ref.docs.size);
-    const req: SearchRequest = { query: { kind: 'term', field: null, text: 'alpha' }, sort: { kind: 'id', descending: false }, offset: 0, rows: 50 };
-    assert.deepEqual(ix.search(req, FAR()).ids, ref.search(req).hits.slice(0, 50).map((h) => h.id));
+    const req: SearchRequest = {
+      query: { kind: 'term', field: null, text: 'alpha' },
+      sort: { kind: 'id', descending: false },
+      offset: 0,
+      rows: 50,
+    };
+    assert.deepEqual(
+      ix.search(req, FAR()).ids,
+      ref
+        .search(req)
+        .hits.slice(0, 50)
+        .map((h) => h.id),
+    );
   });
 
   it('maps a person to the person schema', () => {
     const doc = personDocument(
-      { id: 'http://d-nb.info/gnd/1', type: 'person', preferredName: 'Goethe, Cornelia', variantName: ['Cornelie'], dateOfBirth: '7. Dezember 1750', placeOfBirth: ['Frankfurt am Main'] },
+      {
+        id: 'http://d-nb.info/gnd/1',
+        type: 'person',
+        preferredName: 'Goethe, Cornelia',
+        variantName: ['Cornelie'],
+        dateOfBirth: '7. Dezember 1750',
+        placeOfBirth: ['Frankfurt am Main'],
+      },
       3,
     );
     assert.deepEqual(doc.numbers, { dateOfBirth: 1750, dateOfDeath: null, count: 3 });

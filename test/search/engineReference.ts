@@ -49,7 +49,8 @@ export class Reference {
 
   private vocabulary(): string[] {
     const all = new Set<string>();
-    for (const d of this.docs.values()) for (const f of this.schema.text) for (const v of this.fieldTokens(d, f.name)) v.forEach((t) => all.add(t));
+    for (const d of this.docs.values())
+      for (const f of this.schema.text) for (const v of this.fieldTokens(d, f.name)) v.forEach((t) => all.add(t));
     return [...all].sort(compareCodePoints);
   }
 
@@ -60,7 +61,9 @@ export class Reference {
   private termScore(doc: SearchDocument, word: string, fields: number[]): M {
     let w = 0;
     for (const i of fields) {
-      const tf = this.fieldTokens(doc, this.schema.text[i]!.name).flat().filter((t) => t === word).length;
+      const tf = this.fieldTokens(doc, this.schema.text[i]!.name)
+        .flat()
+        .filter((t) => t === word).length;
       if (tf > 0) w += this.schema.text[i]!.weight * Math.min(tf, 3);
     }
     return w > 0 ? { m: true, s: idf(this.docs.size, this.df(word)) * w } : NO;
@@ -96,7 +99,10 @@ export class Reference {
     if (f === s.idField) return { m: doc.id === (s.normalizeId ? s.normalizeId(raw) : raw), s: 0 };
     if (f !== null && s.constants?.[f] !== undefined) {
       const c = fold(s.constants[f]!);
-      return { m: node.kind === 'prefix' ? c.startsWith(fold(raw)) : node.kind === 'wildcard' ? globMatcher(fold(raw))(c) : fold(raw) === c, s: 0 };
+      return {
+        m: node.kind === 'prefix' ? c.startsWith(fold(raw)) : node.kind === 'wildcard' ? globMatcher(fold(raw))(c) : fold(raw) === c,
+        s: 0,
+      };
     }
     if (f === null || s.text.some((t) => t.name === f)) {
       const fields = this.textFields(f);
@@ -242,7 +248,12 @@ export class Reference {
     return { hits: scored.map((s) => ({ id: s.doc.id, score: req.sort.kind === 'relevance' ? s.score : 0 })), facets, matchedTerms };
   }
 
-  private compare(sort: SearchSort, query: QueryNode<string>, a: { doc: SearchDocument; score: number }, b: { doc: SearchDocument; score: number }): number {
+  private compare(
+    sort: SearchSort,
+    query: QueryNode<string>,
+    a: { doc: SearchDocument; score: number },
+    b: { doc: SearchDocument; score: number },
+  ): number {
     const byId = compareCodePoints(a.doc.id, b.doc.id);
     const key = (k: string, desc: boolean) => {
       const x = a.doc.sort[k] ?? null;
@@ -254,7 +265,8 @@ export class Reference {
     const words: string[] = [];
     const walk = (n: QueryNode<string>): void => {
       if (n.kind === 'and' || n.kind === 'or') n.children.forEach(walk);
-      else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === this.schema.text[0]!.name)) words.push(...tokens(n.text));
+      else if ((n.kind === 'term' || n.kind === 'phrase') && (n.field === null || n.field === this.schema.text[0]!.name))
+        words.push(...tokens(n.text));
     };
     walk(query);
     const want = words.sort().join(' ');

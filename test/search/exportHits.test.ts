@@ -24,24 +24,34 @@ for (const backend of BACKENDS) {
     const { store, dispose } = await backend.open();
     try {
       const packages = cortexPackages().map((p) => p.item);
-      (await store.upsertItems(packages));
+      await store.upsertItems(packages);
       const host = new IndexHost(store);
       while (!(await host.refresh('item', 1000)));
       const searches: EngineSearch[] = [];
       const run = async (s: EngineSearch) => {
         searches.push(s);
-        return (await host.search(s, Date.now() + 60_000));
+        return await host.search(s, Date.now() + 60_000);
       };
       const ids = packages.map((p) => p.id).sort();
       const whole = await lines(exportHits(run, all));
-      assert.deepEqual(whole.map((l) => (JSON.parse(l) as { id: string }).id), ids);
-      assert.ok(whole.every((l) => l.endsWith('}\n') && l.indexOf('\n') === l.length - 1), 'one line a doc');
+      assert.deepEqual(
+        whole.map((l) => (JSON.parse(l) as { id: string }).id),
+        ids,
+      );
+      assert.ok(
+        whole.every((l) => l.endsWith('}\n') && l.indexOf('\n') === l.length - 1),
+        'one line a doc',
+      );
       assert.equal(searches.length, 1, 'a short page is the last');
 
       for (const pageRows of [1, 2, ids.length]) {
         searches.length = 0;
         const progress: number[] = [];
-        assert.deepEqual(await lines(exportHits(run, { ...all, pageRows }, (p) => progress.push(p.exported))), whole, `pages of ${pageRows}`);
+        assert.deepEqual(
+          await lines(exportHits(run, { ...all, pageRows }, (p) => progress.push(p.exported))),
+          whole,
+          `pages of ${pageRows}`,
+        );
         assert.ok(searches.every((s) => s.request.sort.kind === 'id' && s.request.rows === pageRows));
         assert.equal(progress.at(-1), ids.length);
       }
@@ -54,11 +64,11 @@ for (const backend of BACKENDS) {
       let page = 0;
       const changing = async (s: EngineSearch) => {
         if (page++ === 1) {
-          (await store.blockItem(ids[0]!, 'seen already'));
-          (await store.blockItem(ids.at(-1)!, 'not yet seen'));
+          await store.blockItem(ids[0]!, 'seen already');
+          await store.blockItem(ids.at(-1)!, 'not yet seen');
           while (!(await host.refresh('item', 1000)));
         }
-        return (await host.search(s, Date.now() + 60_000));
+        return await host.search(s, Date.now() + 60_000);
       };
       const got = await lines(exportHits(changing, { ...all, pageRows: 1 }));
       assert.deepEqual(got, whole.slice(0, -1));

@@ -73,7 +73,12 @@ const QUERIES: Array<{ query: QueryNode<string>; filters?: Record<string, string
   // Solr's fq as an AND's facet clause, alone and beside a request filter
   { query: { kind: 'and', children: [term('w0'), term('a', 'kind')] } },
   { query: { kind: 'and', children: [term('w1'), term('t2', 'tag'), term('b', 'kind')] }, filters: { tag: ['t1'] } },
-  { query: { kind: 'and', children: [{ kind: 'or', children: [term('w0'), term('w4')] }, term('a', 'kind'), { kind: 'not', child: term('w2') }] } },
+  {
+    query: {
+      kind: 'and',
+      children: [{ kind: 'or', children: [term('w0'), term('w4')] }, term('a', 'kind'), { kind: 'not', child: term('w2') }],
+    },
+  },
   { query: term('w0'), filters: { kind: ['nobody'] } },
 ];
 

@@ -22,7 +22,13 @@ const schema: Schema = {
 const FAR = () => Date.now() + 60_000;
 
 function doc(i: number, color: string | null): SearchDocument {
-  return { id: `d${i}`, text: { title: [i % 2 === 0 ? 'even' : 'odd'] }, facets: color === null ? {} : { color: [color] }, numbers: {}, sort: {} };
+  return {
+    id: `d${i}`,
+    text: { title: [i % 2 === 0 ? 'even' : 'odd'] },
+    facets: color === null ? {} : { color: [color] },
+    numbers: {},
+    sort: {},
+  };
 }
 
 it('counts, filters and deletes are exact across the widenings of a single-valued column', () => {
@@ -45,7 +51,8 @@ it('counts, filters and deletes are exact across the widenings of a single-value
   expected.get('a')!.delete('d0');
   ix.delete('d79996');
   expected.get('a')!.delete('d79996');
-  const search = (req: Partial<SearchRequest>) => ix.search({ query: { kind: 'all' }, sort: { kind: 'id', descending: false }, offset: 0, rows: 100_000, ...req }, FAR());
+  const search = (req: Partial<SearchRequest>) =>
+    ix.search({ query: { kind: 'all' }, sort: { kind: 'id', descending: false }, offset: 0, rows: 100_000, ...req }, FAR());
   const top = search({ rows: 0, facets: [{ field: 'color', limit: 3, mincount: 1, sort: 'count' }] }).facets[0]!.values;
   assert.deepEqual(top[0], { value: 'a', count: expected.get('a')!.size });
   assert.equal(top.length, 3);
@@ -53,14 +60,38 @@ it('counts, filters and deletes are exact across the widenings of a single-value
   for (const value of ['a', 'v1', 'v300', 'v66000', 'v69999']) {
     const want = [...(expected.get(value) ?? [])].sort();
     // as a request filter, as a field query, and as a filter of a text query's hits
-    assert.deepEqual(search({ filters: { color: [value] } }).ids.slice().sort(), want, `filter ${value}`);
-    assert.deepEqual(search({ query: { kind: 'term', field: 'color', text: value } }).ids.slice().sort(), want, `color:${value}`);
+    assert.deepEqual(
+      search({ filters: { color: [value] } })
+        .ids.slice()
+        .sort(),
+      want,
+      `filter ${value}`,
+    );
+    assert.deepEqual(
+      search({ query: { kind: 'term', field: 'color', text: value } })
+        .ids.slice()
+        .sort(),
+      want,
+      `color:${value}`,
+    );
     const odd = want.filter((id) => Number(id.slice(1)) % 2 === 1);
-    assert.deepEqual(search({ query: { kind: 'term', field: null, text: 'odd' }, filters: { color: [value] } }).ids.slice().sort(), odd, `odd + ${value}`);
+    assert.deepEqual(
+      search({ query: { kind: 'term', field: null, text: 'odd' }, filters: { color: [value] } })
+        .ids.slice()
+        .sort(),
+      odd,
+      `odd + ${value}`,
+    );
   }
   // counts among a text query's hits, over every value
-  const even = search({ query: { kind: 'term', field: null, text: 'even' }, rows: 0, facets: [{ field: 'color', limit: -1, mincount: 1, sort: 'index' }] }).facets[0]!.values;
-  const want = [...expected].map(([value, ids]) => ({ value, count: [...ids].filter((id) => Number(id.slice(1)) % 2 === 0).length })).filter((v) => v.count > 0);
+  const even = search({
+    query: { kind: 'term', field: null, text: 'even' },
+    rows: 0,
+    facets: [{ field: 'color', limit: -1, mincount: 1, sort: 'index' }],
+  }).facets[0]!.values;
+  const want = [...expected]
+    .map(([value, ids]) => ({ value, count: [...ids].filter((id) => Number(id.slice(1)) % 2 === 0).length }))
+    .filter((v) => v.count > 0);
   assert.deepEqual(new Map(even.map((v) => [v.value, v.count])), new Map(want.map((v) => [v.value, v.count])));
 });
 
@@ -71,7 +102,16 @@ it('a single-valued column is 1 byte per document below 256 values and 2 below 6
   assert.equal(col().single!.array.BYTES_PER_ELEMENT, 1);
   ix.upsert(doc(255, 'c255'));
   assert.equal(col().single!.array.BYTES_PER_ELEMENT, 2);
-  const counts = ix.search({ query: { kind: 'all' }, sort: { kind: 'id', descending: false }, offset: 0, rows: 0, facets: [{ field: 'color', limit: -1, mincount: 1, sort: 'index' }] }, FAR()).facets[0]!.values;
+  const counts = ix.search(
+    {
+      query: { kind: 'all' },
+      sort: { kind: 'id', descending: false },
+      offset: 0,
+      rows: 0,
+      facets: [{ field: 'color', limit: -1, mincount: 1, sort: 'index' }],
+    },
+    FAR(),
+  ).facets[0]!.values;
   assert.equal(counts.length, 256);
   assert.ok(counts.every((v) => v.count === 1));
 });

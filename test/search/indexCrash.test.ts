@@ -45,48 +45,56 @@ async function answers(host: IndexHost): Promise<unknown[]> {
   return out;
 }
 
-test(`a process writing the indexes, killed at ${KILLS} random moments, leaves a complete generation each time`, { timeout: 900_000 }, async () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'heritage-api-index-crash-'));
-  const db = join(tmp, 'h.db');
-  const dir = join(tmp, 'index');
-  const store = openSqliteStore({ path: db });
-  try {
-    await ingestItems(store, [CORTEX_DIR], { batchSize: 100 });
-    await ingestEntities(store, [`${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`], { batchSize: 500 });
-    const expected = await answers(new IndexHost(store));
-    const identity = await store.searchIdentity();
-    let last = 0;
-    for (let kill = 0; kill < KILLS; kill++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', LOOP, db, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      // The first generation of this process written, then a random moment within its next few writes.
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => {
-          for (const m of d.toString().matchAll(/written (\d+)/g)) last = Math.max(last, Number(m[1]));
-          if (last > 0) resolve();
+test(
+  `a process writing the indexes, killed at ${KILLS} random moments, leaves a complete generation each time`,
+  { timeout: 900_000 },
+  async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'heritage-api-index-crash-'));
+    const db = join(tmp, 'h.db');
+    const dir = join(tmp, 'index');
+    const store = openSqliteStore({ path: db });
+    try {
+      await ingestItems(store, [CORTEX_DIR], { batchSize: 100 });
+      await ingestEntities(store, [`${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`], { batchSize: 500 });
+      const expected = await answers(new IndexHost(store));
+      const identity = await store.searchIdentity();
+      let last = 0;
+      for (let kill = 0; kill < KILLS; kill++) {
+        const child = spawn(process.execPath, ['--import', 'tsx', LOOP, db, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+        // The first generation of this process written, then a random moment within its next few writes.
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on('data', (d: Buffer) => {
+            for (const m of d.toString().matchAll(/written (\d+)/g)) last = Math.max(last, Number(m[1]));
+            if (last > 0) resolve();
+          });
+          child.on('exit', (code) => reject(new Error(`the writer exited with ${code}: ${stderr}`)));
         });
-        child.on('exit', (code) => reject(new Error(`the writer exited with ${code}: ${stderr}`)));
-      });
-      await new Promise((r) => setTimeout(r, Math.random() * 400));
-      child.kill('SIGKILL');
-      await exited;
-      assert.equal(stderr, '', 'the writer read what the one before left without a word');
+        await new Promise((r) => setTimeout(r, Math.random() * 400));
+        child.kill('SIGKILL');
+        await exited;
+        assert.equal(stderr, '', 'the writer read what the one before left without a word');
 
-      const read = await readIndexes(dir, identity);
-      assert.deepEqual(read.problems, []);
-      assert.ok(read.manifest.generation >= last, `generation ${read.manifest.generation} read, ${last} was complete`);
-      last = read.manifest.generation;
-      assert.ok(readdirSync(dir).filter((f) => f.startsWith('manifest-') && f.endsWith('.json')).length <= 3);
-      const lines: string[] = [];
-      const reader = new IndexHost(store, {}, { dir, write: false, minGapMs: 0, intervalMs: 0, changes: () => 1, log: (line) => lines.push(line) });
-      await reader.open();
-      assert.deepEqual(lines, []);
-      assert.deepEqual(await answers(reader), expected);
+        const read = await readIndexes(dir, identity);
+        assert.deepEqual(read.problems, []);
+        assert.ok(read.manifest.generation >= last, `generation ${read.manifest.generation} read, ${last} was complete`);
+        last = read.manifest.generation;
+        assert.ok(readdirSync(dir).filter((f) => f.startsWith('manifest-') && f.endsWith('.json')).length <= 3);
+        const lines: string[] = [];
+        const reader = new IndexHost(
+          store,
+          {},
+          { dir, write: false, minGapMs: 0, intervalMs: 0, changes: () => 1, log: (line) => lines.push(line) },
+        );
+        await reader.open();
+        assert.deepEqual(lines, []);
+        assert.deepEqual(await answers(reader), expected);
+      }
+    } finally {
+      await store.close();
+      rmSync(tmp, { recursive: true, force: true });
     }
-  } finally {
-    await store.close();
-    rmSync(tmp, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -58,7 +58,15 @@ function requests(schema: Schema, words: string[]): SearchRequest[] {
   ];
   const out: SearchRequest[] = [];
   for (const sort of sorts) {
-    for (const text of ['*:*', words[0]!, words[1]!, `${words[2]} OR ${words[3]}`, `${words[0]!.slice(0, 2)}*`, `"${words[0]} ${words[1]}"`, `NOT ${words[0]}`]) {
+    for (const text of [
+      '*:*',
+      words[0]!,
+      words[1]!,
+      `${words[2]} OR ${words[3]}`,
+      `${words[0]!.slice(0, 2)}*`,
+      `"${words[0]} ${words[1]}"`,
+      `NOT ${words[0]}`,
+    ]) {
       out.push({ query: q(text), sort, offset: 0, rows: 15, facets });
       out.push({ query: q(text), sort, offset: 40, rows: 5 });
     }
@@ -105,7 +113,10 @@ describe('the search indexes on disk', () => {
       const dir = tempDir();
       const index = build(schema, doc, 3000);
       const other = build(name === 'items' ? personSchema : itemSchema, name === 'items' ? personDoc : itemDoc, 200);
-      const kinds = name === 'items' ? { item: image(index, 'item:log:1'), person: image(other, 'person:log:2') } : { item: image(other, 'item:log:1'), person: image(index, 'person:log:2') };
+      const kinds =
+        name === 'items'
+          ? { item: image(index, 'item:log:1'), person: image(other, 'person:log:2') }
+          : { item: image(other, 'item:log:1'), person: image(index, 'person:log:2') };
       const manifest = await writeIndexes(dir, 'store-a', kinds);
       assert.equal(manifest.format, INDEX_FORMAT);
       assert.equal(manifest.generation, 1);
@@ -155,13 +166,23 @@ describe('the search indexes on disk', () => {
     await write();
     await write();
     // two generations are kept
-    assert.deepEqual(readdirSync(dir).filter((f) => /^manifest-\d+\.json$/.test(f)).sort(), ['manifest-000002.json', 'manifest-000003.json']);
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((f) => /^manifest-\d+\.json$/.test(f))
+        .sort(),
+      ['manifest-000002.json', 'manifest-000003.json'],
+    );
     assert.equal(readdirSync(dir).filter((f) => f.endsWith('.seg')).length, 4);
 
-    await assert.rejects(readIndexes(dir, 'store-b'), (e) => e instanceof IndexProblem && e.reason === 'store' && /another store/.test(e.message));
+    await assert.rejects(
+      readIndexes(dir, 'store-b'),
+      (e) => e instanceof IndexProblem && e.reason === 'store' && /another store/.test(e.message),
+    );
 
     // one byte of the newest item segment changed: the one before is read, and the damage named
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest-000003.json'), 'utf8')) as { kinds: { item: { file: string; sections: Array<{ name: string; offset: number; bytes: number }> } } };
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest-000003.json'), 'utf8')) as {
+      kinds: { item: { file: string; sections: Array<{ name: string; offset: number; bytes: number }> } };
+    };
     const section = manifest.kinds.item.sections.find((s) => s.name === 'text.bytes')!;
     const seg = join(dir, manifest.kinds.item.file);
     const bytes = readFileSync(seg);
@@ -175,11 +196,20 @@ describe('the search indexes on disk', () => {
     // both damaged: the newest's damage is what is told
     const m2 = JSON.parse(readFileSync(join(dir, 'manifest-000002.json'), 'utf8')) as { kinds: { person: { file: string } } };
     writeFileSync(join(dir, m2.kinds.person.file), 'truncated');
-    await assert.rejects(readIndexes(dir, 'store-a'), (e) => e instanceof IndexProblem && e.reason === 'damaged' && /item-000003-.*text\.bytes fails its checksum/.test(e.message));
+    await assert.rejects(
+      readIndexes(dir, 'store-a'),
+      (e) => e instanceof IndexProblem && e.reason === 'damaged' && /item-000003-.*text\.bytes fails its checksum/.test(e.message),
+    );
 
     // another format: not read, and the older generation is not tried
     const m3 = JSON.parse(readFileSync(join(dir, 'manifest-000003.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'manifest-000004.json'), JSON.stringify({ ...m3, format: INDEX_FORMAT + 1, generation: 4 }));
-    await assert.rejects(readIndexes(dir, 'store-a'), (e) => e instanceof IndexProblem && e.reason === 'format' && new RegExp(`of format ${INDEX_FORMAT + 1}; this version reads format ${INDEX_FORMAT}$`).test(e.message));
+    await assert.rejects(
+      readIndexes(dir, 'store-a'),
+      (e) =>
+        e instanceof IndexProblem &&
+        e.reason === 'format' &&
+        new RegExp(`of format ${INDEX_FORMAT + 1}; this version reads format ${INDEX_FORMAT}$`).test(e.message),
+    );
   });
 });

@@ -25,14 +25,14 @@ for (const backend of BACKENDS) {
     const { store, dispose } = await backend.open({ searchChangesKept: 1 });
     try {
       const packages = cortexPackages().map((p) => p.item);
-      (await store.upsertItems(packages));
+      await store.upsertItems(packages);
       const host = new IndexHost(store);
       assert.equal(host.built('item'), false);
       while (!(await host.refresh('item', 1)));
       assert.equal(host.built('item'), true);
       assert.equal(host.built('person'), false);
 
-      const all = (await host.search({ kind: 'item', request: byId('*:*') }, FAR()));
+      const all = await host.search({ kind: 'item', request: byId('*:*') }, FAR());
       const ids = packages.map((p) => p.id).sort();
       assert.deepEqual(all.ids, ids);
       assert.deepEqual(
@@ -41,10 +41,10 @@ for (const backend of BACKENDS) {
       );
 
       // A block is a delete in the index; the updates after it move the host on.
-      (await store.blockItem(ids[0]!, 'test'));
-      (await store.upsertItems([{ ...packages[1]!, etag: 'changed' }]));
-      (await store.upsertItems([{ ...packages[2]!, etag: 'changed again' }]));
-      assert.equal((await host.refresh('item', 1000)), true);
+      await store.blockItem(ids[0]!, 'test');
+      await store.upsertItems([{ ...packages[1]!, etag: 'changed' }]);
+      await store.upsertItems([{ ...packages[2]!, etag: 'changed again' }]);
+      assert.equal(await host.refresh('item', 1000), true);
       assert.deepEqual((await host.search({ kind: 'item', request: byId('*:*') }, FAR())).ids, ids.slice(1));
     } finally {
       await dispose();

@@ -11,7 +11,11 @@ import { manifestsIn } from '../../src/search/indexFiles.js';
 
 const [path, dir] = process.argv.slice(2) as [string, string];
 const store = openSqliteStore({ path });
-const host = new IndexHost(store, {}, { dir, write: true, minGapMs: 0, intervalMs: 0, changes: () => 1, log: (line) => process.stderr.write(`${line}\n`) });
+const host = new IndexHost(
+  store,
+  {},
+  { dir, write: true, minGapMs: 0, intervalMs: 0, changes: () => 1, log: (line) => process.stderr.write(`${line}\n`) },
+);
 for (;;) {
   while (!(await host.refresh('person', 1000))) {}
   while (!(await host.refresh('item', 1000))) {}

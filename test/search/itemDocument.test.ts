@@ -19,7 +19,8 @@ import { cortexPackages, edmPackages, type FixturePackage } from './itemFixtures
 const FAR = () => Date.now() + 60_000;
 const GOETHE_HAUS = 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift';
 /** The description of 4XUD… (view index field `description`, = edm dc:description), decoded. */
-const CORNELIE_DESCRIPTION = 'Porträt Cornelias (1750-1777), der lediglich 15 Monate jüngeren Schwester Goethes. Vor einer Täfelung stehend, ist sie im Dreiviertelprofil und in zeitgenösssicher Mode dargestellt; darüber hinaus hält sie ein Buch in Händen. Bezeichnet: Gestochen unter der Darstellung links "Fr. Pecht del"; gestochen unter der Darstellung rechts "L. Sichling sculp"; darunter mittig "Cornelie Goethe", darunter "Druck und Verlag von F.A. Brockhaus in Leipzig." Erschienen in: Pecht, Friedrich: Goethe-Galerie. Charaktere aus Goethe\'s Werken, Leipzig 1864.';
+const CORNELIE_DESCRIPTION =
+  'Porträt Cornelias (1750-1777), der lediglich 15 Monate jüngeren Schwester Goethes. Vor einer Täfelung stehend, ist sie im Dreiviertelprofil und in zeitgenösssicher Mode dargestellt; darüber hinaus hält sie ein Buch in Händen. Bezeichnet: Gestochen unter der Darstellung links "Fr. Pecht del"; gestochen unter der Darstellung rechts "L. Sichling sculp"; darunter mittig "Cornelie Goethe", darunter "Druck und Verlag von F.A. Brockhaus in Leipzig." Erschienen in: Pecht, Friedrich: Goethe-Galerie. Charaktere aus Goethe\'s Werken, Leipzig 1864.';
 
 let cortex: FixturePackage[] = [];
 let edm: FixturePackage[] = [];
@@ -53,7 +54,8 @@ describe('item documents of every fixture package', () => {
       assert.equal(search.facets.type_fct?.length, 1, p.source);
       assert.match(search.facets.type_fct![0]!, /^mediatype_00\d$/, p.source);
       assert.deepEqual(Object.keys(search.text).sort(), textFields, p.source);
-      for (const facet of Object.keys(search.facets)) assert.ok((ITEM_FACETS as readonly string[]).includes(facet), `${p.source}: ${facet}`);
+      for (const facet of Object.keys(search.facets))
+        assert.ok((ITEM_FACETS as readonly string[]).includes(facet), `${p.source}: ${facet}`);
       assert.deepEqual(search.facets.has_media_fct, [/<binary\b/.test(p.item.xml) ? 'true' : 'false'], p.source);
       // A begin_time where the view has one, and it comes with an end_time no earlier.
       const begin = search.numbers.begin_time;
@@ -93,14 +95,20 @@ describe('whole documents, read off the packages by hand', () => {
           place_fct: ['Leipzig', '60311 Frankfurt am Main'],
           affiliate_fct_normdata: ['http://d-nb.info/gnd/117466034', 'http://d-nb.info/gnd/118592343', 'http://d-nb.info/gnd/11871791X'],
           affiliate_fct_role_normdata: [
-            'http://d-nb.info/gnd/117466034', 'http://d-nb.info/gnd/118592343', 'http://d-nb.info/gnd/11871791X',
-            'http://d-nb.info/gnd/11871791X_1_affiliate_fct_subject', 'http://d-nb.info/gnd/117466034_1_affiliate_fct_involved',
+            'http://d-nb.info/gnd/117466034',
+            'http://d-nb.info/gnd/118592343',
+            'http://d-nb.info/gnd/11871791X',
+            'http://d-nb.info/gnd/11871791X_1_affiliate_fct_subject',
+            'http://d-nb.info/gnd/117466034_1_affiliate_fct_involved',
             'http://d-nb.info/gnd/118592343_1_affiliate_fct_involved',
           ],
           affiliate_fct: ['Sichling, Lazarus Gottlieb', 'Pecht, August Friedrich', 'Goethe, Cornelia'],
           affiliate_fct_role: [
-            'Sichling, Lazarus Gottlieb', 'Pecht, August Friedrich', 'Goethe, Cornelia',
-            'Goethe, Cornelia_1_affiliate_fct_subject', 'Sichling, Lazarus Gottlieb_1_affiliate_fct_involved',
+            'Sichling, Lazarus Gottlieb',
+            'Pecht, August Friedrich',
+            'Goethe, Cornelia',
+            'Goethe, Cornelia_1_affiliate_fct_subject',
+            'Sichling, Lazarus Gottlieb_1_affiliate_fct_involved',
             'Pecht, August Friedrich_1_affiliate_fct_involved',
           ],
           // From the role values of affiliate_fct_role, in their order.
@@ -133,7 +141,12 @@ describe('whole documents, read off the packages by hand', () => {
   });
 
   it('23MBRVVDUHBFZNDCTK4SQM7KROKGVGNF (multi_uri.json: newer generation, two URIs in one normdata value)', () => {
-    const descriptions = ['Typ: Comment auf Lärmschutzwand', 'Buchstabenstil: Tag Style', 'Zeichentyp: Buchstaben', 'Funktion: Namennennung'];
+    const descriptions = [
+      'Typ: Comment auf Lärmschutzwand',
+      'Buchstabenstil: Tag Style',
+      'Zeichentyp: Buchstaben',
+      'Funktion: Namennennung',
+    ];
     const paderborn = ['Universität Paderborn. Institut für Germanistik und Vergleichende Literaturwissenschaft', 'Universität Paderborn'];
     const org = 'http://www.deutsche-digitale-bibliothek.de/organization/';
     assert.deepEqual(docsOf(find(cortex, 'cortex/multi_uri.json')), {
@@ -241,12 +254,19 @@ describe('whole documents, read off the packages by hand', () => {
 describe('a package missing a part, or with a part of another shape', () => {
   const EMPTY_TEXT = Object.fromEntries(itemSchema.text.map((f) => [f.name, []]));
   const empty = (id: string): ItemDocuments => ({
-    search: { id, text: EMPTY_TEXT, facets: { has_media_fct: ['false'] }, numbers: { begin_time: null, end_time: null }, sort: { title: null, begin_time: null } },
+    search: {
+      id,
+      text: EMPTY_TEXT,
+      facets: { has_media_fct: ['false'] },
+      numbers: { begin_time: null, end_time: null },
+      sort: { title: null, begin_time: null },
+    },
     result: { id, title: '', subtitle: '', label: '', thumbnail: '', media: '', category: '', type: '', latitude: '', longitude: '' },
   });
 
   it('gives the stored id and nothing else for no package at all', () => {
-    for (const pkg of [undefined, null, '', 'text', 42, true, [], {}, [{}]]) assert.deepEqual(itemDocuments(pkg, 'STORED'), empty('STORED'), JSON.stringify(pkg));
+    for (const pkg of [undefined, null, '', 'text', 42, true, [], {}, [{}]])
+      assert.deepEqual(itemDocuments(pkg, 'STORED'), empty('STORED'), JSON.stringify(pkg));
     assert.deepEqual(itemDocumentsFromXml('<cortex><preview>', 'STORED'), empty('STORED'));
     assert.deepEqual(itemDocumentsFromJson('{"properties":', 'STORED'), empty('STORED'));
   });
@@ -256,7 +276,17 @@ describe('a package missing a part, or with a part of another shape', () => {
     const whole = docsOf(p);
     const pkg = JSON.parse(p.item.json) as Record<string, unknown>;
     for (const part of Object.keys(pkg)) {
-      for (const odd of [undefined, null, '', 'x', 0, [], {}, [null, 1, 'x', {}], { facet: [null, { value: 'v' }, { '@name': 'place_fct' }] }]) {
+      for (const odd of [
+        undefined,
+        null,
+        '',
+        'x',
+        0,
+        [],
+        {},
+        [null, 1, 'x', {}],
+        { facet: [null, { value: 'v' }, { '@name': 'place_fct' }] },
+      ]) {
         const docs = itemDocuments({ ...pkg, [part]: odd }, 'STORED');
         // indexing-profile/item-id stands in for properties/item-id, and the other way round.
         assert.equal(docs.search.id, whole.search.id, `${part} = ${JSON.stringify(odd)}`);
@@ -309,18 +339,43 @@ describe('all fixture packages in the real SearchIndex', () => {
       // Goethe as the subject in goethe.json (bare_id.json writes him "Johann Wolfgang von Goethe").
       ['affiliate_fct_subject:"Goethe, Johann Wolfgang von"', {}, [GOETHE]],
       // place_fct Leipzig: the two Goethe-Haus prints and three MIMO instruments (Leipzig museum).
-      ['*:*', { filters: { place_fct: ['Leipzig'] } }, [CORNELIE, '6EALM4KIV4WJWTNU3TYEGS74GH7DOWTV', 'FYON5BGS7BTGJERGZ6C3XTPREGTRBQFZ', 'LETGGG5OYOQA37LTOSC52DBOIU5ISRIN', GOETHE]],
-      ['place_fct:"Leipzig"', {}, [CORNELIE, '6EALM4KIV4WJWTNU3TYEGS74GH7DOWTV', 'FYON5BGS7BTGJERGZ6C3XTPREGTRBQFZ', 'LETGGG5OYOQA37LTOSC52DBOIU5ISRIN', GOETHE]],
+      [
+        '*:*',
+        { filters: { place_fct: ['Leipzig'] } },
+        [CORNELIE, '6EALM4KIV4WJWTNU3TYEGS74GH7DOWTV', 'FYON5BGS7BTGJERGZ6C3XTPREGTRBQFZ', 'LETGGG5OYOQA37LTOSC52DBOIU5ISRIN', GOETHE],
+      ],
+      [
+        'place_fct:"Leipzig"',
+        {},
+        [CORNELIE, '6EALM4KIV4WJWTNU3TYEGS74GH7DOWTV', 'FYON5BGS7BTGJERGZ6C3XTPREGTRBQFZ', 'LETGGG5OYOQA37LTOSC52DBOIU5ISRIN', GOETHE],
+      ],
       // One of the two URIs of multi_uri.json's place_fct_normdata value.
       ['place_fct_normdata:"https://www.geonames.org/2855745"', {}, ['23MBRVVDUHBFZNDCTK4SQM7KROKGVGNF']],
       // begin_time from 680000 (1862-10-09) to 690000 (1890-02-24): 18 items.
-      ['begin_time:[680000 TO 690000]', {}, [
-        CORNELIE, '7BAREQGTFSWRORSQ26M4B5BKHXMQBRCL', 'AA5FYL62SVIGK5QDVKNAZJ4UO4UGJSY6', 'DEUELYO6KGZ4UIV6HTMNI7IYG3JYU4RU',
-        'DUR4I7LNNABTYGCMIT5X4HLW7NYZKZYK', 'EWT2AKCNGK6JL6YKNZY5O2QSYJJCWIIN', 'FYON5BGS7BTGJERGZ6C3XTPREGTRBQFZ', 'GU4GC5YIYBNNEOCQEIH44ZSOTS3NDK7B',
-        'KOVK7FIIKG35MOQBGGXEAGTLKOCRQRR2', 'NDLH72HCKSYQTG57QMIYK4G2QDSREXNA', 'NLGMH6CGO3YA22ZQMIAFFILFSZRSC6K5', 'PWWCJWKUR627VZVB2CIHAOKSGVTLPWQT',
-        'QVOYDILVL4CVRREAABJJSK53FXNSNANQ', 'SY2MIHRJJVMT2RTSFG5KBI6LITEDV6JU', GOETHE, 'VLYGFESZVYFUKR2LMM2H6VRCSHFBBI5H',
-        'VYM6A32HW3H6XHDHM5A35CLWR7LISAIF', 'X4KJTBNEILF6VEBNJJAY3BX5IYQY24YC',
-      ]],
+      [
+        'begin_time:[680000 TO 690000]',
+        {},
+        [
+          CORNELIE,
+          '7BAREQGTFSWRORSQ26M4B5BKHXMQBRCL',
+          'AA5FYL62SVIGK5QDVKNAZJ4UO4UGJSY6',
+          'DEUELYO6KGZ4UIV6HTMNI7IYG3JYU4RU',
+          'DUR4I7LNNABTYGCMIT5X4HLW7NYZKZYK',
+          'EWT2AKCNGK6JL6YKNZY5O2QSYJJCWIIN',
+          'FYON5BGS7BTGJERGZ6C3XTPREGTRBQFZ',
+          'GU4GC5YIYBNNEOCQEIH44ZSOTS3NDK7B',
+          'KOVK7FIIKG35MOQBGGXEAGTLKOCRQRR2',
+          'NDLH72HCKSYQTG57QMIYK4G2QDSREXNA',
+          'NLGMH6CGO3YA22ZQMIAFFILFSZRSC6K5',
+          'PWWCJWKUR627VZVB2CIHAOKSGVTLPWQT',
+          'QVOYDILVL4CVRREAABJJSK53FXNSNANQ',
+          'SY2MIHRJJVMT2RTSFG5KBI6LITEDV6JU',
+          GOETHE,
+          'VLYGFESZVYFUKR2LMM2H6VRCSHFBBI5H',
+          'VYM6A32HW3H6XHDHM5A35CLWR7LISAIF',
+          'X4KJTBNEILF6VEBNJJAY3BX5IYQY24YC',
+        ],
+      ],
       // The 19th century by its time_fct code and the print's decades.
       ['time_fct:"time_61947" AND title:goethe', {}, [CORNELIE, GOETHE]],
     ];
@@ -338,11 +393,31 @@ describe('all fixture packages in the real SearchIndex', () => {
     });
     assert.equal(r.total, 1001);
     assert.deepEqual(r.facets, [
-      { field: 'type_fct', values: [{ value: 'mediatype_003', count: 788 }, { value: 'mediatype_002', count: 213 }] },
+      {
+        field: 'type_fct',
+        values: [
+          { value: 'mediatype_003', count: 788 },
+          { value: 'mediatype_002', count: 213 },
+        ],
+      },
       // Only the five real packages have a sector; EDM records name none without a providers file.
-      { field: 'sector_fct', values: [{ value: 'sec_06', count: 2 }, { value: 'sec_02', count: 1 }, { value: 'sec_04', count: 1 }, { value: 'sec_05', count: 1 }] },
+      {
+        field: 'sector_fct',
+        values: [
+          { value: 'sec_06', count: 2 },
+          { value: 'sec_02', count: 1 },
+          { value: 'sec_04', count: 1 },
+          { value: 'sec_05', count: 1 },
+        ],
+      },
       // 17 EDM-built packages list no binaries.
-      { field: 'has_media_fct', values: [{ value: 'true', count: 984 }, { value: 'false', count: 17 }] },
+      {
+        field: 'has_media_fct',
+        values: [
+          { value: 'true', count: 984 },
+          { value: 'false', count: 17 },
+        ],
+      },
     ]);
   });
 });

@@ -84,8 +84,16 @@ const SORTS: Array<{ name: string; engine: SearchSort; ref: RefSort }> = [
   { name: 'id desc', engine: { kind: 'id', descending: true }, ref: { kind: 'id', descending: true } },
   { name: 'title asc', engine: { kind: 'key', key: 'title', descending: false }, ref: { kind: 'key', key: 'title', descending: false } },
   { name: 'title desc', engine: { kind: 'key', key: 'title', descending: true }, ref: { kind: 'key', key: 'title', descending: true } },
-  { name: 'begin_time asc', engine: { kind: 'key', key: 'begin_time', descending: false }, ref: { kind: 'key', key: 'begin_time', descending: false } },
-  { name: 'begin_time desc', engine: { kind: 'key', key: 'begin_time', descending: true }, ref: { kind: 'key', key: 'begin_time', descending: true } },
+  {
+    name: 'begin_time asc',
+    engine: { kind: 'key', key: 'begin_time', descending: false },
+    ref: { kind: 'key', key: 'begin_time', descending: false },
+  },
+  {
+    name: 'begin_time desc',
+    engine: { kind: 'key', key: 'begin_time', descending: true },
+    ref: { kind: 'key', key: 'begin_time', descending: true },
+  },
   { name: 'relevance', engine: { kind: 'relevance' }, ref: { kind: 'relevance' } },
 ];
 const RANDOM: SearchSort = { kind: 'random', seed: '4711' };
@@ -150,7 +158,10 @@ function sameSet(got: readonly string[], expected: readonly string[], what: stri
   const g = new Set(got);
   const missing = expected.filter((id) => !g.has(id));
   const extra = got.filter((id) => !e.has(id));
-  assert.ok(missing.length === 0 && extra.length === 0, `${what}: ${missing.length} missing (${missing.slice(0, 3).join(' ')}), ${extra.length} extra (${extra.slice(0, 3).join(' ')})`);
+  assert.ok(
+    missing.length === 0 && extra.length === 0,
+    `${what}: ${missing.length} missing (${missing.slice(0, 3).join(' ')}), ${extra.length} extra (${extra.slice(0, 3).join(' ')})`,
+  );
 }
 
 /**
@@ -158,10 +169,18 @@ function sameSet(got: readonly string[], expected: readonly string[], what: stri
  * permutation of its first pages; with `walkAll`, every page by cursor under every order.
  */
 function check(c: Case, walkAll = false): number {
-  const expected = ref.search({ query: Q(c.query), ...(c.filters ? { filters: c.filters } : {}), ...(c.facets ? { facets: c.facets } : {}) });
+  const expected = ref.search({
+    query: Q(c.query),
+    ...(c.filters ? { filters: c.filters } : {}),
+    ...(c.facets ? { facets: c.facets } : {}),
+  });
   const got = engine(request(c, { kind: 'id', descending: false }, { rows: 0 }, true));
   assert.equal(got.total, expected.total, 'total');
-  assert.deepEqual(got.facets.map((f) => f.field), (c.facets ?? []).map((f) => f.field), 'the facets asked for');
+  assert.deepEqual(
+    got.facets.map((f) => f.field),
+    (c.facets ?? []).map((f) => f.field),
+    'the facets asked for',
+  );
   for (const f of expected.facets) assert.deepEqual(got.facets.find((g) => g.field === f.field)!.values, f.values, `facet ${f.field}`);
   if (c.hits) assert.ok(got.total >= c.hits[0] && got.total <= c.hits[1], `${got.total} hits, expected ${c.hits[0]}–${c.hits[1]}`);
 
@@ -176,12 +195,19 @@ function check(c: Case, walkAll = false): number {
   const random = engine(request(c, RANDOM, { rows: Math.min(hits.length, 3_000) })).ids;
   const sample = new Set(hits);
   assert.equal(firstDuplicate(random), undefined, 'random: an id twice');
-  assert.ok(random.every((id) => sample.has(id)), 'random: only hits');
+  assert.ok(
+    random.every((id) => sample.has(id)),
+    'random: only hits',
+  );
   assert.equal(random.length, Math.min(hits.length, 3_000), 'random: a full page');
   if (walkAll) {
     const all = walk(c, RANDOM);
     sameSet(all, hits, 'random: every page by cursor');
-    sameList(engine(request(c, RANDOM, { offset: 1_000, rows: 1_000 })).ids, all.slice(1_000, 2_000), 'random: offset and cursor pages agree');
+    sameList(
+      engine(request(c, RANDOM, { offset: 1_000, rows: 1_000 })).ids,
+      all.slice(1_000, 2_000),
+      'random: offset and cursor pages agree',
+    );
   }
   return got.total;
 }
@@ -197,11 +223,27 @@ const veryCommon = words[0]!;
 const common = nearest(words, 5_000);
 const medium = nearest(words, 1_500);
 const rare = nearest(words, 40);
-const titleWord = nearest(ref.wordFrequencies('title').filter((f) => isWord(f.word)), 3_000);
-const descriptionWord = nearest(ref.wordFrequencies('description').filter((f) => isWord(f.word)), 2_000);
-const keywordWord = nearest(ref.wordFrequencies('keywords').filter((f) => isWord(f.word)), 4_000);
-const affiliateWord = nearest(ref.wordFrequencies('affiliate').filter((f) => isWord(f.word)), 300);
-const top = (facet: string, n = 3) => ref.facetValues(facet).slice(0, n).map((v) => v.value);
+const titleWord = nearest(
+  ref.wordFrequencies('title').filter((f) => isWord(f.word)),
+  3_000,
+);
+const descriptionWord = nearest(
+  ref.wordFrequencies('description').filter((f) => isWord(f.word)),
+  2_000,
+);
+const keywordWord = nearest(
+  ref.wordFrequencies('keywords').filter((f) => isWord(f.word)),
+  4_000,
+);
+const affiliateWord = nearest(
+  ref.wordFrequencies('affiliate').filter((f) => isWord(f.word)),
+  300,
+);
+const top = (facet: string, n = 3) =>
+  ref
+    .facetValues(facet)
+    .slice(0, n)
+    .map((v) => v.value);
 const places = top('place_fct', 3);
 const types = top('type_fct', 2);
 const sectors = top('sector_fct', 3);
@@ -223,50 +265,95 @@ const MAIN_FACETS = [fc('type_fct'), fc('sector_fct'), fc('place_fct', 20), fc('
 
 const CASES: Case[] = [
   { name: '*:* with type, sector, place, time, provider and media facets', query: '*:*', facets: MAIN_FACETS, hits: [ITEMS, ITEMS] },
-  { name: '*:* facets: place_fct all values with mincount 0, keywords_fct by index, affiliate_fct limit 7 mincount 40', query: '*:*', facets: [fc('place_fct', -1, 0), fc('keywords_fct', 25, 1, 'index'), fc('affiliate_fct', 7, 40)] },
+  {
+    name: '*:* facets: place_fct all values with mincount 0, keywords_fct by index, affiliate_fct limit 7 mincount 40',
+    query: '*:*',
+    facets: [fc('place_fct', -1, 0), fc('keywords_fct', 25, 1, 'index'), fc('affiliate_fct', 7, 40)],
+  },
   { name: `very common word '${veryCommon.word}' (${veryCommon.items})`, query: veryCommon.word, facets: MAIN_FACETS },
-  { name: `common word '${common.word}' (${common.items}), facets with mincount 0 (values without hits)`, query: common.word, facets: [fc('sector_fct', -1, 0), fc('time_fct', -1, 0), fc('type_fct', 10, 0)] },
+  {
+    name: `common word '${common.word}' (${common.items}), facets with mincount 0 (values without hits)`,
+    query: common.word,
+    facets: [fc('sector_fct', -1, 0), fc('time_fct', -1, 0), fc('type_fct', 10, 0)],
+  },
   { name: `medium word '${medium.word}' (${medium.items})`, query: medium.word, facets: [fc('place_fct', 15), fc('affiliate_fct', 10, 2)] },
   { name: `rare word '${rare.word.toUpperCase()}' in upper case`, query: rare.word.toUpperCase(), facets: MAIN_FACETS, hits: [1, 99] },
   { name: `title:${titleWord.word}`, query: `title:${titleWord.word}`, facets: [fc('keywords_fct', 5)] },
   { name: `description:${descriptionWord.word}`, query: `description:${descriptionWord.word}`, facets: [fc('sector_fct')] },
   { name: `keywords:${keywordWord.word}`, query: `keywords:${keywordWord.word}`, facets: [fc('keywords_fct', 5)] },
-  { name: `affiliate:${affiliateWord.word}`, query: `affiliate:${affiliateWord.word}`, hits: [1, ITEMS - 1], facets: [fc('affiliate_fct', 5)] },
+  {
+    name: `affiliate:${affiliateWord.word}`,
+    query: `affiliate:${affiliateWord.word}`,
+    hits: [1, ITEMS - 1],
+    facets: [fc('affiliate_fct', 5)],
+  },
   { name: `phrase "${phrase}"`, query: `"${phrase}"`, hits: [1, ITEMS - 1], facets: [fc('sector_fct')] },
-  { name: `description:"${phrase}" AND ${titleWord.word}`, query: `description:"${phrase}" AND ${titleWord.word}`, hits: [1, ITEMS - 1], },
+  { name: `description:"${phrase}" AND ${titleWord.word}`, query: `description:"${phrase}" AND ${titleWord.word}`, hits: [1, ITEMS - 1] },
   { name: `prefix ${medium.word.slice(0, 4)}*`, query: `${medium.word.slice(0, 4)}*`, hits: [1, ITEMS - 1], facets: [fc('type_fct')] },
-  { name: `wildcard ${common.word.slice(0, 2)}?${common.word.slice(3)}`, query: `${common.word.slice(0, 2)}?${common.word.slice(3)}`, hits: [1, ITEMS - 1], },
+  {
+    name: `wildcard ${common.word.slice(0, 2)}?${common.word.slice(3)}`,
+    query: `${common.word.slice(0, 2)}?${common.word.slice(3)}`,
+    hits: [1, ITEMS - 1],
+  },
   { name: `${common.word} OR ${rare.word}`, query: `${common.word} OR ${rare.word}`, facets: [fc('place_fct', 5)] },
   { name: `${veryCommon.word} AND ${medium.word}`, query: `${veryCommon.word} AND ${medium.word}` },
   { name: `${common.word} NOT ${veryCommon.word}`, query: `${common.word} NOT ${veryCommon.word}`, facets: [fc('type_fct')] },
   { name: `-${veryCommon.word} (only a negation)`, query: `-${veryCommon.word}`, facets: [fc('sector_fct')] },
-  { name: `the words of a title, '${tierTitle.words}' (${tierTitle.items} items with just these): the exact-title tier`, query: tierTitle.words, facets: [fc('keywords_fct', 5)], hits: [tierTitle.items + 1, ITEMS] },
+  {
+    name: `the words of a title, '${tierTitle.words}' (${tierTitle.items} items with just these): the exact-title tier`,
+    query: tierTitle.words,
+    facets: [fc('keywords_fct', 5)],
+    hits: [tierTitle.items + 1, ITEMS],
+  },
   { name: `place_fct:"${places[0]}"`, query: `place_fct:"${places[0]}"`, facets: [fc('place_fct', 3)] },
   { name: `affiliate_fct:"${affiliate}"`, query: `affiliate_fct:"${affiliate}"`, hits: [1, ITEMS - 1], facets: [fc('affiliate_fct', 3)] },
-  { name: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`, query: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`, facets: [fc('type_fct')] },
+  {
+    name: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`,
+    query: `keywords_fct:"${keyword}" OR type_fct:${types[1]}`,
+    facets: [fc('type_fct')],
+  },
   // a facet clause beside a word is applied as a filter of the word's hits (evaluate.ts 'and')
-  { name: `${common.word} AND type_fct:${types[0]} AND place_fct:"${places[0]}"`, query: `${common.word} AND type_fct:${types[0]} AND place_fct:"${places[0]}"`, facets: [fc('sector_fct')] },
-  { name: `${veryCommon.word} AND sector_fct:${sectors[0]} NOT type_fct:${types[1]}`, query: `${veryCommon.word} AND sector_fct:${sectors[0]} NOT type_fct:${types[1]}`, facets: [fc('type_fct')] },
+  {
+    name: `${common.word} AND type_fct:${types[0]} AND place_fct:"${places[0]}"`,
+    query: `${common.word} AND type_fct:${types[0]} AND place_fct:"${places[0]}"`,
+    facets: [fc('sector_fct')],
+  },
+  {
+    name: `${veryCommon.word} AND sector_fct:${sectors[0]} NOT type_fct:${types[1]}`,
+    query: `${veryCommon.word} AND sector_fct:${sectors[0]} NOT type_fct:${types[1]}`,
+    facets: [fc('type_fct')],
+  },
   { name: `id:${someId}`, query: `id:${someId}`, hits: [1, 1] },
   { name: `begin_time:[${b1} TO ${b2}]`, query: `begin_time:[${b1} TO ${b2}]`, hits: [1, ITEMS - 1], facets: [fc('time_fct', -1)] },
   { name: `begin_time:{${b1} TO *] AND ${common.word}`, query: `begin_time:{${b1} TO *] AND ${common.word}` },
   { name: `end_time:[* TO ${b2}}`, query: `end_time:[* TO ${b2}}`, hits: [1, ITEMS - 1], facets: [fc('time_fct', 5)] },
-  { name: 'begin_time:* and -end_time:*', query: 'begin_time:* AND -end_time:*', hits: [1, ITEMS - 1], },
+  { name: 'begin_time:* and -end_time:*', query: 'begin_time:* AND -end_time:*', hits: [1, ITEMS - 1] },
   { name: `-begin_time:* (no time span)`, query: '-begin_time:*', facets: [fc('time_fct', 5)] },
   { name: `filter type_fct=${types[0]}`, query: '*:*', filters: { type_fct: [types[0]!] }, facets: MAIN_FACETS },
-  { name: `filter place_fct = ${places[1]} or ${places[2]} (OR within a facet)`, query: '*:*', filters: { place_fct: [places[1]!, places[2]!] }, facets: [fc('place_fct', 5), fc('sector_fct')] },
+  {
+    name: `filter place_fct = ${places[1]} or ${places[2]} (OR within a facet)`,
+    query: '*:*',
+    filters: { place_fct: [places[1]!, places[2]!] },
+    facets: [fc('place_fct', 5), fc('sector_fct')],
+  },
   {
     name: `${common.word} with filters sector_fct = ${sectors[0]} or ${sectors[2]}, and time_fct = ${times[0]} or ${times[1]}, and provider_fct = ${providers[0]} (AND across facets)`,
     query: common.word,
     filters: { sector_fct: [sectors[0]!, sectors[2]!], time_fct: [times[0]!, times[1]!], provider_fct: [providers[0]!] },
     facets: MAIN_FACETS,
   },
-  { name: 'a filter on a value nobody has', query: '*:*', filters: { place_fct: ['Nirgendwo an der Nix'] }, facets: [fc('type_fct', 10, 0)], hits: [0, 0] },
+  {
+    name: 'a filter on a value nobody has',
+    query: '*:*',
+    filters: { place_fct: ['Nirgendwo an der Nix'] },
+    facets: [fc('type_fct', 10, 0)],
+    hits: [0, 0],
+  },
 ];
 
 test('the words and values picked are what the cases say', async () => {
   assert.equal(index.size, ITEMS);
-  assert.equal((await store.countItems()), ITEMS);
+  assert.equal(await store.countItems(), ITEMS);
   assert.ok(veryCommon.items > ITEMS * 0.15, `the very common word is on > 15 % of the items (${veryCommon.items})`);
   assert.ok(rare.items < 100, 'the rare word is on < 100 items');
   assert.ok(begins.length > 20, 'begin_time has many values');
@@ -278,7 +365,9 @@ for (const c of CASES) test(c.name, () => void check(c));
 
 // Every page by cursor under every order: everything, a common word, a filtered query.
 // *:*, a word, a tier, a prefix (scores: few distinct), a facet value (scores all equal), a filter.
-const walked = ['*:* with', 'common word', 'the words of a title', 'prefix', 'place_fct:', 'filter place_fct'].map((start) => CASES.find((c) => c.name.startsWith(start))!);
+const walked = ['*:* with', 'common word', 'the words of a title', 'prefix', 'place_fct:', 'filter place_fct'].map((start) =>
+  CASES.find((c) => c.name.startsWith(start))!,
+);
 for (const c of walked) {
   test(`cursor walks under every order: ${c.name}`, () => void check(c, true));
 }
@@ -298,7 +387,7 @@ test('cursor walks while items are added and blocked between pages: no repeats, 
     return k;
   };
   const cmp = (x: string | number | null, y: string | number | null, descending: boolean): number =>
-    x === y ? 0 : x === null ? 1 : y === null ? -1 : (x < y) !== descending ? -1 : 1;
+    x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y !== descending ? -1 : 1;
   const walks: Array<{ name: string; sort: SearchSort; before: (a: string, b: string) => boolean }> = [
     { name: 'id asc', sort: { kind: 'id', descending: false }, before: (a, b) => a < b },
     {
@@ -329,12 +418,12 @@ test('cursor walks while items are added and blocked between pages: no repeats, 
       // between pages: 25 new items, and 25 blocked (some already seen, some not yet)
       const added: PreparedItem[] = [];
       for (let k = 0; k < 25 && next < ITEMS + EXTRA; k++) added.push(gen.item(next++));
-      (await store.upsertItems(added));
+      await store.upsertItems(added);
       ref.add(added.map(docOf));
       for (let k = 0; k < 25; k++) {
         const id = live[(pages * 7_919 + k * 3_989) % live.length]!;
         if (removed.has(id)) continue;
-        assert.equal((await store.blockItem(id, 'exactness test')), true);
+        assert.equal(await store.blockItem(id, 'exactness test'), true);
         ref.remove(id);
         removed.add(id);
       }

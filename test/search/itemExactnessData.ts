@@ -46,7 +46,11 @@ export function generatedItems(total: number, seed: number, persons = 10_000): G
   return {
     item(i: number): PreparedItem {
       const g = gen.item(i);
-      let xml = cut(cut(cut(g.xml, '<edm>', '</edm>'), '<metadata-record>', '</metadata-record>'), '<ns4:fields usage="display">', '</ns4:fields>');
+      let xml = cut(
+        cut(cut(g.xml, '<edm>', '</edm>'), '<metadata-record>', '</metadata-record>'),
+        '<ns4:fields usage="display">',
+        '</ns4:fields>',
+      );
       // one binary is as good as eight for the index (has_media_fct); the others cost parsing time
       const binaries = xml.indexOf('<binaries>');
       const second = xml.indexOf('<binary ', xml.indexOf('<binary ', binaries) + 1);
@@ -55,9 +59,10 @@ export function generatedItems(total: number, seed: number, persons = 10_000): G
       if (decade && i % 20 >= 3) {
         // 17 of 20 items get a time span; the begin is the decade's first day or (every
         // fourth) a day within it, so ties are many but not all.
-        const begin = dayOf(Number(decade[1])) + (i % 4 === 0 ? (i % 3650) : 0);
+        const begin = dayOf(Number(decade[1])) + (i % 4 === 0 ? i % 3650 : 0);
         const end = begin + (i % 7) * 365;
-        const fields = `<ns4:field id="begin_time"><ns4:name>begin_time</ns4:name><ns4:value>${begin}</ns4:value></ns4:field>` +
+        const fields =
+          `<ns4:field id="begin_time"><ns4:name>begin_time</ns4:name><ns4:value>${begin}</ns4:value></ns4:field>` +
           (i % 10 === 5 ? '' : `<ns4:field id="end_time"><ns4:name>end_time</ns4:name><ns4:value>${end}</ns4:value></ns4:field>`);
         xml = xml.replace('</ns4:fields></ns4:item></view>', `${fields}</ns4:fields></ns4:item></view>`);
       }
@@ -85,15 +90,24 @@ export function generatedItems(total: number, seed: number, persons = 10_000): G
  * order, made in a worker thread two batches ahead (making a package costs more than
  * storing it: with two cores the two overlap).
  */
-export async function loadGeneratedItems(total: number, seed: number, count: number, batch: number, take: (items: PreparedItem[]) => void): Promise<void> {
+export async function loadGeneratedItems(
+  total: number,
+  seed: number,
+  count: number,
+  batch: number,
+  take: (items: PreparedItem[]) => void,
+): Promise<void> {
   const here = import.meta.url;
   const script = new URL('./itemExactnessWorker' + (here.endsWith('.ts') ? '.ts' : '.js'), here);
   // Under tsx the worker must register tsx itself before it can load a .ts file (as bench/data.ts does).
   const worker = here.endsWith('.ts')
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`, {
-        eval: true,
-        workerData: { total, seed },
-      })
+    ? new Worker(
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`,
+        {
+          eval: true,
+          workerData: { total, seed },
+        },
+      )
     : new Worker(script, { workerData: { total, seed } });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -28,17 +28,21 @@ function prepared(text: string, source: string): PreparedItem {
 }
 
 export function cortexPackages(): FixturePackage[] {
-  return readdirSync(CORTEX_DIR).sort().map((file) => ({
-    source: `cortex/${file}`,
-    item: prepared(readFileSync(CORTEX_DIR + file, 'utf8'), `cortex/${file}`),
-  }));
+  return readdirSync(CORTEX_DIR)
+    .sort()
+    .map((file) => ({
+      source: `cortex/${file}`,
+      item: prepared(readFileSync(CORTEX_DIR + file, 'utf8'), `cortex/${file}`),
+    }));
 }
 
 export async function edmPackages(): Promise<FixturePackage[]> {
   const out: FixturePackage[] = [];
   const root = `${FIXTURES}items/edm/`;
   for (const folder of readdirSync(root).sort()) {
-    for (const file of readdirSync(root + folder).filter((f) => f.endsWith('.xml')).sort()) {
+    for (const file of readdirSync(root + folder)
+      .filter((f) => f.endsWith('.xml'))
+      .sort()) {
       const records = recordsOf(await readAll(readFileSync(`${root}${folder}/${file}`)));
       records.forEach((record, n) => {
         const source = `edm/${folder}/${file}#${n + 1}`;

@@ -49,9 +49,7 @@ const TEXT_FIELDS = Object.keys(REF_WEIGHTS);
 const NUMBERS = ['begin_time', 'end_time'];
 
 export type RefSort =
-  | { kind: 'relevance' }
-  | { kind: 'id'; descending: boolean }
-  | { kind: 'key'; key: 'title' | 'begin_time'; descending: boolean };
+  { kind: 'relevance' } | { kind: 'id'; descending: boolean } | { kind: 'key'; key: 'title' | 'begin_time'; descending: boolean };
 
 export interface RefFacet {
   field: string;
@@ -112,7 +110,14 @@ export class ItemReference {
       for (const d of docs) {
         const rid = ++this.rid;
         const first = d.text['title']?.[0];
-        item.run(rid, d.id, first === undefined ? null : fold(first), first === undefined ? null : tokens(first).sort().join(' '), d.numbers['begin_time'] ?? null, d.numbers['end_time'] ?? null);
+        item.run(
+          rid,
+          d.id,
+          first === undefined ? null : fold(first),
+          first === undefined ? null : tokens(first).sort().join(' '),
+          d.numbers['begin_time'] ?? null,
+          d.numbers['end_time'] ?? null,
+        );
         for (const field of TEXT_FIELDS) {
           (d.text[field] ?? []).forEach((value, valueNo) => tokens(value).forEach((t, pos) => word.run(rid, field, valueNo, pos, t)));
         }
@@ -158,20 +163,27 @@ export class ItemReference {
   /** Values of a facet by the number of live items, most first. */
   facetValues(facet: string): Array<{ value: string; items: number }> {
     return this.db
-      .prepare('SELECT value, count(*) AS items FROM facet f JOIN item i ON i.rid = f.item AND i.live WHERE facet = ? GROUP BY value ORDER BY items DESC, value')
+      .prepare(
+        'SELECT value, count(*) AS items FROM facet f JOIN item i ON i.rid = f.item AND i.live WHERE facet = ? GROUP BY value ORDER BY items DESC, value',
+      )
       .all(facet) as Array<{ value: string; items: number }>;
   }
 
   /** The words of first titles (sorted, as the exact-title tier compares them) by the number of live items having them, most first. */
   titleWordFrequencies(): Array<{ words: string; items: number }> {
     return this.db
-      .prepare('SELECT title_words AS words, count(*) AS items FROM item WHERE live AND title_words IS NOT NULL GROUP BY title_words ORDER BY items DESC, title_words')
+      .prepare(
+        'SELECT title_words AS words, count(*) AS items FROM item WHERE live AND title_words IS NOT NULL GROUP BY title_words ORDER BY items DESC, title_words',
+      )
       .all() as Array<{ words: string; items: number }>;
   }
 
   /** Distinct begin_time values, ascending. */
   beginTimes(): number[] {
-    return this.db.prepare('SELECT DISTINCT begin_time FROM item WHERE live AND begin_time IS NOT NULL ORDER BY 1').pluck().all() as number[];
+    return this.db
+      .prepare('SELECT DISTINCT begin_time FROM item WHERE live AND begin_time IS NOT NULL ORDER BY 1')
+      .pluck()
+      .all() as number[];
   }
 
   /** Ids of live items, in id order. */
@@ -221,7 +233,10 @@ export class ItemReference {
 
   /** Sort values of an item: [folded title, begin_time] (null when missing). */
   keysOf(id: string): { title: string | null; begin: number | null } {
-    return this.db.prepare('SELECT title_key AS title, begin_time AS begin FROM item WHERE id = ?').get(id) as { title: string | null; begin: number | null };
+    return this.db.prepare('SELECT title_key AS title, begin_time AS begin FROM item WHERE id = ?').get(id) as {
+      title: string | null;
+      begin: number | null;
+    };
   }
 
   private orderBy(sort: RefSort, query: QueryNode<string>): Sql {
@@ -265,8 +280,8 @@ export class ItemReference {
         if (!NUMBERS.includes(node.field)) throw new Error(`reference: no range on ${node.field}`);
         const conds = [`i.${node.field} IS NOT NULL`];
         const params: unknown[] = [];
-        if (node.lower !== null) conds.push(`i.${node.field} >${node.includeLower ? '=' : ''} ?`), params.push(Number(node.lower));
-        if (node.upper !== null) conds.push(`i.${node.field} <${node.includeUpper ? '=' : ''} ?`), params.push(Number(node.upper));
+        if (node.lower !== null) (conds.push(`i.${node.field} >${node.includeLower ? '=' : ''} ?`), params.push(Number(node.lower)));
+        if (node.upper !== null) (conds.push(`i.${node.field} <${node.includeUpper ? '=' : ''} ?`), params.push(Number(node.upper)));
         return { sql: `(${conds.join(' AND ')})`, params };
       }
       default: {
@@ -281,7 +296,10 @@ export class ItemReference {
         }
         const fields = node.field === null ? TEXT_FIELDS : [node.field];
         if (node.kind === 'wildcard') {
-          return { sql: `i.rid IN (SELECT item FROM word WHERE word GLOB ? AND field IN (${list(fields.length)}))`, params: [fold(text), ...fields] };
+          return {
+            sql: `i.rid IN (SELECT item FROM word WHERE word GLOB ? AND field IN (${list(fields.length)}))`,
+            params: [fold(text), ...fields],
+          };
         }
         const words = tokens(text);
         if (words.length === 0) {
@@ -300,7 +318,8 @@ export class ItemReference {
     const conds: string[] = [`w0.field IN (${list(fields.length)})`];
     const params: unknown[] = [...fields];
     words.forEach((word, k) => {
-      if (k > 0) conds.push(`w${k}.item = w0.item AND w${k}.field = w0.field AND w${k}.value_no = w0.value_no AND w${k}.pos = w0.pos + ${k}`);
+      if (k > 0)
+        conds.push(`w${k}.item = w0.item AND w${k}.field = w0.field AND w${k}.value_no = w0.value_no AND w${k}.pos = w0.pos + ${k}`);
       if (lastIsPrefix && k === words.length - 1) conds.push(`instr(w${k}.word, ?) = 1`);
       else conds.push(`w${k}.word = ?`);
       params.push(word);
@@ -313,7 +332,9 @@ export class ItemReference {
     switch (node.kind) {
       case 'and': {
         const parts = node.children.filter((c) => c.kind !== 'not').map((c) => this.score(c));
-        return parts.length === 0 ? { sql: '0', params: [] } : { sql: `(${parts.map((p) => p.sql).join(' + ')})`, params: parts.flatMap((p) => p.params) };
+        return parts.length === 0
+          ? { sql: '0', params: [] }
+          : { sql: `(${parts.map((p) => p.sql).join(' + ')})`, params: parts.flatMap((p) => p.params) };
       }
       case 'or': {
         const parts = node.children.map((c) => {
@@ -355,7 +376,10 @@ export class ItemReference {
   /** idf over live items with the word in any text field. */
   private idf(word: string): number {
     const n = this.liveCount();
-    const df = this.db.prepare('SELECT count(DISTINCT w.item) FROM word w JOIN item i ON i.rid = w.item AND i.live WHERE w.word = ?').pluck().get(word) as number;
+    const df = this.db
+      .prepare('SELECT count(DISTINCT w.item) FROM word w JOIN item i ON i.rid = w.item AND i.live WHERE w.word = ?')
+      .pluck()
+      .get(word) as number;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 }

@@ -39,18 +39,24 @@ it('pages and cursors of *:* by relevance and by title are those of a full sort,
   ix.refreshOrders(1);
   const expected = () =>
     [...docs]
-      .sort(([a, ta], [b, tb]) => (ta === tb ? 0 : ta === null ? 1 : tb === null ? -1 : compareCodePoints(ta, tb)) || compareCodePoints(a, b))
+      .sort(
+        ([a, ta], [b, tb]) => (ta === tb ? 0 : ta === null ? 1 : tb === null ? -1 : compareCodePoints(ta, tb)) || compareCodePoints(a, b),
+      )
       .map(([id]) => id);
   const check = (label: string) => {
     const want = expected();
     for (const sort of [{ kind: 'relevance' }, { kind: 'key', key: 'title', descending: false }] as SearchSort[]) {
       const request = (rest: Partial<SearchRequest>): SearchRequest => ({ query: { kind: 'all' }, sort, offset: 0, rows: 50, ...rest });
       for (const offset of [0, 50, 333]) {
-        assert.deepEqual(ix.search(request({ offset }), FAR()).ids, want.slice(offset, offset + 50), `${label}, ${sort.kind}, offset ${offset}`);
+        assert.deepEqual(
+          ix.search(request({ offset }), FAR()).ids,
+          want.slice(offset, offset + 50),
+          `${label}, ${sort.kind}, offset ${offset}`,
+        );
       }
       // a cursor walk through every document, missing titles and all
       const seen: string[] = [];
-      for (let cursor = '*'; ; ) {
+      for (let cursor = '*'; ;) {
         const page = ix.search(request({ cursor, rows: 250 }), FAR());
         seen.push(...page.ids);
         if (page.ids.length === 0) break;

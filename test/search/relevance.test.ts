@@ -48,16 +48,27 @@ for (const backend of BACKENDS) {
   test(`[${backend.name}] relevance: the expected top hits of real queries on the real fixtures`, async () => {
     const { store, dispose } = await backend.open();
     try {
-      (await store.upsertItems([...cortexPackages(), ...(await edmPackages())].map((p) => p.item)));
+      await store.upsertItems([...cortexPackages(), ...(await edmPackages())].map((p) => p.item));
       const host = new IndexHost(store);
       while (!(await host.refresh('item', 1000)));
       for (const row of TABLE) {
-        const request = { query: parseQuery(row.query, { fields: queryFields(itemSchema) }), sort: { kind: 'relevance' as const }, offset: 0, rows: row.top.length };
-        const got = (await host.search({ kind: 'item', request }, Date.now() + 60_000));
+        const request = {
+          query: parseQuery(row.query, { fields: queryFields(itemSchema) }),
+          sort: { kind: 'relevance' as const },
+          offset: 0,
+          rows: row.top.length,
+        };
+        const got = await host.search({ kind: 'item', request }, Date.now() + 60_000);
         assert.deepEqual(got.ids, row.top, `${row.query}: ${row.why}`);
       }
       // Title over description: the description-only hit scores below the title hits.
-      const goethe = (await host.search({ kind: 'item', request: { query: parseQuery('goethe', { fields: queryFields(itemSchema) }), sort: { kind: 'relevance' }, offset: 0, rows: 3 } }, Date.now() + 60_000));
+      const goethe = await host.search(
+        {
+          kind: 'item',
+          request: { query: parseQuery('goethe', { fields: queryFields(itemSchema) }), sort: { kind: 'relevance' }, offset: 0, rows: 3 },
+        },
+        Date.now() + 60_000,
+      );
       assert.ok(goethe.scores[2]! < goethe.scores[1]! / 2, `${goethe.scores}`);
     } finally {
       dispose();

@@ -34,11 +34,22 @@ async function until(what: string, condition: () => Promise<boolean> | boolean):
 }
 
 const person = (id: string, occupation: string) =>
-  preparePerson({ id, type: 'person', preferredName: 'Probe Person', variantName: [], professionOrOccupation: [occupation] } as unknown as Person);
+  preparePerson({
+    id,
+    type: 'person',
+    preferredName: 'Probe Person',
+    variantName: [],
+    professionOrOccupation: [occupation],
+  } as unknown as Person);
 
 const itemQuery = (q: string) => ({
   kind: 'item' as const,
-  request: { query: parseQuery(q, { fields: queryFields(itemSchema) }), sort: { kind: 'id' as const, descending: false }, offset: 0, rows: 10 },
+  request: {
+    query: parseQuery(q, { fields: queryFields(itemSchema) }),
+    sort: { kind: 'id' as const, descending: false },
+    offset: 0,
+    rows: 10,
+  },
 });
 
 for (const backend of BACKENDS) {
@@ -48,25 +59,28 @@ for (const backend of BACKENDS) {
       const { store, location: path, dispose } = await backend.open();
       await ingestEntities(store, [EF], { batchSize: 500 });
       const [first, ...rest] = cortexPackages().map((p) => p.item);
-      (await store.upsertItems(rest));
+      await store.upsertItems(rest);
       const runner: SearchRunner = createSearchRunner(store, loadConfig({ flags: { search: { workers } } }).search);
       try {
         assert.equal(runner.state().indexBuilt, false, 'nothing is built before the start');
         // Asked at once, before any build: it waits for the person index and sees every person.
         const all = await runner.run(toEntitySearch({ query: '*:*', rows: '0' }).search);
-        assert.equal(all.total, (await store.countPersons()));
+        assert.equal(all.total, await store.countPersons());
         await until('both indexes built', () => runner.state().indexBuilt);
         assert.ok(runner.state().index !== undefined, 'the index knows what it caught up with');
         assert.equal((await runner.engine(itemQuery('*:*'))).total, rest.length);
 
-        const other = (await backend.connect(path));
+        const other = await backend.connect(path);
         try {
-          (await other.upsertPersons([person('http://d-nb.info/gnd/999991', 'Glasbläserin')]));
-          (await other.upsertItems([first!]));
+          await other.upsertPersons([person('http://d-nb.info/gnd/999991', 'Glasbläserin')]);
+          await other.upsertItems([first!]);
         } finally {
           other.close();
         }
-        await until('the new person to be found', async () => (await runner.run(toEntitySearch({ query: 'Glasbläserin' }).search)).total === 1);
+        await until(
+          'the new person to be found',
+          async () => (await runner.run(toEntitySearch({ query: 'Glasbläserin' }).search)).total === 1,
+        );
         await until('the new item to be found', async () => (await runner.engine(itemQuery(`id:"${first!.id}"`))).total === 1);
         const found = await runner.engine(itemQuery('*:*'));
         assert.equal(found.total, rest.length + 1);
@@ -83,24 +97,32 @@ for (const backend of BACKENDS) {
   // follow the last by itself. No timer of the test's own wakes the event loop meanwhile:
   // an unref'd setImmediate (the passes' scheduling before) waited for some other event,
   // so that a worker without searches never finished its build (a server never got ready).
-  test(`[${backend.name}] the background build goes on slice after slice with nothing else to wake the thread`, { timeout: 60_000 }, async () => {
-    const { store, dispose } = await backend.open();
-    await ingestEntities(store, [EF], { batchSize: 500 });
-    const hosted = new HostedIndexes(store, { limits: { maxClauses: 1024, maxExpansionsPerTerm: 1000, maxExpansionsPerQuery: 10_000 }, indexSliceMs: 1, indexPollMs: 100 }, () => built());
-    let built: () => void = () => {};
-    const done = new Promise<void>((resolve) => (built = resolve));
-    // Keeps the process alive (the passes' timers are unref'd) without waking its loop before the test's timeout.
-    const alive = setTimeout(() => {}, 120_000);
-    try {
-      hosted.start();
-      await done;
-      assert.equal(hosted.host.index('person').size, await store.countPersons());
-    } finally {
-      clearTimeout(alive);
-      hosted.close();
-      dispose();
-    }
-  });
+  test(
+    `[${backend.name}] the background build goes on slice after slice with nothing else to wake the thread`,
+    { timeout: 60_000 },
+    async () => {
+      const { store, dispose } = await backend.open();
+      await ingestEntities(store, [EF], { batchSize: 500 });
+      const hosted = new HostedIndexes(
+        store,
+        { limits: { maxClauses: 1024, maxExpansionsPerTerm: 1000, maxExpansionsPerQuery: 10_000 }, indexSliceMs: 1, indexPollMs: 100 },
+        () => built(),
+      );
+      let built: () => void = () => {};
+      const done = new Promise<void>((resolve) => (built = resolve));
+      // Keeps the process alive (the passes' timers are unref'd) without waking its loop before the test's timeout.
+      const alive = setTimeout(() => {}, 120_000);
+      try {
+        hosted.start();
+        await done;
+        assert.equal(hosted.host.index('person').size, await store.countPersons());
+      } finally {
+        clearTimeout(alive);
+        hosted.close();
+        dispose();
+      }
+    },
+  );
 }
 
 // The tests above can pass even with the fault: stray wake-ups (the garbage collector's tasks)
@@ -111,7 +133,11 @@ test('index work still to do is scheduled on a timer, which wakes the event loop
   const { store, dispose } = await BACKENDS[0]!.open();
   await store.upsertItems(cortexPackages().map((p) => p.item));
   let built = false;
-  const hosted = new HostedIndexes(store, { limits: { maxClauses: 1024, maxExpansionsPerTerm: 1000, maxExpansionsPerQuery: 10_000 }, indexSliceMs: 1, indexPollMs: 100 }, () => (built = true));
+  const hosted = new HostedIndexes(
+    store,
+    { limits: { maxClauses: 1024, maxExpansionsPerTerm: 1000, maxExpansionsPerQuery: 10_000 }, indexSliceMs: 1, indexPollMs: 100 },
+    () => (built = true),
+  );
   const timer = () => (hosted as unknown as { timer: NodeJS.Timeout | NodeJS.Immediate | undefined }).timer;
   try {
     hosted.start();
@@ -125,7 +151,7 @@ test('index work still to do is scheduled on a timer, which wakes the event loop
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     assert.ok(passes > 0, 'the build took more than one pass');
-    assert.equal(timer()?.hasRef(), false, 'the poll of a caught-up index is unref\'d');
+    assert.equal(timer()?.hasRef(), false, "the poll of a caught-up index is unref'd");
   } finally {
     hosted.close();
     await dispose();

@@ -67,9 +67,14 @@ for (const backend of BACKENDS) {
         assert.ok(answer.total > 0, q);
         assert.deepEqual(answer, await main.run(search(q)), q);
       }
-      const probe = { id: 'http://d-nb.info/gnd/999991', type: 'person', preferredName: 'Probe Eins', professionOrOccupation: ['Glasbläser'] } as unknown as Person;
+      const probe = {
+        id: 'http://d-nb.info/gnd/999991',
+        type: 'person',
+        preferredName: 'Probe Eins',
+        professionOrOccupation: ['Glasbläser'],
+      } as unknown as Person;
       assert.equal((await pool.run(search('Glasbläser'))).total, 0);
-      (await store.upsertPersons([preparePerson(probe)]));
+      await store.upsertPersons([preparePerson(probe)]);
       // No wait: the worker's connection reads the commit count on every search.
       assert.equal((await pool.run(search('Glasbläser'))).total, 1);
       assert.equal((await pool.run(search('Glasbläser'))).total, 1, 'both workers');
@@ -79,47 +84,63 @@ for (const backend of BACKENDS) {
   test(`${b} a worker stuck past budget and grace is terminated and replaced; the stuck search gets the 503 and the next one its answer`, async () => {
     // A budget of 300 ms keeps the test short; at full priority, so that the replacement's
     // search is not starved past it by whatever else runs on a busy machine (search.niceness).
-    await withPool(backend, { workers: 1, timeBudgetMs: 300, niceness: 0 }, { graceMs: 50, workerUrl: STUCK_WORKER }, async (pool, _store, main) => {
-      const stuck = pool.run(search('stuck'));
-      // Waits for the only worker, then runs on its replacement.
-      const queued = pool.run(search('Wien'));
-      const error = await refusal(stuck);
-      assert.deepEqual(
-        [error.status, error.errorName, error.message, error.headers],
-        [
-          503,
-          'SearchTimeoutException',
-          'The search was stopped after 300 ms, its time budget. Narrow the query: fewer wildcards, more letters before each * or ?, fewer OR alternatives; or retry after 1 seconds (see the Retry-After header).',
-          { 'Retry-After': '1' },
-        ],
-      );
-      assert.deepEqual(await queued, await main.run(search('Wien')));
-      assert.equal(pool.terminated, 1);
-      assert.deepEqual(await pool.run(search('w*n')), await main.run(search('w*n')));
-      assert.equal(pool.terminated, 1);
-    });
+    await withPool(
+      backend,
+      { workers: 1, timeBudgetMs: 300, niceness: 0 },
+      { graceMs: 50, workerUrl: STUCK_WORKER },
+      async (pool, _store, main) => {
+        const stuck = pool.run(search('stuck'));
+        // Waits for the only worker, then runs on its replacement.
+        const queued = pool.run(search('Wien'));
+        const error = await refusal(stuck);
+        assert.deepEqual(
+          [error.status, error.errorName, error.message, error.headers],
+          [
+            503,
+            'SearchTimeoutException',
+            'The search was stopped after 300 ms, its time budget. Narrow the query: fewer wildcards, more letters before each * or ?, fewer OR alternatives; or retry after 1 seconds (see the Retry-After header).',
+            { 'Retry-After': '1' },
+          ],
+        );
+        assert.deepEqual(await queued, await main.run(search('Wien')));
+        assert.equal(pool.terminated, 1);
+        assert.deepEqual(await pool.run(search('w*n')), await main.run(search('w*n')));
+        assert.equal(pool.terminated, 1);
+      },
+    );
   });
 
   test(`${b} a worker on a core past budget and grace without stopping is terminated and replaced; the next search gets its answer`, async () => {
     // A budget of 300 ms keeps the test short; at full priority, so that the replacement's
     // search is not starved past it by whatever else runs on a busy machine (search.niceness).
-    await withPool(backend, { workers: 1, timeBudgetMs: 300, niceness: 0 }, { graceMs: 50, workerUrl: STUCK_WORKER }, async (pool, _store, main) => {
-      const error = await refusal(pool.run(search('spin')));
-      assert.equal(error.errorName, 'SearchTimeoutException');
-      // The watchdog terminates it once it has had the grace on a core since its budget (src/search/threadPriority.ts).
-      assert.deepEqual(await pool.run(search('Wien')), await main.run(search('Wien')));
-      assert.equal(pool.terminated, 1);
-    });
+    await withPool(
+      backend,
+      { workers: 1, timeBudgetMs: 300, niceness: 0 },
+      { graceMs: 50, workerUrl: STUCK_WORKER },
+      async (pool, _store, main) => {
+        const error = await refusal(pool.run(search('spin')));
+        assert.equal(error.errorName, 'SearchTimeoutException');
+        // The watchdog terminates it once it has had the grace on a core since its budget (src/search/threadPriority.ts).
+        assert.deepEqual(await pool.run(search('Wien')), await main.run(search('Wien')));
+        assert.equal(pool.terminated, 1);
+      },
+    );
   });
 
   test(`${b} the workers run at search.niceness, the main thread as before`, linux, async () => {
     const before = sampleThread(thisThreadId())!.niceness;
     await withPool(backend, { workers: 2, niceness: 17 }, {}, async (pool, _store, main) => {
       // Both workers answer (the first takes one, the second the other), so both have said their thread.
-      assert.deepEqual(await Promise.all([pool.run(search('Wien')), pool.run(search('Wien'))]), [await main.run(search('Wien')), await main.run(search('Wien'))]);
+      assert.deepEqual(await Promise.all([pool.run(search('Wien')), pool.run(search('Wien'))]), [
+        await main.run(search('Wien')),
+        await main.run(search('Wien')),
+      ]);
       const threads = pool.threadIds();
       assert.equal(threads.length, 2);
-      assert.deepEqual(threads.map((t) => sampleThread(t)?.niceness), [17, 17]);
+      assert.deepEqual(
+        threads.map((t) => sampleThread(t)?.niceness),
+        [17, 17],
+      );
       assert.equal(sampleThread(thisThreadId())!.niceness, before);
     });
   });
@@ -130,7 +151,12 @@ for (const backend of BACKENDS) {
       const error = await refusal(pool.run(search('Wien')));
       assert.deepEqual(
         [error.status, error.errorName, error.message, error.headers],
-        [503, 'SearchBusyException', 'Too many searches are running or waiting. Retry after 1 seconds (see the Retry-After header).', { 'Retry-After': '1' }],
+        [
+          503,
+          'SearchBusyException',
+          'Too many searches are running or waiting. Retry after 1 seconds (see the Retry-After header).',
+          { 'Retry-After': '1' },
+        ],
       );
       assert.equal((await refusal(stuck)).errorName, 'SearchTimeoutException');
     });

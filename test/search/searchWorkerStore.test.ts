@@ -68,7 +68,11 @@ test('a search worker whose store is down at its start and goes away later: stor
     await relay.start();
     await answer(answers, (a) => a.type === 'built', 'built');
     send({ type: 'job', id: 2, op: SUGGEST, budgetMs: 10_000, armed: true });
-    assert.deepEqual(await answer(answers, (a) => (a.type === 'done' || a.type === 'failed') && a.id === 2, 'answer to job 2'), { type: 'done', id: 2, result: ['Goethe'] });
+    assert.deepEqual(await answer(answers, (a) => (a.type === 'done' || a.type === 'failed') && a.id === 2, 'answer to job 2'), {
+      type: 'done',
+      id: 2,
+      result: ['Goethe'],
+    });
 
     // Gone while it runs: a store error again, not following; back: following and answering.
     answers.length = 0;
@@ -81,7 +85,11 @@ test('a search worker whose store is down at its start and goes away later: stor
     await relay.start();
     await answer(answers, (a) => a.type === 'following' && a.following, 'following: true');
     send({ type: 'job', id: 4, op: SUGGEST, budgetMs: 10_000, armed: true });
-    assert.deepEqual(await answer(answers, (a) => (a.type === 'done' || a.type === 'failed') && a.id === 4, 'answer to job 4'), { type: 'done', id: 4, result: ['Goethe'] });
+    assert.deepEqual(await answer(answers, (a) => (a.type === 'done' || a.type === 'failed') && a.id === 4, 'answer to job 4'), {
+      type: 'done',
+      id: 4,
+      result: ['Goethe'],
+    });
   } finally {
     await relay.cut();
     await db.drop();

@@ -36,7 +36,8 @@ function personIndex(): SearchIndex {
 
 async function itemIndex(): Promise<SearchIndex> {
   const ix = new SearchIndex(itemSchema);
-  for (const p of [...cortexPackages(), ...(await edmPackages())]) ix.upsert({ ...itemDocumentsFromJson(p.item.json, p.item.id).search, id: p.item.id });
+  for (const p of [...cortexPackages(), ...(await edmPackages())])
+    ix.upsert({ ...itemDocumentsFromJson(p.item.json, p.item.id).search, id: p.item.id });
   return ix;
 }
 
@@ -105,18 +106,28 @@ const ITEM_ROWS: Row[] = [
 test('persons of the fixtures: query sent → correction', () => {
   const ix = personIndex();
   const got = PERSON_ROWS.map(([q, , m]) => [q, corrected(ix, q, m), m] as Row);
-  assert.deepEqual(got, PERSON_ROWS.map(([q, e, m]) => [q, e, m]));
+  assert.deepEqual(
+    got,
+    PERSON_ROWS.map(([q, e, m]) => [q, e, m]),
+  );
 });
 
 test('items of the fixtures: query sent → correction', async () => {
   const ix = await itemIndex();
   const got = ITEM_ROWS.map(([q, , m]) => [q, corrected(ix, q, m), m] as Row);
-  assert.deepEqual(got, ITEM_ROWS.map(([q, e, m]) => [q, e, m]));
+  assert.deepEqual(
+    got,
+    ITEM_ROWS.map(([q, e, m]) => [q, e, m]),
+  );
 });
 
 test('the hits stay those of the query as sent; the correction finds more', async () => {
   const ix = await itemIndex();
-  for (const [q, minHits] of [['Goehte', 1], ['Clavichorde', 20], ['Tafelklavier', 1]] as const) {
+  for (const [q, minHits] of [
+    ['Goehte', 1],
+    ['Clavichorde', 20],
+    ['Tafelklavier', 1],
+  ] as const) {
     const req = request(ix, q, minHits);
     const { correctedQuery, ...rest } = ix.search(req, FAR());
     const { spellcheck: _, ...plain } = req;
@@ -190,7 +201,12 @@ test('nearTerms finds exactly the terms a brute force finds', () => {
   assert.ok(recent.length > 0);
   for (let q = 0; q < 60; q++) {
     const w = word();
-    for (const [k, minPrefix] of [[1, 0], [2, 0], [2, 1], [3, 2]] as const) {
+    for (const [k, minPrefix] of [
+      [1, 0],
+      [2, 0],
+      [2, 1],
+      [3, 2],
+    ] as const) {
       const got: string[] = [];
       nearTerms(dict, w, k, minPrefix, (t, d) => got.push(`${t}:${d}`));
       const want = [...sorted, ...recent]
@@ -218,7 +234,16 @@ test('editDistance counts a swap of neighbours as one edit', () => {
 
 test('withCaseOf spells a correction with the case pattern of the word it replaces', () => {
   assert.deepEqual(
-    [['goehte', 'goethe'], ['Goehte', 'goethe'], ['GOEHTE', 'goethe'], ['gOEHTE', 'goethe'], ['Übersetzr', 'ubersetzer'], ['Ubersetzr', 'übersetzer'], ['STRAUS', 'strauß'], ['É', 'e']].map(([w, f]) => withCaseOf(w!, f!)),
+    [
+      ['goehte', 'goethe'],
+      ['Goehte', 'goethe'],
+      ['GOEHTE', 'goethe'],
+      ['gOEHTE', 'goethe'],
+      ['Übersetzr', 'ubersetzer'],
+      ['Ubersetzr', 'übersetzer'],
+      ['STRAUS', 'strauß'],
+      ['É', 'e'],
+    ].map(([w, f]) => withCaseOf(w!, f!)),
     ['goethe', 'Goethe', 'GOETHE', 'goethe', 'Ubersetzer', 'Übersetzer', 'STRAUSS', 'E'],
   );
 });

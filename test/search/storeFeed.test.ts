@@ -33,7 +33,13 @@ function fixturePersons(): PreparedPerson[] {
 }
 
 /** Catches up in slices of 5 ms, as a worker would between searches; `between` runs after each slice. */
-async function feedAll(index: SearchIndex, store: Store, kind: 'item' | 'person', position: string | null, between: () => Promise<unknown> = async () => {}) {
+async function feedAll(
+  index: SearchIndex,
+  store: Store,
+  kind: 'item' | 'person',
+  position: string | null,
+  between: () => Promise<unknown> = async () => {},
+) {
   const feed = storeFeed(store, kind);
   for (;;) {
     const r = await storeCatchUp(index, feed, position, 5, 50);
@@ -47,7 +53,13 @@ function requests(schema: Schema, queries: string[], facets: string[]): SearchRe
   const out: SearchRequest[] = [];
   for (const q of queries) {
     const query = parseQuery(q, { fields: queryFields(schema) });
-    out.push({ query, sort: { kind: 'relevance' }, offset: 0, rows: 50, facets: facets.map((field) => ({ field, limit: -1, mincount: 1, sort: 'count' })) });
+    out.push({
+      query,
+      sort: { kind: 'relevance' },
+      offset: 0,
+      rows: 50,
+      facets: facets.map((field) => ({ field, limit: -1, mincount: 1, sort: 'count' })),
+    });
     out.push({ query, sort: { kind: 'id', descending: false }, offset: 0, rows: 10_000 });
   }
   return out;
@@ -72,22 +84,22 @@ for (const backend of BACKENDS) {
       const packages = [...new Map([...cortexPackages(), ...(await edmPackages())].map((p) => [p.item.id, p.item])).values()];
       assert.ok(packages.length > 100);
       const half = Math.floor(packages.length / 2);
-      (await store.upsertItems(packages.slice(0, half)));
+      await store.upsertItems(packages.slice(0, half));
       const fed = new SearchIndex(itemSchema);
       // Writes between the slices of the full scan and of the increments after it.
       const pending: Array<() => Promise<unknown>> = [
-        async () => (await store.upsertItems(packages.slice(half))),
-        async () => (await store.blockItem(packages[3]!.id, 'test')),
-        async () => (await store.applyItemChanges([{ kind: 'delete', sourceId: packages[5]!.choUri! }])),
-        async () => (await store.upsertItems([{ ...packages[7]!, etag: 'changed', json: packages[8]!.json } satisfies PreparedItem])),
+        async () => await store.upsertItems(packages.slice(half)),
+        async () => await store.blockItem(packages[3]!.id, 'test'),
+        async () => await store.applyItemChanges([{ kind: 'delete', sourceId: packages[5]!.choUri! }]),
+        async () => await store.upsertItems([{ ...packages[7]!, etag: 'changed', json: packages[8]!.json } satisfies PreparedItem]),
       ];
       let position = await feedAll(fed, store, 'item', null, async () => pending.shift()?.());
       while (pending.length > 0) {
         await pending.shift()!();
         position = await feedAll(fed, store, 'item', position);
       }
-      (await store.unblockItem(packages[3]!.id));
-      (await store.blockItem(packages[9]!.id, 'test'));
+      await store.unblockItem(packages[3]!.id);
+      await store.blockItem(packages[9]!.id, 'test');
       await feedAll(fed, store, 'item', position);
 
       const direct = new SearchIndex(itemSchema);
@@ -99,7 +111,15 @@ for (const backend of BACKENDS) {
       }
       direct.refreshOrders(1024);
       assert.equal(fed.size, packages.length - 2);
-      assertSameAnswers(fed, direct, requests(itemSchema, ['*:*', 'goethe', 'Berlin', 'title:brief*', 'has_media_fct:true', `id:${packages[7]!.id}`], ['type_fct', 'place_fct', 'sector_fct', 'time_fct']));
+      assertSameAnswers(
+        fed,
+        direct,
+        requests(
+          itemSchema,
+          ['*:*', 'goethe', 'Berlin', 'title:brief*', 'has_media_fct:true', `id:${packages[7]!.id}`],
+          ['type_fct', 'place_fct', 'sector_fct', 'time_fct'],
+        ),
+      );
     } finally {
       await dispose();
     }
@@ -111,13 +131,16 @@ for (const backend of BACKENDS) {
       const persons = fixturePersons();
       assert.ok(persons.length > 100);
       const refs = (n: number) => persons.filter((_, i) => i % n === 0).map((p) => p.id);
-      (await store.upsertPersons(persons));
+      await store.upsertPersons(persons);
       const fed = new SearchIndex(personSchema);
       let position = await feedAll(fed, store, 'person', null);
       // Items referring to persons load after the scan: their counts come as increments.
-      (await store.upsertItems([{ ...itemFixture('A'), refs: refs(3) }, { ...itemFixture('B'), refs: refs(5) }]));
+      await store.upsertItems([
+        { ...itemFixture('A'), refs: refs(3) },
+        { ...itemFixture('B'), refs: refs(5) },
+      ]);
       const renamed = { ...(JSON.parse(persons[1]!.doc) as Person), preferredName: 'Umbenannt, Person' };
-      (await store.upsertPersons([preparePerson(renamed)]));
+      await store.upsertPersons([preparePerson(renamed)]);
       position = await feedAll(fed, store, 'person', position);
       assert.ok(position);
 
@@ -129,7 +152,11 @@ for (const backend of BACKENDS) {
         direct.upsert(personDocument(person, count));
       }
       direct.refreshOrders(1024);
-      assertSameAnswers(fed, direct, requests(personSchema, ['*:*', 'Umbenannt', 'Berlin', 'count:[1 TO *]', 'preferredName:m*'], personSchema.facets.slice()));
+      assertSameAnswers(
+        fed,
+        direct,
+        requests(personSchema, ['*:*', 'Umbenannt', 'Berlin', 'count:[1 TO *]', 'preferredName:m*'], personSchema.facets.slice()),
+      );
     } finally {
       await dispose();
     }
@@ -138,12 +165,15 @@ for (const backend of BACKENDS) {
   test(`[${backend.name}] a feed whose position was pruned throws FeedRescanError`, async () => {
     const { store, dispose } = await backend.open({ searchChangesKept: 1 });
     try {
-      (await store.upsertItems([itemFixture('A')]));
+      await store.upsertItems([itemFixture('A')]);
       const index = new SearchIndex(itemSchema);
       const position = await feedAll(index, store, 'item', null);
-      (await store.upsertItems([{ ...itemFixture('A'), etag: 'x1', json: '{}' }]));
-      (await store.upsertItems([{ ...itemFixture('A'), etag: 'x2', json: '{}' }]));
-      await assert.rejects(storeCatchUp(index, storeFeed(store, 'item'), position, 1000, 50), (e) => e instanceof FeedRescanError && e.kind === 'item');
+      await store.upsertItems([{ ...itemFixture('A'), etag: 'x1', json: '{}' }]);
+      await store.upsertItems([{ ...itemFixture('A'), etag: 'x2', json: '{}' }]);
+      await assert.rejects(
+        storeCatchUp(index, storeFeed(store, 'item'), position, 1000, 50),
+        (e) => e instanceof FeedRescanError && e.kind === 'item',
+      );
     } finally {
       await dispose();
     }

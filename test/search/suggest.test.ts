@@ -33,7 +33,10 @@ function expected(live: Map<string, string>, order: string[], prefix: string, li
     if (title === undefined || !fold(title).startsWith(p) || byKey.has(fold(title))) continue;
     byKey.set(fold(title), title);
   }
-  return [...byKey].sort((a, b) => compareCodePoints(a[0], b[0])).slice(0, limit).map(([, t]) => t);
+  return [...byKey]
+    .sort((a, b) => compareCodePoints(a[0], b[0]))
+    .slice(0, limit)
+    .map(([, t]) => t);
 }
 
 test('suggest: folded prefixes, one suggestion per folded title, in order, limited', () => {
@@ -89,13 +92,16 @@ for (const backend of BACKENDS) {
     const { store, dispose } = await backend.open();
     try {
       const packages = [...cortexPackages(), ...(await edmPackages())].map((p) => p.item);
-      (await store.upsertItems(packages));
+      await store.upsertItems(packages);
       const host = new IndexHost(store);
       while (!(await host.refresh('item', 1000)));
       const got = host.suggest('item', 'Goethe', 5);
       assert.ok(got.length > 0, 'some title starts with Goethe');
       for (const t of got) assert.ok(fold(t).startsWith('goethe'), t);
-      assert.deepEqual(got, [...got].sort((a, b) => compareCodePoints(fold(a), fold(b))));
+      assert.deepEqual(
+        got,
+        [...got].sort((a, b) => compareCodePoints(fold(a), fold(b))),
+      );
       assert.deepEqual(host.suggest('item', 'zzzzqq', 5), []);
     } finally {
       dispose();

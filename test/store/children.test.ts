@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { BACKENDS, loadPackages } from '../helpers/backends.js';
 import type { TestPackage } from '../helpers/packages.js';
 
-
 for (const backend of BACKENDS) {
   const b = `[${backend.name}]`;
 
@@ -29,16 +28,36 @@ for (const backend of BACKENDS) {
       ]);
       const page = (await store.getChildren('ROOT', 0, 100))!;
       assert.equal(page.total, 7);
-      assert.deepEqual(page.nodes.map((n) => n.id), ['C2B', 'C2', 'C10', 'CX', 'CN0', 'CN1', 'CN2']);
+      assert.deepEqual(
+        page.nodes.map((n) => n.id),
+        ['C2B', 'C2', 'C10', 'CX', 'CN0', 'CN1', 'CN2'],
+      );
       assert.deepEqual(page.nodes[1], {
-        id: 'C2', parent: 'ROOT', label: 'Two', type: 'htype_007', position: '2', leaf: false, aggregationEntity: true, childCount: 2,
+        id: 'C2',
+        parent: 'ROOT',
+        label: 'Two',
+        type: 'htype_007',
+        position: '2',
+        leaf: false,
+        aggregationEntity: true,
+        childCount: 2,
       });
       assert.deepEqual(page.nodes[6], {
-        id: 'CN2', parent: 'ROOT', label: 'Same', type: '', position: '-1', leaf: true, aggregationEntity: false, childCount: 0,
+        id: 'CN2',
+        parent: 'ROOT',
+        label: 'Same',
+        type: '',
+        position: '-1',
+        leaf: true,
+        aggregationEntity: false,
+        childCount: 0,
       });
       // Pages cut the same order and never overlap.
       const pages = await Promise.all([0, 3, 6].map(async (offset) => (await store.getChildren('ROOT', offset, 3))!));
-      assert.deepEqual(pages.flatMap((p) => p.nodes.map((n) => n.id)), page.nodes.map((n) => n.id));
+      assert.deepEqual(
+        pages.flatMap((p) => p.nodes.map((n) => n.id)),
+        page.nodes.map((n) => n.id),
+      );
       assert.ok(pages.every((p) => p.total === 7));
       assert.deepEqual(await store.getChildren('ROOT', 7, 3), { total: 7, nodes: [] });
       assert.deepEqual(await store.getChildren('ROOT', 2, 0), { total: 7, nodes: [] });
@@ -71,7 +90,10 @@ for (const backend of BACKENDS) {
       await loadPackages(store, [{ id: 'BOOK', title: 'Book' }, ...pages.reverse()]);
       const page = (await store.getChildren('BOOK', 0, 1000))!;
       assert.equal(page.total, 40);
-      assert.deepEqual(page.nodes.map((n) => n.id), Array.from({ length: 40 }, (_, i) => `PAGE${String(i).padStart(2, '0')}`));
+      assert.deepEqual(
+        page.nodes.map((n) => n.id),
+        Array.from({ length: 40 }, (_, i) => `PAGE${String(i).padStart(2, '0')}`),
+      );
       for (const node of page.nodes) {
         assert.equal(node.position, (await store.getAncestry(node.id))!.nodes[0]!.position, node.id);
       }

@@ -9,7 +9,6 @@ import { BACKENDS, loadPackages, preparedItem } from '../helpers/backends.js';
 import type { TestPackage } from '../helpers/packages.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
 
-
 for (const backend of BACKENDS) {
   test(`[${backend.name}] chain of depth 12: parents lists the item and all 11 ancestors, root last`, async () => {
     const { store, dispose } = await backend.open();
@@ -25,10 +24,32 @@ for (const backend of BACKENDS) {
       await loadPackages(store, [...chain].reverse());
       const a = (await store.getAncestry('LEVEL11'))!;
       assert.equal(a.cycle, false);
-      assert.deepEqual(a.nodes.map((n) => n.id), Array.from({ length: 12 }, (_, i) => `LEVEL${11 - i}`));
-      assert.deepEqual(a.nodes[0], { id: 'LEVEL11', parent: 'LEVEL10', label: 'Level 11', type: 'htype_007', position: '11', leaf: true, aggregationEntity: false });
-      assert.deepEqual(a.nodes[11], { id: 'LEVEL0', parent: null, label: 'Level 0', type: 'htype_007', position: '0', leaf: false, aggregationEntity: false });
-      assert.ok(a.nodes.slice(1).every((n) => !n.leaf), 'every ancestor has a child');
+      assert.deepEqual(
+        a.nodes.map((n) => n.id),
+        Array.from({ length: 12 }, (_, i) => `LEVEL${11 - i}`),
+      );
+      assert.deepEqual(a.nodes[0], {
+        id: 'LEVEL11',
+        parent: 'LEVEL10',
+        label: 'Level 11',
+        type: 'htype_007',
+        position: '11',
+        leaf: true,
+        aggregationEntity: false,
+      });
+      assert.deepEqual(a.nodes[11], {
+        id: 'LEVEL0',
+        parent: null,
+        label: 'Level 0',
+        type: 'htype_007',
+        position: '0',
+        leaf: false,
+        aggregationEntity: false,
+      });
+      assert.ok(
+        a.nodes.slice(1).every((n) => !n.leaf),
+        'every ancestor has a child',
+      );
     } finally {
       await dispose();
     }
@@ -60,11 +81,21 @@ for (const backend of BACKENDS) {
   test(`[${backend.name}] leaf reflects the whole store: loading a child later makes its parent a non-leaf`, async () => {
     const { store, dispose } = await backend.open();
     try {
-      await loadPackages(store, [{ id: 'P', title: 'Parent' }, { id: 'C1', title: 'Child 1', parent: 'P' }]);
+      await loadPackages(store, [
+        { id: 'P', title: 'Parent' },
+        { id: 'C1', title: 'Child 1', parent: 'P' },
+      ]);
       assert.equal((await store.getAncestry('C1'))!.nodes[0]!.leaf, true);
       await loadPackages(store, [{ id: 'GC', title: 'Grandchild', parent: 'C1' }]);
       const nodes = (await store.getAncestry('GC'))!.nodes;
-      assert.deepEqual(nodes.map((n) => [n.id, n.leaf]), [['GC', true], ['C1', false], ['P', false]]);
+      assert.deepEqual(
+        nodes.map((n) => [n.id, n.leaf]),
+        [
+          ['GC', true],
+          ['C1', false],
+          ['P', false],
+        ],
+      );
     } finally {
       await dispose();
     }
@@ -103,7 +134,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual(new Set(loop), new Set(['CYA', 'CYB', 'CYC']));
       const a = (await store.getAncestry('BELOW'))!;
       assert.equal(a.cycle, true);
-      assert.deepEqual(a.nodes.map((n) => n.id), ['BELOW', 'CYA', 'CYC', 'CYB']);
+      assert.deepEqual(
+        a.nodes.map((n) => n.id),
+        ['BELOW', 'CYA', 'CYC', 'CYB'],
+      );
     } finally {
       await dispose();
     }
@@ -127,10 +161,13 @@ for (const backend of BACKENDS) {
       // Its parent arrives later: the chain then reaches it, and the parent is not a leaf.
       await loadPackages(store, [{ id: 'X25Y2NE7RRBGD2YT36TYQTUNSDGJVBFR', title: 'Beyträge zur Naturgeschichte; 1', htype: 'htype_007' }]);
       const nodes = (await store.getAncestry(CHAPTER_ID))!.nodes;
-      assert.deepEqual(nodes.map((n) => [n.id, n.parent, n.leaf]), [
-        [CHAPTER_ID, 'X25Y2NE7RRBGD2YT36TYQTUNSDGJVBFR', true],
-        ['X25Y2NE7RRBGD2YT36TYQTUNSDGJVBFR', null, false],
-      ]);
+      assert.deepEqual(
+        nodes.map((n) => [n.id, n.parent, n.leaf]),
+        [
+          [CHAPTER_ID, 'X25Y2NE7RRBGD2YT36TYQTUNSDGJVBFR', true],
+          ['X25Y2NE7RRBGD2YT36TYQTUNSDGJVBFR', null, false],
+        ],
+      );
     } finally {
       await dispose();
     }

@@ -22,9 +22,21 @@ for (const backend of BACKENDS) {
     const { store, dispose } = await backend.open();
     try {
       const a = prepared({ id: 'A', title: 'A' }, { sourceId: 'oai:x:a' });
-      assert.deepEqual(await store.applyItemChanges([{ kind: 'upsert', item: a }, { kind: 'delete', sourceId: 'oai:x:a' }]), { inserted: 1, updated: 0, unchanged: 0, deleted: 1 });
+      assert.deepEqual(
+        await store.applyItemChanges([
+          { kind: 'upsert', item: a },
+          { kind: 'delete', sourceId: 'oai:x:a' },
+        ]),
+        { inserted: 1, updated: 0, unchanged: 0, deleted: 1 },
+      );
       assert.equal(await store.getItemDocument('A', 'xml'), undefined);
-      assert.deepEqual(await store.applyItemChanges([{ kind: 'delete', sourceId: 'oai:x:a' }, { kind: 'upsert', item: a }]), { inserted: 1, updated: 0, unchanged: 0, deleted: 0 });
+      assert.deepEqual(
+        await store.applyItemChanges([
+          { kind: 'delete', sourceId: 'oai:x:a' },
+          { kind: 'upsert', item: a },
+        ]),
+        { inserted: 1, updated: 0, unchanged: 0, deleted: 0 },
+      );
       assert.equal(await store.countItems(), 1);
     } finally {
       await dispose();
@@ -64,7 +76,16 @@ for (const backend of BACKENDS) {
     const { store, dispose } = await backend.open();
     try {
       const bad = { ...prepared({ id: 'D', title: 'D' }), label: null as unknown as string }; // violates NOT NULL
-      await assert.rejects(async () => (await store.applyItemChanges([{ kind: 'upsert', item: prepared({ id: 'E', title: 'E' }) }, { kind: 'upsert', item: bad }], { source: 'src', state: running })));
+      await assert.rejects(
+        async () =>
+          await store.applyItemChanges(
+            [
+              { kind: 'upsert', item: prepared({ id: 'E', title: 'E' }) },
+              { kind: 'upsert', item: bad },
+            ],
+            { source: 'src', state: running },
+          ),
+      );
       assert.equal(await store.countItems(), 0);
       assert.equal(await store.getHarvestState('src'), undefined);
     } finally {
@@ -79,7 +100,12 @@ for (const backend of BACKENDS) {
       const before = await store.getItemDocument('F', 'xml')!;
       // Different bytes (another ingest-date), same source: unchanged.
       const again = prepared({ id: 'F', title: 'F changed only in the built package' }, { sourceDigest: 'd1', sourceId: 'oai:x:f' });
-      assert.deepEqual(await store.applyItemChanges([{ kind: 'upsert', item: again }]), { inserted: 0, updated: 0, unchanged: 1, deleted: 0 });
+      assert.deepEqual(await store.applyItemChanges([{ kind: 'upsert', item: again }]), {
+        inserted: 0,
+        updated: 0,
+        unchanged: 1,
+        deleted: 0,
+      });
       assert.deepEqual(await store.getItemDocument('F', 'xml'), before);
       assert.equal((await store.applyItemChanges([{ kind: 'delete', sourceId: 'oai:x:f' }])).deleted, 1);
     } finally {

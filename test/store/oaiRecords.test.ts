@@ -20,7 +20,17 @@ function prepared(p: TestPackage, extra: Partial<PreparedItem> = {}): PreparedIt
 }
 
 const provider = (key: string, name: string, sectors: string[]): ProviderRecord => ({
-  key, ddbId: key, providerId: '', parentId: '', name, uri: '', sectors, latitude: '', longitude: '', state: '', logo: '',
+  key,
+  ddbId: key,
+  providerId: '',
+  parentId: '',
+  name,
+  uri: '',
+  sectors,
+  latitude: '',
+  longitude: '',
+  state: '',
+  logo: '',
 });
 const LIB = provider('LIB', 'Bibliothek', ['sec_02', 'sec_04']);
 const MUS = provider('name:Museum für Völkerkunde', 'Museum für Völkerkunde', ['sec_06']);
@@ -28,7 +38,7 @@ const MUS = provider('name:Museum für Völkerkunde', 'Museum für Völkerkunde'
 /** Every record, heads only, as `id:deleted:sets` in harvest order. */
 async function heads(store: Store, set?: string): Promise<string[]> {
   const all: OaiRecord[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.listOaiRecords({ after, set, limit: 2, bodies: false });
     if (page.length === 0) break;
     all.push(...page);
@@ -84,8 +94,14 @@ for (const backend of BACKENDS) {
       const changed = (await store.getOaiRecord('A', false))!;
       assert.ok(changed.datestamp > first.datestamp, 'a changed package has a later datestamp');
       assert.equal(changed.num, first.num, 'and keeps its place in the harvest order');
-      assert.equal((await store.listOaiRecords({ after: 0, from: changed.datestamp, limit: 10, bodies: false })).map((r) => r.id).join(), 'A');
-      assert.equal((await store.listOaiRecords({ after: 0, until: changed.datestamp - 1, limit: 10, bodies: false })).map((r) => r.id).join(), 'B,C');
+      assert.equal(
+        (await store.listOaiRecords({ after: 0, from: changed.datestamp, limit: 10, bodies: false })).map((r) => r.id).join(),
+        'A',
+      );
+      assert.equal(
+        (await store.listOaiRecords({ after: 0, until: changed.datestamp - 1, limit: 10, bodies: false })).map((r) => r.id).join(),
+        'B,C',
+      );
 
       // Deleted at the source and blocked by the operator: both listed as deleted, sets kept, no body.
       await store.applyItemChanges([{ kind: 'delete', sourceId: 'src:B' }]);
@@ -110,7 +126,10 @@ for (const backend of BACKENDS) {
         { spec: 'sector-sec_04', name: null },
         { spec: 'sector-sec_06', name: null },
       ]);
-      assert.deepEqual((await store.listOaiSets('provider-~', 2)).map((s) => s.spec), ['sector-sec_02', 'sector-sec_04']);
+      assert.deepEqual(
+        (await store.listOaiSets('provider-~', 2)).map((s) => s.spec),
+        ['sector-sec_02', 'sector-sec_04'],
+      );
       assert.equal(await store.oaiSetExists('sector-sec_01'), false);
       assert.equal(await store.getOaiRecord('NONE', false), undefined);
     } finally {
@@ -122,20 +141,35 @@ for (const backend of BACKENDS) {
     const { store, dispose } = await backend.open();
     try {
       // Leaves first, then the middle, then the root; a stand-alone item is in no collection.
-      await store.upsertItems([prepared({ id: 'LEAF1', parent: 'MID' }), prepared({ id: 'LEAF2', parent: 'MID' }), prepared({ id: 'ALONE' })]);
+      await store.upsertItems([
+        prepared({ id: 'LEAF1', parent: 'MID' }),
+        prepared({ id: 'LEAF2', parent: 'MID' }),
+        prepared({ id: 'ALONE' }),
+      ]);
       assert.deepEqual(await heads(store), ['LEAF1:live:', 'LEAF2:live:', 'ALONE:live:'], 'a parent not yet stored: no collection yet');
       await store.upsertItems([prepared({ id: 'MID', parent: 'ROOT' })]);
-      assert.deepEqual(await heads(store, 'collection-MID'), ['LEAF1:live:collection-MID', 'LEAF2:live:collection-MID', 'MID:live:collection-MID']);
+      assert.deepEqual(await heads(store, 'collection-MID'), [
+        'LEAF1:live:collection-MID',
+        'LEAF2:live:collection-MID',
+        'MID:live:collection-MID',
+      ]);
       await store.upsertItems([prepared({ id: 'ROOT' })]);
       assert.deepEqual(await heads(store, 'collection-ROOT'), [
-        'LEAF1:live:collection-ROOT', 'LEAF2:live:collection-ROOT', 'MID:live:collection-ROOT', 'ROOT:live:collection-ROOT',
+        'LEAF1:live:collection-ROOT',
+        'LEAF2:live:collection-ROOT',
+        'MID:live:collection-ROOT',
+        'ROOT:live:collection-ROOT',
       ]);
       assert.deepEqual(await heads(store, 'collection-MID'), [], 'the old collection is empty now');
       assert.deepEqual(await store.listOaiSets(null, 10), [{ spec: 'collection-ROOT', name: '' }]);
 
       // The root goes: its children become roots of their own; the root's tombstone stays in its set.
       await store.applyItemChanges([{ kind: 'delete', sourceId: 'src:ROOT' }]);
-      assert.deepEqual(await heads(store, 'collection-MID'), ['LEAF1:live:collection-MID', 'LEAF2:live:collection-MID', 'MID:live:collection-MID']);
+      assert.deepEqual(await heads(store, 'collection-MID'), [
+        'LEAF1:live:collection-MID',
+        'LEAF2:live:collection-MID',
+        'MID:live:collection-MID',
+      ]);
       assert.deepEqual(await heads(store, 'collection-ROOT'), ['ROOT:deleted:collection-ROOT']);
 
       // A leaf moves under the stand-alone item, which becomes a collection itself.

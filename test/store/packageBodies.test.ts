@@ -19,11 +19,11 @@ function noting(store: Store, seen: Map<string, PreparedItem>): Store {
     ...store,
     upsertItems: async (items) => {
       items.forEach(note);
-      return (await store.upsertItems(items));
+      return await store.upsertItems(items);
     },
     applyItemChanges: async (changes: readonly ItemChange[], harvest) => {
       for (const c of changes) if (c.kind === 'upsert') note(c.item);
-      return (await store.applyItemChanges(changes, harvest));
+      return await store.applyItemChanges(changes, harvest);
     },
   };
 }
@@ -39,11 +39,11 @@ for (const backend of BACKENDS) {
       });
       assert.equal(summary.problems.length, 0, JSON.stringify(summary.problems.slice(0, 3)));
       assert.ok(loaded.size > 1000, `the fixtures hold over 1,000 packages, ${loaded.size} were loaded`);
-      assert.equal((await store.countItems()), loaded.size);
+      assert.equal(await store.countItems(), loaded.size);
       let brotliForms = 0;
       for (const item of loaded.values()) {
         for (const format of ['json', 'xml'] as const) {
-          const doc = (await store.getItemDocument(item.id, format));
+          const doc = await store.getItemDocument(item.id, format);
           assert.ok(doc, `${item.id} ${format}`);
           const expected = Buffer.from(item[format], 'utf8');
           assert.ok(doc.body.equals(expected), `${item.id} ${format}: the body differs from what was loaded`);
@@ -56,7 +56,11 @@ for (const backend of BACKENDS) {
           }
         }
         // What a search answer shows of it: its stored fields, made from the package as loaded.
-        assert.equal((await store.readSearchBodies('item', [item.id]))[0], itemStoredFieldsJson(item.json, item.id), `${item.id}: the stored fields`);
+        assert.equal(
+          (await store.readSearchBodies('item', [item.id]))[0],
+          itemStoredFieldsJson(item.json, item.id),
+          `${item.id}: the stored fields`,
+        );
       }
       assert.ok(brotliForms === 0 || brotliForms === 2 * loaded.size, 'a backend hands over the brotli form of every body or of none');
     } finally {

@@ -70,7 +70,9 @@ test('a batched load on PostgreSQL leaves what one-by-one writes leave on SQLite
   batch.push({ kind: 'upsert', item: changed(initial[61]!, items[2]!, [refOf(5)]) });
 
   const personBatch: PreparedPerson[] = [
-    ...persons.slice(0, 20).map((p) => ({ ...p, digest: `${p.digest}-v2`, doc: p.doc.replace(/"id"/, '"preferredName":"Geändert","id"'), gender: ['male'] })),
+    ...persons
+      .slice(0, 20)
+      .map((p) => ({ ...p, digest: `${p.digest}-v2`, doc: p.doc.replace(/"id"/, '"preferredName":"Geändert","id"'), gender: ['male'] })),
     ...persons.slice(20, 30),
     ...persons.slice(40),
     { ...persons[5]!, digest: 'again', gender: [] },
@@ -92,7 +94,13 @@ test('a batched load on PostgreSQL leaves what one-by-one writes leave on SQLite
     assert.deepEqual(results[0]!.items, { inserted: 30, updated: 35, unchanged: 11, deleted: 1 });
     assert.deepEqual(results[0]!.persons, { inserted: persons.length - 40, updated: 21, unchanged: 10 });
     const ids = [...new Set([...initial, ...later].map((i) => i.id))];
-    await assertSameAnswers(sqlite.store, postgres.store, ids, persons.map((p) => p.id), false);
+    await assertSameAnswers(
+      sqlite.store,
+      postgres.store,
+      ids,
+      persons.map((p) => p.id),
+      false,
+    );
     for (const kind of ['item', 'person'] as const) {
       const expected = await changesAfter(sqlite.store, kind, positions[0]![kind]);
       assert.ok(expected.size > 30);

@@ -34,7 +34,11 @@ test('[postgres] every fixture package is stored as brotli and comes back byte f
         assert.ok(doc.brotli?.equals(encodeBody(expected)), `${item.id} ${format}: the brotli form is not the shared encoding's`);
         assert.equal(doc.etag, item.etag);
       }
-      assert.deepEqual(await store.readSearchBodies('item', [item.id]), [itemStoredFieldsJson(item.json, item.id)], `${item.id}: the stored fields`);
+      assert.deepEqual(
+        await store.readSearchBodies('item', [item.id]),
+        [itemStoredFieldsJson(item.json, item.id)],
+        `${item.id}: the stored fields`,
+      );
     }
 
     // What is on disk is the compressed form: read past the store, from the tables themselves.

@@ -36,7 +36,10 @@ test('copy: SQLite to PostgreSQL and back, nothing lost, checked by counts and d
     const there = await cli(['copy', '--from', original, '--to', db.url]);
     assert.equal(there.code, 0, there.err.join('\n'));
     const lines = tableLines(there.out);
-    assert.deepEqual(lines.map((l) => l[0]), ['providers', 'items', 'item_refs', 'item_providers', 'blocked_items', 'persons', 'api_keys', 'harvest_state', 'load_runs']);
+    assert.deepEqual(
+      lines.map((l) => l[0]),
+      ['providers', 'items', 'item_refs', 'item_providers', 'blocked_items', 'persons', 'api_keys', 'harvest_state', 'load_runs'],
+    );
     for (const [table, from, to] of lines) assert.equal(to, from, table);
     assert.equal(lines.find((l) => l[0] === 'items')![1], String(items.length - 1));
     assert.equal(lines.find((l) => l[0] === 'persons')![1], String(persons.length));
@@ -45,7 +48,13 @@ test('copy: SQLite to PostgreSQL and back, nothing lost, checked by counts and d
     const copied = await openPostgresStore({ url: db.url });
     try {
       const ids = [...items.map((i) => i.id), 'NOPE'];
-      await assertSameAnswers(source, copied, ids, persons.map((p) => p.id), true);
+      await assertSameAnswers(
+        source,
+        copied,
+        ids,
+        persons.map((p) => p.id),
+        true,
+      );
       // The copy is a store like any other: it takes writes after the copied rows.
       await copied.upsertItems([{ ...items[0]!, id: 'NEW', choUri: 'urn:new', refs: [] }]);
       assert.equal(await copied.countItems(), items.length);
@@ -61,7 +70,13 @@ test('copy: SQLite to PostgreSQL and back, nothing lost, checked by counts and d
     assert.deepEqual(tableLines(again.out), lines);
     const returned = openSqliteStore({ path: back, create: false });
     try {
-      await assertSameAnswers(source, returned, [...items.map((i) => i.id), 'NOPE'], persons.map((p) => p.id), true);
+      await assertSameAnswers(
+        source,
+        returned,
+        [...items.map((i) => i.id), 'NOPE'],
+        persons.map((p) => p.id),
+        true,
+      );
     } finally {
       await returned.close();
       await source.close();
@@ -70,7 +85,10 @@ test('copy: SQLite to PostgreSQL and back, nothing lost, checked by counts and d
     // Into a store that has data: refused, and the store is left as it was.
     const full = await cli(['copy', '--from', original, '--to', db.url]);
     assert.equal(full.code, 1);
-    assert.match(full.err.join('\n'), /The target store postgres:\/\/heritage:\*\*\*@127\.0\.0\.1:\d+\/\w+ is not empty \(\d+ rows in providers\): copy into a new store/);
+    assert.match(
+      full.err.join('\n'),
+      /The target store postgres:\/\/heritage:\*\*\*@127\.0\.0\.1:\d+\/\w+ is not empty \(\d+ rows in providers\): copy into a new store/,
+    );
   } finally {
     await db.drop();
     rmSync(dir, { recursive: true, force: true });
@@ -92,7 +110,10 @@ test('migrate: applies the schema once, and a store is refused until it is migra
 
     const first = await cli(['migrate', '--store', db.url]);
     assert.equal(first.code, 0, first.err.join('\n'));
-    assert.match(first.out.join('\n'), new RegExp(`^Migrated the PostgreSQL store postgres://heritage:\\*\\*\\*@.* from schema 0 to ${SCHEMA_VERSION}\\.$`));
+    assert.match(
+      first.out.join('\n'),
+      new RegExp(`^Migrated the PostgreSQL store postgres://heritage:\\*\\*\\*@.* from schema 0 to ${SCHEMA_VERSION}\\.$`),
+    );
     const second = await cli(['migrate', '--store', db.url]);
     assert.match(second.out.join('\n'), new RegExp(`is at schema ${SCHEMA_VERSION} already\\.$`));
     // The configured store, from the environment, is the default.
@@ -118,5 +139,8 @@ test('migrate: applies the schema once, and a store is refused until it is migra
 test('an unreachable PostgreSQL is a message that names it without its password', async () => {
   const run = await cli(['migrate', '--store', 'postgres://u:secret@127.0.0.1:1/db']);
   assert.equal(run.code, 1);
-  assert.match(run.err.join('\n'), /^heritage-api: Cannot reach the PostgreSQL store at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db \(.*\): check store\.url and that the server runs\.$/);
+  assert.match(
+    run.err.join('\n'),
+    /^heritage-api: Cannot reach the PostgreSQL store at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db \(.*\): check store\.url and that the server runs\.$/,
+  );
 });

@@ -29,12 +29,24 @@ test('[postgres] migration 2 gives every item of a store at schema 1 its stored 
       const { rows } = await client.query<{ num: string }>(
         `INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, previous_ref, aggregation_entity, etag, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1700000000000) RETURNING num`,
-        [item.id, item.choUri, item.parentRef, item.label, item.hierarchyType, item.position, item.previousRef, item.aggregationEntity, item.etag],
+        [
+          item.id,
+          item.choUri,
+          item.parentRef,
+          item.label,
+          item.hierarchyType,
+          item.position,
+          item.previousRef,
+          item.aggregationEntity,
+          item.etag,
+        ],
       );
       await client.query('INSERT INTO item_json (item, body) VALUES ($1, $2)', [rows[0]!.num, encodeBody(item.json)]);
       await client.query('INSERT INTO item_xml (item, body) VALUES ($1, $2)', [rows[0]!.num, encodeBody(item.xml)]);
     }
-    await client.query("INSERT INTO blocked_items (id, reason, blocked_at) VALUES ($1, 'Claim by the holder.', 1700000000000)", [items[3]!.id]);
+    await client.query("INSERT INTO blocked_items (id, reason, blocked_at) VALUES ($1, 'Claim by the holder.', 1700000000000)", [
+      items[3]!.id,
+    ]);
 
     const pool = createPool({ url: db.url, max: 1 });
     try {
@@ -42,7 +54,9 @@ test('[postgres] migration 2 gives every item of a store at schema 1 its stored 
     } finally {
       await pool.end();
     }
-    const { rows } = await client.query<{ id: string; doc: string }>('SELECT i.id, f.doc FROM item_fields f JOIN items i ON i.num = f.item');
+    const { rows } = await client.query<{ id: string; doc: string }>(
+      'SELECT i.id, f.doc FROM item_fields f JOIN items i ON i.num = f.item',
+    );
     const stored = new Map(rows.map((r) => [r.id, r.doc]));
     assert.equal(stored.size, items.length);
     for (const item of items) assert.equal(stored.get(item.id), itemStoredFieldsJson(item.json, item.id), `${item.id}: stored fields`);
@@ -55,7 +69,10 @@ test('[postgres] migration 2 gives every item of a store at schema 1 its stored 
       const records = await store.listOaiRecords({ after: 0, limit: items.length + 1, bodies: false });
       assert.deepEqual(records.map((r) => r.id).sort(), items.map((i) => i.id).sort());
       for (const r of records) assert.equal(r.datestamp, 1_700_000_000, r.id);
-      assert.deepEqual(records.filter((r) => r.deleted).map((r) => r.id), [items[3]!.id]);
+      assert.deepEqual(
+        records.filter((r) => r.deleted).map((r) => r.id),
+        [items[3]!.id],
+      );
     } finally {
       await store.close();
     }

@@ -20,7 +20,13 @@ test('SQLite and PostgreSQL loaded alike answer every read alike, on the real fi
     assert.equal(await postgres.store.countItems(), items.length - 1);
     // Every item of a hierarchy, and a quarter of the others (each read is a few queries per item).
     const ids = items.filter((item, i) => item.parentRef !== null || i % 4 === 0).map((i) => i.id);
-    await assertSameAnswers(sqlite.store, postgres.store, [...ids, 'NOPE'], [...persons.map((p) => p.id), 'http://d-nb.info/gnd/none'], false);
+    await assertSameAnswers(
+      sqlite.store,
+      postgres.store,
+      [...ids, 'NOPE'],
+      [...persons.map((p) => p.id), 'http://d-nb.info/gnd/none'],
+      false,
+    );
   } finally {
     await sqlite.dispose();
     await postgres.dispose();

@@ -19,7 +19,18 @@ function prepared(p: TestPackage, extra: Partial<PreparedItem> = {}): PreparedIt
 }
 
 const provider = (key: string, fields: Partial<ProviderRecord> = {}): ProviderRecord => ({
-  key, ddbId: key, providerId: '', parentId: '', name: key, uri: '', sectors: [], latitude: '', longitude: '', state: '', logo: '', ...fields,
+  key,
+  ddbId: key,
+  providerId: '',
+  parentId: '',
+  name: key,
+  uri: '',
+  sectors: [],
+  latitude: '',
+  longitude: '',
+  state: '',
+  logo: '',
+  ...fields,
 });
 
 const UNI = provider('UNI', { providerId: '001', name: 'Universität', sectors: ['sec_04'], latitude: '51.5', longitude: '9.9' });
@@ -47,13 +58,37 @@ for (const backend of BACKENDS) {
       // A changed package moves its item to another institution and updates what it says of it.
       const moved = { ...MUS, latitude: '49.4', longitude: '11.1' };
       await store.upsertItems([prepared({ id: 'B', title: 'B changed' }, { providers: [moved] })]);
-      assert.deepEqual((await store.listProviders()).map((p) => [p.key, p.itemCount, p.latitude]), [['LIB', 1, ''], ['MUS', 2, '49.4'], ['UNI', 0, '51.5']]);
+      assert.deepEqual(
+        (await store.listProviders()).map((p) => [p.key, p.itemCount, p.latitude]),
+        [
+          ['LIB', 1, ''],
+          ['MUS', 2, '49.4'],
+          ['UNI', 0, '51.5'],
+        ],
+      );
       // Deleting an item takes its count along; the institution stays known.
-      assert.equal((await store.applyItemChanges([{ kind: 'delete', sourceId: 'http://www.deutsche-digitale-bibliothek.de/item/A' }])).deleted, 1);
-      assert.deepEqual((await store.listProviders()).map((p) => [p.key, p.itemCount]), [['LIB', 0], ['MUS', 2], ['UNI', 0]]);
+      assert.equal(
+        (await store.applyItemChanges([{ kind: 'delete', sourceId: 'http://www.deutsche-digitale-bibliothek.de/item/A' }])).deleted,
+        1,
+      );
+      assert.deepEqual(
+        (await store.listProviders()).map((p) => [p.key, p.itemCount]),
+        [
+          ['LIB', 0],
+          ['MUS', 2],
+          ['UNI', 0],
+        ],
+      );
       // A package that names none any more unlinks its item.
       await store.upsertItems([prepared({ id: 'C', title: 'C changed' }, { providers: [] })]);
-      assert.deepEqual((await store.listProviders()).map((p) => [p.key, p.itemCount]), [['LIB', 0], ['MUS', 1], ['UNI', 0]]);
+      assert.deepEqual(
+        (await store.listProviders()).map((p) => [p.key, p.itemCount]),
+        [
+          ['LIB', 0],
+          ['MUS', 1],
+          ['UNI', 0],
+        ],
+      );
     } finally {
       await dispose();
     }
@@ -83,24 +118,60 @@ for (const backend of BACKENDS) {
       await store.upsertItems(items);
       assert.deepEqual(await store.listProviders(), [
         {
-          key: '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS', ddbId: '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS', providerId: '00012362', parentId: '',
-          name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift', uri: 'http://www.goethehaus-frankfurt.de', sectors: ['sec_02'],
-          latitude: '50.1113162', longitude: '8.6776821', state: '', logo: '', itemCount: 0,
+          key: '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS',
+          ddbId: '6MZ5APQTMS5AH2UGHRWBKVAOZ7LSCCMS',
+          providerId: '00012362',
+          parentId: '',
+          name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift',
+          uri: 'http://www.goethehaus-frankfurt.de',
+          sectors: ['sec_02'],
+          latitude: '50.1113162',
+          longitude: '8.6776821',
+          state: '',
+          logo: '',
+          itemCount: 0,
         },
         {
-          key: 'YNKIAG7DFC4HZOATBPG75IFEY5BUDYUS', ddbId: 'YNKIAG7DFC4HZOATBPG75IFEY5BUDYUS', providerId: '99900860', parentId: '00012362',
-          name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift', uri: 'http://www.goethehaus-frankfurt.de', sectors: ['sec_06'],
-          latitude: '50.1113162', longitude: '8.6776821', state: '', logo: '', itemCount: 1,
+          key: 'YNKIAG7DFC4HZOATBPG75IFEY5BUDYUS',
+          ddbId: 'YNKIAG7DFC4HZOATBPG75IFEY5BUDYUS',
+          providerId: '99900860',
+          parentId: '00012362',
+          name: 'Frankfurter Goethe-Haus. Freies Deutsches Hochstift',
+          uri: 'http://www.goethehaus-frankfurt.de',
+          sectors: ['sec_06'],
+          latitude: '50.1113162',
+          longitude: '8.6776821',
+          state: '',
+          logo: '',
+          itemCount: 1,
         },
         {
-          key: 'X5L26OPZUGHRAXCAENZ4YSIABDSQBDCG', ddbId: 'X5L26OPZUGHRAXCAENZ4YSIABDSQBDCG', providerId: '00006818', parentId: '',
-          name: 'Georg-August-Universität Göttingen', uri: 'http://www.uni-goettingen.de/', sectors: ['sec_04'],
-          latitude: '51.5341', longitude: '9.93784', state: '', logo: '', itemCount: 0,
+          key: 'X5L26OPZUGHRAXCAENZ4YSIABDSQBDCG',
+          ddbId: 'X5L26OPZUGHRAXCAENZ4YSIABDSQBDCG',
+          providerId: '00006818',
+          parentId: '',
+          name: 'Georg-August-Universität Göttingen',
+          uri: 'http://www.uni-goettingen.de/',
+          sectors: ['sec_04'],
+          latitude: '51.5341',
+          longitude: '9.93784',
+          state: '',
+          logo: '',
+          itemCount: 0,
         },
         {
-          key: 'JYK3LT7TXBO32BIOFZZM5VWGEFPOFYK6', ddbId: 'JYK3LT7TXBO32BIOFZZM5VWGEFPOFYK6', providerId: '00012417', parentId: '00006818',
-          name: 'Niedersächsische Staats- und Universitätsbibliothek Göttingen', uri: 'http://www.sub.uni-goettingen.de', sectors: ['sec_02'],
-          latitude: '51.540116', longitude: '9.934258', state: '', logo: '_thumb_10846.png', itemCount: 1,
+          key: 'JYK3LT7TXBO32BIOFZZM5VWGEFPOFYK6',
+          ddbId: 'JYK3LT7TXBO32BIOFZZM5VWGEFPOFYK6',
+          providerId: '00012417',
+          parentId: '00006818',
+          name: 'Niedersächsische Staats- und Universitätsbibliothek Göttingen',
+          uri: 'http://www.sub.uni-goettingen.de',
+          sectors: ['sec_02'],
+          latitude: '51.540116',
+          longitude: '9.934258',
+          state: '',
+          logo: '_thumb_10846.png',
+          itemCount: 1,
         },
       ]);
     } finally {

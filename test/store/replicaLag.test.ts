@@ -45,7 +45,7 @@ test('behind every position kept: the older of the first sample and its last rep
   assert.equal(lagSeconds(row('0/0FFF', '0/0FFF', null), true, samples, now), 3);
 });
 
-test('with the primary down (or not sampled yet): 0 when all it received is replayed, else its last transaction\'s age', () => {
+test("with the primary down (or not sampled yet): 0 when all it received is replayed, else its last transaction's age", () => {
   assert.equal(lagSeconds(row('0/1000', '0/1000', 1000), false, samples, now), 0);
   assert.equal(lagSeconds(row('0/1000', null, 1000), false, samples, now), 0);
   assert.equal(lagSeconds(row('0/1000', '0/2000', 7.5), false, samples, now), 7.5);
@@ -58,7 +58,8 @@ test('a replica is named host:port/database, never with its user or password', (
 });
 
 test('errors that say a server cannot be reached, and errors that do not', () => {
-  for (const code of ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006']) assert.equal(isUnreachable(Object.assign(new Error('x'), { code })), true, code);
+  for (const code of ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006'])
+    assert.equal(isUnreachable(Object.assign(new Error('x'), { code })), true, code);
   assert.equal(isUnreachable(new Error('Connection terminated unexpectedly')), true);
   assert.equal(isUnreachable(new Error('timeout exceeded when trying to connect')), true);
   assert.equal(isUnreachable(Object.assign(new Error('duplicate key'), { code: '23505' })), false);

@@ -47,7 +47,11 @@ async function changesAfter(store: Store, kind: SearchKind, after: string) {
   const batch = await store.readSearchChanges(kind, after, 1000);
   assert.ok(!('rescan' in batch));
   assert.equal(batch.done, true);
-  return { changes: Object.fromEntries(batch.changes.map((c) => [c.id, c.body])), position: batch.position, ids: batch.changes.map((c) => c.id) };
+  return {
+    changes: Object.fromEntries(batch.changes.map((c) => [c.id, c.body])),
+    position: batch.position,
+    ids: batch.changes.map((c) => c.id),
+  };
 }
 
 const jsonOf = async (store: Store, id: string) => (await store.getItemDocument(id, 'json'))!.body.toString('utf8');
@@ -72,7 +76,13 @@ for (const backend of BACKENDS) {
       await store.blockItem('C', 'test');
       await store.unblockItem('D');
       const after = await changesAfter(store, 'item', position);
-      assert.deepEqual(after.changes, { F: await jsonOf(store, 'F'), A: await jsonOf(store, 'A'), B: null, C: null, D: await jsonOf(store, 'D') });
+      assert.deepEqual(after.changes, {
+        F: await jsonOf(store, 'F'),
+        A: await jsonOf(store, 'A'),
+        B: null,
+        C: null,
+        D: await jsonOf(store, 'D'),
+      });
       assert.match(after.changes['A']!, /Geändert/);
 
       // Several changes of one id in one batch come once, as the last.
@@ -99,7 +109,10 @@ for (const backend of BACKENDS) {
       const { state, position } = await drain(store, 'person', null, 10);
       assert.deepEqual(
         [...state.values()].map((b) => JSON.parse(b) as { id: string; count: number }).map((p) => [p.id, p.count]),
-        [[gnd(1), 1], [gnd(2), 0]],
+        [
+          [gnd(1), 1],
+          [gnd(2), 0],
+        ],
       );
       assert.equal(JSON.parse(state.get(gnd(2))!).preferredName, 'Zweite');
 
@@ -120,8 +133,13 @@ for (const backend of BACKENDS) {
       // Gender is in the feed's body (the engine indexes it), not in what a search answer shows.
       await store.upsertPersons([preparePerson({ ...person(2, 'Zweite, geändert'), gender: ['Frau'] } as Person)]);
       const gendered = await changesAfter(store, 'person', renamed.position);
-      assert.equal(gendered.changes[gnd(2)], `{"id":"${gnd(2)}","type":"person","preferredName":"Zweite, geändert","variantName":[],"gender":["Frau"],"count":1}`);
-      assert.deepEqual(await store.readSearchBodies('person', [gnd(2)]), [`{"id":"${gnd(2)}","type":"person","preferredName":"Zweite, geändert","variantName":[],"count":1}`]);
+      assert.equal(
+        gendered.changes[gnd(2)],
+        `{"id":"${gnd(2)}","type":"person","preferredName":"Zweite, geändert","variantName":[],"gender":["Frau"],"count":1}`,
+      );
+      assert.deepEqual(await store.readSearchBodies('person', [gnd(2)]), [
+        `{"id":"${gnd(2)}","type":"person","preferredName":"Zweite, geändert","variantName":[],"count":1}`,
+      ]);
       assert.deepEqual((await changesAfter(store, 'item', 'item:log:0')).ids.sort(), ['A', 'B'], 'the item feed is its own');
     } finally {
       await dispose();
@@ -134,7 +152,10 @@ for (const backend of BACKENDS) {
       await store.upsertItems(['A', 'B', 'C', 'D'].map((id) => prepared({ id, title: id })));
       const first = await store.readSearchChanges('item', null, 1);
       assert.ok(!('rescan' in first));
-      assert.deepEqual(first.changes.map((c) => c.id), ['A']);
+      assert.deepEqual(
+        first.changes.map((c) => c.id),
+        ['A'],
+      );
       assert.equal(first.done, false);
       // A, already read, changes; C, not yet read, goes; a new item comes; B is blocked.
       await store.upsertItems([prepared({ id: 'A', title: 'A2' }), prepared({ id: 'N', title: 'N' })]);
@@ -192,7 +213,7 @@ for (const backend of BACKENDS) {
       for (const bad of ['', 'x', 'person:log:0', 'item:log:999999', 'item:log:-1', 'item:scan:0']) {
         assert.deepEqual(await store.readSearchChanges('item', bad, 10), { rescan: true }, bad);
       }
-      await assert.rejects(async () => (await store.readSearchChanges('item', null, 0)), RangeError);
+      await assert.rejects(async () => await store.readSearchChanges('item', null, 0), RangeError);
     } finally {
       await dispose();
     }

@@ -12,12 +12,12 @@ test('[sqlite] marking a key used gives way to another writer, then works once t
   const { store, location: path, dispose } = await SQLITE.open();
   const ingest = new Database(path);
   try {
-    (await store.createKey('portal', 'hash-of-the-portal-key'));
+    await store.createKey('portal', 'hash-of-the-portal-key');
     ingest.exec('BEGIN IMMEDIATE');
-    (await store.markKeyUsed('portal', new Date(1_800_000_000_000)));
+    await store.markKeyUsed('portal', new Date(1_800_000_000_000));
     assert.equal((await store.listKeys())[0]!.lastUsedAt, null, 'skipped while the lock is held');
     ingest.exec('COMMIT');
-    (await store.markKeyUsed('portal', new Date(1_800_000_060_000)));
+    await store.markKeyUsed('portal', new Date(1_800_000_060_000));
     assert.deepEqual((await store.listKeys())[0]!.lastUsedAt, new Date(1_800_000_060_000));
   } finally {
     ingest.close();

@@ -31,34 +31,95 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
     migrate(old, 4);
     const insert = old.prepare(`INSERT INTO items (id, cho_uri, parent_ref, label, hierarchy_type, position, aggregation_entity,
       xml, json, etag, updated_at, previous_ref, source_id, source_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    insert.run('ROOT', uri('ROOT'), null, 'Fonds', 'htype_001', '1', 1, Buffer.from('<root/>'), Buffer.from('{"root":1}'), 'e-root', 1_700_000_000_000, null, 'oai:root', null);
-    insert.run('FIRST', uri('FIRST'), uri('ROOT'), 'Akte 1', 'htype_002', null, 0, Buffer.from('<first/>'), Buffer.from('{"first":1}'), 'e-first', 1_700_000_001_000, null, null, null);
-    insert.run('SECOND', uri('SECOND'), uri('ROOT'), 'Akte 2', 'htype_002', null, 0, Buffer.from('<second/>'), Buffer.from('{"second":1}'), 'e-second', 1_700_000_002_000, uri('FIRST'), null, 'digest-2');
+    insert.run(
+      'ROOT',
+      uri('ROOT'),
+      null,
+      'Fonds',
+      'htype_001',
+      '1',
+      1,
+      Buffer.from('<root/>'),
+      Buffer.from('{"root":1}'),
+      'e-root',
+      1_700_000_000_000,
+      null,
+      'oai:root',
+      null,
+    );
+    insert.run(
+      'FIRST',
+      uri('FIRST'),
+      uri('ROOT'),
+      'Akte 1',
+      'htype_002',
+      null,
+      0,
+      Buffer.from('<first/>'),
+      Buffer.from('{"first":1}'),
+      'e-first',
+      1_700_000_001_000,
+      null,
+      null,
+      null,
+    );
+    insert.run(
+      'SECOND',
+      uri('SECOND'),
+      uri('ROOT'),
+      'Akte 2',
+      'htype_002',
+      null,
+      0,
+      Buffer.from('<second/>'),
+      Buffer.from('{"second":1}'),
+      'e-second',
+      1_700_000_002_000,
+      uri('FIRST'),
+      null,
+      'digest-2',
+    );
     old.close();
 
     const store = openSqliteStore({ path });
     try {
       const doc = (await store.getItemDocument('SECOND', 'json'))!;
       const { brotli: _, ...plain } = doc;
-      assert.deepEqual({ ...plain, body: doc.body.toString() }, { body: '{"second":1}', etag: 'e-second', lastModified: new Date(1_700_000_002_000), blockedReason: null });
+      assert.deepEqual(
+        { ...plain, body: doc.body.toString() },
+        { body: '{"second":1}', etag: 'e-second', lastModified: new Date(1_700_000_002_000), blockedReason: null },
+      );
       assert.equal((await store.getItemDocument('ROOT', 'xml'))!.body.toString(), '<root/>');
-      assert.deepEqual((await store.getItemHead('FIRST')), { etag: 'e-first', lastModified: new Date(1_700_000_001_000), blockedReason: null });
+      assert.deepEqual(await store.getItemHead('FIRST'), {
+        etag: 'e-first',
+        lastModified: new Date(1_700_000_001_000),
+        blockedReason: null,
+      });
       assert.deepEqual((await store.getAncestry('SECOND'))!.nodes, [
         { id: 'SECOND', parent: 'ROOT', label: 'Akte 2', type: 'htype_002', position: '2', leaf: true, aggregationEntity: false },
         { id: 'ROOT', parent: null, label: 'Fonds', type: 'htype_001', position: '1', leaf: false, aggregationEntity: true },
       ]);
-      assert.deepEqual((await store.applyItemChanges([{ kind: 'delete', sourceId: 'oai:root' }])), { inserted: 0, updated: 0, unchanged: 0, deleted: 1 });
+      assert.deepEqual(await store.applyItemChanges([{ kind: 'delete', sourceId: 'oai:root' }]), {
+        inserted: 0,
+        updated: 0,
+        unchanged: 0,
+        deleted: 1,
+      });
     } finally {
       store.close();
     }
     const after = new Database(path, { readonly: true });
     try {
       assert.equal(after.pragma('user_version', { simple: true }), MIGRATIONS.length);
-      const bodies = (table: string) => after.prepare(`SELECT i.id FROM ${table} b JOIN items i ON i.num = b.item ORDER BY i.id`).pluck().all();
+      const bodies = (table: string) =>
+        after.prepare(`SELECT i.id FROM ${table} b JOIN items i ON i.num = b.item ORDER BY i.id`).pluck().all();
       assert.deepEqual(bodies('item_json'), ['FIRST', 'SECOND'], 'the deleted item took its bodies along');
       assert.deepEqual(bodies('item_xml'), ['FIRST', 'SECOND']);
       assert.equal(after.prepare('SELECT count(*) FROM item_json').pluck().get(), 2, 'no orphaned bodies');
-      const indexes = after.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").pluck().all();
+      const indexes = after
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name")
+        .pluck()
+        .all();
       assert.deepEqual(indexes, ['items_cho_uri', 'items_parent_ref', 'items_previous_ref', 'items_source_id']);
     } finally {
       after.close();
@@ -75,7 +136,8 @@ test('[sqlite] migration 9 drops the old person search tables and keeps each per
     const old = new Database(path);
     migrate(old, 8);
     const doc = (id: string, name: string) => JSON.stringify({ id, type: 'person', preferredName: name, variantName: [] });
-    const insert = old.prepare(`INSERT INTO persons (rowid, id, doc, digest, sort_key, name_key, fields_mask, birth_year, death_year, item_count)
+    const insert =
+      old.prepare(`INSERT INTO persons (rowid, id, doc, digest, sort_key, name_key, fields_mask, birth_year, death_year, item_count)
       VALUES (?, ?, ?, 'd', '', '', 0, NULL, NULL, ?)`);
     insert.run(1, 'http://d-nb.info/gnd/1', doc('http://d-nb.info/gnd/1', 'Eins'), 3);
     insert.run(2, 'http://d-nb.info/gnd/2', doc('http://d-nb.info/gnd/2', 'Zwei'), 0);
@@ -87,21 +149,29 @@ test('[sqlite] migration 9 drops the old person search tables and keeps each per
 
     const store = openSqliteStore({ path });
     try {
-      const batch = (await store.readSearchChanges('person', null, 10));
+      const batch = await store.readSearchChanges('person', null, 10);
       assert.ok(!('rescan' in batch));
       assert.deepEqual(batch.changes, [
         { id: 'http://d-nb.info/gnd/1', body: `${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"gender":["Frau"],"count":3}` },
         { id: 'http://d-nb.info/gnd/2', body: `${doc('http://d-nb.info/gnd/2', 'Zwei').slice(0, -1)},"count":0}` },
       ]);
       // What a search shows has no gender (spec 2.1).
-      assert.deepEqual((await store.readSearchBodies('person', ['http://d-nb.info/gnd/1'])), [`${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`]);
+      assert.deepEqual(await store.readSearchBodies('person', ['http://d-nb.info/gnd/1']), [
+        `${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`,
+      ]);
     } finally {
       store.close();
     }
     const after = new Database(path, { readonly: true });
     try {
       const tables = after.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'person%' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['persons', 'persons_delete_search', 'persons_insert_search', 'persons_update_id_search', 'persons_update_search']);
+      assert.deepEqual(tables, [
+        'persons',
+        'persons_delete_search',
+        'persons_insert_search',
+        'persons_update_id_search',
+        'persons_update_search',
+      ]);
       const columns = after.prepare("SELECT name FROM pragma_table_info('persons') ORDER BY cid").pluck().all();
       assert.deepEqual(columns, ['rowid', 'id', 'doc', 'digest', 'item_count', 'gender']);
     } finally {
@@ -124,14 +194,21 @@ function storeAtSchema9(path: string): { items: PreparedItem[]; blocked: string 
   }
   assert.equal(items.length, 5, 'the five cortex fixtures');
   for (let k = 0; k < 1100; k++) {
-    const [r] = readItemRecords(cortexXml({ id: `OLD${String(k).padStart(4, '0')}`, title: `Akte ${k} – “${'ä'.repeat(k % 7)}”`, parent: k > 0 ? 'OLD0000' : undefined }));
+    const [r] = readItemRecords(
+      cortexXml({
+        id: `OLD${String(k).padStart(4, '0')}`,
+        title: `Akte ${k} – “${'ä'.repeat(k % 7)}”`,
+        parent: k > 0 ? 'OLD0000' : undefined,
+      }),
+    );
     assert.equal(r?.kind, 'item');
     items.push((r as { item: PreparedItem }).item);
   }
   const old = new Database(path);
   try {
     migrate(old, 9);
-    const insert = old.prepare(`INSERT INTO items (id, cho_uri, parent_ref, previous_ref, label, hierarchy_type, position, aggregation_entity, etag, updated_at)
+    const insert =
+      old.prepare(`INSERT INTO items (id, cho_uri, parent_ref, previous_ref, label, hierarchy_type, position, aggregation_entity, etag, updated_at)
       VALUES (@id, @choUri, @parentRef, @previousRef, @label, @hierarchyType, @position, @aggregationEntity, @etag, 1700000000000) RETURNING num`);
     const json = old.prepare('INSERT INTO item_json (item, body) VALUES (?, ?)');
     const xml = old.prepare('INSERT INTO item_xml (item, body) VALUES (?, ?)');
@@ -142,7 +219,9 @@ function storeAtSchema9(path: string): { items: PreparedItem[]; blocked: string 
         xml.run(num, Buffer.from(item.xml, 'utf8'));
       }
     })();
-    old.prepare('INSERT INTO blocked_items (id, reason, blocked_at) VALUES (?, ?, ?)').run('OLD0007', 'Claim by the holder.', 1_700_000_000_000);
+    old
+      .prepare('INSERT INTO blocked_items (id, reason, blocked_at) VALUES (?, ?, ?)')
+      .run('OLD0007', 'Claim by the holder.', 1_700_000_000_000);
   } finally {
     old.close();
   }
@@ -185,7 +264,10 @@ test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they r
       let raw = 0;
       let stored = 0;
       for (const item of items) {
-        for (const [table, text] of [['item_json', item.json], ['item_xml', item.xml]] as const) {
+        for (const [table, text] of [
+          ['item_json', item.json],
+          ['item_xml', item.xml],
+        ] as const) {
           const onDisk = rawBody(after, table, item.id);
           assert.ok(brotliDecompressSync(onDisk).equals(Buffer.from(text, 'utf8')), `${item.id} ${table} on disk is brotli of its body`);
           raw += Buffer.byteLength(text);
@@ -197,7 +279,10 @@ test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they r
       // The change log's update trigger is back: a new body of an item is logged.
       after.prepare('UPDATE item_json SET body = body WHERE item = (SELECT num FROM items WHERE id = ?)').run('OLD0001');
       assert.equal(changeCount(after), loggedBefore + 1);
-      const triggers = after.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item_json' ORDER BY name").pluck().all();
+      const triggers = after
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item_json' ORDER BY name")
+        .pluck()
+        .all();
       // The search log's two, and those of the OAI-PMH records' log (migration 13).
       assert.deepEqual(triggers, ['item_json_insert_oai', 'item_json_insert_search', 'item_json_update_oai', 'item_json_update_search']);
     } finally {
@@ -236,7 +321,8 @@ test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs
 
     const store = openSqliteStore({ path });
     try {
-      for (const item of [items[0]!, items[600]!, last]) assert.equal((await store.getItemDocument(item.id, 'xml'))!.body.toString('utf8'), item.xml);
+      for (const item of [items[0]!, items[600]!, last])
+        assert.equal((await store.getItemDocument(item.id, 'xml'))!.body.toString('utf8'), item.xml);
     } finally {
       store.close();
     }
@@ -255,7 +341,10 @@ test('[sqlite] a store that records another body encoding is refused with what t
     db.close();
     assert.throws(
       () => openSqliteStore({ path }),
-      (e: Error) => e instanceof UsageError && e.message === 'The store records package bodies encoded as item_json=br, item_xml=zstd; this version of heritage-api reads br only: run the version that wrote the store.',
+      (e: Error) =>
+        e instanceof UsageError &&
+        e.message ===
+          'The store records package bodies encoded as item_json=br, item_xml=zstd; this version of heritage-api reads br only: run the version that wrote the store.',
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -272,7 +361,9 @@ test('[sqlite] migration 11 gives every stored item its stored fields; a blocked
     const after = new Database(path);
     try {
       assert.equal(after.pragma('user_version', { simple: true }), MIGRATIONS.length);
-      const fieldsOf = after.prepare<[string], string>('SELECT f.doc FROM item_fields f JOIN items i ON i.num = f.item WHERE i.id = ?').pluck();
+      const fieldsOf = after
+        .prepare<[string], string>('SELECT f.doc FROM item_fields f JOIN items i ON i.num = f.item WHERE i.id = ?')
+        .pluck();
       for (const item of items) assert.equal(fieldsOf.get(item.id), itemStoredFieldsJson(item.json, item.id), `${item.id}: stored fields`);
       assert.equal(after.prepare('SELECT count(*) FROM item_fields').pluck().get(), items.length);
       // Migration 13: an OAI-PMH record for every item, stamped with its updated_at; blocked ones deleted.
@@ -283,7 +374,10 @@ test('[sqlite] migration 11 gives every stored item its stored fields; a blocked
         .all();
       assert.equal(records.length, items.length);
       for (const r of records) assert.equal(r.datestamp, Math.floor(r.updated_at / 1000), r.id);
-      assert.deepEqual(records.filter((r) => r.deleted === 1).map((r) => r.id), [blocked]);
+      assert.deepEqual(
+        records.filter((r) => r.deleted === 1).map((r) => r.id),
+        [blocked],
+      );
       assert.equal(after.prepare('SELECT count(*) FROM oai_changes').pluck().get(), 0);
     } finally {
       after.close();
@@ -307,7 +401,11 @@ test('[sqlite] migration 11 gives every stored item its stored fields; a blocked
     const db = new Database(path);
     try {
       db.prepare('DELETE FROM items WHERE id = ?').run(goethe.id);
-      assert.equal(db.prepare('SELECT count(*) FROM item_fields').pluck().get(), items.length - 1, 'the deleted item took its stored fields along');
+      assert.equal(
+        db.prepare('SELECT count(*) FROM item_fields').pluck().get(),
+        items.length - 1,
+        'the deleted item took its stored fields along',
+      );
     } finally {
       db.close();
     }

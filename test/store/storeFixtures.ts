@@ -19,7 +19,8 @@ export async function fixtureItems(): Promise<PreparedItem[]> {
 export function fixturePersons(): PreparedPerson[] {
   const out = new Map<string, PreparedPerson>();
   for (const file of ['entityfacts/culturehub-1222-persons.json', 'lobid-gnd/LobidSearchPersons.json', 'lobid-gnd/LobidPerson.json']) {
-    for (const r of readPreparedPersons(readFileSync(`${FIXTURES}persons/${file}`, 'utf8'))) if (r.kind === 'record') out.set(r.record.id, r.record);
+    for (const r of readPreparedPersons(readFileSync(`${FIXTURES}persons/${file}`, 'utf8')))
+      if (r.kind === 'record') out.set(r.record.id, r.record);
   }
   return [...out.values()];
 }
@@ -29,7 +30,16 @@ export function fixturePersons(): PreparedPerson[] {
  * persons (some referred to by items), a block, keys (one revoked), a harvest state, load runs.
  */
 export async function loadEverything(store: Store, items: readonly PreparedItem[], persons: readonly PreparedPerson[]): Promise<void> {
-  const withRefs = items.map((item, i) => ({ ...item, refs: [...item.refs, ...persons.filter((_, j) => j % 7 === i % 7).slice(0, 3).map((p) => p.id)] }));
+  const withRefs = items.map((item, i) => ({
+    ...item,
+    refs: [
+      ...item.refs,
+      ...persons
+        .filter((_, j) => j % 7 === i % 7)
+        .slice(0, 3)
+        .map((p) => p.id),
+    ],
+  }));
   for (let i = 0; i < withRefs.length; i += 50) await store.upsertItems(withRefs.slice(i, i + 50));
   await store.upsertPersons(persons);
   await store.blockItem(items[2]!.id, 'Rechte ungeklärt');
@@ -41,8 +51,26 @@ export async function loadEverything(store: Store, items: readonly PreparedItem[
     source: '["https://oai.example/","edm",null]',
     state: { highWater: '2024-02-01T00:00:00Z', resumptionToken: null, runFrom: null, runStarted: null },
   });
-  await store.recordLoad({ kind: 'items', finishedAt: new Date('2024-03-04T05:06:07Z'), records: items.length, inserted: items.length, updated: 0, unchanged: 0, deleted: 1, problems: 0 });
-  await store.recordLoad({ kind: 'persons', finishedAt: new Date('2024-03-04T05:06:08Z'), records: persons.length, inserted: persons.length, updated: 0, unchanged: 0, deleted: 0, problems: 2 });
+  await store.recordLoad({
+    kind: 'items',
+    finishedAt: new Date('2024-03-04T05:06:07Z'),
+    records: items.length,
+    inserted: items.length,
+    updated: 0,
+    unchanged: 0,
+    deleted: 1,
+    problems: 0,
+  });
+  await store.recordLoad({
+    kind: 'persons',
+    finishedAt: new Date('2024-03-04T05:06:08Z'),
+    records: persons.length,
+    inserted: persons.length,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    problems: 2,
+  });
 }
 
 async function fullScan(store: Store, kind: SearchKind): Promise<Map<string, string | null>> {
@@ -65,13 +93,20 @@ const timeless = <T extends object>(x: T | undefined) =>
  * Asserts that two stores answer every read alike, for the given item ids and persons.
  * `sameTimes`: also the times the stores set (true for a copy, false for two loads).
  */
-export async function assertSameAnswers(a: Store, b: Store, itemIds: readonly string[], personIds: readonly string[], sameTimes: boolean): Promise<void> {
+export async function assertSameAnswers(
+  a: Store,
+  b: Store,
+  itemIds: readonly string[],
+  personIds: readonly string[],
+  sameTimes: boolean,
+): Promise<void> {
   const t = <T extends object>(x: T | undefined) => (sameTimes ? x : timeless(x));
   assert.equal(await b.countItems(), await a.countItems());
   assert.equal(await b.countPersons(), await a.countPersons());
   assert.deepEqual(await b.listItemIds({ limit: 100_000 }), await a.listItemIds({ limit: 100_000 }));
   for (const id of itemIds) {
-    for (const format of ['json', 'xml'] as const) assert.deepEqual(t(await b.getItemDocument(id, format)), t(await a.getItemDocument(id, format)), `${id} ${format}`);
+    for (const format of ['json', 'xml'] as const)
+      assert.deepEqual(t(await b.getItemDocument(id, format)), t(await a.getItemDocument(id, format)), `${id} ${format}`);
     assert.deepEqual(t(await b.getItemHead(id)), t(await a.getItemHead(id)), id);
     assert.deepEqual(await b.getAncestry(id), await a.getAncestry(id), `parents of ${id}`);
     assert.deepEqual(await b.getChildren(id, 0, 1000), await a.getChildren(id, 0, 1000), `children of ${id}`);

@@ -24,7 +24,8 @@ test('the language: ?lang= first, then Accept-Language by weight, else German', 
 
 test('both languages have every message, none empty', () => {
   assert.deepEqual(Object.keys(MESSAGES.en).sort(), Object.keys(MESSAGES.de).sort());
-  for (const lang of ['de', 'en'] as const) for (const [key, text] of Object.entries(MESSAGES[lang])) assert.notEqual(text.trim(), '', `${lang}.${key}`);
+  for (const lang of ['de', 'en'] as const)
+    for (const [key, text] of Object.entries(MESSAGES[lang])) assert.notEqual(text.trim(), '', `${lang}.${key}`);
 });
 
 test('vocabulary codes read as names; other values as written; placeholders filled', () => {

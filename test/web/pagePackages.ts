@@ -25,7 +25,9 @@ export function pageCortexXml(p: PagePackage): string {
   const facets = Object.entries(p.facets ?? {})
     .map(([name, values]) => `<facet name="${esc(name)}">${values.map((v) => `<value>${esc(v)}</value>`).join('')}</facet>`)
     .join('');
-  const fields = (p.fields ?? []).map(([name, value], i) => `<ns4:field id="f${i}"><ns4:name>${esc(name)}</ns4:name><ns4:value>${esc(value)}</ns4:value></ns4:field>`).join('');
+  const fields = (p.fields ?? [])
+    .map(([name, value], i) => `<ns4:field id="f${i}"><ns4:name>${esc(name)}</ns4:name><ns4:value>${esc(value)}</ns4:value></ns4:field>`)
+    .join('');
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
     '<cortex xmlns="http://www.deutsche-digitale-bibliothek.de/cortex" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" ' +
@@ -76,7 +78,9 @@ export function hostileArchive(): PagePackage[] {
       title: `File ${n} ${HOSTILE}`,
       parent: 'SERIES',
       position: String(i),
-      facets: facets(i <= 3 ? { affiliate_fct: ['Goethe, Johann Wolfgang von'], affiliate_fct_normdata: ['http://d-nb.info/gnd/118540238'] } : {}),
+      facets: facets(
+        i <= 3 ? { affiliate_fct: ['Goethe, Johann Wolfgang von'], affiliate_fct_normdata: ['http://d-nb.info/gnd/118540238'] } : {},
+      ),
       fields: [['Signatur', `Sig ${n} <b>bold</b>`]],
     });
   }

@@ -47,12 +47,21 @@ for (const backend of BACKENDS) {
       assert.ok(html.includes('<label for="q">Suche in Objekten und Personen</label>'));
       assert.ok(html.includes('<li><a href="/search"><strong>27</strong> Objekte</a></li>'));
       assert.ok(html.includes('<li><strong>1.235</strong> Personen</li>'));
-      assert.ok(html.includes('<li><a href="/search?f=sector_fct%3Asec_01"><span class="label">Archiv</span> <span class="count">27</span></a></li>'));
-      assert.ok(html.includes('<li><a href="/search?f=type_fct%3Amediatype_003"><span class="label">Text</span> <span class="count">27</span></a></li>'));
+      assert.ok(
+        html.includes(
+          '<li><a href="/search?f=sector_fct%3Asec_01"><span class="label">Archiv</span> <span class="count">27</span></a></li>',
+        ),
+      );
+      assert.ok(
+        html.includes(
+          '<li><a href="/search?f=type_fct%3Amediatype_003"><span class="label">Text</span> <span class="count">27</span></a></li>',
+        ),
+      );
       assert.match(html, /<dt>Letzte Ladung: Objekte<\/dt><dd>27 Datensätze, \d+\. \w+ \d{4} um \d\d:\d\d UTC<\/dd>/);
       assert.match(html, /<dt>Letzte Ladung: Personen<\/dt><dd>1\.235 Datensätze, /);
       assert.ok(html.includes('<a href="/?lang=en" hreflang="en" lang="en" title="Switch to English">English</a>'));
-      for (const landmark of ['<header class="site">', '<main id="main"', '<footer class="site">', '<a class="skip" href="#main">']) assert.ok(html.includes(landmark), landmark);
+      for (const landmark of ['<header class="site">', '<main id="main"', '<footer class="site">', '<a class="skip" href="#main">'])
+        assert.ok(html.includes(landmark), landmark);
     });
 
     test('the language follows ?lang=, then Accept-Language; links keep a chosen language', async () => {
@@ -93,11 +102,21 @@ for (const backend of BACKENDS) {
     test('search: facets are filter links with counts; a chosen one is shown and removable', async () => {
       const html = (await get('/search?q=File')).body;
       const link = '/search?q=File&amp;f=affiliate_fct%3AGoethe%2C+Johann+Wolfgang+von';
-      assert.ok(html.includes(`<li><a href="${link}"><span class="label">Goethe, Johann Wolfgang von</span> <span class="count">3</span></a></li>`));
+      assert.ok(
+        html.includes(`<li><a href="${link}"><span class="label">Goethe, Johann Wolfgang von</span> <span class="count">3</span></a></li>`),
+      );
       const filtered = (await get(link.replaceAll('&amp;', '&'))).body;
       assert.ok(filtered.includes('<p class="total" role="status">1–3 von 3</p>'));
-      assert.ok(filtered.includes('<li><a href="/search?q=File" class="chip">Person: Goethe, Johann Wolfgang von <span aria-hidden="true">×</span><span class="visually-hidden"> (Filter entfernen)</span></a></li>'));
-      assert.ok(filtered.includes(`<li><a href="/search?q=File" aria-current="true" class="active"><span class="label">Goethe, Johann Wolfgang von</span> <span class="count">3</span></a></li>`));
+      assert.ok(
+        filtered.includes(
+          '<li><a href="/search?q=File" class="chip">Person: Goethe, Johann Wolfgang von <span aria-hidden="true">×</span><span class="visually-hidden"> (Filter entfernen)</span></a></li>',
+        ),
+      );
+      assert.ok(
+        filtered.includes(
+          `<li><a href="/search?q=File" aria-current="true" class="active"><span class="label">Goethe, Johann Wolfgang von</span> <span class="count">3</span></a></li>`,
+        ),
+      );
       // Removed again: the URL without it gives the first answer.
       assert.ok((await get('/search?q=File')).body.includes('1–20 von 25'));
     });
@@ -112,18 +131,38 @@ for (const backend of BACKENDS) {
     test('search: the persons whose names match, beside the items', async () => {
       const html = (await get('/search?q=Goethe')).body;
       assert.match(html, /<h2 id="persons">Passende Personen \(\d+\)<\/h2>/);
-      assert.ok(html.includes('<li><a href="/person/118540238">Johann Wolfgang von Goethe</a> <span class="dates">(1749-08-28–1832-03-22)</span></li>'));
+      assert.ok(
+        html.includes(
+          '<li><a href="/person/118540238">Johann Wolfgang von Goethe</a> <span class="dates">(1749-08-28–1832-03-22)</span></li>',
+        ),
+      );
     });
 
     test('search: what cannot be used is said, in the page; a query the parser refuses is a 400 page', async () => {
       const odd = await get('/search?f=nope:x&sort=sideways&page=0');
       assert.equal(odd.statusCode, 200);
-      assert.ok(odd.body.includes('<p class="problem">Die Sortierung „sideways“ gibt es nicht: schreiben Sie sort= und eine von relevance, title, -title, date, -date.</p>'));
-      assert.ok(odd.body.includes('<p class="problem">Die Seite „0“ gibt es nicht, nur 1 bis 500; engen Sie die Suche ein, um weiter zu sehen.</p>'));
-      assert.ok(odd.body.includes('<p class="problem">Den Filter „nope:x“ kennen diese Seiten nicht: schreiben Sie f=&lt;Facette&gt;:&lt;Wert&gt;, die Facette eine von time_fct, place_fct,'));
+      assert.ok(
+        odd.body.includes(
+          '<p class="problem">Die Sortierung „sideways“ gibt es nicht: schreiben Sie sort= und eine von relevance, title, -title, date, -date.</p>',
+        ),
+      );
+      assert.ok(
+        odd.body.includes(
+          '<p class="problem">Die Seite „0“ gibt es nicht, nur 1 bis 500; engen Sie die Suche ein, um weiter zu sehen.</p>',
+        ),
+      );
+      assert.ok(
+        odd.body.includes(
+          '<p class="problem">Den Filter „nope:x“ kennen diese Seiten nicht: schreiben Sie f=&lt;Facette&gt;:&lt;Wert&gt;, die Facette eine von time_fct, place_fct,',
+        ),
+      );
       assert.ok(odd.body.includes('<p class="total" role="status">1–20 von 27</p>'), 'the rest is answered');
       const english = await get('/search?sort=sideways&lang=en');
-      assert.ok(english.body.includes('<p class="problem">The order “sideways” is not known: write sort= and one of relevance, title, -title, date, -date.</p>'));
+      assert.ok(
+        english.body.includes(
+          '<p class="problem">The order “sideways” is not known: write sort= and one of relevance, title, -title, date, -date.</p>',
+        ),
+      );
       const bad = await get('/search?q=title%3A%28');
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.headers['content-type'], HTML_TYPE);
@@ -146,8 +185,16 @@ for (const backend of BACKENDS) {
       assert.ok(html.includes(`<li><span aria-current="page">File 01 ${ESCAPED}</span></li>`));
       assert.ok(html.includes('<dt>Signatur</dt>\n    <dd>Sig 01 &lt;b&gt;bold&lt;/b&gt;</dd>'));
       assert.ok(html.includes(`<img src="/binary/FILE01/list/1.jpg" alt="Bild: File 01 ${ESCAPED}">`));
-      assert.ok(html.includes('<a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a>'));
-      assert.ok(html.includes('<dd><a href="/search?f=provider_fct%3AArchiv+%3Ci%3ETest%3C%2Fi%3E+%5D%5D%3E">Archiv &lt;i&gt;Test&lt;/i&gt; ]]&gt;</a> · <a href="http://example.org/archive" rel="external noopener">'));
+      assert.ok(
+        html.includes(
+          '<a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a>',
+        ),
+      );
+      assert.ok(
+        html.includes(
+          '<dd><a href="/search?f=provider_fct%3AArchiv+%3Ci%3ETest%3C%2Fi%3E+%5D%5D%3E">Archiv &lt;i&gt;Test&lt;/i&gt; ]]&gt;</a> · <a href="http://example.org/archive" rel="external noopener">',
+        ),
+      );
       for (const [label, path, type] of [
         ['Paket (JSON, XML)', '', 'application/json'],
         ['Archivpaket (AIP, XML, JSON)', '/aip', 'application/xml'],
@@ -169,7 +216,9 @@ for (const backend of BACKENDS) {
       const ids = [...second.matchAll(/<li><a href="\/item\/(FILE\d\d)">/g)].map((m) => m[1]);
       assert.deepEqual(ids, ['FILE21', 'FILE22', 'FILE23', 'FILE24', 'FILE25']);
       assert.ok(second.includes('<li><span>Seite 2 von 2</span></li>'));
-      assert.ok((await get('/item/FONDS')).body.includes(`<li><a href="/item/SERIES">Series ${ESCAPED}</a> <span class="count">(25)</span></li>`));
+      assert.ok(
+        (await get('/item/FONDS')).body.includes(`<li><a href="/item/SERIES">Series ${ESCAPED}</a> <span class="count">(25)</span></li>`),
+      );
     });
 
     test('tree: the collection from its root, opened down to the item, other branches one link away', async () => {
@@ -184,7 +233,11 @@ for (const backend of BACKENDS) {
       assert.equal((tree.match(/<a href="\/item\/FILE\d\d"/g) ?? []).length, 25);
       // From the root's tree, the series is one level down, with a link that opens it.
       const root = (await get('/item/FONDS/tree')).body;
-      assert.ok(root.includes(`<a href="/item/SERIES">Series ${ESCAPED}</a> <a class="open" href="/item/SERIES/tree"><span aria-hidden="true">▸</span> 25<span class="visually-hidden"> Teile: öffnen</span></a>`));
+      assert.ok(
+        root.includes(
+          `<a href="/item/SERIES">Series ${ESCAPED}</a> <a class="open" href="/item/SERIES/tree"><span aria-hidden="true">▸</span> 25<span class="visually-hidden"> Teile: öffnen</span></a>`,
+        ),
+      );
       assert.ok(!root.includes('/item/FILE01"'));
     });
 
@@ -196,12 +249,20 @@ for (const backend of BACKENDS) {
       assert.ok(html.includes('<dt>Born</dt><dd>1749-08-28, Frankfurt am Main</dd>'));
       assert.ok(html.includes('<dt>Died</dt><dd>1832-03-22, Weimar</dd>'));
       assert.match(html, /<dt>Occupations<\/dt><dd>[^<]*Schriftsteller/);
-      assert.ok(html.includes('<a href="https://d-nb.info/gnd/118540238" rel="external noopener">Entry in the GND: https://d-nb.info/gnd/118540238</a>'));
+      assert.ok(
+        html.includes(
+          '<a href="https://d-nb.info/gnd/118540238" rel="external noopener">Entry in the GND: https://d-nb.info/gnd/118540238</a>',
+        ),
+      );
       assert.ok(html.includes('<li>Goethe, Johann Wolfgang von</li>'));
       assert.ok(html.includes('<h2 id="items-about">Items about this person (3)</h2>'));
       const ids = [...html.matchAll(/<a href="\/item\/([A-Z0-9]+)\?lang=en">/g)].map((m) => m[1]);
       assert.deepEqual(ids, ['FILE01', 'FILE02', 'FILE03']);
-      assert.ok(html.includes('<a href="/search?f=affiliate_fct_normdata%3Ahttp%3A%2F%2Fd-nb.info%2Fgnd%2F118540238&amp;lang=en">All 3 items about this person</a>'));
+      assert.ok(
+        html.includes(
+          '<a href="/search?f=affiliate_fct_normdata%3Ahttp%3A%2F%2Fd-nb.info%2Fgnd%2F118540238&amp;lang=en">All 3 items about this person</a>',
+        ),
+      );
     });
 
     test('what is not there is a 404 page, in the language asked', async () => {
@@ -256,7 +317,11 @@ describe('the API paths answer as they did without the pages', () => {
       for (const r of requests) {
         const headers = { ...(r.accept === undefined ? {} : { accept: r.accept }), authorization: on.json.authorization! };
         const a = await on.app.inject({ method: r.method ?? 'GET', url: r.url, headers });
-        const b = await off.app.inject({ method: r.method ?? 'GET', url: r.url, headers: { ...headers, authorization: off.json.authorization! } });
+        const b = await off.app.inject({
+          method: r.method ?? 'GET',
+          url: r.url,
+          headers: { ...headers, authorization: off.json.authorization! },
+        });
         const what = `${r.method ?? 'GET'} ${r.url} (${r.accept})`;
         assert.equal(a.statusCode, b.statusCode, what);
         assert.equal(a.headers['content-type'], b.headers['content-type'], what);
@@ -274,9 +339,12 @@ describe('the API paths answer as they did without the pages', () => {
   });
 });
 
-describe('the pages\' rate limit', () => {
+describe("the pages' rate limit", () => {
   test('counts page requests per address, apart from the API', async () => {
-    const t = await startTestApp(BACKENDS[0]!, { load: [writePagePackages(hostileArchive())], flags: { web: { rateLimitMax: 2, rateLimitWindowSeconds: 60 } } });
+    const t = await startTestApp(BACKENDS[0]!, {
+      load: [writePagePackages(hostileArchive())],
+      flags: { web: { rateLimitMax: 2, rateLimitWindowSeconds: 60 } },
+    });
     try {
       const page = (url: string) => t.app.inject({ url, headers: BROWSER, remoteAddress: '10.0.0.1' });
       assert.equal((await page('/item/FILE01')).statusCode, 200);
@@ -286,10 +354,20 @@ describe('the pages\' rate limit', () => {
       assert.match(String(limited.headers['retry-after']), /^\d+$/);
       assert.equal(limited.headers['content-type'], HTML_TYPE);
       const seconds = String(limited.headers['retry-after']);
-      assert.match(limited.body, new RegExp(`<h1>Gerade nicht möglich</h1>\\n<p class="problem">Zu viele Seitenaufrufe von dieser Adresse. Bitte versuchen Sie es in ${seconds} Sekunden noch einmal.</p>`));
+      assert.match(
+        limited.body,
+        new RegExp(
+          `<h1>Gerade nicht möglich</h1>\\n<p class="problem">Zu viele Seitenaufrufe von dieser Adresse. Bitte versuchen Sie es in ${seconds} Sekunden noch einmal.</p>`,
+        ),
+      );
       const english = await t.app.inject({ url: '/', headers: { ...BROWSER, 'accept-language': 'en' }, remoteAddress: '10.0.0.1' });
       assert.equal(english.statusCode, 429);
-      assert.match(english.body, new RegExp(`<p class="problem">Too many page requests from this address. Please try again in ${String(english.headers['retry-after'])} seconds.</p>`));
+      assert.match(
+        english.body,
+        new RegExp(
+          `<p class="problem">Too many page requests from this address. Please try again in ${String(english.headers['retry-after'])} seconds.</p>`,
+        ),
+      );
       // Another address has its own count; the API is not counted with the pages.
       assert.equal((await t.app.inject({ url: '/item/FILE01', headers: BROWSER, remoteAddress: '10.0.0.2' })).statusCode, 200);
       const api = await t.app.inject({ url: '/items/FILE01/parents', headers: t.json, remoteAddress: '10.0.0.1' });
@@ -308,10 +386,18 @@ describe('the item page reads both generations of real packages', () => {
       assert.equal(res.statusCode, 200);
       const html = res.body;
       assert.ok(html.includes('<dt>Original Titel</dt>\n    <dd>Bilder von meinem Urlaub 1942. Stätten der Kindheit</dd>'));
-      assert.ok(html.includes('<dt>Objektbeschreibung</dt>\n    <dd>Fotoalbum des Malers Willy Irmscher. Halbband; 8,5 x 12 x 2,2 cm (1942). Dresden: SLUB/DF 2018.A.67</dd>\n    <dd>Motiv: Abb. Vorsatz.'));
+      assert.ok(
+        html.includes(
+          '<dt>Objektbeschreibung</dt>\n    <dd>Fotoalbum des Malers Willy Irmscher. Halbband; 8,5 x 12 x 2,2 cm (1942). Dresden: SLUB/DF 2018.A.67</dd>\n    <dd>Motiv: Abb. Vorsatz.',
+        ),
+      );
       assert.match(html, /<img src="\/binary\/0ac6ad6e-a985-4251-91ca-f4b918326ead" alt="Bild 1: [^"]+" loading="lazy">/);
       assert.ok(html.includes('<dt>Rechte</dt>\n    <dd>Bitte beachten Sie die Nutzungsbedingungen der Deutschen Fotothek.</dd>'));
-      assert.ok(html.includes('<a href="http://rightsstatements.org/vocab/InC/1.0/" rel="license external noopener">http://rightsstatements.org/vocab/InC/1.0/</a>'));
+      assert.ok(
+        html.includes(
+          '<a href="http://rightsstatements.org/vocab/InC/1.0/" rel="license external noopener">http://rightsstatements.org/vocab/InC/1.0/</a>',
+        ),
+      );
       // An older one (NF42…): attributes and {$} values.
       const old = (await t.app.inject({ url: '/item/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR?lang=en', headers: BROWSER })).body;
       assert.ok(old.includes('<dt>Dokumenttyp</dt>\n    <dd>Kapitel</dd>'));
@@ -328,7 +414,7 @@ describe('a blocked item', () => {
     try {
       const get = (url: string) => t.app.inject({ url, headers: BROWSER });
       assert.ok((await get('/search?q=File')).body.includes('1–20 von 25'));
-      assert.equal((await t.store.blockItem('FILE25', 'a test')), true);
+      assert.equal(await t.store.blockItem('FILE25', 'a test'), true);
       const page = await get('/item/FILE25');
       assert.equal(page.statusCode, 404);
       assert.ok(page.body.includes('<p class="problem">Dieses Objekt ist gesperrt.</p>'));

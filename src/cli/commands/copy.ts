@@ -24,7 +24,9 @@ export async function copyCommand(from: string, to: string, io: CliIo): Promise<
       const progress = io.progressStream ? terminalProgress('copy', io.progressStream) : { update() {}, stop() {} };
       let checks;
       try {
-        checks = await copyStore(source, target, ({ done, total }) => progress.update({ records: done, errors: 0, done, total, unit: 'rows' }));
+        checks = await copyStore(source, target, ({ done, total }) =>
+          progress.update({ records: done, errors: 0, done, total, unit: 'rows' }),
+        );
       } finally {
         progress.stop();
       }

@@ -27,9 +27,13 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   if (config.server.tlsCert) await checkPortFree(config.server.host, config.server.httpsPort, '--https-port');
   // Cortex packages as they are, and EDM records (Europeana's and the DDB's form) built into packages.
   const items = await ingestItems(store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`], { batchSize: config.ingest.itemBatchSize });
-  io.err(`Loaded demo items: ${items.inserted} new, ${items.updated} updated, ${items.unchanged} unchanged, ${items.problems.length} skipped.`);
+  io.err(
+    `Loaded demo items: ${items.inserted} new, ${items.updated} updated, ${items.unchanged} unchanged, ${items.problems.length} skipped.`,
+  );
   const persons = await ingestEntities(store, [`${FIXTURES}persons`], { batchSize: config.ingest.batchSize });
-  io.err(`Loaded demo persons: ${persons.inserted} new, ${persons.updated} updated, ${persons.unchanged} unchanged, ${persons.problems.length} skipped.`);
+  io.err(
+    `Loaded demo persons: ${persons.inserted} new, ${persons.updated} updated, ${persons.unchanged} unchanged, ${persons.problems.length} skipped.`,
+  );
   // A key of its own per run, revoked when the demo is stopped (Ctrl-C): another demo on
   // the same store (on another port) never takes away the key this one printed.
   const key = generateApiKey();
@@ -49,7 +53,9 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   io.out(`  curl -H 'Accept: application/json' -H 'Authorization: OAuth oauth_consumer_key="${key}"' ${base}/items/${DEMO_ITEM}/parents`);
   io.out(`  curl -H 'Accept: application/xml' '${base}/items/${DEMO_ITEM}/aip?oauth_consumer_key=${key}'`);
   io.out(`  curl -H 'Accept: application/json' '${base}/items/${DEMO_EDM_ISSUE}/parents?oauth_consumer_key=${key}'`);
-  io.out(`  curl -H 'Accept: application/json' '${base}/entities?query=Schriftsteller&facet=person_occupation_fct&rows=2&oauth_consumer_key=${key}'`);
+  io.out(
+    `  curl -H 'Accept: application/json' '${base}/entities?query=Schriftsteller&facet=person_occupation_fct&rows=2&oauth_consumer_key=${key}'`,
+  );
   io.out(`  curl -H 'Accept: application/json' '${base}/search?query=Goethe&facet=type_fct&rows=2&oauth_consumer_key=${key}'`);
   io.out('');
   io.out('Stop with Ctrl-C.');

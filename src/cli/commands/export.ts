@@ -78,7 +78,9 @@ export function resumePoint(path: string): string | undefined {
       id = undefined;
     }
     if (typeof id !== 'string' || id === '') {
-      throw new ExportUsage(`Cannot resume: the last line of ${path} is not an exported hit with an "id" (${line.slice(0, 80)}). Export to a new file instead.`);
+      throw new ExportUsage(
+        `Cannot resume: the last line of ${path} is not an exported hit with an "id" (${line.slice(0, 80)}). Export to a new file instead.`,
+      );
     }
     return id;
   } finally {
@@ -89,7 +91,7 @@ export function resumePoint(path: string): string | undefined {
 /** Offset of the last "\n" before `before`, or -1. */
 function lastNewline(fd: number, before: number): number {
   const chunk = Buffer.alloc(1 << 16);
-  for (let end = before; end > 0; ) {
+  for (let end = before; end > 0;) {
     const start = Math.max(0, end - chunk.length);
     const n = readSync(fd, chunk, 0, end - start, start);
     const at = chunk.subarray(0, n).lastIndexOf(10);
@@ -132,7 +134,9 @@ export async function exportCommand(
       if (!statSync(flags.out).isFile()) throw new ExportUsage(`--out ${flags.out} is not a file.`);
       if (flags.resume) afterId = resumePoint(flags.out);
       else if (statSync(flags.out).size > 0) {
-        throw new ExportUsage(`${flags.out} exists already: add --resume to continue it after its last line, or remove it to export again.`);
+        throw new ExportUsage(
+          `${flags.out} exists already: add --resume to continue it after its last line, or remove it to export again.`,
+        );
       }
     }
     request = { kind, query, ...(Object.keys(filters).length > 0 ? { filters } : {}), afterId };

@@ -18,7 +18,14 @@ export interface HarvestFlags {
   from?: string;
 }
 
-export async function harvestCommand(config: Config, store: Store, url: string, flags: HarvestFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
+export async function harvestCommand(
+  config: Config,
+  store: Store,
+  url: string,
+  flags: HarvestFlags,
+  io: CliIo,
+  signal?: AbortSignal,
+): Promise<number> {
   const progress = config.ingest.progress && io.progressStream ? terminalProgress('harvest', io.progressStream) : silentProgress;
   let summary;
   try {
@@ -47,7 +54,8 @@ export async function harvestCommand(config: Config, store: Store, url: string, 
     throw e;
   }
   printProblems(summary, io);
-  const start = summary.start.kind === 'resumed' ? 'resumed a stopped run' : summary.start.from ? `from ${summary.start.from}` : 'from the beginning';
+  const start =
+    summary.start.kind === 'resumed' ? 'resumed a stopped run' : summary.start.from ? `from ${summary.start.from}` : 'from the beginning';
   io.out(
     `harvest ${url} (${start}): ${summary.records} records in ${summary.pages} pages in ${summary.seconds.toFixed(1)} s: ` +
       `${summary.inserted} new, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.deleted} deleted, ${summary.problems.length} skipped.`,

@@ -49,7 +49,9 @@ export interface LoadRun {
 
 /** After the summary of a stopped load: what was kept, and how to go on (docs/cli.md "Exit codes"). */
 export function printInterrupted(s: LoadCounts, io: CliIo, goOn: string): number {
-  io.err(`Stopped by Ctrl-C: ${s.records} records stored (${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged), nothing after them. ${goOn}`);
+  io.err(
+    `Stopped by Ctrl-C: ${s.records} records stored (${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged), nothing after them. ${goOn}`,
+  );
   return EXIT.interrupted;
 }
 

@@ -30,7 +30,12 @@ export async function unblockItem(store: Store, id: string, io: CliIo): Promise<
 }
 
 /** `items list [--limit N] [--after ID]`: ids on stdout, one a line (for scripts); how to go on on stderr. */
-export async function listItems(store: Store, options: { limit: number; after?: string | undefined }, cli: string, io: CliIo): Promise<number> {
+export async function listItems(
+  store: Store,
+  options: { limit: number; after?: string | undefined },
+  cli: string,
+  io: CliIo,
+): Promise<number> {
   // One more than asked tells whether another page follows.
   const ids = await store.listItemIds({ after: options.after, limit: options.limit + 1 });
   const page = ids.slice(0, options.limit);
@@ -38,7 +43,9 @@ export async function listItems(store: Store, options: { limit: number; after?: 
   if (page.length === 0) {
     io.err(options.after === undefined ? `No items. Load some with: ${cli} ingest items PATH...` : `No items after '${options.after}'.`);
   } else if (ids.length > options.limit) {
-    io.err(`More items follow: ${cli} items list --after ${shellWord(page.at(-1)!)}${options.limit === DEFAULT_LIST_LIMIT ? '' : ` --limit ${options.limit}`}`);
+    io.err(
+      `More items follow: ${cli} items list --after ${shellWord(page.at(-1)!)}${options.limit === DEFAULT_LIST_LIMIT ? '' : ` --limit ${options.limit}`}`,
+    );
   }
   return EXIT.ok;
 }

@@ -30,7 +30,13 @@ export async function listKeys(store: Store, io: CliIo): Promise<number> {
   const rows = keys.map((k) => [k.name, iso(k.createdAt), iso(k.lastUsedAt), k.revokedAt ? `revoked ${iso(k.revokedAt)}` : 'active']);
   const header = ['NAME', 'CREATED', 'LAST USED', 'STATUS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const r of [header, ...rows]) io.out(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const r of [header, ...rows])
+    io.out(
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
   return EXIT.ok;
 }
 

@@ -13,7 +13,8 @@ import { EXIT, type CliIo } from '../io.js';
 
 export async function migrateCommand(location: string, io: CliIo): Promise<number> {
   if (!isPostgresUrl(location)) {
-    if (location.trim() === '') throw new UsageError('Give the store to migrate: --store postgres://user:password@host:port/database, or --store <SQLite file>.');
+    if (location.trim() === '')
+      throw new UsageError('Give the store to migrate: --store postgres://user:password@host:port/database, or --store <SQLite file>.');
     await openSqliteStore({ path: location, create: false, notice: (line) => io.err(line) }).close();
     io.out(`The SQLite store ${location} is at schema ${MIGRATIONS.length} (SQLite stores are migrated whenever they are opened).`);
     return EXIT.ok;
@@ -21,7 +22,11 @@ export async function migrateCommand(location: string, io: CliIo): Promise<numbe
   const pool = createPool({ url: location, max: 1 });
   try {
     const { from, to } = await migratePostgres(pool, location);
-    io.out(from === to ? `The PostgreSQL store ${redactUrl(location)} is at schema ${to} already.` : `Migrated the PostgreSQL store ${redactUrl(location)} from schema ${from} to ${to}.`);
+    io.out(
+      from === to
+        ? `The PostgreSQL store ${redactUrl(location)} is at schema ${to} already.`
+        : `Migrated the PostgreSQL store ${redactUrl(location)} from schema ${from} to ${to}.`,
+    );
     return EXIT.ok;
   } catch (e) {
     throw operatorError(e, location);

@@ -15,7 +15,8 @@ const NAMES = { person: 'persons', item: 'items' } as const;
 
 function dirOf(config: Config, io: CliIo): string | undefined {
   const dir = searchIndexPath(config);
-  if (dir === undefined) io.err('search.persist is off (or the store is in memory): there is no search index on disk. Set search.persist to true to keep one.');
+  if (dir === undefined)
+    io.err('search.persist is off (or the store is in memory): there is no search index on disk. Set search.persist to true to keep one.');
   return dir;
 }
 
@@ -63,11 +64,15 @@ export async function indexVerify(config: Config, store: Store, io: CliIo): Prom
   try {
     for (const kind of KINDS) counts.push(`${SearchIndex.fromImage(SCHEMAS[kind], found.sources[kind]).size} ${NAMES[kind]}`);
   } catch (e) {
-    io.err(`${dir}: generation ${found.manifest.generation} does not read back: ${(e as Error).message}. A start builds a new index from the store.`);
+    io.err(
+      `${dir}: generation ${found.manifest.generation} does not read back: ${(e as Error).message}. A start builds a new index from the store.`,
+    );
     return EXIT.failed;
   }
   const sections = KINDS.reduce((n, k) => n + found.manifest.kinds[k].sections.length, 0);
-  io.out(`${dir}: generation ${found.manifest.generation} verified: ${sections} sections match their checksums; read back, it holds ${counts.join(' and ')}.`);
+  io.out(
+    `${dir}: generation ${found.manifest.generation} verified: ${sections} sections match their checksums; read back, it holds ${counts.join(' and ')}.`,
+  );
   return found.problems.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
@@ -77,7 +82,11 @@ export async function indexRebuild(config: Config, store: Store, io: CliIo): Pro
   if (dir === undefined) return EXIT.failed;
   const started = Date.now();
   // From the store, not from what is on disk.
-  const host = new IndexHost(store, {}, { dir, read: false, write: true, minGapMs: 0, intervalMs: 0, changes: () => 0, log: (line) => io.err(line) });
+  const host = new IndexHost(
+    store,
+    {},
+    { dir, read: false, write: true, minGapMs: 0, intervalMs: 0, changes: () => 0, log: (line) => io.err(line) },
+  );
   for (const kind of KINDS) while (!(await host.refresh(kind, 1000))) {}
   if (!(await host.write())) return EXIT.failed;
   const found = await readIndexes(dir, await store.searchIdentity());

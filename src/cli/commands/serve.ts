@@ -33,13 +33,19 @@ function urlOf(scheme: string, address: AddressInfo | string | null): string {
 export function listenError(e: unknown, host: string, port: number, flag: string): unknown {
   const code = (e as { code?: unknown }).code;
   if (code === 'EADDRINUSE') {
-    return new UsageError(`Port ${port} on ${host} is in use by another program: stop that program, or choose another port with ${flag} PORT (0 picks a free one).`);
+    return new UsageError(
+      `Port ${port} on ${host} is in use by another program: stop that program, or choose another port with ${flag} PORT (0 picks a free one).`,
+    );
   }
   if (code === 'EACCES') {
-    return new UsageError(`Not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges): choose a port from 1024 up with ${flag} PORT.`);
+    return new UsageError(
+      `Not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges): choose a port from 1024 up with ${flag} PORT.`,
+    );
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new UsageError(`Cannot listen on ${host}: it is not an address of this machine. Use --host 127.0.0.1 (this machine only), --host 0.0.0.0 (every address) or one of its own addresses.`);
+    return new UsageError(
+      `Cannot listen on ${host}: it is not an address of this machine. Use --host 127.0.0.1 (this machine only), --host 0.0.0.0 (every address) or one of its own addresses.`,
+    );
   }
   return e;
 }
@@ -109,9 +115,16 @@ export async function checkPortFree(host: string, port: number, flag: string): P
  * Runs until SIGINT/SIGTERM, then closes the servers and the store cleanly.
  * `beforeStoreCloses` runs once the servers are closed (the demo revokes its key there).
  */
-export async function serveCommand(config: Config, store: Store, log: (line: string) => void, beforeStoreCloses?: () => Promise<void>): Promise<RunningServer> {
+export async function serveCommand(
+  config: Config,
+  store: Store,
+  log: (line: string) => void,
+  beforeStoreCloses?: () => Promise<void>,
+): Promise<RunningServer> {
   const running = await startServer(config, store);
-  log(`heritage-api listening on ${running.httpUrl}${running.httpsUrl ? ` and ${running.httpsUrl}` : ''} (${await store.countItems()} items)`);
+  log(
+    `heritage-api listening on ${running.httpUrl}${running.httpsUrl ? ` and ${running.httpsUrl}` : ''} (${await store.countItems()} items)`,
+  );
   const stop = async () => {
     await running.close();
     await beforeStoreCloses?.().catch((e: unknown) => log(`heritage-api: ${(e as Error).message}`));

@@ -71,14 +71,27 @@ export async function serveNodeCommand(config: Config, store: Store, log: (line:
   await runPrimary(config, store, log, argv, workers);
 }
 
-async function runPrimary(config: Config, store: Store, log: (line: string) => void, argv: readonly string[], count: number): Promise<void> {
+async function runPrimary(
+  config: Config,
+  store: Store,
+  log: (line: string) => void,
+  argv: readonly string[],
+  count: number,
+): Promise<void> {
   const indexFiles = searchIndexFiles(config);
   const searches = createSearchRunner(store, config.search, indexFiles ? { indexFiles } : {});
   searches.start();
   const searchHost = hostSearches(searches, config.search.indexPollMs);
   const rateLimits = hostRateLimits();
   const peers = new Map<Worker, IpcPeer>();
-  const metrics = hostMetrics({ search: () => searches.state(), indexAgeSeconds: createIndexAge(store, () => searches.state()), replication: () => store.replication?.() }, () => peers.values());
+  const metrics = hostMetrics(
+    {
+      search: () => searches.state(),
+      indexAgeSeconds: createIndexAge(store, () => searches.state()),
+      replication: () => store.replication?.(),
+    },
+    () => peers.values(),
+  );
   cluster.setupPrimary({ exec: fileURLToPath(MAIN), args: [...argv], serialization: 'advanced' });
 
   const listened = new Set<Worker>();
@@ -114,7 +127,11 @@ async function runPrimary(config: Config, store: Store, log: (line: string) => v
     const how = signal === null ? `with code ${code}` : `on ${signal}`;
     if (stopping) return;
     if (!listened.has(worker)) {
-      const failure = failures.get(worker) ?? { message: `A worker process exited ${how} before it listened.`, usage: false, stack: undefined };
+      const failure = failures.get(worker) ?? {
+        message: `A worker process exited ${how} before it listened.`,
+        usage: false,
+        stack: undefined,
+      };
       if (starting) {
         const error = failure.usage ? new UsageError(failure.message) : new Error(failure.message);
         if (!failure.usage && failure.stack !== undefined) error.stack = failure.stack;

@@ -16,8 +16,21 @@ export const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
 export const OAI_DC_SCHEMA = 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd';
 
 const DC_ELEMENTS = [
-  'title', 'creator', 'subject', 'description', 'publisher', 'contributor', 'date', 'type',
-  'format', 'identifier', 'source', 'language', 'relation', 'coverage', 'rights',
+  'title',
+  'creator',
+  'subject',
+  'description',
+  'publisher',
+  'contributor',
+  'date',
+  'type',
+  'format',
+  'identifier',
+  'source',
+  'language',
+  'relation',
+  'coverage',
+  'rights',
 ] as const;
 type DcElement = (typeof DC_ELEMENTS)[number];
 
@@ -56,7 +69,8 @@ const LABELS: ReadonlyArray<[string, string]> = [
 
 const elements = (el: XmlElement): XmlElement[] => el.children.filter((c): c is XmlElement => typeof c !== 'string');
 const textOf = (el: XmlElement): string => el.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
-const attr = (el: XmlElement, namespace: string, local: string) => el.attributes.find((a) => a.namespace === namespace && a.local === local)?.value;
+const attr = (el: XmlElement, namespace: string, local: string) =>
+  el.attributes.find((a) => a.namespace === namespace && a.local === local)?.value;
 
 interface Value {
   text: string;
@@ -78,7 +92,8 @@ function labelOf(rdf: XmlElement, uri: string): Value | undefined {
     if (attr(node, NS.rdf, 'about') !== uri) continue;
     for (const [ns, local] of LABELS) {
       const label = child(node, ns, local);
-      if (label !== undefined && textOf(label).trim() !== '') return { text: textOf(label).trim(), lang: attr(label, XML_NAMESPACE, 'lang') };
+      if (label !== undefined && textOf(label).trim() !== '')
+        return { text: textOf(label).trim(), lang: attr(label, XML_NAMESPACE, 'lang') };
     }
   }
   return undefined;
@@ -120,7 +135,8 @@ export function oaiDcElement(xml: string): string | undefined {
   };
   const about = attr(cho, NS.rdf, 'about');
   for (const property of elements(cho)) {
-    if (property.namespace === NS.dc && (DC_ELEMENTS as readonly string[]).includes(property.local)) add(property.local as DcElement, valueOf(rdf, property));
+    if (property.namespace === NS.dc && (DC_ELEMENTS as readonly string[]).includes(property.local))
+      add(property.local as DcElement, valueOf(rdf, property));
     const refined = REFINEMENTS.find(([ns, local]) => property.namespace === ns && property.local === local);
     if (refined !== undefined) add(refined[2], valueOf(rdf, property));
   }

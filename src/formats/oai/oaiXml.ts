@@ -42,7 +42,12 @@ export function element(name: string, value: string): string {
  * badVerb and badArgument, whose responses give the base URL only (section 3.2).
  */
 export function oaiDocument(responseDate: Date, baseUrl: string, request: Readonly<Record<string, string>> | null, body: string): string {
-  const attributes = request === null ? '' : Object.entries(request).map(([k, v]) => ` ${k}="${escapeXmlAttr(v)}"`).join('');
+  const attributes =
+    request === null
+      ? ''
+      : Object.entries(request)
+          .map(([k, v]) => ` ${k}="${escapeXmlAttr(v)}"`)
+          .join('');
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     `<OAI-PMH xmlns="${OAI_NS}" xmlns:xsi="${XSI_NS}" xsi:schemaLocation="${OAI_NS} ${OAI_SCHEMA}">` +
@@ -79,5 +84,7 @@ export function recordElement(h: HeaderFields, metadata: string | undefined): st
 
 /** The resumptionToken of a list page (section 3.5): empty on the last page of a list that had one. */
 export function resumptionTokenElement(token: string | null, cursor: number): string {
-  return token === null ? `<resumptionToken cursor="${cursor}"/>` : `<resumptionToken cursor="${cursor}">${escapeXmlText(token)}</resumptionToken>`;
+  return token === null
+    ? `<resumptionToken cursor="${cursor}"/>`
+    : `<resumptionToken cursor="${cursor}">${escapeXmlText(token)}</resumptionToken>`;
 }

@@ -165,7 +165,10 @@ function resourceType(mimetype: string): string {
  * their http form; the packages sometimes carry https or a `deed.de` page.
  */
 function rightsUri(license: string): string | undefined {
-  const m = /^https?:\/\/((?:creativecommons\.org\/(?:licenses|publicdomain)|rightsstatements\.org\/vocab)\/[^\s?#]*?)(?:deed\.[a-z-]+)?$/i.exec(license.trim());
+  const m =
+    /^https?:\/\/((?:creativecommons\.org\/(?:licenses|publicdomain)|rightsstatements\.org\/vocab)\/[^\s?#]*?)(?:deed\.[a-z-]+)?$/i.exec(
+      license.trim(),
+    );
   if (!m) return undefined;
   const path = m[1]!;
   return `http://${path.endsWith('/') ? path : `${path}/`}`;
@@ -181,7 +184,9 @@ function metadataOf(item: unknown): Array<{ label: LanguageMap; value: LanguageM
     if (text(field(group, 'usage')) !== 'display') continue;
     for (const f of asArray(field(group, 'field'))) {
       const name = plain(text(field(f, 'name')));
-      const values = asArray(field(f, 'value')).map((v) => plain(text(v))).filter((v) => v !== '');
+      const values = asArray(field(f, 'value'))
+        .map((v) => plain(text(v)))
+        .filter((v) => v !== '');
       if (name !== '' && values.length > 0) entries.push({ label: none(name), value: none(...values) });
     }
   }
@@ -210,7 +215,10 @@ export function buildManifest(input: ManifestInput): Json {
   const sources = canvasSources(packageBinaries(pkg));
   const canvasId = (position: number) => `${manifestUrl}/canvas/${position}`;
 
-  const title = [text(field(item, 'title')), text(field(item, 'label')), text(field(field(pkg, 'preview'), 'title'))].map(plain).find((t) => t !== '') ?? input.itemId;
+  const title =
+    [text(field(item, 'title')), text(field(item, 'label')), text(field(field(pkg, 'preview'), 'title'))]
+      .map(plain)
+      .find((t) => t !== '') ?? input.itemId;
   const subtitle = plain(text(field(item, 'subtitle')));
 
   const license = field(item, 'license');
@@ -276,7 +284,9 @@ export function buildManifest(input: ManifestInput): Json {
     label: none(title),
     ...(subtitle ? { summary: none(subtitle) } : {}),
     ...(metadata.length > 0 ? { metadata } : {}),
-    ...(statement.length > 0 ? { requiredStatement: { label: { en: ['Attribution'], de: ['Rechtehinweis'] }, value: none(...statement) } } : {}),
+    ...(statement.length > 0
+      ? { requiredStatement: { label: { en: ['Attribution'], de: ['Rechtehinweis'] }, value: none(...statement) } }
+      : {}),
     ...(rights ? { rights } : {}),
     ...(provider ? { provider: [provider] } : {}),
     ...(isHttpUrl(origin) ? { homepage: [{ id: origin, type: 'Text', label: none(title), format: 'text/html' }] } : {}),

@@ -114,7 +114,9 @@ export function sectorCounts(providers: readonly ProviderSummary[]): Array<{ val
  * `offset`. Flat, so hasItems asks for items of the institution itself.
  */
 export function institutionMap(providers: readonly ProviderSummary[], filter: InstitutionFilter, offset: number, length: number) {
-  const located = providers.filter((p) => matches(p, p.itemCount, filter) && coordinate(p.latitude, 90) !== null && coordinate(p.longitude, 180) !== null);
+  const located = providers.filter(
+    (p) => matches(p, p.itemCount, filter) && coordinate(p.latitude, 90) !== null && coordinate(p.longitude, 180) !== null,
+  );
   const page = located.slice(offset, length < 0 ? undefined : offset + length);
   return {
     numberOfResults: located.length,

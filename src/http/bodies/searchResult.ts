@@ -21,8 +21,16 @@ export interface SearchBody {
 }
 
 export function searchResultToJson(b: SearchBody): string {
-  const facets = b.facets.map((f) => ({ field: f.field, numberOfFacets: f.values.length, facetValues: f.values.map((v) => ({ count: v.count, value: v.value })) }));
-  const tail: Record<string, unknown> = { correctedQuery: b.correctedQuery, highlightedTerms: b.highlightedTerms, randomSeed: b.randomSeed };
+  const facets = b.facets.map((f) => ({
+    field: f.field,
+    numberOfFacets: f.values.length,
+    facetValues: f.values.map((v) => ({ count: v.count, value: v.value })),
+  }));
+  const tail: Record<string, unknown> = {
+    correctedQuery: b.correctedQuery,
+    highlightedTerms: b.highlightedTerms,
+    randomSeed: b.randomSeed,
+  };
   if (b.nextCursorMark !== undefined) tail.nextCursorMark = b.nextCursorMark;
   return (
     `{"numberOfResults":${b.total},"results":[{"name":"single","docs":[${b.docs.join(',')}],"numberOfDocs":${b.total}}],` +

@@ -96,15 +96,22 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
       if (!checked.ok) return oaiDocument(now, context.baseUrl, null, errorElements(checked.errors));
       const { verb, args } = checked;
       const echo = { verb, ...args };
-      const fail = (code: OaiErrorItem['code'], message: string) => oaiDocument(now, context.baseUrl, echo, errorElements([{ code, message }]));
+      const fail = (code: OaiErrorItem['code'], message: string) =>
+        oaiDocument(now, context.baseUrl, echo, errorElements([{ code, message }]));
       const respond = (body: string) => oaiDocument(now, context.baseUrl, echo, `<${verb}>${body}</${verb}>`);
       const identifierOf = (id: string) => `${prefix}${id}`;
-      const header = (r: OaiRecord) => headerElement({ identifier: identifierOf(r.id), datestamp: r.datestamp, deleted: r.deleted, sets: r.sets });
-      const itemOf = (identifier: string) => (identifier.startsWith(prefix) && identifier.length > prefix.length ? identifier.slice(prefix.length) : undefined);
+      const header = (r: OaiRecord) =>
+        headerElement({ identifier: identifierOf(r.id), datestamp: r.datestamp, deleted: r.deleted, sets: r.sets });
+      const itemOf = (identifier: string) =>
+        identifier.startsWith(prefix) && identifier.length > prefix.length ? identifier.slice(prefix.length) : undefined;
       const formatOf = (p: string) => FORMATS.find((f) => f.prefix === p);
       const unknownFormat = (p: string) =>
-        fail('cannotDisseminateFormat', `${/^[A-Za-z0-9_.-]{1,40}$/.test(p) ? `'${p}' is not` : 'The metadataPrefix is not'} a format of this repository: use ${FORMATS.map((f) => f.prefix).join(', ')} (see ListMetadataFormats).`);
-      const noSuchId = () => fail('idDoesNotExist', `No record has this identifier: identifiers here are ${prefix}<item id> (see ListIdentifiers).`);
+        fail(
+          'cannotDisseminateFormat',
+          `${/^[A-Za-z0-9_.-]{1,40}$/.test(p) ? `'${p}' is not` : 'The metadataPrefix is not'} a format of this repository: use ${FORMATS.map((f) => f.prefix).join(', ')} (see ListMetadataFormats).`,
+        );
+      const noSuchId = () =>
+        fail('idDoesNotExist', `No record has this identifier: identifiers here are ${prefix}<item id> (see ListIdentifiers).`);
 
       switch (verb) {
         case 'Identify': {
@@ -131,31 +138,48 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
             const id = itemOf(args.identifier);
             const record = id === undefined ? undefined : await store.getOaiRecord(id, true);
             if (record === undefined) return noSuchId();
-            if (record.deleted) return fail('noMetadataFormats', 'The record is deleted: no format of it is available any more (its header is listed with status="deleted").');
+            if (record.deleted)
+              return fail(
+                'noMetadataFormats',
+                'The record is deleted: no format of it is available any more (its header is listed with status="deleted").',
+              );
             formats = FORMATS.filter((f) => f.write(record.xml!) !== undefined);
-            if (formats.length === 0) return fail('noMetadataFormats', 'The package of this record cannot be given in any format of this repository.');
+            if (formats.length === 0)
+              return fail('noMetadataFormats', 'The package of this record cannot be given in any format of this repository.');
           }
-          return respond(formats.map((f) => `<metadataFormat>${element('metadataPrefix', f.prefix)}${element('schema', f.schema)}${element('metadataNamespace', f.namespace)}</metadataFormat>`).join(''));
+          return respond(
+            formats
+              .map(
+                (f) =>
+                  `<metadataFormat>${element('metadataPrefix', f.prefix)}${element('schema', f.schema)}${element('metadataNamespace', f.namespace)}</metadataFormat>`,
+              )
+              .join(''),
+          );
         }
         case 'ListSets': {
           let after: string | null = null;
           let cursor = 0;
           if (args.resumptionToken !== undefined) {
             const state = decodeToken(args.resumptionToken, await tokenKey());
-            if (state?.verb !== 'ListSets') return fail('badResumptionToken', 'The resumptionToken is not one this repository gave for ListSets: start the list again without it.');
+            if (state?.verb !== 'ListSets')
+              return fail(
+                'badResumptionToken',
+                'The resumptionToken is not one this repository gave for ListSets: start the list again without it.',
+              );
             ({ after, cursor } = state);
           }
           const sets = await store.listOaiSets(after, pageSize + 1);
           if (sets.length === 0) {
-            if (after === null) return fail('noSetHierarchy', 'This repository has no sets yet: its records name no institution and belong to no hierarchy.');
+            if (after === null)
+              return fail('noSetHierarchy', 'This repository has no sets yet: its records name no institution and belong to no hierarchy.');
             return fail('badResumptionToken', 'The list of sets has changed so that this token points past its end: start the list again.');
           }
           const page = sets.slice(0, pageSize);
           const more = sets.length > pageSize;
-          const body = page
-            .map((s) => `<set>${element('setSpec', s.spec)}${element('setName', s.name ?? setName(s.spec))}</set>`)
-            .join('');
-          const token = more ? encodeToken({ verb: 'ListSets', after: page[page.length - 1]!.spec, cursor: cursor + page.length }, await tokenKey()) : null;
+          const body = page.map((s) => `<set>${element('setSpec', s.spec)}${element('setName', s.name ?? setName(s.spec))}</set>`).join('');
+          const token = more
+            ? encodeToken({ verb: 'ListSets', after: page[page.length - 1]!.spec, cursor: cursor + page.length }, await tokenKey())
+            : null;
           return respond(body + (more || after !== null ? resumptionTokenElement(token, cursor) : ''));
         }
         case 'GetRecord': {
@@ -164,10 +188,23 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
           const id = itemOf(args.identifier!);
           const record = id === undefined ? undefined : await store.getOaiRecord(id, true);
           if (record === undefined) return noSuchId();
-          if (record.deleted) return respond(recordElement({ identifier: args.identifier!, datestamp: record.datestamp, deleted: true, sets: record.sets }, undefined));
+          if (record.deleted)
+            return respond(
+              recordElement({ identifier: args.identifier!, datestamp: record.datestamp, deleted: true, sets: record.sets }, undefined),
+            );
           const metadata = format.write(record.xml!);
-          if (metadata === undefined) return fail('cannotDisseminateFormat', `The package of this record has nothing to give as ${format.prefix}: ask for ${FORMATS.filter((f) => f.write(record.xml!) !== undefined).map((f) => f.prefix).join(' or ')}.`);
-          return respond(recordElement({ identifier: args.identifier!, datestamp: record.datestamp, deleted: false, sets: record.sets }, metadata));
+          if (metadata === undefined)
+            return fail(
+              'cannotDisseminateFormat',
+              `The package of this record has nothing to give as ${format.prefix}: ask for ${FORMATS.filter(
+                (f) => f.write(record.xml!) !== undefined,
+              )
+                .map((f) => f.prefix)
+                .join(' or ')}.`,
+            );
+          return respond(
+            recordElement({ identifier: args.identifier!, datestamp: record.datestamp, deleted: false, sets: record.sets }, metadata),
+          );
         }
         case 'ListIdentifiers':
         case 'ListRecords': {
@@ -175,17 +212,33 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
           if (args.resumptionToken !== undefined) {
             const decoded = decodeToken(args.resumptionToken, await tokenKey());
             if (decoded === undefined || decoded.verb !== verb) {
-              return fail('badResumptionToken', `The resumptionToken is not one this repository gave for ${verb}: start the list again without it.`);
+              return fail(
+                'badResumptionToken',
+                `The resumptionToken is not one this repository gave for ${verb}: start the list again without it.`,
+              );
             }
             state = decoded;
           } else {
             if (formatOf(args.metadataPrefix!) === undefined) return unknownFormat(args.metadataPrefix!);
-            if (args.set !== undefined && !SET_SPEC.test(args.set)) return fail('badArgument', 'set is not a setSpec (letters, digits and - _ . ! ~ * \' ( ), parts joined by :): see ListSets for the sets here.');
-            state = { verb, metadataPrefix: args.metadataPrefix!, set: args.set, from: checked.from, until: checked.until, after: 0, cursor: 0 };
+            if (args.set !== undefined && !SET_SPEC.test(args.set))
+              return fail(
+                'badArgument',
+                "set is not a setSpec (letters, digits and - _ . ! ~ * ' ( ), parts joined by :): see ListSets for the sets here.",
+              );
+            state = {
+              verb,
+              metadataPrefix: args.metadataPrefix!,
+              set: args.set,
+              from: checked.from,
+              until: checked.until,
+              after: 0,
+              cursor: 0,
+            };
           }
           const format = formatOf(state.metadataPrefix)!;
           if (state.set !== undefined && args.resumptionToken === undefined && !(await store.oaiSetExists(state.set))) {
-            if ((await store.listOaiSets(null, 1)).length === 0) return fail('noSetHierarchy', 'This repository has no sets yet: harvest without set.');
+            if ((await store.listOaiSets(null, 1)).length === 0)
+              return fail('noSetHierarchy', 'This repository has no sets yet: harvest without set.');
             return fail('noRecordsMatch', `No record is in the set ${state.set}: see ListSets for the sets here.`);
           }
           const bodies = verb === 'ListRecords';
@@ -197,8 +250,16 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
           // A page whose records all lack what the format needs (an EDM-less package asked as edm)
           // is passed over: a list page may not be empty (the schema's minOccurs).
           while (parts.length === 0) {
-            const records = await store.listOaiRecords({ after, set: state.set, from: state.from, until: state.until, limit: pageSize + 1, bodies });
-            if (records.length === 0 && first) return fail('noRecordsMatch', 'No record matches the combination of from, until, set and metadataPrefix.');
+            const records = await store.listOaiRecords({
+              after,
+              set: state.set,
+              from: state.from,
+              until: state.until,
+              limit: pageSize + 1,
+              bodies,
+            });
+            if (records.length === 0 && first)
+              return fail('noRecordsMatch', 'No record matches the combination of from, until, set and metadataPrefix.');
             first = false;
             const page = records.slice(0, pageSize);
             more = records.length > pageSize;
@@ -209,7 +270,9 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
               }
               const metadata = r.deleted ? undefined : format.write(r.xml!);
               if (!r.deleted && metadata === undefined) continue;
-              parts.push(recordElement({ identifier: identifierOf(r.id), datestamp: r.datestamp, deleted: r.deleted, sets: r.sets }, metadata));
+              parts.push(
+                recordElement({ identifier: identifierOf(r.id), datestamp: r.datestamp, deleted: r.deleted, sets: r.sets }, metadata),
+              );
             }
             if (page.length > 0) after = page[page.length - 1]!.num;
             cursor += page.length;

@@ -35,7 +35,14 @@ function parseDatestamp(value: string, end: boolean): { seconds: number; day: bo
   const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1).map(Number) as number[];
   const ms = Date.UTC(y!, mo! - 1, d!, h, mi, s);
   const date = new Date(ms);
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo! - 1 || date.getUTCDate() !== d || date.getUTCHours() !== h || date.getUTCMinutes() !== mi || date.getUTCSeconds() !== s) {
+  if (
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== mo! - 1 ||
+    date.getUTCDate() !== d ||
+    date.getUTCHours() !== h ||
+    date.getUTCMinutes() !== mi ||
+    date.getUTCSeconds() !== s
+  ) {
     return undefined;
   }
   const day = m.length === 4;
@@ -48,8 +55,10 @@ const bad = (message: string): CheckedRequest => ({ ok: false, errors: [{ code: 
 /** `params`: every name and value the request carried, repeats included, in order. */
 export function checkRequest(params: ReadonlyArray<readonly [string, string]>): CheckedRequest {
   const verbs = params.filter(([k]) => k === 'verb').map(([, v]) => v);
-  if (verbs.length === 0) return { ok: false, errors: [{ code: 'badVerb', message: `The request has no verb: add verb=, one of ${VERBS.join(', ')}.` }] };
-  if (verbs.length > 1) return { ok: false, errors: [{ code: 'badVerb', message: 'The verb is given more than once: send one verb per request.' }] };
+  if (verbs.length === 0)
+    return { ok: false, errors: [{ code: 'badVerb', message: `The request has no verb: add verb=, one of ${VERBS.join(', ')}.` }] };
+  if (verbs.length > 1)
+    return { ok: false, errors: [{ code: 'badVerb', message: 'The verb is given more than once: send one verb per request.' }] };
   const verb = verbs[0]!;
   if (!(VERBS as readonly string[]).includes(verb)) {
     const shown = /^[A-Za-z]{1,40}$/.test(verb) ? `'${verb}' is not an OAI-PMH verb` : 'The verb is not an OAI-PMH verb';
@@ -70,23 +79,36 @@ export function checkRequest(params: ReadonlyArray<readonly [string, string]>): 
   }
   if (spec.exclusive !== undefined && spec.exclusive in args) {
     const others = Object.keys(args).filter((k) => k !== spec.exclusive);
-    if (others.length > 0) return bad(`resumptionToken is an exclusive argument: send it alone with the verb, without ${others.join(', ')} (OAI-PMH 2.0 section 3.5).`);
+    if (others.length > 0)
+      return bad(
+        `resumptionToken is an exclusive argument: send it alone with the verb, without ${others.join(', ')} (OAI-PMH 2.0 section 3.5).`,
+      );
     return { ok: true, verb: verb as Verb, args };
   }
   for (const name of spec.required) {
-    if (!(name in args)) return bad(`${verb} needs the argument ${name}${name === 'metadataPrefix' ? ' (edm, oai_dc or ddb; see ListMetadataFormats)' : ''}.`);
+    if (!(name in args))
+      return bad(`${verb} needs the argument ${name}${name === 'metadataPrefix' ? ' (edm, oai_dc or ddb; see ListMetadataFormats)' : ''}.`);
   }
   const out: CheckedRequest = { ok: true, verb: verb as Verb, args };
   const from = args.from === undefined ? undefined : parseDatestamp(args.from, false);
   const until = args.until === undefined ? undefined : parseDatestamp(args.until, true);
-  for (const [name, parsed] of [['from', from], ['until', until]] as const) {
+  for (const [name, parsed] of [
+    ['from', from],
+    ['until', until],
+  ] as const) {
     if (args[name] !== undefined && parsed === undefined) {
-      return bad(`${name} is not a UTC datestamp: give YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, e.g. 2024-03-01T12:00:00Z (OAI-PMH 2.0 section 3.3.1).`);
+      return bad(
+        `${name} is not a UTC datestamp: give YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, e.g. 2024-03-01T12:00:00Z (OAI-PMH 2.0 section 3.3.1).`,
+      );
     }
   }
   if (from && until) {
-    if (from.day !== until.day) return bad('from and until have different granularities: give both as YYYY-MM-DD or both as YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 section 3.3.1).');
-    if (from.seconds > until.seconds) return bad('from is later than until: the range is empty; give from <= until (OAI-PMH 2.0 section 2.7.1).');
+    if (from.day !== until.day)
+      return bad(
+        'from and until have different granularities: give both as YYYY-MM-DD or both as YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 section 3.3.1).',
+      );
+    if (from.seconds > until.seconds)
+      return bad('from is later than until: the range is empty; give from <= until (OAI-PMH 2.0 section 2.7.1).');
   }
   if (from) out.from = from.seconds;
   if (until) out.until = until.seconds;

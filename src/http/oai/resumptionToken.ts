@@ -59,9 +59,11 @@ export function decodeToken(token: string, secret: string): TokenState | undefin
   // Made by this key, so well-formed; checked all the same, since a key can leak.
   if (typeof state !== 'object' || state === null) return undefined;
   const s = state as Record<string, unknown>;
-  if (s.verb === 'ListSets') return typeof s.after === 'string' && isCount(s.cursor) ? { verb: 'ListSets', after: s.after, cursor: s.cursor } : undefined;
+  if (s.verb === 'ListSets')
+    return typeof s.after === 'string' && isCount(s.cursor) ? { verb: 'ListSets', after: s.after, cursor: s.cursor } : undefined;
   if (s.verb !== 'ListRecords' && s.verb !== 'ListIdentifiers') return undefined;
-  if (typeof s.metadataPrefix !== 'string' || !isCount(s.after) || !isCount(s.cursor) || !optionalCount(s.from) || !optionalCount(s.until)) return undefined;
+  if (typeof s.metadataPrefix !== 'string' || !isCount(s.after) || !isCount(s.cursor) || !optionalCount(s.from) || !optionalCount(s.until))
+    return undefined;
   if (s.set !== undefined && typeof s.set !== 'string') return undefined;
   return {
     verb: s.verb,

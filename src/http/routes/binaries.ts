@@ -29,22 +29,31 @@ export interface BinaryRouteDeps {
 const binarySchema = {
   summary: 'A binary of an item: the file a package names in its binaries part',
   description:
-    'The path is `/binary/<item id>/<variant>/<n>.<ext>` as in the packages. Served from the operator\'s media directory ' +
-    'with Range (one range), ETag, Last-Modified, 304, 412 and 416; or redirected (307) to the operator\'s media base URL. ' +
+    "The path is `/binary/<item id>/<variant>/<n>.<ext>` as in the packages. Served from the operator's media directory " +
+    "with Range (one range), ETag, Last-Modified, 304, 412 and 416; or redirected (307) to the operator's media base URL. " +
     'No API key unless the operator sets media.requireKey; CORS open to every origin.',
-  params: { type: 'object', properties: { '*': { type: 'string', description: 'The path after /binary/, e.g. NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/list/1.jpg' } } },
+  params: {
+    type: 'object',
+    properties: { '*': { type: 'string', description: 'The path after /binary/, e.g. NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/list/1.jpg' } },
+  },
   querystring: { type: 'object', properties: keyQuery },
   response: {
-    200: { description: 'The file, with the Content-Type of its extension.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+    200: {
+      description: 'The file, with the Content-Type of its extension.',
+      content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+    },
     206: { description: 'The range asked for (Content-Range).', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
     304: { description: 'Not modified (If-None-Match / If-Modified-Since).', type: 'null' },
     307: { description: 'The file is not in the media directory: Location is its place under media.baseUrl.', type: 'null' },
-    400: { ...commonErrors[400], description: 'The path is not a valid binary path (an empty segment, \'..\', an encoded \'/\', NUL, ...).' },
+    400: { ...commonErrors[400], description: "The path is not a valid binary path (an empty segment, '..', an encoded '/', NUL, ...)." },
     401: commonErrors[401],
     403: { ...commonErrors[403], description: 'The API key is unknown or revoked (only with media.requireKey).' },
     404: { ...commonErrors[404], description: 'No such binary, or this service serves none (BinaryNotFoundException).' },
     412: { ...commonErrors[404], description: 'If-Match or If-Unmodified-Since did not hold (PreconditionFailedException).' },
-    416: { ...commonErrors[404], description: 'The range lies outside the file; Content-Range: bytes */<size> (RangeNotSatisfiableException).' },
+    416: {
+      ...commonErrors[404],
+      description: 'The range lies outside the file; Content-Range: bytes */<size> (RangeNotSatisfiableException).',
+    },
     429: commonErrors[429],
     500: commonErrors[500],
   },
@@ -102,14 +111,18 @@ export function registerBinaryRoutes(app: FastifyInstance, deps: BinaryRouteDeps
     return reply.send(sent.stream);
   }
 
-  app.get('/binary/*', {
-    ...(config.media.requireKey ? { onRequest: deps.onRequest } : {}),
-    // The OpenAPI description says when no key is asked for (an empty security list).
-    schema: config.media.requireKey ? binarySchema : { ...binarySchema, security: [] },
-    // A 206 must carry the bytes asked for, not a compressed form of them; images do not compress.
-    compress: false,
-    // Viewers on other sites draw these images (IIIF), whatever http.corsOrigin says.
-    // A link to an image may carry a cache-buster or a size hint (`?v=2`, `?width=100`): not a mistake to refuse.
-    config: { ...OPEN_CORS_RANGES, ignoresQuery: true },
-  }, binary);
+  app.get(
+    '/binary/*',
+    {
+      ...(config.media.requireKey ? { onRequest: deps.onRequest } : {}),
+      // The OpenAPI description says when no key is asked for (an empty security list).
+      schema: config.media.requireKey ? binarySchema : { ...binarySchema, security: [] },
+      // A 206 must carry the bytes asked for, not a compressed form of them; images do not compress.
+      compress: false,
+      // Viewers on other sites draw these images (IIIF), whatever http.corsOrigin says.
+      // A link to an image may carry a cache-buster or a size hint (`?v=2`, `?width=100`): not a mistake to refuse.
+      config: { ...OPEN_CORS_RANGES, ignoresQuery: true },
+    },
+    binary,
+  );
 }

@@ -61,7 +61,12 @@ export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRoute
     servable(id, await store.getItemHead(id));
     const offset = request.query.offset ?? 0;
     const rows = request.query.rows ?? CHILDREN_LIMITS.defaultRows;
-    return sendTagged(request, reply.header('Content-Type', rep.contentType).header('Vary', vary), await body(id, offset, rows, rep.format), cacheControl);
+    return sendTagged(
+      request,
+      reply.header('Content-Type', rep.contentType).header('Vary', vary),
+      await body(id, offset, rows, rep.format),
+      cacheControl,
+    );
   }
 
   app.get<Route>('/items/:id/children', { onRequest: deps.onRequest, schema: childrenSchema }, children);

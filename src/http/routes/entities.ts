@@ -45,7 +45,10 @@ function parseSort(text: string | undefined): { sort: EntitySort; seed: string }
     const seed = t.slice('RANDOM_'.length);
     return { sort: { kind: 'random', seed }, seed };
   }
-  throw ApiError.of('invalidSearch', `sort '${t.slice(0, 40)}' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.`);
+  throw ApiError.of(
+    'invalidSearch',
+    `sort '${t.slice(0, 40)}' is not known. Use RELEVANCE, ALPHA_ASC, ALPHA_DESC, COUNT_DESC or RANDOM_<seed>.`,
+  );
 }
 
 function isFacet(name: string): name is FacetName {
@@ -61,13 +64,21 @@ function fieldClauses(q: Query): QueryNode[] {
   for (const [name, field] of Object.entries(ENTITY_FIELD_PARAMETERS)) {
     for (const value of list(q[name])) {
       if (value.length > ENTITY_LIMITS.maxQueryLength) {
-        throw ApiError.of('invalidSearch', `The value of ${name} is ${value.length} characters long; at most ${ENTITY_LIMITS.maxQueryLength} are read.`);
+        throw ApiError.of(
+          'invalidSearch',
+          `The value of ${name} is ${value.length} characters long; at most ${ENTITY_LIMITS.maxQueryLength} are read.`,
+        );
       }
       if (field === 'count') {
-        if (!/^[0-9]{1,16}$/.test(value)) throw ApiError.of('invalidSearch', 'count must be a whole number in the digits 0-9, e.g. count=3; for a range use query=count:[1 TO *].');
+        if (!/^[0-9]{1,16}$/.test(value))
+          throw ApiError.of(
+            'invalidSearch',
+            'count must be a whole number in the digits 0-9, e.g. count=3; for a range use query=count:[1 TO *].',
+          );
         clauses.push({ kind: 'term', field, text: String(Number(value)) });
       } else {
-        if (value.trim() === '') throw ApiError.of('invalidSearch', `${name} is empty: give the text to look for, or leave the parameter out.`);
+        if (value.trim() === '')
+          throw ApiError.of('invalidSearch', `${name} is empty: give the text to look for, or leave the parameter out.`);
         clauses.push({ kind: 'phrase', field, text: value });
       }
     }
@@ -92,8 +103,13 @@ export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: st
   }
   const filters = new Map<FacetName, string[]>();
   for (const name of Object.keys(q)) {
-    if (isFacet(name)) filters.set(name, list(q[name]).map((v) => normaliseFacetValue(name, v)));
-    else if (name.endsWith('_fct')) throw ApiError.of('invalidSearch', `'${name.slice(0, 40)}' is not a facet to filter on. Facets: ${FACETS.join(', ')}.`);
+    if (isFacet(name))
+      filters.set(
+        name,
+        list(q[name]).map((v) => normaliseFacetValue(name, v)),
+      );
+    else if (name.endsWith('_fct'))
+      throw ApiError.of('invalidSearch', `'${name.slice(0, 40)}' is not a facet to filter on. Facets: ${FACETS.join(', ')}.`);
   }
   const num = (name: string, fallback: number) => {
     const v = one(q, name);
@@ -150,15 +166,28 @@ export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps
   app.addHook('onClose', async () => searches.close());
   // /search/person is the canonical path of the same search since API 6.8, which deprecates
   // /entities (docs/decisions.md "Paths").
-  for (const path of ['/entities', '/search/person']) app.get(path, { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const { search, randomSeed } = toEntitySearch(request.query as Query);
-    if (wantsNdjson(request)) {
-      const { query, filters } = entityEngineSearch(search).request;
-      return sendNdjson(reply, exportHits((e) => searches.engine(e), { kind: 'person', query, ...(filters ? { filters } : {}), afterId: afterIdOf(request.query as Query) }));
-    }
-    const rep = jsonOnly(request, deps.config.http.requireAccept);
-    const result = await searches.run(search);
-    return reply.header('Content-Type', rep.contentType).send(entitiesToJson(result, randomSeed));
-  });
+  for (const path of ['/entities', '/search/person'])
+    app.get(
+      path,
+      { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const { search, randomSeed } = toEntitySearch(request.query as Query);
+        if (wantsNdjson(request)) {
+          const { query, filters } = entityEngineSearch(search).request;
+          return sendNdjson(
+            reply,
+            exportHits((e) => searches.engine(e), {
+              kind: 'person',
+              query,
+              ...(filters ? { filters } : {}),
+              afterId: afterIdOf(request.query as Query),
+            }),
+          );
+        }
+        const rep = jsonOnly(request, deps.config.http.requireAccept);
+        const result = await searches.run(search);
+        return reply.header('Content-Type', rep.contentType).send(entitiesToJson(result, randomSeed));
+      },
+    );
   return searches;
 }

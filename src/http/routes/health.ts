@@ -54,7 +54,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
   app.get('/health/ready', ROUTE, async (_request, reply) => {
     const reason = await notReadyReason(deps);
     if (reason !== undefined) {
-      throw ApiError.of('notReady', reason, RETRY_AFTER_SECONDS).withHeaders({ 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' });
+      throw ApiError.of('notReady', reason, RETRY_AFTER_SECONDS).withHeaders({
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+        'Cache-Control': 'no-store',
+      });
     }
     return json(reply, { status: 'ready' });
   });

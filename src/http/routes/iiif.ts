@@ -54,7 +54,10 @@ const iiifSchema = {
     },
     304: { description: 'Not modified (If-None-Match / If-Modified-Since).', type: 'null' },
     ...commonErrors,
-    404: { ...commonErrors[404], description: 'The item does not exist (ItemNotFoundException), or has no binaries (NoBinariesException).' },
+    404: {
+      ...commonErrors[404],
+      description: 'The item does not exist (ItemNotFoundException), or has no binaries (NoBinariesException).',
+    },
     406: { ...commonErrors[406], description: 'The Accept header allows neither application/ld+json nor application/json.' },
   },
 } as const;
@@ -79,7 +82,11 @@ export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): v
     if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
     const type = contentType(request);
     const host = request.host;
-    if (!HOST.test(host)) throw ApiError.of('badRequest', `the Host header '${shown(host)}' is not a host name with an optional port; the manifest's URLs are built from it.`);
+    if (!HOST.test(host))
+      throw ApiError.of(
+        'badRequest',
+        `the Host header '${shown(host)}' is not a host name with an optional port; the manifest's URLs are built from it.`,
+      );
     const doc = await store.getItemDocument(id, 'json');
     if (!doc) throw ApiError.of('itemNotFound', id);
     if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
@@ -109,11 +116,20 @@ export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): v
     const path = request.originalUrl.split('?')[0] ?? '';
     const prefix = path.slice(0, path.indexOf('/items/'));
     const body = JSON.stringify(
-      buildManifest({ itemId: id, pkg, manifestUrl: `${serviceUrl}${prefix}/items/${encodeURIComponent(id)}/iiif`, serviceUrl, media: found }),
+      buildManifest({
+        itemId: id,
+        pkg,
+        manifestUrl: `${serviceUrl}${prefix}/items/${encodeURIComponent(id)}/iiif`,
+        serviceUrl,
+        media: found,
+      }),
     );
     // Weak: the same manifest compressed or not (RFC 9110 §8.8.1).
     const tag = createHash('sha1').update(body).digest('base64url');
-    reply.header('Vary', 'Accept, Accept-Encoding').header('Cache-Control', cacheControl).header('ETag', `W/"${tag}"`)
+    reply
+      .header('Vary', 'Accept, Accept-Encoding')
+      .header('Cache-Control', cacheControl)
+      .header('ETag', `W/"${tag}"`)
       .header('Last-Modified', lastModified.toUTCString());
     if (notModified(request, tag, lastModified)) return reply.code(304).send();
     return reply.header('Content-Type', type).send(body);

@@ -57,20 +57,31 @@ export function registerInstitutionRoutes(app: FastifyInstance, deps: Institutio
     return sendTagged(request, reply.header('Content-Type', rep.contentType), await body(key, make), cacheControl);
   };
 
-  app.get<{ Querystring: ListQuery }>('/institutions', { onRequest: deps.onRequest, schema: institutionsSchema }, async (request, reply) => {
-    const { hasItems = false, sector } = request.query;
-    return answer(request, reply, `list\u0000${hasItems}\u0000${sector ?? ''}`, (list) => institutionTree(list, { hasItems, sector }));
-  });
+  app.get<{ Querystring: ListQuery }>(
+    '/institutions',
+    { onRequest: deps.onRequest, schema: institutionsSchema },
+    async (request, reply) => {
+      const { hasItems = false, sector } = request.query;
+      return answer(request, reply, `list\u0000${hasItems}\u0000${sector ?? ''}`, (list) => institutionTree(list, { hasItems, sector }));
+    },
+  );
 
   app.get('/institutions/sectors', { onRequest: deps.onRequest, schema: sectorsSchema }, async (request, reply) =>
-    answer(request, reply, 'sectors', sectorCounts));
+    answer(request, reply, 'sectors', sectorCounts),
+  );
 
   app.get<{ Querystring: MapQuery }>('/institutions/map', { onRequest: deps.onRequest, schema: mapSchema }, async (request, reply) => {
     const { hasItems = false, offset = 0, length = '-1', clusterid = '-1' } = request.query;
     if (!/^(-1|[0-9]{1,7})$/.test(length) || Number(length) > MAP_LIMITS.maxLength) {
-      throw ApiError.of('badRequest', `length must be -1 (every institution) or a whole number from 0 to ${MAP_LIMITS.maxLength} in the digits 0-9.`);
+      throw ApiError.of(
+        'badRequest',
+        `length must be -1 (every institution) or a whole number from 0 to ${MAP_LIMITS.maxLength} in the digits 0-9.`,
+      );
     }
-    if (clusterid !== '-1') throw ApiError.of('badRequest', 'clusterid must be -1: this service has one cluster, holding every institution.');
-    return answer(request, reply, `map\u0000${hasItems}\u0000${offset}\u0000${length}`, (list) => institutionMap(list, { hasItems }, offset, Number(length)));
+    if (clusterid !== '-1')
+      throw ApiError.of('badRequest', 'clusterid must be -1: this service has one cluster, holding every institution.');
+    return answer(request, reply, `map\u0000${hasItems}\u0000${offset}\u0000${length}`, (list) =>
+      institutionMap(list, { hasItems }, offset, Number(length)),
+    );
   });
 }

@@ -51,6 +51,14 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
   type Route = { Params: { id: string } };
   const onRequest = deps.onRequest;
   app.get<Route>('/items/:id/aip', { onRequest, schema: aipSchema, compress: false }, aip);
-  app.get<Route>('/items/:id', { onRequest, schema: { ...aipSchema, summary: 'The archival information package of an item, at the path of the newer generation of the DDB API' }, compress: false }, aip);
+  app.get<Route>(
+    '/items/:id',
+    {
+      onRequest,
+      schema: { ...aipSchema, summary: 'The archival information package of an item, at the path of the newer generation of the DDB API' },
+      compress: false,
+    },
+    aip,
+  );
   app.get<Route>('/items/:id/parents', { onRequest, schema: parentsSchema }, parents);
 }

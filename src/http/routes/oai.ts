@@ -47,7 +47,8 @@ export async function registerOaiRoutes(app: FastifyInstance, deps: OaiRouteDeps
   const { config } = deps;
   const provider = createOaiProvider(deps.store, config);
   await app.register(async (scope) => {
-    if (!scope.hasDecorator('rateLimit')) await scope.register(rateLimit, { global: false, ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}) });
+    if (!scope.hasDecorator('rateLimit'))
+      await scope.register(rateLimit, { global: false, ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}) });
     const limit =
       config.oai.rateLimitMax > 0
         ? scope.rateLimit({
@@ -64,11 +65,17 @@ export async function registerOaiRoutes(app: FastifyInstance, deps: OaiRouteDeps
     scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FORM_BYTES }, (_request, body, done) => done(null, body));
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_BYTES }, (_request, _body, done) => done(null, undefined));
     const handler: RouteHandlerMethod = async (request, reply) => {
-      const contentType = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const contentType = String(request.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       const context = contextOf(request);
       const xml =
         request.method === 'POST' && contentType !== FORM_TYPE
-          ? provider.refuse(`A POST request carries its arguments as ${FORM_TYPE} (OAI-PMH 2.0 section 3.1.1.2), not as ${contentType || 'a body without Content-Type'}.`, context)
+          ? provider.refuse(
+              `A POST request carries its arguments as ${FORM_TYPE} (OAI-PMH 2.0 section 3.1.1.2), not as ${contentType || 'a body without Content-Type'}.`,
+              context,
+            )
           : await provider.answer(argumentsOf(request), context);
       return reply.code(200).header('Content-Type', XML_TYPE).header('Cache-Control', 'no-store').send(xml);
     };

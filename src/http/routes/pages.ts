@@ -105,7 +105,8 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
 
   await app.register(async (scope) => {
     // One bucket per address for every page (the plugin's handler keeps one store).
-    if (!scope.hasDecorator('rateLimit')) await scope.register(rateLimit, { global: false, ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}) });
+    if (!scope.hasDecorator('rateLimit'))
+      await scope.register(rateLimit, { global: false, ...(deps.rateLimitStore ? { store: deps.rateLimitStore } : {}) });
     const limit =
       config.web.rateLimitMax > 0
         ? scope.rateLimit({
@@ -136,15 +137,35 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
       ...(constrained ? { constraints: { [PAGE_CONSTRAINT]: 'html' } } : {}),
     });
     const param = (request: FastifyRequest, name: string) => (request.params as Record<string, string>)[name]!;
-    scope.get('/', options(true), pageHandler((req) => pages.home(req), headers, 'Accept, Accept-Language'));
+    scope.get(
+      '/',
+      options(true),
+      pageHandler((req) => pages.home(req), headers, 'Accept, Accept-Language'),
+    );
     scope.get('/search', options(true), searchPageHandler(pages, headers));
-    scope.get('/item/:id', options(false), pageHandler((req, request) => pages.item(param(request, 'id'), req), headers));
-    scope.get('/item/:id/tree', options(false), pageHandler((req, request) => pages.tree(param(request, 'id'), req), headers));
-    scope.get('/person/:gnd', options(false), pageHandler((req, request) => pages.person(param(request, 'gnd'), req), headers));
+    scope.get(
+      '/item/:id',
+      options(false),
+      pageHandler((req, request) => pages.item(param(request, 'id'), req), headers),
+    );
+    scope.get(
+      '/item/:id/tree',
+      options(false),
+      pageHandler((req, request) => pages.tree(param(request, 'id'), req), headers),
+    );
+    scope.get(
+      '/person/:gnd',
+      options(false),
+      pageHandler((req, request) => pages.person(param(request, 'gnd'), req), headers),
+    );
     const css = Buffer.from(STYLESHEET);
     const cssTag = weakEtag(bodyTag(css));
     scope.get('/assets/pages.css', { ...options(false), config: { rateLimit: false, ignoresQuery: true } }, (request, reply) => {
-      reply.header('Content-Type', CSS_TYPE).header('Cache-Control', cacheControl).header('ETag', cssTag).header('X-Content-Type-Options', 'nosniff');
+      reply
+        .header('Content-Type', CSS_TYPE)
+        .header('Cache-Control', cacheControl)
+        .header('ETag', cssTag)
+        .header('X-Content-Type-Options', 'nosniff');
       if (request.headers['if-none-match'] === cssTag) return reply.code(304).removeHeader('Content-Type').send();
       return reply.send(css);
     });

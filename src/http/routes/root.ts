@@ -49,7 +49,10 @@ const rootSchema = {
               docs: { type: 'string', description: 'URL path of the interactive page' },
               operations: {
                 type: 'array',
-                items: { type: 'object', properties: { method: { type: 'string' }, path: { type: 'string' }, summary: { type: 'string' } } },
+                items: {
+                  type: 'object',
+                  properties: { method: { type: 'string' }, path: { type: 'string' }, summary: { type: 'string' } },
+                },
               },
             },
           },
@@ -78,9 +81,7 @@ function operationsOf(doc: { paths?: Record<string, Record<string, { summary?: s
 function page(prefix: string, operations: Operation[]): string {
   // Attribute escaping also does for text; every value is escaped, though none comes from a request.
   const e = escapeXmlAttr;
-  const items = operations
-    .map((o) => `<li><code>${e(o.method)} ${e(prefix + o.path)}</code>: ${e(o.summary)}</li>`)
-    .join('\n');
+  const items = operations.map((o) => `<li><code>${e(o.method)} ${e(prefix + o.path)}</code>: ${e(o.summary)}</li>`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -131,7 +132,9 @@ export function registerRootRoute(app: FastifyInstance, deps: RootRouteDeps): vo
       bodies.set(prefix, body);
     }
     reply.header('Vary', 'Accept, Accept-Encoding').header('Cache-Control', cacheControl);
-    return type === 'text/html' ? reply.header('Content-Type', HTML_TYPE).send(body.html) : reply.header('Content-Type', JSON_TYPE).send(body.json);
+    return type === 'text/html'
+      ? reply.header('Content-Type', HTML_TYPE).send(body.html)
+      : reply.header('Content-Type', JSON_TYPE).send(body.json);
   }
 
   app.get('/', { schema: rootSchema }, root);

@@ -18,7 +18,15 @@ import { personSchema } from '../../search/schemas/personSchema.js';
 import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import type { FacetRequest, SearchRequest, SearchSort } from '../../search/engine/types.js';
 import { jsonOnly } from '../formatChoice.js';
-import { facetsSchema, ITEM_FIELD_PARAMETERS, SEARCH_LIMITS, SEARCH_PARAMETER_HINTS, searchSchema, sortCriteriaSchema, suggestSchema } from '../searchSchemas.js';
+import {
+  facetsSchema,
+  ITEM_FIELD_PARAMETERS,
+  SEARCH_LIMITS,
+  SEARCH_PARAMETER_HINTS,
+  searchSchema,
+  sortCriteriaSchema,
+  suggestSchema,
+} from '../searchSchemas.js';
 import { list, one, parseFor, type Query, type SearchService } from './searchEngine.js';
 
 const FACET_NAMES: readonly string[] = ITEM_FACETS;
@@ -27,7 +35,8 @@ function parseSort(text: string | undefined): { sort: SearchSort; seed: string }
   const t = (text ?? '').trim();
   const upper = t.toUpperCase();
   if (t === '' || upper === 'RELEVANCE') return { sort: { kind: 'relevance' }, seed: '' };
-  if (upper === 'ALPHA_ASC' || upper === 'ALPHA_DESC') return { sort: { kind: 'key', key: 'title', descending: upper === 'ALPHA_DESC' }, seed: '' };
+  if (upper === 'ALPHA_ASC' || upper === 'ALPHA_DESC')
+    return { sort: { kind: 'key', key: 'title', descending: upper === 'ALPHA_DESC' }, seed: '' };
   if (upper.startsWith('RANDOM_') && t.length > 'RANDOM_'.length) {
     const seed = t.slice('RANDOM_'.length);
     return { sort: { kind: 'random', seed }, seed };
@@ -41,9 +50,13 @@ function fieldClauses(q: Query): QueryNode<string>[] {
   for (const field of ITEM_FIELD_PARAMETERS) {
     for (const value of list(q[field])) {
       if (value.length > SEARCH_LIMITS.maxQueryLength) {
-        throw ApiError.of('invalidSearch', `The value of ${field} is ${value.length} characters long; at most ${SEARCH_LIMITS.maxQueryLength} are read.`);
+        throw ApiError.of(
+          'invalidSearch',
+          `The value of ${field} is ${value.length} characters long; at most ${SEARCH_LIMITS.maxQueryLength} are read.`,
+        );
       }
-      if (value.trim() === '') throw ApiError.of('invalidSearch', `${field} is empty: give the text to look for, or leave the parameter out.`);
+      if (value.trim() === '')
+        throw ApiError.of('invalidSearch', `${field} is empty: give the text to look for, or leave the parameter out.`);
       clauses.push(field === 'id' ? { kind: 'term', field, text: value } : { kind: 'phrase', field, text: value });
     }
   }
@@ -55,7 +68,8 @@ function facetFilters(q: Query): Record<string, string[]> {
   for (const name of FACET_NAMES) {
     const values = list(q[name]);
     if (values.length === 0) continue;
-    if (values.some((v) => v === '')) throw ApiError.of('invalidSearch', `${name} is empty: give a value to keep (facet=${name} lists them), or leave the parameter out.`);
+    if (values.some((v) => v === ''))
+      throw ApiError.of('invalidSearch', `${name} is empty: give a value to keep (facet=${name} lists them), or leave the parameter out.`);
     filters[name] = values;
   }
   return filters;
@@ -95,13 +109,20 @@ export interface ItemSearch {
 
 export function toItemSearch(q: Query): ItemSearch {
   const operator = one(q, 'defaultOperator');
-  if (operator !== undefined && operator !== 'AND' && operator !== 'OR') throw ApiError.of('invalidSearch', `defaultOperator must be AND or OR, not '${operator.slice(0, 20)}'.`);
+  if (operator !== undefined && operator !== 'AND' && operator !== 'OR')
+    throw ApiError.of('invalidSearch', `defaultOperator must be AND or OR, not '${operator.slice(0, 20)}'.`);
   const text = one(q, 'query');
-  const main = parseFor(itemSchema, text === undefined || text.trim() === '' ? '*:*' : text, SEARCH_LIMITS.maxQueryLength, operator as 'AND' | 'OR' | undefined);
+  const main = parseFor(
+    itemSchema,
+    text === undefined || text.trim() === '' ? '*:*' : text,
+    SEARCH_LIMITS.maxQueryLength,
+    operator as 'AND' | 'OR' | undefined,
+  );
   const query = and([main, ...fieldClauses(q)]);
   const facetNames = [...new Set(list(q.facet))];
   for (const f of facetNames) {
-    if (!FACET_NAMES.includes(f)) throw ApiError.of('invalidSearch', `facet '${f.slice(0, 40)}' is not a facet of this index. Facets: ${FACET_NAMES.join(', ')}.`);
+    if (!FACET_NAMES.includes(f))
+      throw ApiError.of('invalidSearch', `facet '${f.slice(0, 40)}' is not a facet of this index. Facets: ${FACET_NAMES.join(', ')}.`);
   }
   const num = (name: string, fallback: number) => {
     const v = one(q, name);
@@ -109,7 +130,8 @@ export function toItemSearch(q: Query): ItemSearch {
   };
   const offset = num('offset', 0);
   const cursor = one(q, 'cursorMark');
-  if (cursor !== undefined && offset !== 0) throw ApiError.of('invalidSearch', 'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).');
+  if (cursor !== undefined && offset !== 0)
+    throw ApiError.of('invalidSearch', 'offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).');
   if (cursor === '') throw ApiError.of('invalidSearch', "cursorMark is empty: send '*' to start deep paging.");
   const { sort, seed } = parseSort(one(q, 'sort'));
   const limit = num('facet.limit', SEARCH_LIMITS.defaultFacetLimit);
@@ -120,7 +142,12 @@ export function toItemSearch(q: Query): ItemSearch {
   // Did you mean (docs/search-engine.md "Spellcheck"): the API's default minHits is 1.
   if (text !== undefined && text.trim() !== '') request.spellcheck = { minHits: 1, text };
   const names = entityQuery(main);
-  const persons: SearchRequest | undefined = names && { query: names, sort: { kind: 'relevance' }, offset: 0, rows: SEARCH_LIMITS.entities };
+  const persons: SearchRequest | undefined = names && {
+    query: names,
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows: SEARCH_LIMITS.entities,
+  };
   return { request, persons, randomSeed: seed };
 }
 
@@ -134,8 +161,10 @@ export interface SearchRouteDeps {
 const ITEM_FACET_TYPES: Record<string, 'SEARCH' | 'EXTENDED' | 'TECHNICAL'> = Object.fromEntries(
   ITEM_FACETS.map((f) => [
     f,
-    f.endsWith('_normdata') ? 'TECHNICAL'
-      : ['time_fct', 'place_fct', 'affiliate_fct', 'keywords_fct', 'language_fct', 'type_fct', 'sector_fct', 'provider_fct'].includes(f) ? 'SEARCH'
+    f.endsWith('_normdata')
+      ? 'TECHNICAL'
+      : ['time_fct', 'place_fct', 'affiliate_fct', 'keywords_fct', 'language_fct', 'type_fct', 'sector_fct', 'provider_fct'].includes(f)
+        ? 'SEARCH'
         : 'EXTENDED',
   ]),
 );
@@ -151,32 +180,48 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
   const json = (request: FastifyRequest) => jsonOnly(request, config.http.requireAccept).contentType;
   const cached = { onRequest, config: { digestValidators: true } };
 
-  app.get('/search', { ...cached, schema: searchSchema, config: { ...cached.config, parameterHints: SEARCH_PARAMETER_HINTS } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const s = toItemSearch(request.query as Query);
-    if (wantsNdjson(request)) {
-      const { query, filters } = s.request;
-      return sendNdjson(reply, exportHits((e) => search.engine(e), { kind: 'item', query, ...(filters ? { filters } : {}), afterId: afterIdOf(request.query as Query) }));
-    }
-    const type = json(request);
-    const [items, persons] = await Promise.all([
-      search.engine({ kind: 'item', request: s.request }),
-      s.persons ? search.engine({ kind: 'person', request: s.persons }) : undefined,
-    ]);
-    const body = searchResultToJson({
-      total: items.total,
-      docs: items.docs,
-      facets: items.facets,
-      entities: persons?.docs ?? [],
-      correctedQuery: items.correctedQuery ?? '',
-      highlightedTerms: items.matchedTerms,
-      randomSeed: s.randomSeed,
-      ...(items.nextCursor !== undefined ? { nextCursorMark: items.nextCursor } : {}),
-    });
-    return reply.header('Content-Type', type).send(body);
-  });
+  app.get(
+    '/search',
+    { ...cached, schema: searchSchema, config: { ...cached.config, parameterHints: SEARCH_PARAMETER_HINTS } },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const s = toItemSearch(request.query as Query);
+      if (wantsNdjson(request)) {
+        const { query, filters } = s.request;
+        return sendNdjson(
+          reply,
+          exportHits((e) => search.engine(e), {
+            kind: 'item',
+            query,
+            ...(filters ? { filters } : {}),
+            afterId: afterIdOf(request.query as Query),
+          }),
+        );
+      }
+      const type = json(request);
+      const [items, persons] = await Promise.all([
+        search.engine({ kind: 'item', request: s.request }),
+        s.persons ? search.engine({ kind: 'person', request: s.persons }) : undefined,
+      ]);
+      const body = searchResultToJson({
+        total: items.total,
+        docs: items.docs,
+        facets: items.facets,
+        entities: persons?.docs ?? [],
+        correctedQuery: items.correctedQuery ?? '',
+        highlightedTerms: items.matchedTerms,
+        randomSeed: s.randomSeed,
+        ...(items.nextCursor !== undefined ? { nextCursorMark: items.nextCursor } : {}),
+      });
+      return reply.header('Content-Type', type).send(body);
+    },
+  );
 
   // /entities/facets, /entities/sortcriteria, /entities/suggest: the 2.6.1 names of the /search/person forms.
-  for (const [prefix, kind] of [['/search', 'item'], ['/search/person', 'person'], ['/entities', 'person']] as const) {
+  for (const [prefix, kind] of [
+    ['/search', 'item'],
+    ['/search/person', 'person'],
+    ['/entities', 'person'],
+  ] as const) {
     const types = kind === 'item' ? ITEM_FACET_TYPES : PERSON_FACET_TYPES;
     app.get(`${prefix}/facets`, { ...cached, schema: facetsSchema(kind) }, async (request, reply) => {
       const type = json(request);
@@ -194,9 +239,13 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
       const q = request.query as Query;
       const prefixText = one(q, 'query') ?? '';
       if (prefixText.length > SEARCH_LIMITS.maxQueryLength) {
-        throw ApiError.of('invalidSearch', `query is ${prefixText.length} characters long; a prefix of at most ${SEARCH_LIMITS.maxQueryLength} is read.`);
+        throw ApiError.of(
+          'invalidSearch',
+          `query is ${prefixText.length} characters long; a prefix of at most ${SEARCH_LIMITS.maxQueryLength} is read.`,
+        );
       }
-      if (prefixText.trim() === '') throw ApiError.of('invalidSearch', 'query is empty: give the first letters of a title (of a name) to complete.');
+      if (prefixText.trim() === '')
+        throw ApiError.of('invalidSearch', 'query is empty: give the first letters of a title (of a name) to complete.');
       const rows = Number(one(q, 'rows') ?? SEARCH_LIMITS.defaultSuggestions);
       const suggestions = await search.suggest(kind, prefixText, rows);
       return reply.header('Content-Type', type).send(JSON.stringify(suggestions));

@@ -13,7 +13,13 @@ import { FACETS as PERSON_FACETS } from '../../search/entitySearch.js';
 import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import type { FacetCounts } from '../../search/engine/types.js';
 import type { SearchRunner } from '../../search/searchPool.js';
-import { ITEM_FACET_VALUE_HINTS, itemFacetValuesSchema, maxPagesSchema, PERSON_FACET_VALUE_HINTS, personFacetValuesSchema } from '../facetValueSchemas.js';
+import {
+  ITEM_FACET_VALUE_HINTS,
+  itemFacetValuesSchema,
+  maxPagesSchema,
+  PERSON_FACET_VALUE_HINTS,
+  personFacetValuesSchema,
+} from '../facetValueSchemas.js';
 import { jsonOnly } from '../formatChoice.js';
 import { ENTITY_LIMITS } from '../schemas.js';
 import { SEARCH_LIMITS } from '../searchSchemas.js';
@@ -33,7 +39,8 @@ export function facetEntry(field: string, values: FacetCounts['values']): string
 }
 
 function checkFacet(name: string, facets: readonly string[], index: string): void {
-  if (!facets.includes(name)) throw ApiError.of('invalidSearch', `'${name.slice(0, 40)}' is not a facet of the ${index}. Facets: ${facets.join(', ')}.`);
+  if (!facets.includes(name))
+    throw ApiError.of('invalidSearch', `'${name.slice(0, 40)}' is not a facet of the ${index}. Facets: ${facets.join(', ')}.`);
 }
 
 /**
@@ -41,7 +48,11 @@ function checkFacet(name: string, facets: readonly string[], index: string): voi
  * page, the pages whose offset is at most the largest offset taken; cursorMark has no end.
  */
 export function maxPages(limits: { defaultRows: number; maxOffset: number }): string {
-  return JSON.stringify({ maxPages: Math.floor(limits.maxOffset / limits.defaultRows) + 1, rows: limits.defaultRows, maxOffset: limits.maxOffset });
+  return JSON.stringify({
+    maxPages: Math.floor(limits.maxOffset / limits.defaultRows) + 1,
+    rows: limits.defaultRows,
+    maxOffset: limits.maxOffset,
+  });
 }
 
 export function registerFacetValueRoutes(app: FastifyInstance, deps: FacetValueRouteDeps): void {
@@ -49,30 +60,42 @@ export function registerFacetValueRoutes(app: FastifyInstance, deps: FacetValueR
   const json = (request: FastifyRequest) => jsonOnly(request, config.http.requireAccept).contentType;
   const cached = { digestValidators: true };
 
-  app.get('/search/facets/:facetName', { onRequest, schema: itemFacetValuesSchema, config: { ...cached, parameterHints: ITEM_FACET_VALUE_HINTS } }, async (request, reply) => {
-    const type = json(request);
-    const { facetName } = request.params as { facetName: string };
-    checkFacet(facetName, ITEM_FACETS, 'item search');
-    const { request: engineRequest } = toItemSearch({ ...(request.query as Query), facet: facetName, rows: 0 });
-    // The values count the hits of the query as sent: no spelling correction replaces it.
-    delete engineRequest.spellcheck;
-    const answer = await search.engine({ kind: 'item', request: engineRequest });
-    return reply.header('Content-Type', type).send(facetEntry(facetName, answer.facets[0]?.values ?? []));
-  });
-
-  for (const prefix of ['/search/person', '/entities']) {
-    app.get(`${prefix}/facets/:facetName`, { onRequest, schema: personFacetValuesSchema, config: { ...cached, parameterHints: PERSON_FACET_VALUE_HINTS } }, async (request, reply) => {
+  app.get(
+    '/search/facets/:facetName',
+    { onRequest, schema: itemFacetValuesSchema, config: { ...cached, parameterHints: ITEM_FACET_VALUE_HINTS } },
+    async (request, reply) => {
       const type = json(request);
       const { facetName } = request.params as { facetName: string };
-      checkFacet(facetName, PERSON_FACETS, 'person search');
-      const { search: entitySearch } = toEntitySearch({ ...(request.query as Query), facet: facetName, rows: 0 });
-      const result = await search.run(entitySearch);
-      return reply.header('Content-Type', type).send(facetEntry(facetName, result.facets.find((f) => f.field === facetName)?.values ?? []));
-    });
+      checkFacet(facetName, ITEM_FACETS, 'item search');
+      const { request: engineRequest } = toItemSearch({ ...(request.query as Query), facet: facetName, rows: 0 });
+      // The values count the hits of the query as sent: no spelling correction replaces it.
+      delete engineRequest.spellcheck;
+      const answer = await search.engine({ kind: 'item', request: engineRequest });
+      return reply.header('Content-Type', type).send(facetEntry(facetName, answer.facets[0]?.values ?? []));
+    },
+  );
+
+  for (const prefix of ['/search/person', '/entities']) {
+    app.get(
+      `${prefix}/facets/:facetName`,
+      { onRequest, schema: personFacetValuesSchema, config: { ...cached, parameterHints: PERSON_FACET_VALUE_HINTS } },
+      async (request, reply) => {
+        const type = json(request);
+        const { facetName } = request.params as { facetName: string };
+        checkFacet(facetName, PERSON_FACETS, 'person search');
+        const { search: entitySearch } = toEntitySearch({ ...(request.query as Query), facet: facetName, rows: 0 });
+        const result = await search.run(entitySearch);
+        return reply
+          .header('Content-Type', type)
+          .send(facetEntry(facetName, result.facets.find((f) => f.field === facetName)?.values ?? []));
+      },
+    );
     app.get(`${prefix}/facets/maxpages`, { onRequest, schema: maxPagesSchema('person'), config: cached }, async (request, reply) =>
-      reply.header('Content-Type', json(request)).send(maxPages(ENTITY_LIMITS)));
+      reply.header('Content-Type', json(request)).send(maxPages(ENTITY_LIMITS)),
+    );
   }
 
   app.get('/search/facets/maxpages', { onRequest, schema: maxPagesSchema('item'), config: cached }, async (request, reply) =>
-    reply.header('Content-Type', json(request)).send(maxPages(SEARCH_LIMITS)));
+    reply.header('Content-Type', json(request)).send(maxPages(SEARCH_LIMITS)),
+  );
 }

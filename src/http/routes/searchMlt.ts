@@ -40,11 +40,16 @@ const bad = (message: string) => ApiError.of('invalidSearch', message);
 
 /** `fields`: names separated by commas or repeated; each a text field or a facet. */
 export function mltFields(q: Query): string[] {
-  const names = list(q.fields).flatMap((v) => v.split(',')).map((n) => n.trim()).filter((n) => n !== '');
+  const names = list(q.fields)
+    .flatMap((v) => v.split(','))
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
   if (names.length === 0) return [...MLT_DEFAULT_FIELDS];
   for (const n of names) {
     if (!(MLT_TEXT_FIELDS as readonly string[]).includes(n) && !(ITEM_FACETS as readonly string[]).includes(n)) {
-      throw bad(`fields names '${n.slice(0, 40)}', which items are not compared by. Text fields: ${MLT_TEXT_FIELDS.join(', ')}; facets: ${ITEM_FACETS.join(', ')}.`);
+      throw bad(
+        `fields names '${n.slice(0, 40)}', which items are not compared by. Text fields: ${MLT_TEXT_FIELDS.join(', ')}; facets: ${ITEM_FACETS.join(', ')}.`,
+      );
     }
   }
   return [...new Set(names)];
@@ -79,10 +84,12 @@ export function registerMltRoutes(app: FastifyInstance, deps: MltRouteDeps): voi
     const type = jsonOnly(request, config.http.requireAccept).contentType;
     const q = request.query as Query;
     for (const f of list(q.facet)) {
-      if (f !== 'id') throw bad(`facet=${f.slice(0, 40)} is not offered here: give the item as facet=id&id=<item id> (or id=<item id> alone).`);
+      if (f !== 'id')
+        throw bad(`facet=${f.slice(0, 40)} is not offered here: give the item as facet=id&id=<item id> (or id=<item id> alone).`);
     }
     const id = one(q, 'id');
-    if (id === undefined || id.trim() === '') throw bad('id is missing: give the item to compare with, e.g. /search/mlt?id=<item id>&fields=place,title.');
+    if (id === undefined || id.trim() === '')
+      throw bad('id is missing: give the item to compare with, e.g. /search/mlt?id=<item id>&fields=place,title.');
     const fields = mltFields(q);
     const text = one(q, 'query');
     const restrict = parseFor(itemSchema, text === undefined || text.trim() === '' ? '*:*' : text, SEARCH_LIMITS.maxQueryLength);
@@ -90,13 +97,21 @@ export function registerMltRoutes(app: FastifyInstance, deps: MltRouteDeps): voi
     const rows = Number(one(q, 'rows') ?? MLT_DEFAULT_ROWS);
 
     const self: QueryNode<string> = { kind: 'term', field: 'id', text: id };
-    const source = await search.engine({ kind: 'item', request: { query: self, sort: { kind: 'relevance' }, offset: 0, rows: 1 }, fields: true });
+    const source = await search.engine({
+      kind: 'item',
+      request: { query: self, sort: { kind: 'relevance' }, offset: 0, rows: 1 },
+      fields: true,
+    });
     const stored = source.fields?.[0];
     if (source.total === 0 || stored === undefined) throw ApiError.of('itemNotFound', id);
     const clauses = mltClauses(stored, fields);
-    const like = clauses.length === 0
-      ? undefined
-      : await search.engine({ kind: 'item', request: { query: and([restrict, or(clauses), { kind: 'not', child: self }]), sort: { kind: 'relevance' }, offset, rows } });
+    const like =
+      clauses.length === 0
+        ? undefined
+        : await search.engine({
+            kind: 'item',
+            request: { query: and([restrict, or(clauses), { kind: 'not', child: self }]), sort: { kind: 'relevance' }, offset, rows },
+          });
     const body = searchResultToJson({
       total: like?.total ?? 0,
       docs: like?.docs ?? [],

@@ -33,8 +33,35 @@ const INDEXES: Record<string, { kind: SearchKind; schema: Schema }> = {
 
 /** The stored fields of a hit (IndexHost's EngineAnswer.fields), per index. */
 export const STORED_FIELDS: Record<SearchKind, readonly string[]> = {
-  item: ['id', 'title', 'subtitle', 'label', 'thumbnail', 'media', 'category', 'type', 'latitude', 'longitude', ...ITEM_FACETS, 'begin_time', 'end_time'],
-  person: ['id', 'type', 'preferredName', 'variantName', 'dateOfBirth', 'dateOfDeath', 'placeOfBirth', 'placeOfDeath', 'professionOrOccupation', 'gender', 'thumbnail', 'count'],
+  item: [
+    'id',
+    'title',
+    'subtitle',
+    'label',
+    'thumbnail',
+    'media',
+    'category',
+    'type',
+    'latitude',
+    'longitude',
+    ...ITEM_FACETS,
+    'begin_time',
+    'end_time',
+  ],
+  person: [
+    'id',
+    'type',
+    'preferredName',
+    'variantName',
+    'dateOfBirth',
+    'dateOfDeath',
+    'placeOfBirth',
+    'placeOfDeath',
+    'professionOrOccupation',
+    'gender',
+    'thumbnail',
+    'count',
+  ],
 };
 
 const bad = (msg: string) => ApiError.of('invalidSearch', msg);
@@ -47,7 +74,8 @@ export function parseSolrSort(text: string | undefined, schema: Schema): SearchS
   if (clauses.length === 2 && clauses[1]!.join(' ') === 'id asc') clauses.pop();
   const keys = schema.sortKeys.map((k) => k.name);
   const allowed = `score desc, id asc, id desc, ${keys.map((k) => `${k} asc, ${k} desc`).join(', ')} or random_<seed> asc`;
-  if (clauses.length !== 1 || clauses[0]!.length !== 2) throw bad(`Can't use sort '${text.slice(0, 60)}': give one field and a direction, e.g. sort=score desc. Sorts: ${allowed}.`);
+  if (clauses.length !== 1 || clauses[0]!.length !== 2)
+    throw bad(`Can't use sort '${text.slice(0, 60)}': give one field and a direction, e.g. sort=score desc. Sorts: ${allowed}.`);
   const [field, dir] = clauses[0] as [string, string];
   if (dir !== 'asc' && dir !== 'desc') throw bad(`Unknown sort order '${dir.slice(0, 20)}' in sort: use asc or desc.`);
   const descending = dir === 'desc';
@@ -74,7 +102,10 @@ export function parseFieldList(text: string | undefined, stored: readonly string
     if (n === '*') all = true;
     else if (n === 'score') score = true;
     else if (stored.includes(n)) fields.push(n);
-    else throw bad(`fl names '${n.slice(0, 40)}', which is not a stored field. Stored fields: ${stored.join(', ')}; * for all, score for the score.`);
+    else
+      throw bad(
+        `fl names '${n.slice(0, 40)}', which is not a stored field. Stored fields: ${stored.join(', ')}; * for all, score for the score.`,
+      );
   }
   return { fields: all ? '*' : fields, score };
 }
@@ -89,7 +120,8 @@ function picked(doc: Record<string, StoredValue>, fields: readonly string[] | '*
 
 function facetLimit(text: string | undefined): number {
   if (text === undefined) return SEARCH_LIMITS.defaultFacetLimit;
-  if (!/^-?[0-9]{1,7}$/.test(text.trim())) throw bad(`facet.limit must be a whole number, or -1 for every value; got '${text.slice(0, 20)}'.`);
+  if (!/^-?[0-9]{1,7}$/.test(text.trim()))
+    throw bad(`facet.limit must be a whole number, or -1 for every value; got '${text.slice(0, 20)}'.`);
   const n = Number(text.trim());
   return n < 0 ? -1 : n;
 }
@@ -121,7 +153,8 @@ export function toSolrSearch(index: string, q: Query): SolrSearch {
   ]);
   const start = Number(one(q, 'start') ?? 0);
   const cursor = one(q, 'cursorMark');
-  if (cursor !== undefined && start !== 0) throw bad('Cursor functionality requires start=0: page with cursorMark alone (start with cursorMark=*).');
+  if (cursor !== undefined && start !== 0)
+    throw bad('Cursor functionality requires start=0: page with cursorMark alone (start with cursorMark=*).');
   if (cursor === '') throw bad("cursorMark is empty: send '*' to start deep paging.");
   const facetOn = one(q, 'facet');
   const facets = facetOn === 'true' || facetOn === 'on';
@@ -131,7 +164,8 @@ export function toSolrSearch(index: string, q: Query): SolrSearch {
     const mincount = Number(one(q, 'facet.mincount') ?? 0);
     const sort = (one(q, 'facet.sort') ?? (limit > 0 ? 'count' : 'index')) as 'count' | 'index';
     for (const field of new Set(list(q['facet.field']))) {
-      if (!schema.facets.includes(field)) throw bad(`facet.field '${field.slice(0, 40)}' is not a facet of the ${index} index. Facets: ${schema.facets.join(', ')}.`);
+      if (!schema.facets.includes(field))
+        throw bad(`facet.field '${field.slice(0, 40)}' is not a facet of the ${index} index. Facets: ${schema.facets.join(', ')}.`);
       facetRequests.push({ field, limit, mincount, sort });
     }
   }
@@ -148,7 +182,8 @@ export function toSolrSearch(index: string, q: Query): SolrSearch {
   const spellcheck = spell === 'true' || spell === 'on';
   if (spellcheck && text !== undefined && text.trim() !== '') {
     const minHits = Number(one(q, 'spellcheck.minHits') ?? 1);
-    if (!Number.isSafeInteger(minHits) || minHits < 0) throw bad(`spellcheck.minHits must be a whole number ≥ 0, not '${String(one(q, 'spellcheck.minHits')).slice(0, 20)}'.`);
+    if (!Number.isSafeInteger(minHits) || minHits < 0)
+      throw bad(`spellcheck.minHits must be a whole number ≥ 0, not '${String(one(q, 'spellcheck.minHits')).slice(0, 20)}'.`);
     request.spellcheck = { minHits, text };
   }
   return { kind, request, spellcheck, fl: parseFieldList(one(q, 'fl'), STORED_FIELDS[kind]), facets };
@@ -184,14 +219,18 @@ export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): v
   const errorHandler = (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     let api: ApiError | undefined;
     if (error instanceof ApiError) api = error;
-    else if ((error as FastifyError).validation || ((error as FastifyError).statusCode ?? 500) < 500) api = frameworkErrorOf(error as FastifyError);
+    else if ((error as FastifyError).validation || ((error as FastifyError).statusCode ?? 500) < 500)
+      api = frameworkErrorOf(error as FastifyError);
     else api = storeErrorOf(error, request);
     if (api === undefined) {
       request.log.error({ err: error, requestId: request.id }, 'internal error');
       api = ApiError.of('internal', String(request.id));
     }
     for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
-    return reply.code(api.status).header('Content-Type', 'application/json; charset=utf-8').send(solrErrorToJson(echoed(request), api.status, api.message));
+    return reply
+      .code(api.status)
+      .header('Content-Type', 'application/json; charset=utf-8')
+      .send(solrErrorToJson(echoed(request), api.status, api.message));
   };
 
   app.get(
@@ -201,7 +240,10 @@ export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): v
       const started = performance.now();
       const type = jsonOnly(request, config.http.requireAccept).contentType;
       const { index, handler } = request.params as { index: string; handler: string };
-      if (handler !== 'select') throw bad(`The request handler '${handler.slice(0, 40)}' is not served here: use select (/search/index/${index.slice(0, 40)}/select).`);
+      if (handler !== 'select')
+        throw bad(
+          `The request handler '${handler.slice(0, 40)}' is not served here: use select (/search/index/${index.slice(0, 40)}/select).`,
+        );
       const s = toSolrSearch(index, request.query as Query);
       const answer = await search.engine({ kind: s.kind, request: s.request, fields: true });
       const stored = answer.fields ?? answer.docs.map((d) => JSON.parse(d) as Record<string, StoredValue>);
@@ -213,7 +255,14 @@ export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): v
         docs: stored.map((doc, i) => picked(doc, s.fl.fields, s.fl.score ? answer.scores[i] : undefined)),
         ...(answer.nextCursor !== undefined ? { nextCursorMark: answer.nextCursor } : {}),
         ...(s.facets ? { facetFields: answer.facets } : {}),
-        ...(s.spellcheck ? { spellcheck: { correctlySpelled: answer.correctedQuery === undefined || answer.correctedQuery === '', collation: answer.correctedQuery ?? '' } } : {}),
+        ...(s.spellcheck
+          ? {
+              spellcheck: {
+                correctlySpelled: answer.correctedQuery === undefined || answer.correctedQuery === '',
+                collation: answer.correctedQuery ?? '',
+              },
+            }
+          : {}),
       });
       return reply.header('Content-Type', type).send(body);
     },

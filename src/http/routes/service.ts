@@ -89,7 +89,8 @@ export function registerServiceRoutes(app: FastifyInstance, deps: ServiceRouteDe
   async function status(request: FastifyRequest, reply: FastifyReply) {
     const rep = jsonOnly(request, config.http.requireAccept);
     const dataVersion = await store.dataVersion();
-    if (counted?.version !== dataVersion) counted = { version: dataVersion, items: await store.countItems(), persons: await store.countPersons() };
+    if (counted?.version !== dataVersion)
+      counted = { version: dataVersion, items: await store.countItems(), persons: await store.countPersons() };
     const { items, persons } = counted;
     const body = {
       version: VERSION,

@@ -71,7 +71,10 @@ function collect(graph: RdfGraph): Affiliate[] {
     }
     for (const participant of resources(event, NS.crm, 'P11_had_participant')) addReference(participant, 'involved', false);
   }
-  for (const [ns, local] of [[NS.dc, 'subject'], [NS.dcterms, 'subject']] as const) {
+  for (const [ns, local] of [
+    [NS.dc, 'subject'],
+    [NS.dcterms, 'subject'],
+  ] as const) {
     for (const uri of resources(graph.cho, ns, local)) addReference(uri, 'subject', true);
   }
   return [...found.values()];

@@ -59,7 +59,13 @@ export function binariesOf(graph: RdfGraph, itemTitle: string): Binary[] {
     const ext = mimetype === UNKNOWN_MIME_TYPE ? extensionOfUrl(url) || 'bin' : extensionOfMimeType(mimetype);
     const name = preferredLabel(props(resource, NS.dc, 'title')) ?? preferredLabel(props(resource, NS.dc, 'description')) ?? itemTitle;
     return {
-      url, resource, position: i + 1, primary: i === 0, mimetype, ext, name,
+      url,
+      resource,
+      position: i + 1,
+      primary: i === 0,
+      mimetype,
+      ext,
+      name,
       name2: literals(resource, NS.dc, 'creator').join('; '),
       name3: literals(resource, NS.dc, 'rights').join('; '),
     };
@@ -70,14 +76,21 @@ export const binaryPath = (itemId: string, b: Binary): string => `/binary/${item
 
 /** Attribute order of the real packages: category, primary, position, path, mimetype, name3, name2, name. */
 export function binariesPart(itemId: string, binaries: Binary[]): Node {
-  return node(NS.cortex, 'binaries', [], binaries.map((b) => node(NS.cortex, 'binary', [
-    { name: 'category', value: 'list' },
-    { name: 'primary', value: String(b.primary) },
-    { name: 'position', value: String(b.position) },
-    { name: 'path', value: binaryPath(itemId, b) },
-    { name: 'mimetype', value: b.mimetype },
-    ...(b.name3 ? [{ name: 'name3', value: b.name3 }] : []),
-    ...(b.name2 ? [{ name: 'name2', value: b.name2 }] : []),
-    { name: 'name', value: b.name },
-  ])));
+  return node(
+    NS.cortex,
+    'binaries',
+    [],
+    binaries.map((b) =>
+      node(NS.cortex, 'binary', [
+        { name: 'category', value: 'list' },
+        { name: 'primary', value: String(b.primary) },
+        { name: 'position', value: String(b.position) },
+        { name: 'path', value: binaryPath(itemId, b) },
+        { name: 'mimetype', value: b.mimetype },
+        ...(b.name3 ? [{ name: 'name3', value: b.name3 }] : []),
+        ...(b.name2 ? [{ name: 'name2', value: b.name2 }] : []),
+        { name: 'name', value: b.name },
+      ]),
+    ),
+  );
 }

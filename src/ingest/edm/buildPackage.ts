@@ -52,18 +52,28 @@ export function buildPackage(record: EdmRecord, options: BuildOptions): { itemId
   const provider = dataProviderOf(graph, options.providers);
   const facets = deriveFacets(graph, provider, options.providers, date);
 
-  const root = node(NS.cortex, 'cortex', [], [
-    propertiesPart(itemId, options.ingestId ?? defaultIngestId(options.ingestDate), options.ingestDate),
-    node(NS.cortex, 'edm', [], [{ copy: record.rdf }]),
-    indexingProfilePart(itemId, facets),
-    previewPart(itemId, CORTEX_TYPE, media, title, subtitle, primary),
-    viewPart(graph, {
-      title, subtitle, category: CORTEX_TYPE, media, primary, provider,
-      facts: { title, years: timeOf(graph).range, license: licenseUriOf(graph, primary), hasBinaries: binaries.length > 0 },
-    }),
-    textNode(NS.cortex, 'metadata-record', sourceText(record.sourceXml)),
-    providerInfoPart(provider, identifierOf(graph)),
-    binariesPart(itemId, binaries),
-  ]);
+  const root = node(
+    NS.cortex,
+    'cortex',
+    [],
+    [
+      propertiesPart(itemId, options.ingestId ?? defaultIngestId(options.ingestDate), options.ingestDate),
+      node(NS.cortex, 'edm', [], [{ copy: record.rdf }]),
+      indexingProfilePart(itemId, facets),
+      previewPart(itemId, CORTEX_TYPE, media, title, subtitle, primary),
+      viewPart(graph, {
+        title,
+        subtitle,
+        category: CORTEX_TYPE,
+        media,
+        primary,
+        provider,
+        facts: { title, years: timeOf(graph).range, license: licenseUriOf(graph, primary), hasBinaries: binaries.length > 0 },
+      }),
+      textNode(NS.cortex, 'metadata-record', sourceText(record.sourceXml)),
+      providerInfoPart(provider, identifierOf(graph)),
+      binariesPart(itemId, binaries),
+    ],
+  );
   return { itemId, xml: writeCortex(root) };
 }

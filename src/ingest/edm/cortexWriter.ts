@@ -122,7 +122,9 @@ class Writer {
     const scope = { s: outer };
     const decls: string[] = [];
     const qname = this.qualify(el.namespace, el.local, el.prefix, false, scope, decls);
-    const attrs = el.attributes.map((a) => ` ${this.qualify(a.namespace, a.local, a.prefix, true, scope, decls)}="${escapeXmlAttr(a.value)}"`);
+    const attrs = el.attributes.map(
+      (a) => ` ${this.qualify(a.namespace, a.local, a.prefix, true, scope, decls)}="${escapeXmlAttr(a.value)}"`,
+    );
     this.element(qname, decls.join('') + attrs.join(''), () => {
       for (const child of el.children) {
         if (typeof child === 'string') this.out.push(escapeXmlText(child));

@@ -14,9 +14,11 @@ export class NotUtf8Error extends Error {
   readonly byte: number | null;
 
   constructor(byteOffset: number, byte: number | null) {
-    super(byte === null
-      ? `the input ends inside a UTF-8 character (byte offset ${byteOffset})`
-      : `invalid UTF-8 byte 0x${byte.toString(16).padStart(2, '0')} at byte offset ${byteOffset}`);
+    super(
+      byte === null
+        ? `the input ends inside a UTF-8 character (byte offset ${byteOffset})`
+        : `invalid UTF-8 byte 0x${byte.toString(16).padStart(2, '0')} at byte offset ${byteOffset}`,
+    );
     this.name = 'NotUtf8Error';
     this.byteOffset = byteOffset;
     this.byte = byte;

@@ -241,7 +241,12 @@ export class EdmStream {
     this.pendingProblems = [];
     const frame: Frame = { role: 'plain', name: tag.name, scope, element: null };
 
-    if (parent?.role === 'description' || parent?.role === 'descendant' || parent?.role === 'oaiCapture' || parent?.role === 'oaiCaptureDescendant') {
+    if (
+      parent?.role === 'description' ||
+      parent?.role === 'descendant' ||
+      parent?.role === 'oaiCapture' ||
+      parent?.role === 'oaiCaptureDescendant'
+    ) {
       frame.role = parent.role === 'description' || parent.role === 'descendant' ? 'descendant' : 'oaiCaptureDescendant';
       if (parent.element !== null) {
         frame.element = elementFromTag(tag);

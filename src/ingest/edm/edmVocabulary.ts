@@ -49,9 +49,7 @@ export function textOf(element: XmlElement): string {
 
 /** The first direct child element with this namespace and local name. */
 export function childElement(element: XmlElement, namespace: string, local: string): XmlElement | undefined {
-  return element.children.find(
-    (c): c is XmlElement => typeof c !== 'string' && c.namespace === namespace && c.local === local,
-  );
+  return element.children.find((c): c is XmlElement => typeof c !== 'string' && c.namespace === namespace && c.local === local);
 }
 
 /**

@@ -63,9 +63,10 @@ const isCore = (kind: DescriptionKind): boolean => kind === 'proxy' || kind === 
 /** The URI a proxy or aggregation says it is about: ore:proxyFor or edm:aggregatedCHO. */
 export function coreTarget(description: Groupable): string | null {
   if (description.element === null) return null;
-  const link = description.kind === 'proxy'
-    ? childElement(description.element, NS.ore, 'proxyFor')
-    : childElement(description.element, NS.edm, 'aggregatedCHO');
+  const link =
+    description.kind === 'proxy'
+      ? childElement(description.element, NS.ore, 'proxyFor')
+      : childElement(description.element, NS.edm, 'aggregatedCHO');
   return link === undefined ? null : rdfAttribute(link, 'resource');
 }
 

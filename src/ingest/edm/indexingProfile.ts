@@ -26,8 +26,10 @@ const unique = (values: string[]): string[] => [...new Set(values)];
 /** The CHO's own dates (free text), and the begin/end of every edm:TimeSpan of the record. */
 function dateTexts(graph: RdfGraph): string[] {
   const texts = [
-    ...literals(graph.cho, NS.dc, 'date'), ...literals(graph.cho, NS.dcterms, 'created'),
-    ...literals(graph.cho, NS.dcterms, 'issued'), ...literals(graph.cho, NS.dcterms, 'temporal'),
+    ...literals(graph.cho, NS.dc, 'date'),
+    ...literals(graph.cho, NS.dcterms, 'created'),
+    ...literals(graph.cho, NS.dcterms, 'issued'),
+    ...literals(graph.cho, NS.dcterms, 'temporal'),
   ];
   for (const span of graph.classes(NS.edm, 'TimeSpan')) {
     const begin = literals(span, NS.edm, 'begin')[0];
@@ -43,23 +45,37 @@ function dateTexts(graph: RdfGraph): string[] {
  * (timeVocabulary.ts). Also returns the whole range of years, for begin_time/end_time.
  */
 export function timeOf(graph: RdfGraph): { codes: string[]; range: YearRange | undefined } {
-  const ranges = dateTexts(graph).map(yearRange).filter((r): r is YearRange => r !== undefined);
-  const range = ranges.length === 0 ? undefined
-    : { from: Math.min(...ranges.map((r) => r.from)), to: Math.max(...ranges.map((r) => r.to)) };
-  const notations = graph.classes(NS.edm, 'TimeSpan').flatMap((s) => literals(s, NS.skos, 'notation')).filter((n) => TIME_CODE.test(n));
+  const ranges = dateTexts(graph)
+    .map(yearRange)
+    .filter((r): r is YearRange => r !== undefined);
+  const range =
+    ranges.length === 0 ? undefined : { from: Math.min(...ranges.map((r) => r.from)), to: Math.max(...ranges.map((r) => r.to)) };
+  const notations = graph
+    .classes(NS.edm, 'TimeSpan')
+    .flatMap((s) => literals(s, NS.skos, 'notation'))
+    .filter((n) => TIME_CODE.test(n));
   return { codes: notations.length > 0 ? unique(notations) : unique(ranges.flatMap(timeCodes)), range };
 }
 
 /** place_fct(_normdata): every edm:Place of the record in document order, and literal dcterms:spatial. */
 function placeFacets(graph: RdfGraph): Facets {
   const places = graph.classes(NS.edm, 'Place');
-  const names = [...places.map((p) => graph.labelOf(p)).filter((s): s is string => s !== undefined), ...literals(graph.cho, NS.dcterms, 'spatial')];
+  const names = [
+    ...places.map((p) => graph.labelOf(p)).filter((s): s is string => s !== undefined),
+    ...literals(graph.cho, NS.dcterms, 'spatial'),
+  ];
   const uris = places.map(aboutOf).filter((u): u is string => u !== undefined && isHttpUri(u));
-  return [['place_fct_normdata', unique(uris)], ['place_fct', names]];
+  return [
+    ['place_fct_normdata', unique(uris)],
+    ['place_fct', names],
+  ];
 }
 
 const KEYWORD_REFERENCES: ReadonlyArray<[string, string]> = [
-  [NS.edm, 'hasType'], [NS.dc, 'type'], [NS.dc, 'subject'], [NS.dcterms, 'subject'],
+  [NS.edm, 'hasType'],
+  [NS.dc, 'type'],
+  [NS.dc, 'subject'],
+  [NS.dcterms, 'subject'],
 ];
 
 /**
@@ -89,13 +105,20 @@ function keywordFacets(graph: RdfGraph): Facets {
   if (!subjectRefs.some((el) => resourceOf(el) !== undefined)) {
     labels.push(...subjectRefs.map(literalOf).filter((s): s is string => s !== undefined));
   }
-  return [['keywords_fct', labels], ['keywords_fct_normdata', uris]];
+  return [
+    ['keywords_fct', labels],
+    ['keywords_fct_normdata', uris],
+  ];
 }
 
 /** language_fct: dc:language of the CHO as ISO 639-2/B codes (languages.ts). */
 function languageFacet(graph: RdfGraph): string[] {
-  return unique(props(graph.cho, NS.dc, 'language').map((el) => resourceOf(el) ?? literalOf(el))
-    .filter((s): s is string => s !== undefined).map(languageCode));
+  return unique(
+    props(graph.cho, NS.dc, 'language')
+      .map((el) => resourceOf(el) ?? literalOf(el))
+      .filter((s): s is string => s !== undefined)
+      .map(languageCode),
+  );
 }
 
 /**
@@ -104,10 +127,15 @@ function languageFacet(graph: RdfGraph): string[] {
  * otherwise mediatype_007 ("ohne Medientyp").
  */
 export function mediaTypesOf(graph: RdfGraph): string[] {
-  const fromResources = graph.classes(NS.edm, 'WebResource').flatMap((wr) => resources(wr, NS.dc, 'type'))
-    .flatMap((uri) => graph.notationsOf(uri)).filter((n) => MEDIA_TYPE_CODE.test(n));
+  const fromResources = graph
+    .classes(NS.edm, 'WebResource')
+    .flatMap((wr) => resources(wr, NS.dc, 'type'))
+    .flatMap((uri) => graph.notationsOf(uri))
+    .filter((n) => MEDIA_TYPE_CODE.test(n));
   if (fromResources.length > 0) return unique(fromResources);
-  const fromEdmType = literals(graph.cho, NS.edm, 'type').map(mediaTypeOfEdmType).filter((s): s is string => s !== undefined);
+  const fromEdmType = literals(graph.cho, NS.edm, 'type')
+    .map(mediaTypeOfEdmType)
+    .filter((s): s is string => s !== undefined);
   return fromEdmType.length > 0 ? unique(fromEdmType) : [NO_MEDIA_TYPE];
 }
 
@@ -127,7 +155,12 @@ function providerNormdata(names: string[], provider: RecordProvider, directory: 
   return unique(uris);
 }
 
-export function deriveFacets(graph: RdfGraph, provider: RecordProvider, directory: ProviderDirectory | undefined, lastUpdate: string): Facets {
+export function deriveFacets(
+  graph: RdfGraph,
+  provider: RecordProvider,
+  directory: ProviderDirectory | undefined,
+  lastUpdate: string,
+): Facets {
   const affiliates = affiliateFacets(graph);
   const names = providerNames(graph);
   const sector = provider.sector || provider.entry?.sector || '';
@@ -149,9 +182,22 @@ export function deriveFacets(graph: RdfGraph, provider: RecordProvider, director
 }
 
 export function indexingProfilePart(itemId: string, facets: Facets): Node {
-  return node(NS.cortex, 'indexing-profile', [], [
-    textNode(NS.cortex, 'item-id', itemId),
-    ...facets.filter(([, values]) => values.length > 0).map(([name, values]) =>
-      node(NS.cortex, 'facet', [{ name: 'name', value: name }], values.map((v) => textNode(NS.cortex, 'value', v)))),
-  ]);
+  return node(
+    NS.cortex,
+    'indexing-profile',
+    [],
+    [
+      textNode(NS.cortex, 'item-id', itemId),
+      ...facets
+        .filter(([, values]) => values.length > 0)
+        .map(([name, values]) =>
+          node(
+            NS.cortex,
+            'facet',
+            [{ name: 'name', value: name }],
+            values.map((v) => textNode(NS.cortex, 'value', v)),
+          ),
+        ),
+    ],
+  );
 }

@@ -55,7 +55,10 @@ const OTHER_LABELS: Readonly<Record<string, string>> = {
 
 /** The URI without scheme, deed/legalcode page, query and trailing slash; hosts lowercased. */
 function normalise(uri: string): string {
-  const noScheme = uri.trim().replace(/^https?:\/\//i, '').replace(/[?#].*$/, '');
+  const noScheme = uri
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/[?#].*$/, '');
   const slash = noScheme.indexOf('/');
   const host = (slash === -1 ? noScheme : noScheme.slice(0, slash)).toLowerCase();
   const path = slash === -1 ? '' : noScheme.slice(slash);
@@ -64,7 +67,10 @@ function normalise(uri: string): string {
 
 /** A URI's page in German: Creative Commons deeds have one at deed.de. */
 const germanDeed = (uri: string): string =>
-  `${uri.replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/(deed|legalcode)(\.[a-z-]+)?$/i, '')}/deed.de`;
+  `${uri
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '')
+    .replace(/\/(deed|legalcode)(\.[a-z-]+)?$/i, '')}/deed.de`;
 
 export function licenseOf(uri: string): License {
   const resource = uri.trim();
@@ -72,15 +78,17 @@ export function licenseOf(uri: string): License {
   const cc = CC_LICENSE.exec(key);
   if (cc) {
     const [, code = '', version = ''] = cc;
-    const label = code.split('-').map((part) => CC_ELEMENTS[part] ?? part).join(' – ');
+    const label = code
+      .split('-')
+      .map((part) => CC_ELEMENTS[part] ?? part)
+      .join(' – ');
     return { resource, img: `https://licensebuttons.net/l/${code}/${version}/88x31.png`, url: germanDeed(resource), label };
   }
   const pd = CC_PUBLIC_DOMAIN.exec(key);
   if (pd) {
     const [, kind = '', version = ''] = pd;
-    const label = kind === 'mark'
-      ? 'Weltweit frei von bekannten urheberrechtlichen Einschränkungen'
-      : 'Keine Rechte vorbehalten – CC0 1.0 Universell';
+    const label =
+      kind === 'mark' ? 'Weltweit frei von bekannten urheberrechtlichen Einschränkungen' : 'Keine Rechte vorbehalten – CC0 1.0 Universell';
     return { resource, img: `https://licensebuttons.net/p/${kind}/${version}/88x31.png`, url: germanDeed(resource), label };
   }
   const rs = Object.keys(OTHER_LABELS).find((k) => k.toLowerCase() === key.toLowerCase());

@@ -64,8 +64,6 @@ export function looksLikeEdm(head: string): boolean {
   if (local === 'RDF') return namespace === undefined ? prefix === 'rdf' : namespace === NS.rdf;
   if (namespace === NS.cortex) return false;
   // A wrapper: an rdf:RDF start tag further on, with a prefix bound to RDF in the head.
-  const rdfPrefixes = [...text.matchAll(/\sxmlns:([^\s=]+)\s*=\s*(["'])(.*?)\2/g)]
-    .filter((m) => m[3] === NS.rdf)
-    .map((m) => m[1]!);
+  const rdfPrefixes = [...text.matchAll(/\sxmlns:([^\s=]+)\s*=\s*(["'])(.*?)\2/g)].filter((m) => m[3] === NS.rdf).map((m) => m[1]!);
   return rdfPrefixes.some((p) => new RegExp(`<${escapeRegExp(p)}:RDF[\\s/>]`).test(text.slice(start + 1)));
 }

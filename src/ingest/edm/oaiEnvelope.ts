@@ -11,9 +11,7 @@ import { OAI_NS, textOf } from './edmVocabulary.js';
 import type { OaiHeader } from './types.js';
 
 function oaiChildren(element: XmlElement, local: string): XmlElement[] {
-  return element.children.filter(
-    (c): c is XmlElement => typeof c !== 'string' && c.namespace === OAI_NS && c.local === local,
-  );
+  return element.children.filter((c): c is XmlElement => typeof c !== 'string' && c.namespace === OAI_NS && c.local === local);
 }
 
 /** Section 2.5: identifier (exactly one), datestamp (exactly one), setSpec (any), status="deleted". */

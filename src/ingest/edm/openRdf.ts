@@ -19,7 +19,9 @@ function escapeAttribute(value: string): string {
  */
 function withDeclarations(startTag: string, declarations: ReadonlyMap<string, string>): string {
   if (declarations.size === 0) return startTag;
-  const text = [...declarations].map(([prefix, uri]) => ` ${prefix === '' ? 'xmlns' : `xmlns:${prefix}`}="${escapeAttribute(uri)}"`).join('');
+  const text = [...declarations]
+    .map(([prefix, uri]) => ` ${prefix === '' ? 'xmlns' : `xmlns:${prefix}`}="${escapeAttribute(uri)}"`)
+    .join('');
   const cut = startTag.endsWith('/>') ? startTag.length - 2 : startTag.length - 1;
   return startTag.slice(0, cut) + text + startTag.slice(cut);
 }
@@ -35,7 +37,14 @@ export class OpenRdf {
    * @param start offset of the start tag's `<`; @param end offset just past its `>`
    * @param outer the namespace bindings in scope outside the element
    */
-  constructor(private readonly source: SourceText, tag: SaxesTagNS, start: number, end: number, outer: ReadonlyMap<string, string>, problems: string[]) {
+  constructor(
+    private readonly source: SourceText,
+    tag: SaxesTagNS,
+    start: number,
+    end: number,
+    outer: ReadonlyMap<string, string>,
+    problems: string[],
+  ) {
     const inherited = new Map([...outer].filter(([prefix]) => !Object.hasOwn(tag.ns, prefix)));
     this.unit = {
       shell: elementFromTag(tag),

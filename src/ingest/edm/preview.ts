@@ -30,8 +30,23 @@ export function subtitleOf(graph: RdfGraph): string {
   return '';
 }
 
-export function previewPart(itemId: string, cortexType: string, media: string, title: string, subtitle: string, primary: Binary | undefined): Node {
+export function previewPart(
+  itemId: string,
+  cortexType: string,
+  media: string,
+  title: string,
+  subtitle: string,
+  primary: Binary | undefined,
+): Node {
   const children: Node[] = [textNode(NS.cortex, 'title', title), textNode(NS.cortex, 'subtitle', subtitle)];
   if (primary) children.push(node(NS.cortex, 'thumbnail', [{ name: 'href', value: binaryPath(itemId, primary) }]));
-  return node(NS.cortex, 'preview', [{ name: 'type', value: cortexType }, { name: 'media', value: media }], children);
+  return node(
+    NS.cortex,
+    'preview',
+    [
+      { name: 'type', value: cortexType },
+      { name: 'media', value: media },
+    ],
+    children,
+  );
 }

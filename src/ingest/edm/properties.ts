@@ -13,8 +13,10 @@ const two = (n: number): string => String(n).padStart(2, '0');
  * form has no zone, and UTC reads the same on every server.
  */
 export function ingestDateText(date: Date): string {
-  return `${two(date.getUTCFullYear() % 100)}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())} ` +
-    `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+  return (
+    `${two(date.getUTCFullYear() % 100)}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())} ` +
+    `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`
+  );
 }
 
 /** The ingest id when the operator gives none: the ingest day, `YYYYMMDD` (as `20140808` in 4XUD...). */
@@ -31,10 +33,15 @@ export function defaultIngestId(date: Date): string {
 export const CORTEX_TYPE = 'Kultur';
 
 export function propertiesPart(itemId: string, ingestId: string, ingestDate: Date): Node {
-  return node(NS.cortex, 'properties', [], [
-    textNode(NS.cortex, 'item-id', itemId),
-    textNode(NS.cortex, 'ingest-id', ingestId),
-    textNode(NS.cortex, 'ingest-date', ingestDateText(ingestDate)),
-    textNode(NS.cortex, 'cortex-type', CORTEX_TYPE),
-  ]);
+  return node(
+    NS.cortex,
+    'properties',
+    [],
+    [
+      textNode(NS.cortex, 'item-id', itemId),
+      textNode(NS.cortex, 'ingest-id', ingestId),
+      textNode(NS.cortex, 'ingest-date', ingestDateText(ingestDate)),
+      textNode(NS.cortex, 'cortex-type', CORTEX_TYPE),
+    ],
+  );
 }

@@ -45,13 +45,15 @@ export function dataProviderOf(graph: RdfGraph, directory: ProviderDirectory | u
   const agent = refs.map((r) => graph.entity(r, NS.edm, 'Agent')).find((a) => a !== undefined);
   const name = elements.map(literalOf).find((s) => s !== undefined) ?? graph.labelOf(agent) ?? '';
   const uri = refs.find(isHttpUri) ?? '';
-  const entry = directory?.find({ name, uri }) ??
-    (agent ? directory?.find({ name: graph.labelOf(agent) }) : undefined);
+  const entry = directory?.find({ name, uri }) ?? (agent ? directory?.find({ name: graph.labelOf(agent) }) : undefined);
   return { name, uri, sector: agentSector(graph, agent), entry, parent: entry ? directory?.byId(entry.providerParentId) : undefined };
 }
 
 const PROVIDER_PROPERTIES: ReadonlyArray<[string, string]> = [
-  [NS.edm, 'dataProvider'], [NS.ddb, 'aggregator'], [NS.edm, 'intermediateProvider'], [NS.edm, 'provider'],
+  [NS.edm, 'dataProvider'],
+  [NS.ddb, 'aggregator'],
+  [NS.edm, 'intermediateProvider'],
+  [NS.edm, 'provider'],
 ];
 
 /**
@@ -72,7 +74,11 @@ export function providerNames(graph: RdfGraph): string[] {
   };
   for (const [ns, local] of PROVIDER_PROPERTIES) for (const uri of resources(graph.aggregation, ns, local)) visit(uri);
   if (agents.size > 0) {
-    return graph.classes(NS.edm, 'Agent').filter((a) => agents.has(a)).map((a) => graph.labelOf(a)).filter((s): s is string => s !== undefined);
+    return graph
+      .classes(NS.edm, 'Agent')
+      .filter((a) => agents.has(a))
+      .map((a) => graph.labelOf(a))
+      .filter((s): s is string => s !== undefined);
   }
   return PROVIDER_PROPERTIES.flatMap(([ns, local]) => literals(graph.aggregation, ns, local));
 }
@@ -81,18 +87,43 @@ export function providerNames(graph: RdfGraph): string[] {
 function domainsNode(domains: string[]): Node {
   const padded = [...domains];
   while (padded.length < 3) padded.push('');
-  return node(NS.cortex, 'provider-domains', [], padded.map((d) => textNode(NS.cortex, 'provider-domain', d)));
+  return node(
+    NS.cortex,
+    'provider-domains',
+    [],
+    padded.map((d) => textNode(NS.cortex, 'provider-domain', d)),
+  );
 }
 
 function parentNode(parent: ProviderInfo): Node {
   const t = (local: string, value: string) => textNode(NS.cortex, local, value);
-  return node(NS.cortex, 'provider-parents', [], [node(NS.cortex, 'provider-info', [], [
-    domainsNode(parent.domains), t('provider-name', parent.name), t('provider-parent-id', parent.providerParentId),
-    t('provider-uri', parent.uri), t('provider-email', parent.email), t('provider-collection', ''),
-    t('provider-item-id-type', ''), t('provider-id', parent.providerId), t('provider-ddb-id', parent.providerDdbId),
-    t('provider-logo', parent.logo), t('provider-longitude', parent.longitude), t('provider-latitude', parent.latitude),
-    t('aggregator', 'false'),
-  ])]);
+  return node(
+    NS.cortex,
+    'provider-parents',
+    [],
+    [
+      node(
+        NS.cortex,
+        'provider-info',
+        [],
+        [
+          domainsNode(parent.domains),
+          t('provider-name', parent.name),
+          t('provider-parent-id', parent.providerParentId),
+          t('provider-uri', parent.uri),
+          t('provider-email', parent.email),
+          t('provider-collection', ''),
+          t('provider-item-id-type', ''),
+          t('provider-id', parent.providerId),
+          t('provider-ddb-id', parent.providerDdbId),
+          t('provider-logo', parent.logo),
+          t('provider-longitude', parent.longitude),
+          t('provider-latitude', parent.latitude),
+          t('aggregator', 'false'),
+        ],
+      ),
+    ],
+  );
 }
 
 /** The element order of provider-info in the real packages (4XUD..., NF42...). */

@@ -55,7 +55,12 @@ export const sectorCodeOf = (value: string): string | undefined => sectorOf(valu
 export const domainOfSector = (code: string): string => SECTORS.find((s) => s.code === code)?.de ?? '';
 
 const normaliseName = (s: string): string => s.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
-const normaliseUri = (s: string): string => s.trim().replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
+const normaliseUri = (s: string): string =>
+  s
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/+$/, '')
+    .toLowerCase();
 
 export class ProviderDirectory {
   readonly entries: readonly ProviderInfo[];
@@ -75,7 +80,9 @@ export class ProviderDirectory {
 
   /** The entry for a provider named and/or referenced so in a record; the URI wins. */
   find(ref: { name?: string; uri?: string }): ProviderInfo | undefined {
-    return (ref.uri ? this.byUri.get(normaliseUri(ref.uri)) : undefined) ?? (ref.name ? this.byName.get(normaliseName(ref.name)) : undefined);
+    return (
+      (ref.uri ? this.byUri.get(normaliseUri(ref.uri)) : undefined) ?? (ref.name ? this.byName.get(normaliseName(ref.name)) : undefined)
+    );
   }
 
   /** The entry whose provider-id is `id` (the parent named by provider-parent-id). */
@@ -133,9 +140,11 @@ function readEntry(raw: unknown, problem: (field: string, message: string) => vo
   const uri = text('uri');
   const aliases = list('aliases');
   if (name === '' && uri === '') problem('name', 'is missing: give the provider\'s "name" (as records write it) and/or its "uri"');
-  if (uri !== '' && !/^https?:\/\/[^\s/]+\S*$/i.test(uri)) problem('uri', `must be an absolute http(s) URI without spaces, got ${quote(uri)}`);
+  if (uri !== '' && !/^https?:\/\/[^\s/]+\S*$/i.test(uri))
+    problem('uri', `must be an absolute http(s) URI without spaces, got ${quote(uri)}`);
   const email = text('email');
-  if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problem('email', `must be an e-mail address such as info@example.org, got ${quote(email)}`);
+  if (email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    problem('email', `must be an e-mail address such as info@example.org, got ${quote(email)}`);
 
   const ids: Record<string, string> = {};
   const rawIds = raw.ids;
@@ -158,13 +167,19 @@ function readEntry(raw: unknown, problem: (field: string, message: string) => vo
   let sector = '';
   if (sectorText !== '') {
     const s = sectorOf(sectorText);
-    if (s === undefined) problem('sector', `must be a sector code sec_01 .. sec_07 or a domain name (${SECTORS.map((x) => x.de).join(', ')}), got ${quote(sectorText)}`);
+    if (s === undefined)
+      problem(
+        'sector',
+        `must be a sector code sec_01 .. sec_07 or a domain name (${SECTORS.map((x) => x.de).join(', ')}), got ${quote(sectorText)}`,
+      );
     sector = s?.code ?? '';
   } else if (domains[0] !== undefined) {
     sector = sectorOf(domains[0])?.code ?? '';
   }
   return {
-    name, aliases, uri,
+    name,
+    aliases,
+    uri,
     providerId: ids['provider-id'] ?? '',
     providerDdbId: ids['provider-ddb-id'] ?? '',
     providerParentId: ids['provider-parent-id'] ?? '',
@@ -172,7 +187,9 @@ function readEntry(raw: unknown, problem: (field: string, message: string) => vo
     latitude: coordinate('latitude', 90),
     longitude: coordinate('longitude', 180),
     domains: domains.length > 0 ? domains : sector ? [domainOfSector(sector)] : [],
-    sector, state: text('state'), email,
+    sector,
+    state: text('state'),
+    email,
   };
 }
 
@@ -199,7 +216,10 @@ export function readProvidersFile(text: string): ProviderDirectory {
     const where = `entry ${index + 1}${label}`;
     const entry = readEntry(raw, (field, message) => problems.push(field ? `${where}: "${field}" ${message}` : `${where} ${message}`));
     if (entry === undefined) return;
-    const keys = [...[entry.name, ...entry.aliases].filter(Boolean).map((n) => `name ${quote(n)}`), ...(entry.uri ? [`uri ${quote(entry.uri)}`] : [])];
+    const keys = [
+      ...[entry.name, ...entry.aliases].filter(Boolean).map((n) => `name ${quote(n)}`),
+      ...(entry.uri ? [`uri ${quote(entry.uri)}`] : []),
+    ];
     const normalised = keys.map((k) => (k.startsWith('uri') ? `uri ${normaliseUri(entry.uri)}` : normaliseName(k)));
     normalised.forEach((key, i) => {
       const other = seen.get(key);
@@ -208,7 +228,9 @@ export function readProvidersFile(text: string): ProviderDirectory {
       // and the Hochstift); their provider-ids tell them apart, and the first entry is the
       // one records name. Without ids a shared name is a mistake.
       else if (other !== index && !(entry.providerId && entries[other]?.providerId)) {
-        problems.push(`${where}: ${keys[i]} is also given by entry ${other + 1}; give both entries an "ids": {"provider-id": ...} if they are different institutions, else merge them`);
+        problems.push(
+          `${where}: ${keys[i]} is also given by entry ${other + 1}; give both entries an "ids": {"provider-id": ...} if they are different institutions, else merge them`,
+        );
       }
     });
     entries[index] = entry;

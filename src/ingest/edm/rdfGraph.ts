@@ -15,8 +15,7 @@ import { RecordError } from '../../formats/recordError.js';
 /** Namespaces that appear only here (EBU Core for web resources, RDF Schema). */
 export const NS_EBUCORE = 'http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#';
 
-export const childElements = (el: XmlElement): XmlElement[] =>
-  el.children.filter((c): c is XmlElement => typeof c !== 'string');
+export const childElements = (el: XmlElement): XmlElement[] => el.children.filter((c): c is XmlElement => typeof c !== 'string');
 
 export function attribute(el: XmlElement, namespace: string, local: string): string | undefined {
   return el.attributes.find((a) => a.namespace === namespace && a.local === local)?.value;
@@ -33,7 +32,10 @@ export const langOf = (el: XmlElement): string => attribute(el, XML_NAMESPACE, '
 /** The text of a literal property, trimmed; undefined for a reference or an empty element. */
 export function literalOf(el: XmlElement): string | undefined {
   if (resourceOf(el) !== undefined) return undefined;
-  const text = el.children.filter((c): c is string => typeof c === 'string').join('').trim();
+  const text = el.children
+    .filter((c): c is string => typeof c === 'string')
+    .join('')
+    .trim();
   return text === '' ? undefined : text;
 }
 
@@ -44,10 +46,14 @@ export function props(el: XmlElement | undefined, namespace: string, local: stri
 }
 
 export const literals = (el: XmlElement | undefined, namespace: string, local: string): string[] =>
-  props(el, namespace, local).map(literalOf).filter((s): s is string => s !== undefined);
+  props(el, namespace, local)
+    .map(literalOf)
+    .filter((s): s is string => s !== undefined);
 
 export const resources = (el: XmlElement | undefined, namespace: string, local: string): string[] =>
-  props(el, namespace, local).map(resourceOf).filter((s): s is string => s !== undefined);
+  props(el, namespace, local)
+    .map(resourceOf)
+    .filter((s): s is string => s !== undefined);
 
 /** An absolute http(s) URI: what we take for an authority (normdata) identifier. */
 export const isHttpUri = (s: string): boolean => /^https?:\/\/[^\s/]+/i.test(s);
@@ -108,8 +114,11 @@ export class RdfGraph {
 
   /** skos:prefLabel of the entity, falling back to skos:altLabel and foaf:name. */
   labelOf(el: XmlElement | undefined): string | undefined {
-    return preferredLabel(props(el, NS.skos, 'prefLabel')) ?? preferredLabel(props(el, NS.skos, 'altLabel')) ??
-      preferredLabel(props(el, NS.foaf, 'name'));
+    return (
+      preferredLabel(props(el, NS.skos, 'prefLabel')) ??
+      preferredLabel(props(el, NS.skos, 'altLabel')) ??
+      preferredLabel(props(el, NS.foaf, 'name'))
+    );
   }
 
   /** skos:notation values of the entity `uri` (DDB vocabulary codes such as sec_06, time_61900). */

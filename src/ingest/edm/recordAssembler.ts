@@ -75,11 +75,15 @@ export class RecordAssembler {
         yield { kind: 'deleted', oai: unit.oai, position: this.next(unit.oai).at(unit.line, unit.column) };
         return;
       case 'oaiRecordWithoutRdf':
-        yield withOai({
-          kind: 'error',
-          position: this.next(unit.oai).at(unit.line, unit.column),
-          reason: 'this OAI-PMH record has no rdf:RDF in its metadata, so it is not EDM: harvest with the metadataPrefix under which the repository gives EDM (often "edm" or "rdf")',
-        }, unit.oai);
+        yield withOai(
+          {
+            kind: 'error',
+            position: this.next(unit.oai).at(unit.line, unit.column),
+            reason:
+              'this OAI-PMH record has no rdf:RDF in its metadata, so it is not EDM: harvest with the metadataPrefix under which the repository gives EDM (often "edm" or "rdf")',
+          },
+          unit.oai,
+        );
         return;
       case 'rdf':
         yield* this.fromRdf(unit.rdf, unit.oai, false);
@@ -112,7 +116,8 @@ export class RecordAssembler {
   /** Takes the next record number. */
   private next(oai: OaiHeader | null): Place {
     this.count += 1;
-    const label = oai === null || oai.identifier === '' ? `record ${this.count}` : `record ${this.count} (OAI identifier ${oai.identifier})`;
+    const label =
+      oai === null || oai.identifier === '' ? `record ${this.count}` : `record ${this.count} (OAI identifier ${oai.identifier})`;
     return { label, at: (line, column) => `${label}, line ${line}, column ${column}` };
   }
 
@@ -121,11 +126,15 @@ export class RecordAssembler {
     const descriptions = unit.content.filter((c): c is RdfDescription => typeof c !== 'string');
     const { groups, unplaced } = groupDescriptions(descriptions);
     if (groups.length === 0) {
-      yield withOai({
-        kind: 'error',
-        position: this.next(oai).at(unit.line, unit.column),
-        reason: 'this rdf:RDF has no edm:ProvidedCHO (an element ProvidedCHO in namespace http://www.europeana.eu/schemas/edm/), and every EDM record needs one: add it, or check the namespace bound to its prefix',
-      }, oai);
+      yield withOai(
+        {
+          kind: 'error',
+          position: this.next(oai).at(unit.line, unit.column),
+          reason:
+            'this rdf:RDF has no edm:ProvidedCHO (an element ProvidedCHO in namespace http://www.europeana.eu/schemas/edm/), and every EDM record needs one: add it, or check the namespace bound to its prefix',
+        },
+        oai,
+      );
       return;
     }
 
@@ -140,18 +149,29 @@ export class RecordAssembler {
       const first = members[0]!;
       pending.push({
         start: first.start,
-        make: (place) => withOai({
-          kind: 'error',
-          position: place.at(first.line, first.column),
-          reason: `${listed(members.map(describe))} ${members.length === 1 ? 'describes' : 'describe'} ${uri === '' ? 'no object (no ore:proxyFor or edm:aggregatedCHO)' : `"${uri}"`}, but this rdf:RDF has no edm:ProvidedCHO with that rdf:about: add the edm:ProvidedCHO, or correct ore:proxyFor / edm:aggregatedCHO`,
-        }, oai),
+        make: (place) =>
+          withOai(
+            {
+              kind: 'error',
+              position: place.at(first.line, first.column),
+              reason: `${listed(members.map(describe))} ${members.length === 1 ? 'describes' : 'describe'} ${uri === '' ? 'no object (no ore:proxyFor or edm:aggregatedCHO)' : `"${uri}"`}, but this rdf:RDF has no edm:ProvidedCHO with that rdf:about: add the edm:ProvidedCHO, or correct ore:proxyFor / edm:aggregatedCHO`,
+            },
+            oai,
+          ),
       });
     }
     pending.sort((a, b) => a.start - b.start);
     for (const item of pending) yield item.make(this.next(oai));
   }
 
-  private fromGroup(unit: RdfUnit, cho: RdfDescription, members: RdfDescription[], whole: boolean, place: Place, oai: OaiHeader | null): EdmReadResult {
+  private fromGroup(
+    unit: RdfUnit,
+    cho: RdfDescription,
+    members: RdfDescription[],
+    whole: boolean,
+    place: Place,
+    oai: OaiHeader | null,
+  ): EdmReadResult {
     const position = place.at(cho.line, cho.column);
     const reject = (reason: string): EdmReadResult => withOai({ kind: 'error', position, reason }, oai);
     if (cho.about === null) {
@@ -159,7 +179,9 @@ export class RecordAssembler {
     }
     const first = this.seen.get(cho.about);
     if (first !== undefined) {
-      return reject(`edm:ProvidedCHO "${cho.about}" was already read as ${first}; this second description was skipped: give each object its own rdf:about, or remove the duplicate`);
+      return reject(
+        `edm:ProvidedCHO "${cho.about}" was already read as ${first}; this second description was skipped: give each object its own rdf:about, or remove the duplicate`,
+      );
     }
     this.seen.set(cho.about, `${place.label} (line ${cho.line}, column ${cho.column})`);
 
@@ -167,7 +189,9 @@ export class RecordAssembler {
     if (problems.length > 0) return reject(`${problems.join('; ')}; the record was skipped`);
     const tooBig = members.find((m) => m.oversized);
     if (tooBig !== undefined) {
-      return reject(`the record is larger than the limit of ${this.maxRecordBytes} bytes (maxRecordBytes): its ${describe(tooBig)} alone is larger; it was skipped: split the record, or raise the limit`);
+      return reject(
+        `the record is larger than the limit of ${this.maxRecordBytes} bytes (maxRecordBytes): its ${describe(tooBig)} alone is larger; it was skipped: split the record, or raise the limit`,
+      );
     }
     // One CHO: the rdf:RDF exactly as written. Several: the record's own descriptions
     // in a copy of the rdf:RDF start tag, so that the text stands alone.
@@ -176,9 +200,15 @@ export class RecordAssembler {
       : `${unit.openTag}\n${members.map((m) => m.source).join('\n')}\n${unit.closeTag}`;
     const bytes = Buffer.byteLength(sourceXml, 'utf8');
     if (bytes > this.maxRecordBytes) {
-      return reject(`the record is ${bytes} bytes, more than the limit of ${this.maxRecordBytes} bytes (maxRecordBytes); it was skipped: split the record, or raise the limit`);
+      return reject(
+        `the record is ${bytes} bytes, more than the limit of ${this.maxRecordBytes} bytes (maxRecordBytes); it was skipped: split the record, or raise the limit`,
+      );
     }
-    const rdf = normaliseEdm(unit.shell, members.map((m) => m.element!), cho.element!);
+    const rdf = normaliseEdm(
+      unit.shell,
+      members.map((m) => m.element!),
+      cho.element!,
+    );
     return withOai({ kind: 'record', record: { choUri: cho.about, rdf, sourceXml }, position }, oai);
   }
 }

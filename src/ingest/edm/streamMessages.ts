@@ -26,7 +26,10 @@ export function notXml(reason: string): string {
  * point (the records of its rdf:RDF completed before it are kept: recordAssembler.ts).
  */
 export function withLostWork(reason: string, lostRecord: LineColumn | null): string {
-  const open = lostRecord === null ? '' : `, nor the record being read at this point (it starts at line ${lostRecord.line}, column ${lostRecord.column})`;
+  const open =
+    lostRecord === null
+      ? ''
+      : `, nor the record being read at this point (it starts at line ${lostRecord.line}, column ${lostRecord.column})`;
   return `${reason}; records after this point in the file were not read${open}. Fix the file here and load it again`;
 }
 
@@ -35,6 +38,7 @@ export function tooDeep(limit: number): string {
 }
 
 export function noEdm(root: { name: string; namespace: string } | null, note: string | null): string {
-  const rootText = root === null ? 'none' : `<${root.name}>${root.namespace === '' ? ' in no namespace' : ` in namespace ${root.namespace}`}`;
+  const rootText =
+    root === null ? 'none' : `<${root.name}>${root.namespace === '' ? ' in no namespace' : ` in namespace ${root.namespace}`}`;
   return `no EDM found: the document has no rdf:RDF element (namespace http://www.w3.org/1999/02/22-rdf-syntax-ns#) and is not an OAI-PMH response (its root element is ${rootText}). Give EDM RDF/XML records, one or many per file, or OAI-PMH responses carrying them.${note === null ? '' : ` Note: ${note}.`}`;
 }

@@ -30,12 +30,26 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** The parts of century `c` (1-based) as [first year offset, last year offset, code suffix]. */
 function centuryParts(c: number): Array<[number, number, string]> {
-  if (c >= 11 && c <= 17) return [[1, 50, '05'], [51, 100, '45']];
-  if (c === 18 || c === 19) return [[1, 25, '07'], [26, 50, '25'], [51, 75, '47'], [76, 100, '75']];
+  if (c >= 11 && c <= 17)
+    return [
+      [1, 50, '05'],
+      [51, 100, '45'],
+    ];
+  if (c === 18 || c === 19)
+    return [
+      [1, 25, '07'],
+      [26, 50, '25'],
+      [51, 75, '47'],
+      [76, 100, '75'],
+    ];
   if (c === 20) {
     return Array.from({ length: 10 }, (_, k): [number, number, string] => [k * 10 + 1, k * 10 + 10, k === 9 ? '95' : `${k + 1}0`]);
   }
-  if (c === 21) return [[1, 10, '10'], [11, 20, '20']];
+  if (c === 21)
+    return [
+      [1, 10, '10'],
+      [11, 20, '20'],
+    ];
   return [];
 }
 

@@ -25,8 +25,11 @@ export function identifierOf(graph: RdfGraph): string {
  */
 export function licenseUriOf(graph: RdfGraph, primary: Binary | undefined): string | undefined {
   const webResources = graph.classes(NS.edm, 'WebResource');
-  return resources(primary?.resource, NS.edm, 'rights')[0] ?? resources(graph.aggregation, NS.edm, 'rights')[0] ??
-    webResources.flatMap((wr) => [...resources(wr, NS.edm, 'rights'), ...resources(wr, NS.dcterms, 'rights')])[0];
+  return (
+    resources(primary?.resource, NS.edm, 'rights')[0] ??
+    resources(graph.aggregation, NS.edm, 'rights')[0] ??
+    webResources.flatMap((wr) => [...resources(wr, NS.edm, 'rights'), ...resources(wr, NS.dcterms, 'rights')])[0]
+  );
 }
 
 /**
@@ -56,7 +59,7 @@ function rightsTextOf(graph: RdfGraph, primary: Binary | undefined): string {
 /** metadata-rights: the Aggregation's dcterms:rights (the metadata license in both real packages). */
 function metadataRightsOf(aggregation: XmlElement | undefined): string {
   const el = props(aggregation, NS.dcterms, 'rights')[0];
-  return el === undefined ? '' : resourceOf(el) ?? literalOf(el) ?? '';
+  return el === undefined ? '' : (resourceOf(el) ?? literalOf(el) ?? '');
 }
 
 export interface ViewInput {
@@ -90,18 +93,27 @@ export function viewPart(graph: RdfGraph, input: ViewInput): Node {
   ];
   if (input.facts.license !== undefined) {
     const license = licenseOf(input.facts.license);
-    children.push(textNode(NS.item, 'license', license.label, [
-      { ns: NS.rdf, name: 'resource', value: license.resource },
-      { name: 'img', value: license.img },
-      { name: 'url', value: license.url },
-    ]));
+    children.push(
+      textNode(NS.item, 'license', license.label, [
+        { ns: NS.rdf, name: 'resource', value: license.resource },
+        { name: 'img', value: license.img },
+        { name: 'url', value: license.url },
+      ]),
+    );
   }
-  children.push(node(NS.item, 'institution', [], [
-    t('url', entry?.uri || input.provider.uri),
-    t('id', entry?.providerDdbId ?? ''),
-    t('name', entry?.name || input.provider.name),
-    t('logo', entry?.logo ?? ''),
-  ]));
+  children.push(
+    node(
+      NS.item,
+      'institution',
+      [],
+      [
+        t('url', entry?.uri || input.provider.uri),
+        t('id', entry?.providerDdbId ?? ''),
+        t('name', entry?.name || input.provider.name),
+        t('logo', entry?.logo ?? ''),
+      ],
+    ),
+  );
   children.push(...fieldsNodes(graph, input.facts));
   return node(NS.cortex, 'view', [], [node(NS.item, 'item', [], children)]);
 }

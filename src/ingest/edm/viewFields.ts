@@ -78,7 +78,10 @@ function indexFields(graph: RdfGraph, facts: IndexFacts): Node[] {
   const fields: Node[] = [];
   if (facts.title) fields.push(field('title', 'Title', values([facts.title]), [{ ns: NS.rdf, name: 'resource', value: `${NS.dc}title` }]));
   const descriptions = literals(graph.cho, NS.dc, 'description');
-  if (descriptions.length > 0) fields.push(field('description', 'Beschreibung', values(descriptions), [{ ns: NS.rdf, name: 'resource', value: `${NS.dc}description` }]));
+  if (descriptions.length > 0)
+    fields.push(
+      field('description', 'Beschreibung', values(descriptions), [{ ns: NS.rdf, name: 'resource', value: `${NS.dc}description` }]),
+    );
   if (facts.years) {
     fields.push(field('begin_time', 'Anfang', values([String(dayNumber(facts.years.from, 1, 1))])));
     fields.push(field('end_time', 'Ende', values([String(dayNumber(facts.years.to, 12, 31))])));

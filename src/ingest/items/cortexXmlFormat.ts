@@ -18,7 +18,9 @@ export const CORTEX_NAMESPACE = 'http://www.deutsche-digitale-bibliothek.de/cort
 export function fromXml(xml: string, root: XmlElement): PreparedItem {
   if (root.local !== 'cortex' || root.namespace !== CORTEX_NAMESPACE) {
     const ns = root.namespace ? ` in namespace ${root.namespace}` : '';
-    throw new RecordError(`unknown root element <${root.name}>${ns}; expected <cortex xmlns="${CORTEX_NAMESPACE}"> (a DDB item package) or <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"> (EDM records)`);
+    throw new RecordError(
+      `unknown root element <${root.name}>${ns}; expected <cortex xmlns="${CORTEX_NAMESPACE}"> (a DDB item package) or <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"> (EDM records)`,
+    );
   }
   const pkg = cortexToJson(root);
   return prepareItem(pkg, xml, JSON.stringify(pkg));
@@ -37,7 +39,8 @@ export const cortexXmlFormat: DocumentFormat = {
   readDocument(text: string, limits: RecordLimits, maxDepth: number): ItemReadResult[] {
     // A cortex document is one record. (A file on disk was measured before it was read: parsers.ts.)
     const bytes = text.length * 3 > limits.maxRecordBytes ? Buffer.byteLength(text, 'utf8') : 0;
-    if (bytes > limits.maxRecordBytes) return [{ kind: 'error', reason: tooLargeReason(bytes, limits.maxRecordBytes), position: 'document' }];
+    if (bytes > limits.maxRecordBytes)
+      return [{ kind: 'error', reason: tooLargeReason(bytes, limits.maxRecordBytes), position: 'document' }];
     // Stored and served as given, but never with a DOCTYPE (src/formats/xmlDoctype.ts).
     const dropped = dropDoctype(text);
     const xml = dropped?.xml ?? text;
@@ -45,7 +48,13 @@ export const cortexXmlFormat: DocumentFormat = {
       const item = fromXml(xml, parseXml(xml, maxDepth));
       return [{ kind: 'item', item, position: 'document', ...(dropped ? { note: dropped.note } : {}) }];
     } catch (e) {
-      return [{ kind: 'error', reason: describeReadError(e), position: e instanceof XmlSyntaxError ? `line ${e.line}, column ${e.column}` : 'document' }];
+      return [
+        {
+          kind: 'error',
+          reason: describeReadError(e),
+          position: e instanceof XmlSyntaxError ? `line ${e.line}, column ${e.column}` : 'document',
+        },
+      ];
     }
   },
 };

@@ -50,7 +50,11 @@ export function edmChange(result: EdmReadResult, options: EdmItemOptions): ReadR
   if (read?.kind !== 'item') {
     // The builder wrote something the package reader refuses: a bug of ours, reported with the record.
     const reason = read?.kind === 'error' ? read.reason : 'no package';
-    return { kind: 'error', position: where(result.position, result.oai), reason: `the package built from this record is not valid (${reason}); please report this` };
+    return {
+      kind: 'error',
+      position: where(result.position, result.oai),
+      reason: `the package built from this record is not valid (${reason}); please report this`,
+    };
   }
   const sourceDigest = createHash('sha256')
     .update(`${PACKAGE_BUILDER_VERSION}\n${options.providersFingerprint}\n`)

@@ -17,8 +17,7 @@ import { packageJsonFormat } from './packageJsonFormat.js';
 
 export type ItemReadResult =
   /** `note`: what was changed on the way in (a DOCTYPE dropped), for the load report. */
-  | { kind: 'item'; item: PreparedItem; position: string; note?: string }
-  | { kind: 'error'; reason: string; position: string };
+  { kind: 'item'; item: PreparedItem; position: string; note?: string } | { kind: 'error'; reason: string; position: string };
 
 interface FormatBase {
   name: string;

@@ -34,7 +34,13 @@ export const packageJsonFormat: DocumentFormat = {
     try {
       ({ value: parsed, refused } = parsePackageJsonRecords(text, limits));
     } catch (e) {
-      return [{ kind: 'error', reason: describeReadError(e), position: e instanceof JsonSyntaxError ? `line ${e.line}, column ${e.column}` : 'document' }];
+      return [
+        {
+          kind: 'error',
+          reason: describeReadError(e),
+          position: e instanceof JsonSyntaxError ? `line ${e.line}, column ${e.column}` : 'document',
+        },
+      ];
     }
     const packages = Array.isArray(parsed) ? parsed : [parsed];
     return packages.map((pkg, i) => {

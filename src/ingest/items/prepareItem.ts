@@ -79,7 +79,8 @@ export function itemRefs(pkg: Json, cho: Json | undefined): string[] {
   const profile = pkg['indexing-profile'];
   for (const facet of asArray(isObject(profile) ? profile.facet : undefined)) {
     // Older packages name a facet in an attribute (@name), newer ones in a child (name).
-    if (isObject(facet) && REF_FACETS.has(String(literal(facet['@name']) ?? literal(facet.name)))) for (const v of asArray(facet.value)) add(literal(v));
+    if (isObject(facet) && REF_FACETS.has(String(literal(facet['@name']) ?? literal(facet.name))))
+      for (const v of asArray(facet.value)) add(literal(v));
   }
   for (const p of REF_PROPERTIES) for (const v of asArray(cho?.[p])) if (isObject(v)) add(v['@resource']);
   const edm = pkg.edm;
@@ -99,7 +100,11 @@ function providerRecord(info: Json): ProviderRecord | undefined {
   const domains = isObject(info['provider-domains']) ? asArray(info['provider-domains']['provider-domain']) : [];
   const sectors = [...new Set(domains.map((d) => sectorCodeOf(literal(d) ?? '')).filter((c): c is string => c !== undefined))];
   return {
-    key, ddbId, providerId, name, sectors,
+    key,
+    ddbId,
+    providerId,
+    name,
+    sectors,
     parentId: text('provider-parent-id'),
     uri: text('provider-uri'),
     latitude: text('provider-latitude'),

@@ -13,7 +13,12 @@ import type { ReadResult } from '../runIngest.js';
 import type { EdmItemOptions } from './edmItems.js';
 import { ITEM_HEAD_BYTES, itemFormatOf, streamFormatNamed } from './itemFormats.js';
 
-export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>, limits: RecordLimits): AsyncIterable<ReadResult<ItemChange>> {
+export function readItemFile(
+  file: InputFile,
+  edm: EdmItemOptions,
+  packages: ParserPool<'packages'>,
+  limits: RecordLimits,
+): AsyncIterable<ReadResult<ItemChange>> {
   if (file.path === undefined) return readStreamed(file, edm, packages, limits);
   const parsed = packages.parse({ path: file.path });
   return (async function* () {
@@ -26,7 +31,12 @@ export function readItemFile(file: InputFile, edm: EdmItemOptions, packages: Par
 }
 
 /** Standard input: read once, so its head is looked at here. */
-async function* readStreamed(file: InputFile, edm: EdmItemOptions, packages: ParserPool<'packages'>, limits: RecordLimits): AsyncGenerator<ReadResult<ItemChange>> {
+async function* readStreamed(
+  file: InputFile,
+  edm: EdmItemOptions,
+  packages: ParserPool<'packages'>,
+  limits: RecordLimits,
+): AsyncGenerator<ReadResult<ItemChange>> {
   const chunks = file.stream()[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headBytes = 0;

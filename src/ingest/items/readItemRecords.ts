@@ -18,7 +18,13 @@ export type { ItemReadResult } from './itemFormats.js';
 export function readItemRecords(text: string, limits: RecordLimits = DEFAULT_LIMITS, maxDepth = MAX_NESTING_DEPTH): ItemReadResult[] {
   const format = documentFormatOf(text);
   if (format !== undefined) return format.readDocument(text, limits, maxDepth);
-  return [{ kind: 'error', reason: text.search(/\S/) < 0 ? 'the file is empty' : 'neither XML nor JSON: expected a cortex XML document or package JSON', position: 'document' }];
+  return [
+    {
+      kind: 'error',
+      reason: text.search(/\S/) < 0 ? 'the file is empty' : 'neither XML nor JSON: expected a cortex XML document or package JSON',
+      position: 'document',
+    },
+  ];
 }
 
 /** The packages of one document as item changes for a load. */

@@ -20,8 +20,12 @@ export function datestampGranularity(value: string): Granularity | null {
   // The patterns accept 2024-02-30 and 25:00:00; a round trip through Date catches both.
   const date = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
   const real =
-    date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day &&
-    date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second;
   if (!real) return null;
   return m.length === 4 ? 'YYYY-MM-DD' : 'YYYY-MM-DDThh:mm:ssZ';
 }
@@ -33,20 +37,25 @@ export function datestampGranularity(value: string): Granularity | null {
  */
 export function checkDateRange(from: string | undefined, until: string | undefined): void {
   const granularities: Partial<Record<'from' | 'until', Granularity>> = {};
-  for (const [name, value] of [['from', from], ['until', until]] as const) {
+  for (const [name, value] of [
+    ['from', from],
+    ['until', until],
+  ] as const) {
     if (value === undefined) continue;
     const g = datestampGranularity(value);
     if (!g) {
       throw new UsageError(
         `${name} '${value}' is not an OAI-PMH datestamp: give a UTC date as YYYY-MM-DD (e.g. 2024-03-01) ` +
-        'or a UTC time as YYYY-MM-DDThh:mm:ssZ (e.g. 2024-03-01T12:00:00Z) (OAI-PMH 2.0 section 3.3.1).',
+          'or a UTC time as YYYY-MM-DDThh:mm:ssZ (e.g. 2024-03-01T12:00:00Z) (OAI-PMH 2.0 section 3.3.1).',
       );
     }
     granularities[name] = g;
   }
   if (from !== undefined && until !== undefined) {
     if (granularities.from !== granularities.until) {
-      throw new UsageError(`from '${from}' and until '${until}' must have the same granularity, both YYYY-MM-DD or both YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 section 3.3.1).`);
+      throw new UsageError(
+        `from '${from}' and until '${until}' must have the same granularity, both YYYY-MM-DD or both YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 section 3.3.1).`,
+      );
     }
     // Same granularity and fixed width, so string order is time order.
     if (from > until) throw new UsageError(`from '${from}' is later than until '${until}' (OAI-PMH 2.0 section 2.7.1).`);

@@ -34,6 +34,7 @@ export function parseHttpDate(value: string, nowMs: number = Date.now()): number
   const ms = Date.UTC(year, monthIndex, Number(day), Number(h), Number(min), Number(s));
   const back = new Date(ms);
   // Date.UTC rolls 31 Feb over into March; such a date is not a date.
-  if (back.getUTCDate() !== Number(day) || back.getUTCMonth() !== monthIndex || Number(h) > 23 || Number(min) > 59 || Number(s) > 60) return null;
+  if (back.getUTCDate() !== Number(day) || back.getUTCMonth() !== monthIndex || Number(h) > 23 || Number(min) > 59 || Number(s) > 60)
+    return null;
   return ms;
 }

@@ -46,8 +46,7 @@ export interface HttpAnswer {
 }
 
 type Outcome =
-  | { kind: 'answer'; answer: Omit<HttpAnswer, 'attempts'>; retryAfter: string | null }
-  | { kind: 'failure'; reason: string; cause: unknown };
+  { kind: 'answer'; answer: Omit<HttpAnswer, 'attempts'>; retryAfter: string | null } | { kind: 'failure'; reason: string; cause: unknown };
 
 /**
  * GETs `url` until it answers with a status that is not retried. Returns that
@@ -73,12 +72,20 @@ export async function httpGet(url: string, options: ClientOptions = {}): Promise
       reason = `HTTP ${status}`;
       retryAfter = outcome.retryAfter;
       if (attempt > retries) {
-        throw new HarvestHttpError(`${url} kept failing: ${reason} after ${attempt} attempt${attempt === 1 ? '' : 's'}.`, { url, attempts: attempt, status });
+        throw new HarvestHttpError(`${url} kept failing: ${reason} after ${attempt} attempt${attempt === 1 ? '' : 's'}.`, {
+          url,
+          attempts: attempt,
+          status,
+        });
       }
     } else {
       reason = outcome.reason;
       if (attempt > retries) {
-        throw new HarvestHttpError(`${url} could not be harvested: ${reason} after ${attempt} attempt${attempt === 1 ? '' : 's'}.`, { url, attempts: attempt, cause: outcome.cause });
+        throw new HarvestHttpError(`${url} could not be harvested: ${reason} after ${attempt} attempt${attempt === 1 ? '' : 's'}.`, {
+          url,
+          attempts: attempt,
+          cause: outcome.cause,
+        });
       }
     }
     const delayMs = retryDelay(attempt, retryAfter, { baseDelayMs, maxDelayMs, nowMs: Date.now() });

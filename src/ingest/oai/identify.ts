@@ -19,5 +19,8 @@ export async function identifyGranularity(baseUrl: string, options: ClientOption
   if (error) throw new OaiError(error.code || '(no code)', error.message, url);
   const granularity = answer.verbElement?.['granularity'];
   if (granularity === 'YYYY-MM-DD' || granularity === 'YYYY-MM-DDThh:mm:ssZ') return granularity;
-  throw new HarvestHttpError(`${url} gave no valid <granularity> in its Identify response (got ${JSON.stringify(granularity ?? null)}; OAI-PMH 2.0 section 4.2).`, { url, attempts: answer.attempts, status: answer.status });
+  throw new HarvestHttpError(
+    `${url} gave no valid <granularity> in its Identify response (got ${JSON.stringify(granularity ?? null)}; OAI-PMH 2.0 section 4.2).`,
+    { url, attempts: answer.attempts, status: answer.status },
+  );
 }

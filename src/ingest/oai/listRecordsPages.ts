@@ -48,7 +48,8 @@ export interface OaiPage {
 export async function* listRecordsPages(request: HarvestRequest, options: ClientOptions = {}): AsyncGenerator<OaiPage> {
   checkBaseUrl(request.baseUrl);
   if (request.resumptionToken === undefined) {
-    if (!request.metadataPrefix) throw new UsageError('metadataPrefix is required to start a ListRecords harvest (OAI-PMH 2.0 section 4.5).');
+    if (!request.metadataPrefix)
+      throw new UsageError('metadataPrefix is required to start a ListRecords harvest (OAI-PMH 2.0 section 4.5).');
     checkDateRange(request.from, request.until);
   }
 
@@ -62,7 +63,10 @@ export async function* listRecordsPages(request: HarvestRequest, options: Client
       throw new OaiError(fatal.code || '(no code)', fatal.message, url);
     }
     if (answer.verbElement === null) {
-      throw new HarvestHttpError(`${url} answered with an OAI-PMH response that has neither <ListRecords> nor <error> (OAI-PMH 2.0 section 4.5).`, { url, attempts: answer.attempts, status: answer.status });
+      throw new HarvestHttpError(
+        `${url} answered with an OAI-PMH response that has neither <ListRecords> nor <error> (OAI-PMH 2.0 section 4.5).`,
+        { url, attempts: answer.attempts, status: answer.status },
+      );
     }
     const control = listControl(answer.verbElement);
     yield { url, body: answer.body, doctypeNote: answer.doctypeNote, responseDate: answer.responseDate, ...control };
@@ -70,7 +74,10 @@ export async function* listRecordsPages(request: HarvestRequest, options: Client
     // A repository that hands back the token it was just given would be
     // harvested forever; section 3.5 says each token leads to the next part.
     if (control.resumptionToken === token) {
-      throw new HarvestHttpError(`${url} returned the same resumptionToken it was sent ('${token}'); stopping instead of looping (OAI-PMH 2.0 section 3.5).`, { url, attempts: answer.attempts, status: answer.status });
+      throw new HarvestHttpError(
+        `${url} returned the same resumptionToken it was sent ('${token}'); stopping instead of looping (OAI-PMH 2.0 section 3.5).`,
+        { url, attempts: answer.attempts, status: answer.status },
+      );
     }
     token = control.resumptionToken;
   }

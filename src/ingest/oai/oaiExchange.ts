@@ -34,21 +34,32 @@ export async function oaiExchange(url: string, verb: string, options: ClientOpti
   } catch (e) {
     if (!(e instanceof NotOaiResponse)) throw e;
     if (!ok) {
-      throw new HarvestHttpError(`${url} answered HTTP ${answer.status}${snippet(answer.body)}`, { url, attempts: answer.attempts, status: answer.status });
+      throw new HarvestHttpError(`${url} answered HTTP ${answer.status}${snippet(answer.body)}`, {
+        url,
+        attempts: answer.attempts,
+        status: answer.status,
+      });
     }
     throw new HarvestHttpError(
       `${url} does not look like an OAI-PMH endpoint: the answer (HTTP ${answer.status}, ${answer.contentType || 'no Content-Type'}) ` +
-      `is not an OAI-PMH response because ${e.message}. Check that the URL is the repository's OAI-PMH base URL.`,
+        `is not an OAI-PMH response because ${e.message}. Check that the URL is the repository's OAI-PMH base URL.`,
       { url, attempts: answer.attempts, status: answer.status },
     );
   }
   if (!ok && parsed.errors.length === 0) {
-    throw new HarvestHttpError(`${url} answered HTTP ${answer.status} with an OAI-PMH response that reports no error.`, { url, attempts: answer.attempts, status: answer.status });
+    throw new HarvestHttpError(`${url} answered HTTP ${answer.status} with an OAI-PMH response that reports no error.`, {
+      url,
+      attempts: answer.attempts,
+      status: answer.status,
+    });
   }
   return { ...parsed, url, status: answer.status, attempts: answer.attempts, body, doctypeNote: dropped?.note ?? null };
 }
 
 function snippet(body: string): string {
-  const t = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t === '' ? '.' : `: ${t.length > 200 ? `${t.slice(0, 200)}…` : t}`;
 }

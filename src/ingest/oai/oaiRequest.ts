@@ -31,7 +31,9 @@ export function checkBaseUrl(baseUrl: string): URL {
     throw new UsageError(`'${baseUrl}' is not an http or https URL; OAI-PMH runs over HTTP (OAI-PMH 2.0 section 3.1).`);
   }
   if (url.searchParams.has('verb')) {
-    throw new UsageError(`'${baseUrl}' already has a verb argument: give the base URL only, without '?verb=...' (OAI-PMH 2.0 section 2.2).`);
+    throw new UsageError(
+      `'${baseUrl}' already has a verb argument: give the base URL only, without '?verb=...' (OAI-PMH 2.0 section 2.2).`,
+    );
   }
   return url;
 }
@@ -69,5 +71,8 @@ export function listRecordsUrl(request: HarvestRequest): string {
  * is a badArgument, so only the verb and the token go out.
  */
 export function resumptionUrl(baseUrl: string, token: string): string {
-  return oaiUrl(baseUrl, [['verb', 'ListRecords'], ['resumptionToken', token]]);
+  return oaiUrl(baseUrl, [
+    ['verb', 'ListRecords'],
+    ['resumptionToken', token],
+  ]);
 }

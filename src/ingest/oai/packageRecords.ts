@@ -44,7 +44,8 @@ export function readPackagePage(page: string, limits: RecordLimits = DEFAULT_LIM
   try {
     root = parseXml(page);
   } catch (e) {
-    if (e instanceof XmlSyntaxError) return [{ kind: 'error', reason: `the page is not well-formed XML: ${e.reason}`, position: `line ${e.line}, column ${e.column}` }];
+    if (e instanceof XmlSyntaxError)
+      return [{ kind: 'error', reason: `the page is not well-formed XML: ${e.reason}`, position: `line ${e.line}, column ${e.column}` }];
     throw e;
   }
   const records = oaiChildren(root, 'ListRecords').flatMap((l) => oaiChildren(l, 'record'));
@@ -75,7 +76,8 @@ export function readPackagePage(page: string, limits: RecordLimits = DEFAULT_LIM
     }
     const document = text !== undefined && text.startsWith('<') ? `${DECLARATION}${text}` : writeXmlDocument(element);
     const [read] = readItemRecords(document, limits);
-    if (read?.kind === 'item') out.push({ kind: 'record', record: { kind: 'upsert', item: { ...read.item, sourceId: header.identifier } }, position });
+    if (read?.kind === 'item')
+      out.push({ kind: 'record', record: { kind: 'upsert', item: { ...read.item, sourceId: header.identifier } }, position });
     else out.push({ kind: 'error', reason: read?.kind === 'error' ? read.reason : 'no package in the metadata', position });
   }
   return out;

@@ -21,7 +21,8 @@ export function mapEntityFacts(rec: JsonObject): RecordResult {
   } else {
     return {
       kind: 'error',
-      reason: `EntityFacts record ${text(rec['@id']) ?? '(no "@id")'} has no "person" object and no "@type" ` +
+      reason:
+        `EntityFacts record ${text(rec['@id']) ?? '(no "@id")'} has no "person" object and no "@type" ` +
         '(expected "person": {...} or "@type": "person")',
     };
   }

@@ -7,10 +7,7 @@ import { naturalName, normaliseGender, type NameParts } from '../../domain/perso
 import { canonicalPersonId, type Person } from '../../domain/person.js';
 
 /** What a mapper says about one record; readPersons adds the position. */
-export type RecordResult =
-  | { kind: 'person'; person: Person }
-  | { kind: 'skipped'; entityType: string }
-  | { kind: 'error'; reason: string };
+export type RecordResult = { kind: 'person'; person: Person } | { kind: 'skipped'; entityType: string } | { kind: 'error'; reason: string };
 
 export type JsonObject = Record<string, unknown>;
 
@@ -23,7 +20,9 @@ export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : `an array of ${v.length} values`;
   if (isObject(v)) {
-    const keys = Object.keys(v).slice(0, 6).map((k) => JSON.stringify(k));
+    const keys = Object.keys(v)
+      .slice(0, 6)
+      .map((k) => JSON.stringify(k));
     return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.join(', ')}`;
   }
   return `a ${typeof v} (${JSON.stringify(v).slice(0, 40)})`;
@@ -58,9 +57,7 @@ export function firstText(v: unknown): string | undefined {
 export function labels(v: unknown): string[] {
   const out: string[] = [];
   for (const item of Array.isArray(v) ? v : [v]) {
-    const label = isObject(item)
-      ? text(item['@value']) ?? text(item['label']) ?? text(item['preferredName'])
-      : text(item);
+    const label = isObject(item) ? (text(item['@value']) ?? text(item['label']) ?? text(item['preferredName'])) : text(item);
     if (label !== undefined && !out.includes(label)) out.push(label);
   }
   return out;
@@ -108,7 +105,7 @@ function genders(v: unknown): string[] {
   for (const item of Array.isArray(v) ? v : [v]) {
     const label = labels(item)[0];
     if (label === undefined) continue;
-    const uri = isObject(item) ? text(item['@id']) ?? text(item['id']) : undefined;
+    const uri = isObject(item) ? (text(item['@id']) ?? text(item['id'])) : undefined;
     const g = normaliseGender(label, uri);
     if (!out.includes(g)) out.push(g);
   }
@@ -164,17 +161,25 @@ export function buildPerson(raw: RawPerson, idKey: string): RecordResult {
  * "person" object, the others at the top); dates may be arrays. `idKey` names the
  * id in messages.
  */
-export function personFromFields(id: unknown, f: JsonObject, idKey: string, invertedName?: { parts?: ReturnType<typeof nameParts> }): RecordResult {
-  return buildPerson({
-    id,
-    preferredName: f['preferredName'],
-    variantName: f['variantName'],
-    dateOfBirth: firstText(f['dateOfBirth']),
-    dateOfDeath: firstText(f['dateOfDeath']),
-    placeOfBirth: f['placeOfBirth'],
-    placeOfDeath: f['placeOfDeath'],
-    professionOrOccupation: f['professionOrOccupation'],
-    gender: f['gender'],
-    ...(invertedName ? { invertedName } : {}),
-  }, idKey);
+export function personFromFields(
+  id: unknown,
+  f: JsonObject,
+  idKey: string,
+  invertedName?: { parts?: ReturnType<typeof nameParts> },
+): RecordResult {
+  return buildPerson(
+    {
+      id,
+      preferredName: f['preferredName'],
+      variantName: f['variantName'],
+      dateOfBirth: firstText(f['dateOfBirth']),
+      dateOfDeath: firstText(f['dateOfDeath']),
+      placeOfBirth: f['placeOfBirth'],
+      placeOfDeath: f['placeOfDeath'],
+      professionOrOccupation: f['professionOrOccupation'],
+      gender: f['gender'],
+      ...(invertedName ? { invertedName } : {}),
+    },
+    idKey,
+  );
 }

@@ -19,13 +19,13 @@ export function mapLobid(rec: JsonObject): RecordResult {
   if (types.length === 0) {
     return {
       kind: 'error',
-      reason: `lobid-gnd record ${text(rec['id']) ?? '(no "id")'} has no "type" ` +
+      reason:
+        `lobid-gnd record ${text(rec['id']) ?? '(no "id")'} has no "type" ` +
         '(expected an array such as ["AuthorityResource", "DifferentiatedPerson", "Person"])',
     };
   }
   if (!types.some((t) => PERSON_TYPES.has(t))) {
-    const entityType = GND_CLASSES.find((c) => types.includes(c)) ??
-      types.find((t) => t !== 'AuthorityResource') ?? 'AuthorityResource';
+    const entityType = GND_CLASSES.find((c) => types.includes(c)) ?? types.find((t) => t !== 'AuthorityResource') ?? 'AuthorityResource';
     return { kind: 'skipped', entityType };
   }
   // lobid-gnd gives the GND's inverted preferred name; the entity shows the natural one.

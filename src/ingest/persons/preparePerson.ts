@@ -21,7 +21,11 @@ export function preparePerson(person: Person): PreparedPerson {
 }
 
 /** The persons of one document, prepared, with the records that are not persons and the bad ones. */
-export function* readPreparedPersons(text: string, limits: RecordLimits = DEFAULT_LIMITS, notUtf8?: NotUtf8): Generator<ReadResult<PreparedPerson>> {
+export function* readPreparedPersons(
+  text: string,
+  limits: RecordLimits = DEFAULT_LIMITS,
+  notUtf8?: NotUtf8,
+): Generator<ReadResult<PreparedPerson>> {
   for (const r of readPersons(text, limits, notUtf8)) {
     if (r.kind === 'person') yield { kind: 'record', record: preparePerson(r.person), position: r.position };
     else if (r.kind === 'skipped') yield { kind: 'other', type: r.entityType };

@@ -64,7 +64,8 @@ function parse(text: string, limits: RecordLimits, notUtf8?: NotUtf8): Parsed {
     const head = parseLine(rows, first, limits, notUtf8);
     if ('value' in head && isObject(head.value)) return { shape: 'lines', lines: parseLines(rows, limits, notUtf8) };
   }
-  const whole = notUtf8 !== undefined ? { shape: 'broken' as const, reason: notUtf8.reason, position: 'file' as const } : parseDocument(text, limits);
+  const whole =
+    notUtf8 !== undefined ? { shape: 'broken' as const, reason: notUtf8.reason, position: 'file' as const } : parseDocument(text, limits);
   if (whole.shape === 'document' || !multiLine) return whole;
   const lines = parseLines(rows, limits, notUtf8);
   let objects = 0;
@@ -99,8 +100,10 @@ function documentSyntaxError(text: string, e: unknown): string {
     const before = text.slice(0, Number(at)).split('\n');
     where = ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
   }
-  return `JSON syntax error in the document${where} (${message}); nothing was read from it. ` +
-    'Expected one JSON document (an array or an object), or one JSON object per line';
+  return (
+    `JSON syntax error in the document${where} (${message}); nothing was read from it. ` +
+    'Expected one JSON document (an array or an object), or one JSON object per line'
+  );
 }
 
 /** Row `i` (0-based) on its own: held to the limits before it is parsed, so no line can cost another. */
@@ -144,9 +147,7 @@ function searchAnswerDocs(v: unknown): unknown[][] | null {
 
 /** Each doc of a saved search answer, mapped, at `where` and its place in the answer. */
 function readAnswer(groups: unknown[][], where: string): PersonReadResult[] {
-  return groups.flatMap((docs, g) =>
-    docs.map((doc, d) => at(mapRecord(doc), `${where}result ${g + 1}, doc ${d + 1}`)),
-  );
+  return groups.flatMap((docs, g) => docs.map((doc, d) => at(mapRecord(doc), `${where}result ${g + 1}, doc ${d + 1}`)));
 }
 
 /** An Elasticsearch bulk action line: one key, the action, holding its metadata object. */
@@ -213,10 +214,17 @@ function readLines(lines: Line[]): PersonReadResult[] {
     if (action !== null) {
       // update carries a partial document on the next line, delete none: neither is a record.
       skipPartialDoc = action === 'update';
-      out.push({ kind: 'error', position, reason: `bulk action "${action}" is not supported; expected "index" or "create" followed by the record` });
+      out.push({
+        kind: 'error',
+        position,
+        reason: `bulk action "${action}" is not supported; expected "index" or "create" followed by the record`,
+      });
       continue;
     }
-    if (skipPartialDoc) { skipPartialDoc = false; continue; }
+    if (skipPartialDoc) {
+      skipPartialDoc = false;
+      continue;
+    }
     const answer = searchAnswerDocs(line.value);
     if (answer !== null) {
       out.push(...readAnswer(answer, `${position}, `));
@@ -246,18 +254,27 @@ export function readPersons(input: string, limits: RecordLimits = DEFAULT_LIMITS
       return [{ kind: 'error', position: parsed.position ?? 'document', reason: parsed.reason }];
     case 'lines':
       if (format !== 'unknown') return readLines(parsed.lines);
-      return [{ kind: 'error', position: 'document', reason: `unknown format: no line holds ${ACCEPTED_RECORDS}; expected ${ACCEPTED_FORMATS}` }];
+      return [
+        { kind: 'error', position: 'document', reason: `unknown format: no line holds ${ACCEPTED_RECORDS}; expected ${ACCEPTED_FORMATS}` },
+      ];
     case 'other':
-      return [{ kind: 'error', position: 'document', reason: `unknown format: the text is not JSON (it starts with ${JSON.stringify(parsed.start)}); expected ${ACCEPTED_FORMATS}` }];
+      return [
+        {
+          kind: 'error',
+          position: 'document',
+          reason: `unknown format: the text is not JSON (it starts with ${JSON.stringify(parsed.start)}); expected ${ACCEPTED_FORMATS}`,
+        },
+      ];
     case 'document': {
       if (format === 'unknown') {
-        return [{ kind: 'error', position: 'document', reason: `unknown format: found ${describe(parsed.doc)}; expected ${ACCEPTED_FORMATS}` }];
+        return [
+          { kind: 'error', position: 'document', reason: `unknown format: found ${describe(parsed.doc)}; expected ${ACCEPTED_FORMATS}` },
+        ];
       }
       const doc = parsed.doc;
       const answer = searchAnswerDocs(doc);
       if (answer !== null) return readAnswer(answer, '');
-      const records = format === 'lobid-search' && isObject(doc) ? (doc['member'] as unknown[])
-        : Array.isArray(doc) ? doc : [doc];
+      const records = format === 'lobid-search' && isObject(doc) ? (doc['member'] as unknown[]) : Array.isArray(doc) ? doc : [doc];
       return records.flatMap((r, i): PersonReadResult[] => {
         const tooBig = doc === records ? parsed.refused.get(i) : undefined;
         if (tooBig !== undefined) return [{ kind: 'error', position: `record ${i + 1}`, reason: tooBig }];

@@ -232,7 +232,11 @@ export class SearchIndex {
     this.limits = options.limits;
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
-    this.facetBits = new FacetBits(options.facetBits?.bytes ?? 8 * 2 ** 20, options.facetBits?.minPostings ?? 4096, options.facetBits?.minHits ?? 4096);
+    this.facetBits = new FacetBits(
+      options.facetBits?.bytes ?? 8 * 2 ** 20,
+      options.facetBits?.minPostings ?? 4096,
+      options.facetBits?.minHits ?? 4096,
+    );
   }
 
   /**
@@ -316,7 +320,8 @@ export class SearchIndex {
     let live = 0;
     const bits = this.live.array;
     for (let d = 0; d < n; d++) live += bits[d]!;
-    if (bits.length !== n || live !== this.liveCount || this.text.count !== this.terms.size) throw new ImageError(`the ${this.schema.kind} index's parts do not add up`);
+    if (bits.length !== n || live !== this.liveCount || this.text.count !== this.terms.size)
+      throw new ImageError(`the ${this.schema.kind} index's parts do not add up`);
     this.version = 1;
   }
 
@@ -447,7 +452,7 @@ export class SearchIndex {
       text.pushDelta(id, ord);
       text.push(id, fields);
       termDocs[id]!++;
-      for (let k = lo; k < hi; ) {
+      for (let k = lo; k < hi;) {
         const field = sc.field[order[k]!]!;
         let e = k;
         while (e < hi && sc.field[order[e]!] === field) e++;
@@ -522,7 +527,12 @@ export class SearchIndex {
 
   /** The indexed terms starting with `prefix` (already folded), in code point order: the vocabulary for suggestions and spelling. */
   termsWithPrefix(prefix: string): string[] {
-    const ids = this.terms.withPrefix(prefix, () => true, Infinity, () => new Error('unreachable'));
+    const ids = this.terms.withPrefix(
+      prefix,
+      () => true,
+      Infinity,
+      () => new Error('unreachable'),
+    );
     return ids.map((id) => this.terms.string(id));
   }
 

@@ -72,7 +72,10 @@ export class Analyzer {
       if (spelt === undefined) ids = out.length === 1 ? out[0]! : out;
       else {
         const sids = spelt.map((s) => (s === undefined ? -1 : this.spellings!.intern(s)));
-        ids = out.length === 1 && out[0]! < SPELT_SHIFT && sids[0]! < SPELT_SHIFT ? -(1 + out[0]! + sids[0]! * SPELT_SHIFT) : { ids: out, spellings: sids };
+        ids =
+          out.length === 1 && out[0]! < SPELT_SHIFT && sids[0]! < SPELT_SHIFT
+            ? -(1 + out[0]! + sids[0]! * SPELT_SHIFT)
+            : { ids: out, spellings: sids };
       }
     }
     if (this.cache.size >= CACHE_LIMIT) this.cache = new Map();

@@ -48,7 +48,8 @@ export class Dictionary {
     };
     this.sorted = of(source.typed(`${p}.sorted`, 'u32'));
     this.recent = of(source.typed(`${p}.recent`, 'u32'));
-    if (this.ids.size !== strings.length || this.sorted.length + this.recent.length !== strings.length) throw new RangeError(`dictionary ${p}: its parts do not add up`);
+    if (this.ids.size !== strings.length || this.sorted.length + this.recent.length !== strings.length)
+      throw new RangeError(`dictionary ${p}: its parts do not add up`);
   }
 
   get size(): number {

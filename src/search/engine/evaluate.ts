@@ -358,8 +358,7 @@ export class Evaluator {
     const constant = schema.constants?.[field];
     if (constant !== undefined) {
       const c = fold(constant);
-      const ok =
-        node.kind === 'prefix' ? c.startsWith(fold(raw)) : node.kind === 'wildcard' ? ix.wildcard(fold(raw))(c) : fold(raw) === c;
+      const ok = node.kind === 'prefix' ? c.startsWith(fold(raw)) : node.kind === 'wildcard' ? ix.wildcard(fold(raw))(c) : fold(raw) === c;
       return this.hits(ok ? ix.allLive() : EMPTY_DOCS);
     }
     const t = ix.textField.get(field);
@@ -383,7 +382,12 @@ export class Evaluator {
     if (node.kind === 'prefix') {
       if (toks.length === 0) return this.hits(this.existsText(mask));
       const last = toks[toks.length - 1]!;
-      const ids = this.ix.terms.withPrefix(last, () => true, Infinity, () => new Error('unreachable'));
+      const ids = this.ix.terms.withPrefix(
+        last,
+        () => true,
+        Infinity,
+        () => new Error('unreachable'),
+      );
       if (toks.length === 1) return this.expansion(ids, mask);
       // `"a b"*`-like prefixes (`goethe-ha*`): the phrase of the words, the last one a prefix
       if (ids.length > MAX_WILDCARD_TERMS) throw this.tooMany(node.text);
@@ -414,15 +418,22 @@ export class Evaluator {
       return match(term);
     };
     const limits = this.limits;
-    if (limits === undefined) return this.ix.terms.withPrefix(literalPrefix(folded), accept, MAX_WILDCARD_TERMS, () => this.tooMany(pattern));
+    if (limits === undefined)
+      return this.ix.terms.withPrefix(literalPrefix(folded), accept, MAX_WILDCARD_TERMS, () => this.tooMany(pattern));
     const max = limits.maxExpansionsPerTerm;
     let ids = this.expansions.get(folded);
     if (ids === undefined) {
-      ids = this.ix.terms.withPrefix(literalPrefix(folded), accept, max, () => new SearchLimitError({ key: 'wildcardTooBroad', pattern, max }));
+      ids = this.ix.terms.withPrefix(
+        literalPrefix(folded),
+        accept,
+        max,
+        () => new SearchLimitError({ key: 'wildcardTooBroad', pattern, max }),
+      );
       this.expansions.set(folded, ids);
     }
     this.expanded += ids.length;
-    if (this.expanded > limits.maxExpansionsPerQuery) throw new SearchLimitError({ key: 'queryTooBroad', max: limits.maxExpansionsPerQuery });
+    if (this.expanded > limits.maxExpansionsPerQuery)
+      throw new SearchLimitError({ key: 'queryTooBroad', max: limits.maxExpansionsPerQuery });
     return ids;
   }
 
@@ -473,7 +484,8 @@ export class Evaluator {
     const field = node.field;
     const schema = this.ix.schema;
     // as leaf() resolves a field: the id, constants and text fields come before facets
-    if (field === null || field === schema.idField || schema.constants?.[field] !== undefined || this.ix.textField.has(field)) return undefined;
+    if (field === null || field === schema.idField || schema.constants?.[field] !== undefined || this.ix.textField.has(field))
+      return undefined;
     const f = this.ix.facetField.get(field);
     return f === undefined ? undefined : { f, ids: this.facetIds(f, node) };
   }
@@ -489,7 +501,12 @@ export class Evaluator {
       const v = col.values.get(node.text);
       ids = v === undefined ? [] : [v];
     } else if (node.kind === 'prefix') {
-      ids = col.values.withPrefix(node.text, () => true, Infinity, () => new Error('unreachable'));
+      ids = col.values.withPrefix(
+        node.text,
+        () => true,
+        Infinity,
+        () => new Error('unreachable'),
+      );
     } else {
       const accept = this.ix.wildcard(node.pattern);
       ids = col.values.withPrefix(literalPrefix(node.pattern), accept, Infinity, () => new Error('unreachable'));
@@ -544,7 +561,10 @@ export class Evaluator {
       const bound = (b: string | null): number | null => {
         if (b === null) return null;
         const v = parseNumber(spec, b);
-        if (v === null) throw new SearchRequestError(`${node.field}:[… TO …] compares ${spec.values ?? 'numbers'}; '${b}' is not one. Example: ${spec.example}.`);
+        if (v === null)
+          throw new SearchRequestError(
+            `${node.field}:[… TO …] compares ${spec.values ?? 'numbers'}; '${b}' is not one. Example: ${spec.example}.`,
+          );
         return v;
       };
       const lo = bound(node.lower);

@@ -8,14 +8,29 @@
 
 /** Letters that are not a base letter plus a combining mark in Unicode. */
 const SPECIAL: Record<string, string> = {
-  ł: 'l', ø: 'o', đ: 'd', ð: 'd', ħ: 'h', ı: 'i', ŀ: 'l', ŧ: 't',
-  æ: 'ae', œ: 'oe', ß: 'ss', þ: 'th', ĳ: 'ij',
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ħ: 'h',
+  ı: 'i',
+  ŀ: 'l',
+  ŧ: 't',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  þ: 'th',
+  ĳ: 'ij',
 };
 const SPECIAL_RE = /[łøđðħıŀŧæœßþĳ]/g;
 const MARKS = /\p{M}/gu;
 
 export function fold(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(MARKS, '').replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c);
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c);
 }
 
 const TOKEN = /[\p{L}\p{N}]+/gu;

@@ -152,7 +152,8 @@ export class ImageSource {
   typed<T extends SectionType>(name: string, type: T): InstanceType<(typeof CTORS)[T]> {
     const b = this.section(name, type);
     const ctor = CTORS[type];
-    if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0 || b.byteLength % ctor.BYTES_PER_ELEMENT !== 0) throw new ImageError(`section ${name} is misaligned`);
+    if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0 || b.byteLength % ctor.BYTES_PER_ELEMENT !== 0)
+      throw new ImageError(`section ${name} is misaligned`);
     return new ctor(b.buffer, b.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT) as InstanceType<(typeof CTORS)[T]>;
   }
 

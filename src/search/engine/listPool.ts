@@ -85,7 +85,7 @@ export class ListPool {
   private alloc(level: number): number {
     const size = sizeOf(level);
     // a block never crosses a chunk: start a new chunk when the current one is full or absent
-    if ((this.top >>> CHUNK_BITS) >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
+    if (this.top >>> CHUNK_BITS >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
       this.chunks.push(new Uint8Array(CHUNK));
       this.top = (this.chunks.length - 1) * CHUNK + (this.chunks.length === 1 ? 1 : 0);
     }

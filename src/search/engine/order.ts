@@ -116,11 +116,14 @@ export function decodeCursor(cursor: string, fingerprint: string, length: number
   } catch {
     parsed = undefined;
   }
-  const invalid = () => new SearchRequestError("The cursor is not valid: send '*' to start, then the next cursor of the previous response.");
+  const invalid = () =>
+    new SearchRequestError("The cursor is not valid: send '*' to start, then the next cursor of the previous response.");
   if (!Array.isArray(parsed) || typeof parsed[0] !== 'string') throw invalid();
   const values = parsed as unknown[];
   if (values[0] !== fingerprint) {
-    throw new SearchRequestError('The cursor belongs to another search: keep query, filters and sort the same while paging, or start again with *.');
+    throw new SearchRequestError(
+      'The cursor belongs to another search: keep query, filters and sort the same while paging, or start again with *.',
+    );
   }
   const ok =
     values.length === length + 1 &&

@@ -157,8 +157,10 @@ export class RankedStrings {
         merged[m++] = old[i]!;
       }
       let r: number;
-      if (i < old.length && col.compare(old[i]!, ord) === 0) r = m; // known already: old[i] goes to m next
-      else if (last >= 0 && col.compare(last, ord) === 0) r = m - 1; // the same as the previous added string
+      if (i < old.length && col.compare(old[i]!, ord) === 0)
+        r = m; // known already: old[i] goes to m next
+      else if (last >= 0 && col.compare(last, ord) === 0)
+        r = m - 1; // the same as the previous added string
       else {
         merged[m++] = ord;
         r = m - 1;

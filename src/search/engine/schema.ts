@@ -80,10 +80,19 @@ export function validateSchema(schema: Schema): void {
   const unique = (what: string, names: readonly string[]) => {
     if (new Set(names).size !== names.length) throw new Error(`schema ${schema.kind}: duplicate ${what} name`);
   };
-  unique('text field', schema.text.map((f) => f.name));
+  unique(
+    'text field',
+    schema.text.map((f) => f.name),
+  );
   unique('facet', schema.facets);
-  unique('numeric field', schema.numbers.map((f) => f.name));
-  unique('sort key', schema.sortKeys.map((k) => k.name));
+  unique(
+    'numeric field',
+    schema.numbers.map((f) => f.name),
+  );
+  unique(
+    'sort key',
+    schema.sortKeys.map((k) => k.name),
+  );
   for (const t of schema.relevanceTiebreak) {
     if (!schema.sortKeys.some((k) => k.name === t.key)) throw new Error(`schema ${schema.kind}: tiebreak on unknown sort key ${t.key}`);
   }

@@ -48,7 +48,8 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   const page = smallestHits(ordered.docs.length, order, skip + req.rows, after, tick, coarse).slice(skip);
   const matchedTerms: string[] = [];
   for (const m of ev.matched) {
-    if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, hits.docs) : hasValue(ix, m.facet, m.ids, hits.docs))) matchedTerms.push(m.text);
+    if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, hits.docs) : hasValue(ix, m.facet, m.ids, hits.docs)))
+      matchedTerms.push(m.text);
   }
   const result: SearchResult = {
     total: hits.docs.length,
@@ -60,11 +61,20 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   if (req.spellcheck) {
     // only a query that finds too little pays for it (docs/search-engine.md "Spellcheck")
     const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters).docs.length;
-    result.correctedQuery = result.total < req.spellcheck.minHits ? correctQuery(ix, req.query, req.spellcheck, result.total, count, Object.keys(req.filters ?? {}).length > 0, clock) : '';
+    result.correctedQuery =
+      result.total < req.spellcheck.minHits
+        ? correctQuery(ix, req.query, req.spellcheck, result.total, count, Object.keys(req.filters ?? {}).length > 0, clock)
+        : '';
   }
   if (req.cursor !== undefined) {
     const last = page[page.length - 1];
-    result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, order.map((c) => c.value(last)));
+    result.nextCursor =
+      last === undefined
+        ? req.cursor
+        : encodeCursor(
+            fingerprint,
+            order.map((c) => c.value(last)),
+          );
   }
   return result;
 }
@@ -83,7 +93,8 @@ function byRankCandidates(ix: SearchIndex, req: SearchRequest, hits: Hits, need:
   let length: number;
   if (req.sort.kind === 'relevance') {
     const t = ix.schema.relevanceTiebreak[0];
-    if (t === undefined || t.descending || hits.scores === null || !isZeros(hits.scores) || exactKey(ix, req.query) !== null) return undefined;
+    if (t === undefined || t.descending || hits.scores === null || !isZeros(hits.scores) || exactKey(ix, req.query) !== null)
+      return undefined;
     name = t.key;
     at = 1;
     length = 2 + ix.schema.relevanceTiebreak.length;
@@ -134,7 +145,8 @@ function checkSpellcheck(req: SearchRequest): void {
 function checkPaging(req: SearchRequest): void {
   const ok = (n: number, max: number) => Number.isInteger(n) && n >= 0 && n <= max;
   if (!ok(req.rows, MAX_ROWS)) throw new SearchRequestError(`rows must be a whole number from 0 to ${MAX_ROWS}; got ${req.rows}.`);
-  if (!ok(req.offset, 2 ** 31)) throw new SearchRequestError(`offset must be a whole number ≥ 0; got ${req.offset}. For deep paging use a cursor.`);
+  if (!ok(req.offset, 2 ** 31))
+    throw new SearchRequestError(`offset must be a whole number ≥ 0; got ${req.offset}. For deep paging use a cursor.`);
 }
 
 function facetIndex(ix: SearchIndex, name: string): number {
@@ -154,8 +166,10 @@ export function fingerprintOf(req: SearchRequest): string {
 
 function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock: Deadline): FacetCounts {
   const f = facetIndex(ix, fr.field);
-  if (!Number.isInteger(fr.limit) || fr.limit < -1) throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
-  if (!Number.isInteger(fr.mincount) || fr.mincount < 0) throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
+  if (!Number.isInteger(fr.limit) || fr.limit < -1)
+    throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
+  if (!Number.isInteger(fr.mincount) || fr.mincount < 0)
+    throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
   const col = ix.facets[f]!;
   const nValues = col.values.size;
   let counts: Uint32Array;
@@ -184,8 +198,7 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
   clock.tick(nValues);
   const strings = col.values.all;
   const byValue = stringComponent((i) => strings[candidates[i]!], false);
-  const order: Component[] =
-    fr.sort === 'count' ? [numberComponent((i) => counts[candidates[i]!]!, true), byValue] : [byValue];
+  const order: Component[] = fr.sort === 'count' ? [numberComponent((i) => counts[candidates[i]!]!, true), byValue] : [byValue];
   const k = fr.limit === -1 ? candidates.length : fr.limit;
   const top = smallestHits(candidates.length, order, k, undefined, () => clock.tick(1024));
   return { field: fr.field, values: top.map((i) => ({ value: strings[candidates[i]!]!, count: counts[candidates[i]!]! })) };

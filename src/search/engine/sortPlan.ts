@@ -100,10 +100,20 @@ export function sortPlan(
     const nums = ix.sortNumbers[k];
     if (nums) {
       const a = nums.array;
-      return { component: numberComponent((h) => a[docs[h]!]!, descending), coarse: numeric(a, descending), column: a, sign: descending ? -1 : 1 };
+      return {
+        component: numberComponent((h) => a[docs[h]!]!, descending),
+        coarse: numeric(a, descending),
+        column: a,
+        sign: descending ? -1 : 1,
+      };
     }
     const r = ix.sortRanks[k]!;
-    return { component: rankedComponent(r, docs, descending), coarse: ranked(r, descending), column: r.rank.array, sign: descending ? -1 : 1 };
+    return {
+      component: rankedComponent(r, docs, descending),
+      coarse: ranked(r, descending),
+      column: r.rank.array,
+      sign: descending ? -1 : 1,
+    };
   };
   const plan = (order: Component[], coarse: Coarse): SortPlan => {
     const keys = keyBuffer(n);

@@ -101,7 +101,8 @@ export function correctQuery(
   if (corrected === sent) return '';
   // a query of one word without filters finds the documents of that word, known already
   const oneWord = corrected.kind === 'term' && !filtered ? tokens(corrected.text) : [];
-  const found = oneWord.length === 1 ? corrector.df(oneWord[0]!, corrector.maskOf((corrected as { field: string | null }).field)) : count(corrected);
+  const found =
+    oneWord.length === 1 ? corrector.df(oneWord[0]!, corrector.maskOf((corrected as { field: string | null }).field)) : count(corrected);
   if (found <= sentTotal) return '';
   let result = '';
   let at = 0;
@@ -188,9 +189,16 @@ class WordCorrector {
     const maxEdits = word.length > MIN_WORD ? MAX_EDITS : 1;
     for (let k = 1; k <= maxEdits; k++) {
       const candidates: string[] = [];
-      nearTerms(this.ix.terms, word, k, MIN_PREFIX, (t, d) => {
-        if (d === k && !DIGIT.test(t)) candidates.push(t);
-      }, (n) => this.clock.tick(n));
+      nearTerms(
+        this.ix.terms,
+        word,
+        k,
+        MIN_PREFIX,
+        (t, d) => {
+          if (d === k && !DIGIT.test(t)) candidates.push(t);
+        },
+        (n) => this.clock.tick(n),
+      );
       const best = this.mostFrequent(candidates, own, mask);
       if (best !== undefined) return best;
     }

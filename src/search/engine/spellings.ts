@@ -29,7 +29,10 @@ export class Spellings {
     sink.strings(`${p}.strings`, this.strings);
     sink.copy(`${p}.first`, this.first.array);
     sink.copy(`${p}.firstDocs`, this.firstDocs.array);
-    sink.value(`${p}.more`, [...this.more].map(([id, m]) => [id, [...m]]));
+    sink.value(
+      `${p}.more`,
+      [...this.more].map(([id, m]) => [id, [...m]]),
+    );
   }
 
   /** The spellings of an image (into empty ones). */

@@ -50,7 +50,9 @@ export class StringColumn {
   /** The column of an image (into an empty column). */
   restore(source: ImageSource, p: string): void {
     const sizes = source.value<number[]>(`${p}.chunkSizes`);
-    this.chunks = source.chunks(`${p}.bytes`, sizes, (n) => Buffer.allocUnsafeSlow(n)).map((c) => (Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+    this.chunks = source
+      .chunks(`${p}.bytes`, sizes, (n) => Buffer.allocUnsafeSlow(n))
+      .map((c) => (Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
     this.top = source.value<number>(`${p}.top`);
     this.at.restore(source.typed(`${p}.at`, 'u32'));
   }

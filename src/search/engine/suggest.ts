@@ -51,7 +51,13 @@ export class Suggester {
   }
 
   /** The first `limit` keys with the prefix among the ranked ones that a live document has. */
-  private fromRanks(ranks: RankedStrings, groups: { byRank: Uint32Array; start: Uint32Array }, p: string, limit: number, found: Map<string, string>): void {
+  private fromRanks(
+    ranks: RankedStrings,
+    groups: { byRank: Uint32Array; start: Uint32Array },
+    p: string,
+    limit: number,
+    found: Map<string, string>,
+  ): void {
     const { byRank, start } = groups;
     const size = ranks.size;
     let lo = 0;

@@ -48,4 +48,3 @@ export const personSchema: Schema = {
   ],
   constants: { type: 'person' },
 };
-

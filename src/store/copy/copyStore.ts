@@ -24,11 +24,18 @@ export interface CopyProgress {
 /** Rows per read and per write transaction. */
 const BATCH = 500;
 
-export async function copyStore(from: CopyEndpoint, to: CopyEndpoint, onProgress: (p: CopyProgress) => void = () => {}): Promise<TableCheck[]> {
+export async function copyStore(
+  from: CopyEndpoint,
+  to: CopyEndpoint,
+  onProgress: (p: CopyProgress) => void = () => {},
+): Promise<TableCheck[]> {
   const counts = new Map<string, number>();
   for (const t of COPY_TABLES) {
     const n = await to.count(t);
-    if (n > 0) throw new UsageError(`The target store ${to.location} is not empty (${n} rows in ${t.name}): copy into a new store, or empty this one first.`);
+    if (n > 0)
+      throw new UsageError(
+        `The target store ${to.location} is not empty (${n} rows in ${t.name}): copy into a new store, or empty this one first.`,
+      );
     counts.set(t.name, await from.count(t));
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -61,7 +68,13 @@ export async function copyStore(from: CopyEndpoint, to: CopyEndpoint, onProgress
       after = keyOf(t, rows[rows.length - 1]!);
     }
     const source = sources.get(t.name)!;
-    checks.push({ table: t.name, sourceRows: source.rows, targetRows: digest.rows, sourceDigest: source.hex(), targetDigest: digest.hex() });
+    checks.push({
+      table: t.name,
+      sourceRows: source.rows,
+      targetRows: digest.rows,
+      sourceDigest: source.hex(),
+      targetDigest: digest.hex(),
+    });
   }
   return checks;
 }

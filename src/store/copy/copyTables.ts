@@ -24,11 +24,31 @@ export interface CopyTable {
 
 /** In the order they are written: a table after those it refers to. */
 export const COPY_TABLES: readonly CopyTable[] = [
-  { name: 'providers', columns: ['key', 'ddb_id', 'provider_id', 'parent_id', 'name', 'uri', 'sectors', 'latitude', 'longitude', 'state', 'logo'], key: ['key'] },
+  {
+    name: 'providers',
+    columns: ['key', 'ddb_id', 'provider_id', 'parent_id', 'name', 'uri', 'sectors', 'latitude', 'longitude', 'state', 'logo'],
+    key: ['key'],
+  },
   {
     name: 'items',
     // num is kept: it is the order of the search feed's full scan, and what the bodies hang on.
-    columns: ['num', 'id', 'cho_uri', 'parent_ref', 'previous_ref', 'label', 'hierarchy_type', 'position', 'aggregation_entity', 'etag', 'updated_at', 'source_id', 'source_digest', 'json', 'xml'],
+    columns: [
+      'num',
+      'id',
+      'cho_uri',
+      'parent_ref',
+      'previous_ref',
+      'label',
+      'hierarchy_type',
+      'position',
+      'aggregation_entity',
+      'etag',
+      'updated_at',
+      'source_id',
+      'source_digest',
+      'json',
+      'xml',
+    ],
     key: ['num'],
   },
   { name: 'item_refs', columns: ['uri', 'item_id'], key: ['item_id', 'uri'] },
@@ -41,8 +61,16 @@ export const COPY_TABLES: readonly CopyTable[] = [
   },
   // Hashes only: the keys themselves are never stored anywhere.
   { name: 'api_keys', columns: ['name', 'key_hash', 'created_at', 'last_used_at', 'revoked_at'], key: ['name'] },
-  { name: 'harvest_state', columns: ['source', 'high_water', 'resumption_token', 'run_from', 'run_started', 'updated_at'], key: ['source'] },
-  { name: 'load_runs', columns: ['kind', 'finished_at', 'records', 'inserted', 'updated', 'unchanged', 'deleted', 'problems'], key: ['kind'] },
+  {
+    name: 'harvest_state',
+    columns: ['source', 'high_water', 'resumption_token', 'run_from', 'run_started', 'updated_at'],
+    key: ['source'],
+  },
+  {
+    name: 'load_runs',
+    columns: ['kind', 'finished_at', 'records', 'inserted', 'updated', 'unchanged', 'deleted', 'problems'],
+    key: ['kind'],
+  },
 ];
 
 /** One side of a copy: a store of either backend, read or written table by table. */

@@ -68,7 +68,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   }
   let replication: Replication<PgServer> | undefined;
   if (replicas.length > 0) {
-    replication = new Replication(primary, replicas, options.maxReplicaLagSeconds ?? DEFAULT_MAX_REPLICA_LAG_SECONDS, new Map(all.map((s) => [s, s.url])));
+    replication = new Replication(
+      primary,
+      replicas,
+      options.maxReplicaLagSeconds ?? DEFAULT_MAX_REPLICA_LAG_SECONDS,
+      new Map(all.map((s) => [s, s.url])),
+    );
     await replication.start();
   }
   return postgresStore(primary, replication, options);
@@ -234,16 +239,18 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     if (reading !== undefined && readingEpoch === epoch) return reading;
     readingEpoch = epoch;
     const text = 'SELECT version FROM data_version';
-    const shared = s.pool.query<{ version: number }>({ text, ...(replication === undefined ? {} : { query_timeout: VERSION_TIMEOUT_MS }) }).then(
-      (res) => {
-        if (reading === shared) reading = undefined;
-        return res.rows[0]!.version;
-      },
-      (e: unknown) => {
-        if (reading === shared) reading = undefined;
-        throw e;
-      },
-    );
+    const shared = s.pool
+      .query<{ version: number }>({ text, ...(replication === undefined ? {} : { query_timeout: VERSION_TIMEOUT_MS }) })
+      .then(
+        (res) => {
+          if (reading === shared) reading = undefined;
+          return res.rows[0]!.version;
+        },
+        (e: unknown) => {
+          if (reading === shared) reading = undefined;
+          throw e;
+        },
+      );
     reading = shared;
     return shared;
   };

@@ -66,7 +66,9 @@ export class PgChildren {
     const nodes: ChildNode[] = [];
     for (const { row, position } of ordered.slice(offset, offset + rows)) {
       const childCount =
-        row.cho_uri === null ? 0 : (await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM items WHERE parent_ref = $1', [row.cho_uri])).rows[0]!.n;
+        row.cho_uri === null
+          ? 0
+          : (await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM items WHERE parent_ref = $1', [row.cho_uri])).rows[0]!.n;
       nodes.push({
         id: row.id,
         parent: id,

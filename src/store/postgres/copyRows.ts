@@ -80,7 +80,9 @@ export async function postgresCopyEndpoint(url: string): Promise<CopyEndpoint> {
       guard(async () => {
         for (const table of IDENTITY) {
           // The next row inserted after the copy gets a number after the copied ones.
-          await pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'num'), coalesce(max(num), 1), max(num) IS NOT NULL) FROM ${table}`);
+          await pool.query(
+            `SELECT setval(pg_get_serial_sequence('${table}', 'num'), coalesce(max(num), 1), max(num) IS NOT NULL) FROM ${table}`,
+          );
         }
         // The OAI-PMH records are made anew from the items, stamped with their updated_at (docs/oai-pmh.md).
         await transaction(pool, async (db) => {

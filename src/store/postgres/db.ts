@@ -10,7 +10,9 @@ import { StoreUnreachableError } from '../storeErrors.js';
 /** int8 (counts, sequence numbers, milliseconds) as a JS number: every value the store keeps is below 2^53. */
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export type Queryable = Pick<pg.ClientBase, 'query'>;
@@ -90,11 +92,22 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
 }
 
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
   '57P01', // admin_shutdown: the server is stopping
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now: starting up or shutting down
-  '08000', '08001', '08003', '08004', '08006', // connection_exception and its kinds
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection_exception and its kinds
 ]);
 
 /** Whether `e` says the server cannot be reached (as opposed to a query it refused). */
@@ -103,7 +116,9 @@ export function isUnreachable(e: unknown): boolean {
   if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
   const message = (e as Error | undefined)?.message ?? '';
   // pg's own errors carry no code.
-  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|connect(ion)? timeout/i.test(message);
+  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|connect(ion)? timeout/i.test(
+    message,
+  );
 }
 
 /**
@@ -115,17 +130,27 @@ export function operatorError(e: unknown, url: string): unknown {
   const code = (e as { code?: unknown }).code;
   const reason = (e as Error).message;
   const where = redactUrl(url);
-  if (isUnreachable(e)) return new StoreUnreachableError(where, `Cannot reach the PostgreSQL store at ${where} (${reason}): check store.url and that the server runs.`);
+  if (isUnreachable(e))
+    return new StoreUnreachableError(
+      where,
+      `Cannot reach the PostgreSQL store at ${where} (${reason}): check store.url and that the server runs.`,
+    );
   switch (code) {
     case '28P01':
     case '28000':
       return new UsageError(`PostgreSQL refused the login to ${where} (${reason}): check the user and password in store.url.`);
     case '3D000':
-      return new UsageError(`There is no database ${JSON.stringify(new URL(url).pathname.slice(1))} at ${where}: create it (createdb), then run heritage-api migrate --store <url>.`);
+      return new UsageError(
+        `There is no database ${JSON.stringify(new URL(url).pathname.slice(1))} at ${where}: create it (createdb), then run heritage-api migrate --store <url>.`,
+      );
     case '53100':
-      return new UsageError(`The disk of the PostgreSQL store ${where} is full (${reason}): free space, then run this again; what was committed before stays.`);
+      return new UsageError(
+        `The disk of the PostgreSQL store ${where} is full (${reason}): free space, then run this again; what was committed before stays.`,
+      );
     case '25006':
-      return new UsageError(`The PostgreSQL store ${where} is read-only (a replica?) (${reason}): point store.url at the primary for writes.`);
+      return new UsageError(
+        `The PostgreSQL store ${where} is read-only (a replica?) (${reason}): point store.url at the primary for writes.`,
+      );
     default:
       return e;
   }

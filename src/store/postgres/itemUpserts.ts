@@ -59,7 +59,10 @@ function chunks<T>(rows: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
 async function putBodies(db: Queryable, table: 'item_json' | 'item_xml', rows: ReadonlyArray<readonly [number, Buffer]>): Promise<void> {
   for (const chunk of chunks(rows)) {
     const values = chunk.map((_, i) => `($${2 * i + 1}::bigint, $${2 * i + 2}::bytea)`).join(', ');
-    await db.query(`INSERT INTO ${table} (item, body) VALUES ${values} ON CONFLICT (item) DO UPDATE SET body = excluded.body`, chunk.flat());
+    await db.query(
+      `INSERT INTO ${table} (item, body) VALUES ${values} ON CONFLICT (item) DO UPDATE SET body = excluded.body`,
+      chunk.flat(),
+    );
   }
 }
 
@@ -67,7 +70,13 @@ async function putBodies(db: Queryable, table: 'item_json' | 'item_xml', rows: R
  * Upserts `items` (distinct ids) in order, as items.ts upsertOne would one by one;
  * adds the URIs whose person counts may change to `affected`, and counts into `result`.
  */
-export async function upsertItemRun(db: Queryable, items: readonly PreparedItem[], now: number, affected: Set<string>, result: UpsertResult): Promise<void> {
+export async function upsertItemRun(
+  db: Queryable,
+  items: readonly PreparedItem[],
+  now: number,
+  affected: Set<string>,
+  result: UpsertResult,
+): Promise<void> {
   const ids = items.map((i) => i.id);
   const old = new Map<string, { etag: string; source_digest: string | null; source_id: string | null }>();
   for (const chunk of chunks(ids, 5000)) {
@@ -123,15 +132,29 @@ async function writeChanged(db: Queryable, changed: readonly PreparedItem[], now
   for (const chunk of chunks(changed)) {
     const column = <K extends keyof PreparedItem>(k: K) => chunk.map((i) => i[k] ?? null);
     const { rows } = await db.query<{ id: string; num: number }>(UPSERT_ITEMS, [
-      column('id'), column('choUri'), column('parentRef'), column('label'), column('hierarchyType'), column('position'),
-      column('previousRef'), column('aggregationEntity'), column('etag'), column('sourceId'), column('sourceDigest'), now,
+      column('id'),
+      column('choUri'),
+      column('parentRef'),
+      column('label'),
+      column('hierarchyType'),
+      column('position'),
+      column('previousRef'),
+      column('aggregationEntity'),
+      column('etag'),
+      column('sourceId'),
+      column('sourceDigest'),
+      now,
     ]);
     for (const r of rows) numOf.set(r.id, r.num);
   }
   // Bodies are kept compressed, as on SQLite (src/store/bodyCodec.ts). The JSON bodies go in
   // load order: their trigger appends to the search change log (schema.ts).
   for (const format of ['json', 'xml'] as const) {
-    await putBodies(db, BODY_TABLE[format], changed.map((i) => [numOf.get(i.id)!, encodeBody(i[format])] as const));
+    await putBodies(
+      db,
+      BODY_TABLE[format],
+      changed.map((i) => [numOf.get(i.id)!, encodeBody(i[format])] as const),
+    );
   }
   // What a search answer shows of each (schema.ts migration 2; as src/store/sqlite/items.ts writes it).
   for (const chunk of chunks(changed)) {
@@ -155,15 +178,18 @@ async function writeChanged(db: Queryable, changed: readonly PreparedItem[], now
     }
   }
   for (let i = 0; i < refUris.length; i += 10_000) {
-    await db.query('INSERT INTO item_refs (uri, item_id) SELECT DISTINCT u, i FROM unnest($1::text[], $2::text[]) AS t(u, i) ON CONFLICT DO NOTHING', [
-      refUris.slice(i, i + 10_000),
-      refItems.slice(i, i + 10_000),
-    ]);
+    await db.query(
+      'INSERT INTO item_refs (uri, item_id) SELECT DISTINCT u, i FROM unnest($1::text[], $2::text[]) AS t(u, i) ON CONFLICT DO NOTHING',
+      [refUris.slice(i, i + 10_000), refItems.slice(i, i + 10_000)],
+    );
   }
 }
 
 /** providers.ts PgProviders.replace for many items: an institution written twice keeps its last record, as one by one. */
-async function writeProviders(db: Queryable, writes: ReadonlyArray<{ id: string; providers: readonly ProviderRecord[] | undefined }>): Promise<void> {
+async function writeProviders(
+  db: Queryable,
+  writes: ReadonlyArray<{ id: string; providers: readonly ProviderRecord[] | undefined }>,
+): Promise<void> {
   const last = new Map<string, ProviderRecord>();
   const unlink: string[] = [];
   const link: Array<[string, string]> = [];
@@ -182,9 +208,17 @@ async function writeProviders(db: Queryable, writes: ReadonlyArray<{ id: string;
   for (const chunk of chunks(records, 5000)) {
     const column = (f: (p: ProviderRecord) => string) => chunk.map(f);
     await db.query(UPSERT_PROVIDERS, [
-      column((p) => p.key), column((p) => p.ddbId), column((p) => p.providerId), column((p) => p.parentId), column((p) => p.name),
-      column((p) => p.uri), column((p) => p.sectors.join(' ')), column((p) => p.latitude), column((p) => p.longitude),
-      column((p) => p.state), column((p) => p.logo),
+      column((p) => p.key),
+      column((p) => p.ddbId),
+      column((p) => p.providerId),
+      column((p) => p.parentId),
+      column((p) => p.name),
+      column((p) => p.uri),
+      column((p) => p.sectors.join(' ')),
+      column((p) => p.latitude),
+      column((p) => p.longitude),
+      column((p) => p.state),
+      column((p) => p.logo),
     ]);
   }
   if (unlink.length > 0) await db.query('DELETE FROM item_providers WHERE item_id = ANY($1::text[])', [unlink]);

@@ -3,16 +3,7 @@
  * src/store/sqlite/items.ts, asynchronous. A write call is one transaction.
  */
 import type pg from 'pg';
-import type {
-  ChangeResult,
-  HarvestState,
-  ItemChange,
-  ItemDocument,
-  ItemFormat,
-  ItemHead,
-  PreparedItem,
-  UpsertResult,
-} from '../Store.js';
+import type { ChangeResult, HarvestState, ItemChange, ItemDocument, ItemFormat, ItemHead, PreparedItem, UpsertResult } from '../Store.js';
 import type { Ancestry, HierarchyNode } from '../../domain/hierarchy.js';
 import { DecodedBodies } from '../bodyCodec.js';
 import { itemIdFromUri } from '../../domain/itemIds.js';
@@ -80,7 +71,7 @@ export class PgItems {
       const affected = new Set<string>();
       // Runs of upserts are written many at a time (itemUpserts.ts); a run ends at a deletion, or
       // where an id comes again, so that each change still sees the ones before it.
-      for (let i = 0; i < changes.length; ) {
+      for (let i = 0; i < changes.length;) {
         const change = changes[i]!;
         if (change.kind === 'delete') {
           result.deleted += await this.deleteSource(db, change.sourceId, affected);
@@ -124,10 +115,12 @@ export class PgItems {
   }
 
   async getHarvestState(source: string): Promise<HarvestState | undefined> {
-    const { rows } = await this.pool.query<{ high_water: string | null; resumption_token: string | null; run_from: string | null; run_started: string | null }>(
-      'SELECT high_water, resumption_token, run_from, run_started FROM harvest_state WHERE source = $1',
-      [source],
-    );
+    const { rows } = await this.pool.query<{
+      high_water: string | null;
+      resumption_token: string | null;
+      run_from: string | null;
+      run_started: string | null;
+    }>('SELECT high_water, resumption_token, run_from, run_started FROM harvest_state WHERE source = $1', [source]);
     const row = rows[0];
     return row && { highWater: row.high_water, resumptionToken: row.resumption_token, runFrom: row.run_from, runStarted: row.run_started };
   }
@@ -149,7 +142,10 @@ export class PgItems {
   }
 
   async getItemHead(id: string): Promise<ItemHead | undefined> {
-    const { rows } = await this.pool.query<HeadRow>('SELECT i.etag, i.updated_at, b.reason FROM items i LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = $1', [id]);
+    const { rows } = await this.pool.query<HeadRow>(
+      'SELECT i.etag, i.updated_at, b.reason FROM items i LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = $1',
+      [id],
+    );
     return rows[0] && head(rows[0]);
   }
 
@@ -164,7 +160,10 @@ export class PgItems {
     while (row && nodes.length < MAX_DEPTH) {
       seen.add(row.id);
       const parentRow: NodeRow | undefined =
-        row.parent_ref === null ? undefined : (await db.query<NodeRow>(`SELECT ${NODE_COLUMNS} FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1`, [row.parent_ref])).rows[0];
+        row.parent_ref === null
+          ? undefined
+          : (await db.query<NodeRow>(`SELECT ${NODE_COLUMNS} FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1`, [row.parent_ref]))
+              .rows[0];
       nodes.push(toNode(row, parentRow, await sequencePosition(db, row)));
       if (parentRow && seen.has(parentRow.id)) {
         cycle = true;
@@ -183,9 +182,10 @@ export class PgItems {
     // src/store/sqlite/items.ts walks them one lookup at a time.
     const parentRefOf = new Map<string, string | null>();
     for (let i = 0; i < ids.length; i += 10_000) {
-      const { rows } = await this.pool.query<{ id: string; parent_ref: string | null }>('SELECT id, parent_ref FROM items WHERE id = ANY($1::text[])', [
-        ids.slice(i, i + 10_000),
-      ]);
+      const { rows } = await this.pool.query<{ id: string; parent_ref: string | null }>(
+        'SELECT id, parent_ref FROM items WHERE id = ANY($1::text[])',
+        [ids.slice(i, i + 10_000)],
+      );
       for (const r of rows) parentRefOf.set(r.id, r.parent_ref);
     }
     // ProvidedCHO URI -> the first item (by num) that has it, null for none.

@@ -19,21 +19,30 @@ export class PgKeys {
   constructor(private readonly pool: pg.Pool) {}
 
   async createKey(name: string, keyHash: string): Promise<void> {
-    const { rowCount } = await this.pool.query('INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [
-      name,
-      keyHash,
-      Date.now(),
-    ]);
+    const { rowCount } = await this.pool.query(
+      'INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+      [name, keyHash, Date.now()],
+    );
     if (rowCount === 0) throw new UsageError(`A key named '${name}' exists already (revoked keys keep their name). Choose another name.`);
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.pool.query<KeyRow>('SELECT name, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, name');
-    return rows.map((r) => ({ name: r.name, createdAt: new Date(r.created_at), lastUsedAt: date(r.last_used_at), revokedAt: date(r.revoked_at) }));
+    const { rows } = await this.pool.query<KeyRow>(
+      'SELECT name, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, name',
+    );
+    return rows.map((r) => ({
+      name: r.name,
+      createdAt: new Date(r.created_at),
+      lastUsedAt: date(r.last_used_at),
+      revokedAt: date(r.revoked_at),
+    }));
   }
 
   async revokeKey(name: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('UPDATE api_keys SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL', [Date.now(), name]);
+    const { rowCount } = await this.pool.query('UPDATE api_keys SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL', [
+      Date.now(),
+      name,
+    ]);
     return (rowCount ?? 0) > 0;
   }
 

@@ -43,7 +43,12 @@ function opsOn(db: Queryable): { [K in keyof OaiOps]: (arg: OaiOps[K][0]) => Pro
         )
       ).rows,
     children: async (uris) =>
-      (await db.query<{ id: string; parentRef: string }>('SELECT id, parent_ref AS "parentRef" FROM items WHERE parent_ref = ANY($1::text[])', [uris])).rows,
+      (
+        await db.query<{ id: string; parentRef: string }>(
+          'SELECT id, parent_ref AS "parentRef" FROM items WHERE parent_ref = ANY($1::text[])',
+          [uris],
+        )
+      ).rows,
     providers: async (ids) =>
       (
         await db.query<{ id: string; key: string; sectors: string }>(
@@ -57,7 +62,13 @@ function opsOn(db: Queryable): { [K in keyof OaiOps]: (arg: OaiOps[K][0]) => Pro
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::text[], $5::text[])
          ON CONFLICT (id) DO UPDATE SET datestamp = excluded.datestamp, deleted = excluded.deleted, cho_uri = excluded.cho_uri, root = excluded.root
          RETURNING id, num`,
-        [writes.map((w) => w.id), writes.map((w) => w.datestamp), writes.map((w) => w.deleted), writes.map((w) => w.choUri), writes.map((w) => w.root)],
+        [
+          writes.map((w) => w.id),
+          writes.map((w) => w.datestamp),
+          writes.map((w) => w.deleted),
+          writes.map((w) => w.choUri),
+          writes.map((w) => w.root),
+        ],
       );
       const numOf = new Map(rows.map((r) => [r.id, r.num]));
       const withSets = writes.filter((w) => w.sets !== null);
@@ -65,7 +76,10 @@ function opsOn(db: Queryable): { [K in keyof OaiOps]: (arg: OaiOps[K][0]) => Pro
       await db.query('DELETE FROM oai_sets WHERE num = ANY($1::bigint[])', [withSets.map((w) => numOf.get(w.id)!)]);
       const specs = withSets.flatMap((w) => w.sets!.map((spec) => [spec, numOf.get(w.id)!] as const));
       if (specs.length > 0) {
-        await db.query('INSERT INTO oai_sets (spec, num) SELECT * FROM unnest($1::text[], $2::bigint[])', [specs.map((s) => s[0]), specs.map((s) => s[1])]);
+        await db.query('INSERT INTO oai_sets (spec, num) SELECT * FROM unnest($1::text[], $2::bigint[])', [
+          specs.map((s) => s[0]),
+          specs.map((s) => s[1]),
+        ]);
       }
     },
   };
@@ -83,13 +97,19 @@ export async function refreshOaiRecords(db: Queryable, options: Partial<RefreshO
 /** Migration 4: a record for every item stored before it, stamped with the item's updated_at. */
 export async function fillOaiRecords(db: Queryable): Promise<void> {
   const ops = opsOn(db);
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const { rows } = await db.query<{ num: number; id: string }>(
       'SELECT num, id FROM items i WHERE num > $1 AND NOT EXISTS (SELECT 1 FROM oai_records r WHERE r.id = i.id) ORDER BY num LIMIT $2',
       [after, FILL_BATCH],
     );
     if (rows.length === 0) break;
-    await runPlan(refreshPlan(rows.map((r) => r.id), { now: Math.floor(Date.now() / 1000), stampFromItems: true }), ops);
+    await runPlan(
+      refreshPlan(
+        rows.map((r) => r.id),
+        { now: Math.floor(Date.now() / 1000), stampFromItems: true },
+      ),
+      ops,
+    );
     after = rows[rows.length - 1]!.num;
   }
   await db.query('DELETE FROM oai_changes');
@@ -134,7 +154,10 @@ export class PgOaiReads {
     // Pages in num order (the harvest order, src/store/oaiRecords.ts): the primary key, or the set's.
     const { rows } =
       q.set === undefined
-        ? await this.db.query<RecordRow>(`SELECT ${columns(q.bodies)} WHERE r.num > $1 AND r.datestamp >= $2 AND r.datestamp <= $3 ORDER BY r.num LIMIT $4`, range)
+        ? await this.db.query<RecordRow>(
+            `SELECT ${columns(q.bodies)} WHERE r.num > $1 AND r.datestamp >= $2 AND r.datestamp <= $3 ORDER BY r.num LIMIT $4`,
+            range,
+          )
         : await this.db.query<RecordRow>(
             `SELECT ${columns(q.bodies).replace('FROM oai_records r', 'FROM oai_sets s JOIN oai_records r ON r.num = s.num')}
              WHERE s.spec = $1 AND s.num > $2 AND r.datestamp >= $3 AND r.datestamp <= $4 ORDER BY s.num LIMIT $5`,
@@ -179,8 +202,10 @@ export class PgOaiReads {
 
   private async setName(spec: string): Promise<string | null> {
     const parsed = parseSetSpec(spec);
-    if (parsed?.kind === 'provider') return (await this.db.query<{ name: string }>('SELECT name FROM providers WHERE key = $1', [parsed.value])).rows[0]?.name ?? null;
-    if (parsed?.kind === 'collection') return (await this.db.query<{ label: string }>('SELECT label FROM items WHERE id = $1', [parsed.value])).rows[0]?.label ?? null;
+    if (parsed?.kind === 'provider')
+      return (await this.db.query<{ name: string }>('SELECT name FROM providers WHERE key = $1', [parsed.value])).rows[0]?.name ?? null;
+    if (parsed?.kind === 'collection')
+      return (await this.db.query<{ label: string }>('SELECT label FROM items WHERE id = $1', [parsed.value])).rows[0]?.label ?? null;
     return null;
   }
 }

@@ -23,7 +23,7 @@ export class PgPersons {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
       // Many at a time, for load speed: a few statements per chunk, not two round trips a
       // person. A chunk ends where an id comes again, so that it sees the one before it.
-      for (let i = 0; i < persons.length; ) {
+      for (let i = 0; i < persons.length;) {
         const chunk: PreparedPerson[] = [];
         const ids = new Set<string>();
         for (let p = persons[i]; p !== undefined && !ids.has(p.id) && chunk.length < PERSONS_PER_STATEMENT; p = persons[++i]) {
@@ -39,7 +39,9 @@ export class PgPersons {
 
   /** Persons of distinct ids: new ones inserted in order (their numbers are the full scan's order), changed ones updated. */
   private async upsertChunk(db: Queryable, persons: readonly PreparedPerson[], result: UpsertResult): Promise<void> {
-    const { rows } = await db.query<{ id: string; digest: string }>('SELECT id, digest FROM persons WHERE id = ANY($1::text[])', [persons.map((p) => p.id)]);
+    const { rows } = await db.query<{ id: string; digest: string }>('SELECT id, digest FROM persons WHERE id = ANY($1::text[])', [
+      persons.map((p) => p.id),
+    ]);
     const old = new Map(rows.map((r) => [r.id, r.digest]));
     const added: PreparedPerson[] = [];
     const changed: PreparedPerson[] = [];
@@ -48,7 +50,12 @@ export class PgPersons {
       if (digest === p.digest) result.unchanged++;
       else (digest === undefined ? added : changed).push(p);
     }
-    const columns = (list: readonly PreparedPerson[]) => [list.map((p) => p.id), list.map((p) => p.doc), list.map((p) => p.digest), list.map((p) => JSON.stringify(p.gender))];
+    const columns = (list: readonly PreparedPerson[]) => [
+      list.map((p) => p.id),
+      list.map((p) => p.doc),
+      list.map((p) => p.digest),
+      list.map((p) => JSON.stringify(p.gender)),
+    ];
     // No statement where there is nothing to write: each fires the data_version trigger.
     if (changed.length > 0) {
       await db.query(
@@ -85,7 +92,10 @@ export class PgItemRefs {
     const { rows } = await db.query<{ uri: string }>('DELETE FROM item_refs WHERE item_id = $1 RETURNING uri', [itemId]);
     for (const { uri } of rows) affected.add(uri);
     if (refs.length > 0) {
-      await db.query('INSERT INTO item_refs (uri, item_id) SELECT DISTINCT u, $2::text FROM unnest($1::text[]) AS u ON CONFLICT DO NOTHING', [refs, itemId]);
+      await db.query(
+        'INSERT INTO item_refs (uri, item_id) SELECT DISTINCT u, $2::text FROM unnest($1::text[]) AS u ON CONFLICT DO NOTHING',
+        [refs, itemId],
+      );
     }
     for (const uri of refs) affected.add(uri);
   }

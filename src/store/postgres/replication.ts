@@ -169,7 +169,13 @@ export class Replication<S extends Endpoint> {
   unreachable(server: S, e: unknown): boolean {
     if (!isUnreachable(e)) return false;
     if (server === this.primary) this.primaryState(false, undefined);
-    else this.setHealth(server, { row: this.health.get(server)?.row, lagSeconds: undefined, inUse: false, reason: `does not answer (${(e as Error).message})` });
+    else
+      this.setHealth(server, {
+        row: this.health.get(server)?.row,
+        lagSeconds: undefined,
+        inUse: false,
+        reason: `does not answer (${(e as Error).message})`,
+      });
     this.choose();
     return true;
   }
@@ -211,7 +217,9 @@ export class Replication<S extends Endpoint> {
     if (this.closed) return;
     this.checkingPrimary ??= this.checkPrimary().finally(() => ((this.checkingPrimary = undefined), this.choose()));
     if (replicasToo) {
-      this.checkingReplicas ??= Promise.all(this.replicas.map((r) => this.checkReplica(r))).then(() => ((this.checkingReplicas = undefined), this.choose()));
+      this.checkingReplicas ??= Promise.all(this.replicas.map((r) => this.checkReplica(r))).then(
+        () => ((this.checkingReplicas = undefined), this.choose()),
+      );
     }
     await Promise.all([this.checkingPrimary, replicasToo ? this.checkingReplicas : undefined]);
   }
@@ -219,9 +227,9 @@ export class Replication<S extends Endpoint> {
   private async checkPrimary(): Promise<void> {
     const at = Date.now();
     try {
-      const { rows } = await this.probes.get(this.primary)!.query<{ lsn: string; version: number }>(
-        'SELECT pg_current_wal_lsn()::text AS lsn, (SELECT version FROM data_version) AS version',
-      );
+      const { rows } = await this.probes
+        .get(this.primary)!
+        .query<{ lsn: string; version: number }>('SELECT pg_current_wal_lsn()::text AS lsn, (SELECT version FROM data_version) AS version');
       const lsn = parseLsn(rows[0]!.lsn);
       const last = this.samples[this.samples.length - 1];
       // A position already sampled keeps its first time: that is when the primary had it.
@@ -260,16 +268,31 @@ export class Replication<S extends Endpoint> {
 
   private judge(replica: S, row: ReplicaRow): void {
     if (!row.standby) {
-      this.setHealth(replica, { row, lagSeconds: undefined, inUse: false, reason: 'is not a standby (promoted, or not a replica): point store.url at it if it is the primary now' });
+      this.setHealth(replica, {
+        row,
+        lagSeconds: undefined,
+        inUse: false,
+        reason: 'is not a standby (promoted, or not a replica): point store.url at it if it is the primary now',
+      });
       return;
     }
     if (row.schema !== SCHEMA_VERSION) {
-      this.setHealth(replica, { row, lagSeconds: undefined, inUse: false, reason: `has schema ${row.schema}, not ${SCHEMA_VERSION}: not a replica of store.url` });
+      this.setHealth(replica, {
+        row,
+        lagSeconds: undefined,
+        inUse: false,
+        reason: `has schema ${row.schema}, not ${SCHEMA_VERSION}: not a replica of store.url`,
+      });
       return;
     }
     const lag = lagSeconds(row, this.up, this.samples, Date.now());
     const inUse = lag <= this.maxLagSeconds;
-    this.setHealth(replica, { row, lagSeconds: lag, inUse, reason: inUse ? undefined : `lags ${lag.toFixed(1)} s, more than store.maxReplicaLagSeconds (${this.maxLagSeconds})` });
+    this.setHealth(replica, {
+      row,
+      lagSeconds: lag,
+      inUse,
+      reason: inUse ? undefined : `lags ${lag.toFixed(1)} s, more than store.maxReplicaLagSeconds (${this.maxLagSeconds})`,
+    });
   }
 
   private setHealth(replica: S, health: ReplicaHealth): void {

@@ -217,7 +217,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // migration 11): what a search answer shows of a hit. Computed here for the items stored.
   async (db) => {
     await db.query('CREATE TABLE item_fields (item bigint PRIMARY KEY REFERENCES items (num) ON DELETE CASCADE, doc text NOT NULL)');
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const { rows } = await db.query<{ item: string; id: string; body: Buffer }>(
         'SELECT j.item, i.id, j.body FROM item_json j JOIN items i ON i.num = j.item WHERE j.item > $1 ORDER BY j.item LIMIT $2',
         [after, CONVERT_BATCH],
@@ -312,7 +312,9 @@ export interface MigrateResult {
 export async function migratePostgres(pool: pg.Pool, url: string): Promise<MigrateResult> {
   return transaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const from = await schemaVersion(client);
     if (from > SCHEMA_VERSION) await checkSchema(client, url);
     for (let v = from; v < SCHEMA_VERSION; v++) {

@@ -92,7 +92,8 @@ export async function pruneSearchChanges(db: Queryable, minimumKept: number): Pr
     const maxSeq = await maxOf(db, `SELECT coalesce(max(seq), 0) AS n FROM ${k.log}`);
     const maxRow = await maxOf(db, `SELECT coalesce(max(num), 0) AS n FROM ${k.rows}`);
     const cut = maxSeq - Math.max(minimumKept, maxRow);
-    const pruned = (await db.query<{ through: number }>('SELECT through FROM search_changes_pruned WHERE kind = $1', [kind])).rows[0]!.through;
+    const pruned = (await db.query<{ through: number }>('SELECT through FROM search_changes_pruned WHERE kind = $1', [kind])).rows[0]!
+      .through;
     if (cut > pruned && ((await db.query(`DELETE FROM ${k.log} WHERE seq <= $1`, [cut])).rowCount ?? 0) > 0) {
       await db.query('UPDATE search_changes_pruned SET through = greatest(through, $1) WHERE kind = $2', [cut, kind]);
     }
@@ -128,7 +129,13 @@ export class PgSearchChanges {
     return ids.map((id) => found.get(id) ?? null);
   }
 
-  private async bodies(db: Queryable, kind: SearchKind, ids: readonly string[], of = bodyOf, sql: 'bodies' | 'shown' = 'bodies'): Promise<Map<string, string>> {
+  private async bodies(
+    db: Queryable,
+    kind: SearchKind,
+    ids: readonly string[],
+    of = bodyOf,
+    sql: 'bodies' | 'shown' = 'bodies',
+  ): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const { rows } = await db.query<BodyRow>(KINDS[kind][sql], [[...new Set(ids)]]);
     return new Map(rows.map((r) => [r.id, of(kind, r)]));
@@ -138,7 +145,8 @@ export class PgSearchChanges {
     const k = KINDS[kind];
     const maxSeq = await maxOf(db, `SELECT coalesce(max(seq), 0) AS n FROM ${k.log}`);
     const at = after === null ? { scan: true, seq: maxSeq, row: 0 } : parsePosition(kind, after);
-    const pruned = (await db.query<{ through: number }>('SELECT through FROM search_changes_pruned WHERE kind = $1', [kind])).rows[0]!.through;
+    const pruned = (await db.query<{ through: number }>('SELECT through FROM search_changes_pruned WHERE kind = $1', [kind])).rows[0]!
+      .through;
     if (at !== undefined && at.seq > maxSeq && this.standby && after !== null) return { changes: [], position: after, done: true };
     // Changes after at.seq were pruned, or the position is not of this store's log.
     if (at === undefined || at.seq < pruned || at.seq > maxSeq) return RESCAN;
@@ -148,7 +156,9 @@ export class PgSearchChanges {
       if (rows.length === limit) return { changes, position: `${kind}:scan:${at.seq}:${rows[rows.length - 1]!.row}`, done: false };
       return { changes, position: `${kind}:log:${at.seq}`, done: at.seq === maxSeq };
     }
-    const rows = (await db.query<{ seq: number; id: string }>(`SELECT seq, id FROM ${k.log} WHERE seq > $1 ORDER BY seq LIMIT $2`, [at.seq, limit])).rows;
+    const rows = (
+      await db.query<{ seq: number; id: string }>(`SELECT seq, id FROM ${k.log} WHERE seq > $1 ORDER BY seq LIMIT $2`, [at.seq, limit])
+    ).rows;
     if (rows.length === 0) return { changes: [], position: `${kind}:log:${at.seq}`, done: true };
     // The last change of an id stands for all of them: the body read is the current one anyway.
     const lastOf = new Map<string, number>();

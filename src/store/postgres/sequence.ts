@@ -18,7 +18,8 @@ export interface SequenceRow {
 
 /** The previous_ref of the item whose ProvidedCHO URI is `uri`; undefined when no item has it. */
 export async function previousOf(db: Queryable, uri: string): Promise<{ previous_ref: string | null } | undefined> {
-  return (await db.query<{ previous_ref: string | null }>('SELECT previous_ref FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1', [uri])).rows[0];
+  return (await db.query<{ previous_ref: string | null }>('SELECT previous_ref FROM items WHERE cho_uri = $1 ORDER BY num LIMIT 1', [uri]))
+    .rows[0];
 }
 
 /** Whether an item names `uri` as the one before it. */

@@ -40,7 +40,9 @@ export class PgStatus {
   }
 
   async listLoads(): Promise<LoadRun[]> {
-    const { rows } = await this.pool.query<LoadRow>('SELECT kind, finished_at, records, inserted, updated, unchanged, deleted, problems FROM load_runs ORDER BY kind');
+    const { rows } = await this.pool.query<LoadRow>(
+      'SELECT kind, finished_at, records, inserted, updated, unchanged, deleted, problems FROM load_runs ORDER BY kind',
+    );
     return rows.map((r) => ({
       kind: r.kind as LoadRun['kind'],
       finishedAt: new Date(r.finished_at),
@@ -54,7 +56,9 @@ export class PgStatus {
   }
 
   async listHarvests(): Promise<HarvestStatus[]> {
-    const { rows } = await this.pool.query<HarvestRow>('SELECT source, high_water, resumption_token, run_from, run_started, updated_at FROM harvest_state ORDER BY source');
+    const { rows } = await this.pool.query<HarvestRow>(
+      'SELECT source, high_water, resumption_token, run_from, run_started, updated_at FROM harvest_state ORDER BY source',
+    );
     return rows.map((r) => ({
       source: r.source,
       state: { highWater: r.high_water, resumptionToken: r.resumption_token, runFrom: r.run_from, runStarted: r.run_started },

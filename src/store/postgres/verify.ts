@@ -28,7 +28,8 @@ async function amcheck(pool: pg.Pool): Promise<DatabaseCheck> {
     return {
       name,
       problems: [],
-      skipped: 'the amcheck extension is not installed in this database, so its indexes were not checked (a superuser can run CREATE EXTENSION amcheck; then verify again)',
+      skipped:
+        'the amcheck extension is not installed in this database, so its indexes were not checked (a superuser can run CREATE EXTENSION amcheck; then verify again)',
     };
   }
   // The B-tree indexes of the store's own schema, one at a time: a damaged one is named, the others still checked.
@@ -91,14 +92,27 @@ export async function postgresVerifySource(url: string): Promise<VerifySource> {
       for (const { table, what, column, of } of ITEM_ROWS) {
         const where = `FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.${of} = t.${column})`;
         const [{ n }] = (await query<{ n: number }>(`SELECT count(*) AS n ${where}`)) as [{ n: number }];
-        const examples = n === 0 ? [] : (await query<{ k: string | number }>(`SELECT t.${column} AS k ${where} ORDER BY t.${column} LIMIT ${EXAMPLES}`)).map((r) => String(r.k));
+        const examples =
+          n === 0
+            ? []
+            : (await query<{ k: string | number }>(`SELECT t.${column} AS k ${where} ORDER BY t.${column} LIMIT ${EXAMPLES}`)).map((r) =>
+                String(r.k),
+              );
         out.push({ table: `${table} (${what})`, count: n, examples });
       }
       return out;
     },
     countItems: async () => (await query<{ n: number }>('SELECT count(*) AS n FROM items'))[0]!.n,
     async readItems(afterNum: number, limit: number): Promise<StoredItem[]> {
-      const rows = await query<{ num: number; id: string; etag: string; parent_ref: string | null; xml: Buffer | null; json: Buffer | null; fields: string | null }>(
+      const rows = await query<{
+        num: number;
+        id: string;
+        etag: string;
+        parent_ref: string | null;
+        xml: Buffer | null;
+        json: Buffer | null;
+        fields: string | null;
+      }>(
         `SELECT i.num, i.id, i.etag, i.parent_ref, x.body AS xml, j.body AS json, f.doc AS fields
            FROM items i LEFT JOIN item_xml x ON x.item = i.num LEFT JOIN item_json j ON j.item = i.num LEFT JOIN item_fields f ON f.item = i.num
           WHERE i.num > $1 ORDER BY i.num LIMIT $2`,

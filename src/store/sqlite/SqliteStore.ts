@@ -66,13 +66,15 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const inFile = options.path !== ':memory:';
   if (inFile && !create && !existsSync(options.path)) throw new StoreNotFoundError(options.path);
   // What the operator must fix (a lock held too long, a full disk, a file that is no store) becomes a sentence, not a stack trace.
-  const translated = <A extends unknown[], R>(run: (...args: A) => R) => (...args: A): R => {
-    try {
-      return run(...args);
-    } catch (e) {
-      throw operatorError(e, options.path, busySeconds);
-    }
-  };
+  const translated =
+    <A extends unknown[], R>(run: (...args: A) => R) =>
+    (...args: A): R => {
+      try {
+        return run(...args);
+      } catch (e) {
+        throw operatorError(e, options.path, busySeconds);
+      }
+    };
   if (inFile && create) {
     try {
       mkdirSync(dirname(options.path), { recursive: true });

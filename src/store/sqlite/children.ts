@@ -122,7 +122,11 @@ export class SqliteChildren {
    * SqliteItems.sequencePosition counts them. A loop, or a chain longer than
    * MAX_SEQUENCE, is walked as that method walks it, without memo.
    */
-  private chainLength(row: SiblingRow, lookup: (uri: string) => { previous_ref: string | null } | undefined, chain: Map<string, number>): number {
+  private chainLength(
+    row: SiblingRow,
+    lookup: (uri: string) => { previous_ref: string | null } | undefined,
+    chain: Map<string, number>,
+  ): number {
     const stack: string[] = [];
     const seen = new Set<string>([row.cho_uri ?? row.id]);
     let uri: string | null = row.previous_ref;

@@ -37,13 +37,19 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
       const key = t.key.map((c) => expr(t, c));
       const where = after === null ? '' : `WHERE (${key.join(', ')}) > (${key.map(() => '?').join(', ')})`;
       const sql = `SELECT ${select} FROM ${source(t).from} ${where} ORDER BY ${key.join(', ')} LIMIT ?`;
-      const rows = db.prepare(sql).raw().all(...(after ?? []), limit) as Row[];
+      const rows = db
+        .prepare(sql)
+        .raw()
+        .all(...(after ?? []), limit) as Row[];
       return rows.map((row) => mapBodies(t, row, (v) => decodeBody(v as Buffer).toString('utf8')));
     },
     async write(t, rows) {
       const columns = t.columns.filter((c) => c !== 'json' && c !== 'xml').map((c) => (t.name === 'persons' && c === 'num' ? 'rowid' : c));
       const insert = db.prepare(`INSERT INTO ${t.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-      const body = { json: db.prepare('INSERT INTO item_json (item, body) VALUES (?, ?)'), xml: db.prepare('INSERT INTO item_xml (item, body) VALUES (?, ?)') };
+      const body = {
+        json: db.prepare('INSERT INTO item_json (item, body) VALUES (?, ?)'),
+        xml: db.prepare('INSERT INTO item_xml (item, body) VALUES (?, ?)'),
+      };
       // An item's stored fields are made from its package, as a load makes them (items.ts).
       const fields = db.prepare<[Value, string]>('INSERT INTO item_fields (item, doc) VALUES (?, ?)');
       const idAt = t.columns.indexOf('id');

@@ -140,7 +140,9 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
          FROM items i JOIN ${table} d ON d.item = i.num LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = ?`,
       );
     this.selectDoc = { json: doc('item_json'), xml: doc('item_xml') };
-    this.selectHead = db.prepare('SELECT i.etag, i.updated_at, b.reason FROM items i LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = ?');
+    this.selectHead = db.prepare(
+      'SELECT i.etag, i.updated_at, b.reason FROM items i LEFT JOIN blocked_items b ON b.id = i.id WHERE i.id = ?',
+    );
     this.nodeById = db.prepare(`SELECT ${NODE_COLUMNS} FROM items WHERE id = ?`);
     this.nodeByUri = db.prepare(`SELECT ${NODE_COLUMNS} FROM items WHERE cho_uri = ? LIMIT 1`);
     this.parentOf = db.prepare('SELECT id, parent_ref FROM items WHERE cho_uri = ? LIMIT 1');
@@ -299,7 +301,6 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
     return cycles;
   }
 
-
   blockItem(id: string, reason: string): boolean {
     if (!this.exists.get(id)) return false;
     this.block.run(id, reason, Date.now());
@@ -343,7 +344,6 @@ export class SqliteItems implements Sync<Omit<ItemStore, 'getChildren' | 'listPr
     }
     return String(position);
   }
-
 }
 
 function head(row: HeadRow): ItemHead {

@@ -5,7 +5,16 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { OaiListQuery, OaiRecord, OaiSetEntry, OaiStore } from '../Store.js';
 import { decodeBody } from '../bodyCodec.js';
-import { parseSetSpec, refreshPlan, runPlanSync, type OaiItemFact, type OaiOps, type OaiRecordFact, type OaiRecordWrite, type RefreshOptions } from '../oaiRecords.js';
+import {
+  parseSetSpec,
+  refreshPlan,
+  runPlanSync,
+  type OaiItemFact,
+  type OaiOps,
+  type OaiRecordFact,
+  type OaiRecordWrite,
+  type RefreshOptions,
+} from '../oaiRecords.js';
 import type { Sync } from './sync.js';
 
 /** Ids per statement of a refresh's lookups (a JSON array parameter, json_each). */
@@ -46,11 +55,17 @@ export class SqliteOai implements Sync<OaiStore> {
   private readonly readOne: (id: string, body: boolean) => OaiRecord | undefined;
 
   constructor(private readonly db: Database) {
-    const items = db.prepare<[string], { id: string; cho_uri: string | null; parent_ref: string | null; blocked: number; updated_at: number }>(
+    const items = db.prepare<
+      [string],
+      { id: string; cho_uri: string | null; parent_ref: string | null; blocked: number; updated_at: number }
+    >(
       `SELECT id, cho_uri, parent_ref, EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = items.id) AS blocked, updated_at
        FROM items WHERE ${inJson('id')}`,
     );
-    const records = db.prepare<[string], { id: string; datestamp: number; deleted: number; cho_uri: string | null; root: string | null; sets: string | null }>(
+    const records = db.prepare<
+      [string],
+      { id: string; datestamp: number; deleted: number; cho_uri: string | null; root: string | null; sets: string | null }
+    >(
       `SELECT id, datestamp, deleted, cho_uri, root,
               (SELECT group_concat(spec, ' ') FROM (SELECT spec FROM oai_sets s WHERE s.num = r.num ORDER BY spec)) AS sets
        FROM oai_records r WHERE ${inJson('id')}`,
@@ -62,33 +77,39 @@ export class SqliteOai implements Sync<OaiStore> {
                 (SELECT parent_ref FROM items WHERE cho_uri = u.value LIMIT 1) AS parentRef
          FROM json_each(?) u) WHERE item IS NOT NULL`,
     );
-    const children = db.prepare<[string], { id: string; parentRef: string }>(`SELECT id, parent_ref AS parentRef FROM items WHERE ${inJson('parent_ref')}`);
+    const children = db.prepare<[string], { id: string; parentRef: string }>(
+      `SELECT id, parent_ref AS parentRef FROM items WHERE ${inJson('parent_ref')}`,
+    );
     const providers = db.prepare<[string], { id: string; key: string; sectors: string }>(
       `SELECT ip.item_id AS id, p.key, p.sectors FROM item_providers ip JOIN providers p ON p.key = ip.provider WHERE ${inJson('ip.item_id')}`,
     );
-    const upsert = db.prepare<[string, number, number, string | null, string | null], number>(
-      `INSERT INTO oai_records (id, datestamp, deleted, cho_uri, root) VALUES (?, ?, ?, ?, ?)
+    const upsert = db
+      .prepare<[string, number, number, string | null, string | null], number>(
+        `INSERT INTO oai_records (id, datestamp, deleted, cho_uri, root) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET datestamp = excluded.datestamp, deleted = excluded.deleted, cho_uri = excluded.cho_uri, root = excluded.root
        RETURNING num`,
-    ).pluck();
+      )
+      .pluck();
     const dropSets = db.prepare<[number]>('DELETE FROM oai_sets WHERE num = ?');
     const addSet = db.prepare<[string, number]>('INSERT INTO oai_sets (spec, num) VALUES (?, ?)');
     this.ops = {
       items: (ids) =>
-        batched(ids, (j) => items.all(j)).map(
-          (r): OaiItemFact => ({ id: r.id, choUri: r.cho_uri, parentRef: r.parent_ref, blocked: r.blocked === 1, updatedAt: r.updated_at }),
-        ),
+        batched(ids, (j) => items.all(j)).map((r): OaiItemFact => ({
+          id: r.id,
+          choUri: r.cho_uri,
+          parentRef: r.parent_ref,
+          blocked: r.blocked === 1,
+          updatedAt: r.updated_at,
+        })),
       records: (ids) =>
-        batched(ids, (j) => records.all(j)).map(
-          (r): OaiRecordFact => ({
-            id: r.id,
-            datestamp: r.datestamp,
-            deleted: r.deleted === 1,
-            choUri: r.cho_uri,
-            root: r.root,
-            sets: r.sets === null ? [] : r.sets.split(' '),
-          }),
-        ),
+        batched(ids, (j) => records.all(j)).map((r): OaiRecordFact => ({
+          id: r.id,
+          datestamp: r.datestamp,
+          deleted: r.deleted === 1,
+          choUri: r.cho_uri,
+          root: r.root,
+          sets: r.sets === null ? [] : r.sets.split(' '),
+        })),
       byChoUri: (uris) => batched(uris, (j) => byChoUri.all(j)),
       children: (uris) => batched(uris, (j) => children.all(j)),
       providers: (ids) => batched(ids, (j) => providers.all(j)),
@@ -157,10 +178,16 @@ export class SqliteOai implements Sync<OaiStore> {
     const batch = db.prepare<[number, number], { num: number; id: string }>(
       'SELECT num, id FROM items i WHERE num > ? AND NOT EXISTS (SELECT 1 FROM oai_records r WHERE r.id = i.id) ORDER BY num LIMIT ?',
     );
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = batch.all(after, LOOKUP_BATCH);
       if (rows.length === 0) break;
-      runPlanSync(refreshPlan(rows.map((r) => r.id), { now: Math.floor(Date.now() / 1000), stampFromItems: true }), oai.ops);
+      runPlanSync(
+        refreshPlan(
+          rows.map((r) => r.id),
+          { now: Math.floor(Date.now() / 1000), stampFromItems: true },
+        ),
+        oai.ops,
+      );
       after = rows[rows.length - 1]!.num;
     }
     db.exec('DELETE FROM oai_changes');

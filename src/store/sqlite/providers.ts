@@ -36,7 +36,9 @@ export class SqliteProviders {
         ddb_id = excluded.ddb_id, provider_id = excluded.provider_id, parent_id = excluded.parent_id,
         name = excluded.name, uri = excluded.uri, sectors = excluded.sectors, latitude = excluded.latitude,
         longitude = excluded.longitude, state = excluded.state, logo = excluded.logo`);
-    this.link = db.prepare('INSERT INTO item_providers (item_id, provider) VALUES (?, ?) ON CONFLICT (item_id) DO UPDATE SET provider = excluded.provider');
+    this.link = db.prepare(
+      'INSERT INTO item_providers (item_id, provider) VALUES (?, ?) ON CONFLICT (item_id) DO UPDATE SET provider = excluded.provider',
+    );
     this.unlink = db.prepare('DELETE FROM item_providers WHERE item_id = ?');
     this.linked = db.prepare('SELECT provider FROM item_providers WHERE item_id = ?');
     // Counted per provider from the index on item_providers.provider.

@@ -280,9 +280,11 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TRIGGER item_json_update_search;
     `);
     for (const table of ['item_json', 'item_xml']) {
-      const batch = db.prepare<[number, number], { item: number; body: Buffer }>(`SELECT item, body FROM ${table} WHERE item > ? ORDER BY item LIMIT ?`);
+      const batch = db.prepare<[number, number], { item: number; body: Buffer }>(
+        `SELECT item, body FROM ${table} WHERE item > ? ORDER BY item LIMIT ?`,
+      );
       const put = db.prepare<[Buffer, number]>(`UPDATE ${table} SET body = ? WHERE item = ?`);
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows = batch.all(after, CONVERT_BATCH);
         for (const { item, body } of rows) put.run(encodeBody(body), item);
         if (rows.length < CONVERT_BATCH) break;
@@ -314,7 +316,7 @@ export const MIGRATIONS: readonly Migration[] = [
       'SELECT j.item, i.id, j.body FROM item_json j JOIN items i ON i.num = j.item WHERE j.item > ? ORDER BY j.item LIMIT ?',
     );
     const put = db.prepare<[number, string]>('INSERT INTO item_fields (item, doc) VALUES (?, ?)');
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = batch.all(after, CONVERT_BATCH);
       for (const { item, id, body } of rows) put.run(item, itemStoredFieldsJson(decodeBody(body).toString('utf8'), id));
       if (rows.length < CONVERT_BATCH) break;

@@ -43,7 +43,10 @@ export class SqliteSearchChanges {
   private readonly read: (kind: SearchKind, after: string | null, limit: number) => SearchChangeBatch | SearchRescan;
   private readonly identityOf: Statement<[], string>;
 
-  constructor(db: Database, private readonly minimumKept = SEARCH_CHANGES_KEPT) {
+  constructor(
+    db: Database,
+    private readonly minimumKept = SEARCH_CHANGES_KEPT,
+  ) {
     if (!(minimumKept >= 1)) throw new RangeError('minimumKept must be at least 1: the newest change keeps the numbering going');
     const common = (table: string, kind: SearchKind, rowTable: string, rowColumn: string) => ({
       maxSeq: db.prepare<[], number>(`SELECT coalesce(max(seq), 0) FROM ${table}`).pluck(),
@@ -77,7 +80,9 @@ export class SqliteSearchChanges {
        WHERE i.num > ? AND NOT EXISTS (SELECT 1 FROM blocked_items b WHERE b.id = i.id)
        ORDER BY i.num LIMIT ?`,
     );
-    const personBody = db.prepare<[string], { doc: string; gender: string; item_count: number }>('SELECT doc, gender, item_count FROM persons WHERE id = ?');
+    const personBody = db.prepare<[string], { doc: string; gender: string; item_count: number }>(
+      'SELECT doc, gender, item_count FROM persons WHERE id = ?',
+    );
     const personScan = db.prepare<[number, number], { row: number; id: string; doc: string; gender: string; item_count: number }>(
       'SELECT rowid AS row, id, doc, gender, item_count FROM persons WHERE rowid > ? ORDER BY rowid LIMIT ?',
     );
@@ -86,7 +91,8 @@ export class SqliteSearchChanges {
         ...common('search_item_changes', 'item', 'items', 'num'),
         body: itemBody,
         shown: (id) => itemShown.get(id) ?? null,
-        scan: (afterRow, limit) => itemScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: decodeBody(r.body).toString('utf8') })),
+        scan: (afterRow, limit) =>
+          itemScan.all(afterRow, limit).map((r) => ({ row: r.row, id: r.id, body: decodeBody(r.body).toString('utf8') })),
       },
       person: {
         ...common('search_person_changes', 'person', 'persons', 'rowid'),

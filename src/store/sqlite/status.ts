@@ -38,8 +38,12 @@ export class SqliteStatus implements Sync<StatusStore> {
       ON CONFLICT (kind) DO UPDATE SET
         finished_at = excluded.finished_at, records = excluded.records, inserted = excluded.inserted,
         updated = excluded.updated, unchanged = excluded.unchanged, deleted = excluded.deleted, problems = excluded.problems`);
-    this.loads = db.prepare('SELECT kind, finished_at, records, inserted, updated, unchanged, deleted, problems FROM load_runs ORDER BY kind');
-    this.harvests = db.prepare('SELECT source, high_water, resumption_token, run_from, run_started, updated_at FROM harvest_state ORDER BY source');
+    this.loads = db.prepare(
+      'SELECT kind, finished_at, records, inserted, updated, unchanged, deleted, problems FROM load_runs ORDER BY kind',
+    );
+    this.harvests = db.prepare(
+      'SELECT source, high_water, resumption_token, run_from, run_started, updated_at FROM harvest_state ORDER BY source',
+    );
   }
 
   recordLoad(run: LoadRun): void {

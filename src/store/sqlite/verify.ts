@@ -37,7 +37,10 @@ export function sqliteVerifySource(path: string): VerifySource {
     db.close();
     throw e;
   }
-  const items = db.prepare<[number, number], { num: number; id: string; etag: string; parent_ref: string | null; xml: Buffer | null; json: Buffer | null; fields: string | null }>(
+  const items = db.prepare<
+    [number, number],
+    { num: number; id: string; etag: string; parent_ref: string | null; xml: Buffer | null; json: Buffer | null; fields: string | null }
+  >(
     `SELECT i.num, i.id, i.etag, i.parent_ref, x.body AS xml, j.body AS json, f.doc AS fields
        FROM items i LEFT JOIN item_xml x ON x.item = i.num LEFT JOIN item_json j ON j.item = i.num LEFT JOIN item_fields f ON f.item = i.num
       WHERE i.num > ? ORDER BY i.num LIMIT ?`,
@@ -62,9 +65,13 @@ export function sqliteVerifySource(path: string): VerifySource {
         }
       };
       return [
-        run('PRAGMA integrity_check', () => (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).filter((r) => r !== 'ok')),
+        run('PRAGMA integrity_check', () =>
+          (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).filter((r) => r !== 'ok'),
+        ),
         run('PRAGMA foreign_key_check', () =>
-          (db.pragma('foreign_key_check') as Array<{ table: string; rowid: number; parent: string }>).map((r) => `row ${r.rowid} of ${r.table} names a missing row of ${r.parent}`),
+          (db.pragma('foreign_key_check') as Array<{ table: string; rowid: number; parent: string }>).map(
+            (r) => `row ${r.rowid} of ${r.table} names a missing row of ${r.parent}`,
+          ),
         ),
       ];
     },
@@ -72,13 +79,20 @@ export function sqliteVerifySource(path: string): VerifySource {
       return ITEM_ROWS.map(({ table, what, column, of }) => {
         const where = `FROM ${table} WHERE ${column} NOT IN (SELECT ${of} FROM items)`;
         const count = (db.prepare(`SELECT count(*) AS n ${where}`).get() as { n: number }).n;
-        const examples = count === 0 ? [] : (db.prepare(`SELECT ${column} AS k ${where} ORDER BY ${column} LIMIT ${EXAMPLES}`).pluck().all() as Array<string | number>).map(String);
+        const examples =
+          count === 0
+            ? []
+            : (
+                db.prepare(`SELECT ${column} AS k ${where} ORDER BY ${column} LIMIT ${EXAMPLES}`).pluck().all() as Array<string | number>
+              ).map(String);
         return { table: `${table} (${what})`, count, examples };
       });
     },
     countItems: async () => (db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n,
     async readItems(afterNum: number, limit: number): Promise<StoredItem[]> {
-      return items.all(afterNum, limit).map((r) => ({ num: r.num, id: r.id, etag: r.etag, parentRef: r.parent_ref, xml: r.xml, json: r.json, fields: r.fields }));
+      return items
+        .all(afterNum, limit)
+        .map((r) => ({ num: r.num, id: r.id, etag: r.etag, parentRef: r.parent_ref, xml: r.xml, json: r.json, fields: r.fields }));
     },
     async itemsByChoUri(uris: readonly string[]): Promise<Map<string, HierarchyRow>> {
       const out = new Map<string, HierarchyRow>();

@@ -152,7 +152,8 @@ export function checkItem(item: StoredItem): string[] {
   const xml = decoded('XML', item.xml);
   if (xml !== null) {
     const etag = packageEtag(xml);
-    if (etag !== item.etag) problems.push(`${name}: its XML body does not match its digest: the ETag stored is "${item.etag}", the body gives "${etag}"`);
+    if (etag !== item.etag)
+      problems.push(`${name}: its XML body does not match its digest: the ETag stored is "${item.etag}", the body gives "${etag}"`);
   }
   const jsonBytes = decoded('JSON', item.json);
   let json: string | null = null;
@@ -257,7 +258,10 @@ export async function verifyStore(source: VerifySource, onProgress: (p: VerifyPr
     const orphans = await source.orphanRows();
     rows.checked = `that no row of ${orphans.map((o) => o.table).join(', ')} belongs to an item that is gone`;
     for (const o of orphans) {
-      if (o.count > 0) rows.problem(`${o.table}: ${o.count} rows of items that are not in the store (${o.examples.join(', ')}${o.count > o.examples.length ? ', …' : ''})`);
+      if (o.count > 0)
+        rows.problem(
+          `${o.table}: ${o.count} rows of items that are not in the store (${o.examples.join(', ')}${o.count > o.examples.length ? ', …' : ''})`,
+        );
     }
   });
 
@@ -279,7 +283,7 @@ export async function verifyStore(source: VerifySource, onProgress: (p: VerifyPr
   const danglingExamples: string[] = [];
   let read = 0;
   await stoppable(packages, async () => {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await source.readItems(after, ITEMS_PAGE);
       if (page.length === 0) break;
       for (const item of page) for (const p of checkItem(item)) packages.problem(p);
@@ -314,7 +318,7 @@ export async function verifyStore(source: VerifySource, onProgress: (p: VerifyPr
   const people = new SectionBuilder('persons');
   let personsRead = 0;
   await stoppable(people, async () => {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await source.readPersons(after, PERSONS_PAGE);
       if (page.length === 0) break;
       for (const p of page) {
