@@ -19,7 +19,7 @@ import { exportCommand, type ExportFlags } from './commands/export.js';
 import { harvestCommand, type HarvestFlags } from './commands/harvest.js';
 import { ingestEntitiesCommand, ingestItemsCommand } from './commands/ingest.js';
 import { blockItem, DEFAULT_LIST_LIMIT, listItems, shellWord, showItem, unblockItem } from './commands/items.js';
-import { indexRebuild, indexStatus, indexVerify } from './commands/searchIndex.js';
+import { indexCopy, indexRebuild, indexStatus, indexVerify } from './commands/searchIndex.js';
 import { copyCommand } from './commands/copy.js';
 import { createKey, listKeys, revokeKey } from './commands/keys.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -334,6 +334,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, env
     .command('rebuild')
     .description('Build the search indexes from the store now and write them as a new generation')
     .action(() => withStore({}, (config, store) => indexRebuild(config, store, io)));
+  index
+    .command('copy')
+    .description('Copy the newest generation to another directory while the server serves, to start another node from it')
+    .argument('<to-dir>', "an empty or new directory: the other node's search.path")
+    .action((to: string) => withStore({}, (config, store) => indexCopy(config, store, to, io)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

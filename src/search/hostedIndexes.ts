@@ -118,6 +118,7 @@ export class HostedIndexes {
             minGapMs: files.minGapMs ?? Math.min(60_000, files.intervalMs / 10),
             changes: WRITE_AFTER_CHANGES,
             log,
+            info: log,
           },
     );
   }

@@ -286,3 +286,122 @@ export async function readIndexes(dir: string, store: string | undefined): Promi
   }
   throw problems[0]!;
 }
+
+/** A generation copied by copyIndexes. */
+export interface CopiedIndexes {
+  manifest: IndexManifest;
+  /** Bytes of segment files copied. */
+  bytes: number;
+}
+
+/** How often copyIndexes starts again when the writer removed the generation it was opening. */
+const COPY_ATTEMPTS = 5;
+
+type FileHandle = Awaited<ReturnType<typeof open>>;
+
+/**
+ * Copies the newest generation of `from` into `to` (made if missing; it must hold no index
+ * yet), while a server may go on writing `from`: files are never changed once written, and
+ * both segments are opened before anything is copied, so a generation the writer prunes
+ * meanwhile is still read whole (an open file outlives its name). A segment gone before it was
+ * opened means newer generations were written: the copy starts again from the newest. The
+ * segments are copied under temporary names, fsynced and renamed, then checked section by
+ * section against the manifest's sizes and checksums, and the manifest is written last, as
+ * writeIndexes does: a copy killed at any moment leaves no manifest, so nothing a node reads.
+ * Nothing is held in memory but a piece of 4 MiB.
+ */
+export async function copyIndexes(from: string, to: string, store: string): Promise<CopiedIndexes> {
+  if ((await manifestsIn(to)).length > 0)
+    throw new IndexProblem('store', `${to} already holds a search index: give an empty or new directory`);
+  for (let attempt = 1; ; attempt++) {
+    const newest = (await manifestsIn(from))[0];
+    if (newest === undefined) throw new IndexProblem('missing', `no search index in ${from}`);
+    const manifest = await readManifest(from, newest.file);
+    if (manifest.format !== INDEX_FORMAT)
+      throw new IndexProblem(
+        'format',
+        `the search index in ${from} is of format ${String(manifest.format)}; this version reads format ${INDEX_FORMAT}`,
+      );
+    if (manifest.store !== store)
+      throw new IndexProblem(
+        'store',
+        `the search index in ${from} was written for another store (${String(manifest.store)}, this one is ${store})`,
+      );
+    const handles: Array<{ entry: KindEntry; fh: FileHandle }> = [];
+    try {
+      try {
+        for (const kind of ['person', 'item'] as const) {
+          const entry = manifest.kinds[kind];
+          if (entry === undefined) throw new IndexProblem('damaged', `${join(from, newest.file)} is damaged: no ${kind} index`);
+          handles.push({ entry, fh: await open(join(from, entry.file), 'r') });
+        }
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' && attempt < COPY_ATTEMPTS) continue;
+        throw e;
+      }
+      await mkdir(to, { recursive: true });
+      let bytes = 0;
+      try {
+        for (const { entry, fh } of handles) bytes += await copySegment(fh, join(from, entry.file), entry, to);
+      } catch (e) {
+        for (const { entry } of handles) await rm(join(to, entry.file), { force: true });
+        throw e;
+      }
+      await fsyncDir(to);
+      const name = `manifest-${String(manifest.generation).padStart(6, '0')}.json`;
+      const tmp = join(to, `${name}.${randomBytes(4).toString('hex')}.tmp`);
+      const out = await open(tmp, 'w');
+      try {
+        await out.writeFile(JSON.stringify(manifest));
+        await out.sync();
+      } finally {
+        await out.close();
+      }
+      await rename(tmp, join(to, name));
+      await fsyncDir(to);
+      return { manifest, bytes };
+    } finally {
+      for (const { fh } of handles) await fh.close();
+    }
+  }
+}
+
+/**
+ * One segment from an open file to `<to>/<its name>`: copied under a temporary name, each
+ * section's CRC-32 computed on the bytes written and checked against the manifest, synced,
+ * renamed; its size.
+ */
+async function copySegment(from: FileHandle, path: string, entry: KindEntry, to: string): Promise<number> {
+  const tmp = join(to, `${entry.file}.tmp`);
+  const out = await open(tmp, 'w');
+  const piece = Buffer.allocUnsafe(4 * 2 ** 20);
+  const sections = [...entry.sections].sort((a, b) => a.offset - b.offset);
+  const crcs = sections.map(() => 0);
+  let at = 0;
+  try {
+    for (;;) {
+      const { bytesRead } = await from.read(piece, 0, piece.length, at);
+      if (bytesRead === 0) break;
+      const end = at + bytesRead;
+      sections.forEach((s, i) => {
+        const lo = Math.max(s.offset, at);
+        const hi = Math.min(s.offset + s.bytes, end);
+        if (lo < hi) crcs[i] = crc32(piece.subarray(lo - at, hi - at), crcs[i]);
+      });
+      await out.write(piece, 0, bytesRead, at);
+      at = end;
+    }
+    if (at !== entry.bytes) throw new IndexProblem('damaged', `${path} is damaged: ${at} bytes, the manifest says ${entry.bytes}`);
+    sections.forEach((s, i) => {
+      if (crcs[i] !== s.crc32) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} fails its checksum`);
+    });
+    await out.sync();
+  } catch (e) {
+    await out.close();
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  await out.close();
+  await rename(tmp, join(to, entry.file));
+  return at;
+}

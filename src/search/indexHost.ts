@@ -102,6 +102,8 @@ export interface IndexPersistence {
   changes: (documents: number) => number;
   /** One line for the operator (a rejected index, a failed write). */
   log: (line: string) => void;
+  /** One line when an index on disk was read: the generation a start goes on from, so that an operator sees it did not rebuild. */
+  info?: (line: string) => void;
 }
 
 /** Changes after which a write is due: replaying them at the next start would cost about as much as a twentieth of a rebuild. */
@@ -175,6 +177,11 @@ export class IndexHost {
       }
       this.hosted = hosted as Record<SearchKind, Hosted>;
       this.written = { at: Date.now(), applied: 0 };
+      const { generation, kinds } = found.manifest;
+      p.info?.(
+        `heritage-api: search index: starting from generation ${generation} in ${p.dir} (${kinds.person.documents} persons through ${kinds.person.position}, ` +
+          `${kinds.item.documents} items through ${kinds.item.position}); catching up from the change feed.`,
+      );
     } catch (e) {
       if (e instanceof IndexProblem) {
         if (e.reason !== 'missing') p.log(`heritage-api: search index: ${e.message}; building a new one from the store.`);

@@ -3,7 +3,8 @@
  * (docs/cli.md; the format: docs/search-engine.md "Persistence").
  */
 import { SearchIndex } from '../../search/engine/SearchIndex.js';
-import { IndexProblem, readIndexes, type IndexManifest } from '../../search/indexFiles.js';
+import { resolve } from 'node:path';
+import { copyIndexes, IndexProblem, readIndexes, type IndexManifest } from '../../search/indexFiles.js';
 import { IndexHost, SCHEMAS } from '../../search/indexHost.js';
 import { searchIndexPath } from '../../search/indexPath.js';
 import type { Config } from '../../config.js';
@@ -95,4 +96,33 @@ export async function indexRebuild(config: Config, store: Store, io: CliIo): Pro
       `and wrote them to ${dir} as generation ${found.manifest.generation}. A server reads them at its next start.`,
   );
   return EXIT.ok;
+}
+
+/**
+ * `index copy <to>`: the newest generation, copied into `to` while a server may go on writing
+ * and serving from the index (indexFiles.ts copyIndexes), to seed another node
+ * (docs/deployment.md "A new node from another node's index").
+ */
+export async function indexCopy(config: Config, store: Store, to: string, io: CliIo): Promise<number> {
+  const dir = dirOf(config, io);
+  if (dir === undefined) return EXIT.failed;
+  const target = resolve(to);
+  if (target === dir) {
+    io.err(`${target} is this server's own search index (search.path): give another directory to copy it to.`);
+    return EXIT.failed;
+  }
+  const started = Date.now();
+  try {
+    const { manifest, bytes } = await copyIndexes(dir, target, await store.searchIdentity());
+    io.out(
+      `Copied generation ${manifest.generation} (${manifest.kinds.person.documents} persons, ${manifest.kinds.item.documents} items, ${mb(bytes)}) ` +
+        `from ${dir} to ${target} in ${((Date.now() - started) / 1000).toFixed(1)} s. A server with search.path ${target} on this store starts from it ` +
+        'and catches up from the change feed.',
+    );
+    return EXIT.ok;
+  } catch (e) {
+    if (!(e instanceof IndexProblem)) throw e;
+    io.err(`${e.message}: nothing was copied.`);
+    return EXIT.failed;
+  }
 }
