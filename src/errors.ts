@@ -85,6 +85,20 @@ export const ERRORS = {
     ['length', 'max'],
     (length: number, max: number) => `The request URL has ${length} characters; at most ${max} are accepted. Shorten the query or the id.`,
   ),
+  reconcileBatchTooLarge: define(
+    'PayloadTooLargeException',
+    413,
+    ['count', 'max'],
+    (count: number, max: number) =>
+      `The reconciliation request holds ${count} queries or ids; at most ${max} are taken at once (the manifest's batchSize). Send them in batches of ${max} or fewer.`,
+  ),
+  reconcileEntityNotFound: define(
+    'EntityNotFoundException',
+    404,
+    ['id'],
+    (id: string) =>
+      `There is no person, institution or item with the id '${shown(id)}'. Send an id as a reconciliation candidate or suggestion names it.`,
+  ),
   notAcceptable: define(
     'NotAcceptableException',
     406,

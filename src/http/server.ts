@@ -45,6 +45,7 @@ import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerOaiRoutes } from './routes/oai.js';
+import { registerReconcileRoutes } from './routes/reconcile.js';
 import { registerPartRoutes } from './routes/parts.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
@@ -281,6 +282,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerRootRoute(app, { config });
   // The OAI-PMH provider (docs/oai-pmh.md): no key, its own limit per address.
   if (config.oai.enabled) await registerOaiRoutes(app, { config, store, rateLimitStore: node?.rateLimitStore('oai') });
+  // The W3C Reconciliation API (docs/reconciliation.md), on the same search runner.
+  await registerReconcileRoutes(app, { config, store, onRequest, search: searches });
   // Pages for people (docs/pages.md), on the same search runner as the API.
   const runner = searches;
   if (config.web.enabled)

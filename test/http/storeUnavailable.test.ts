@@ -40,6 +40,8 @@ test('a PostgreSQL store that stops answering: 503 StoreUnavailableException wit
       [path, 'application/json'],
       [`/items/${CHAPTER_ID}/aip`, 'application/json'],
       [`/items/${CHAPTER_ID}/children`, 'application/json'],
+      // The reconciliation service reads the institutions from the store (docs/reconciliation.md).
+      [`/reconcile?queries=${encodeURIComponent('{"q":{"query":"Deutsche Fotothek","type":"institution"}}')}`, 'application/json'],
     ] as const) {
       const res = await app.inject({ url: route, headers: { accept } });
       assert.deepEqual(

@@ -35,7 +35,7 @@ const OFFERS = ['application/ld+json', 'application/json'];
 const OFFERED = `${LD_JSON} or application/json`;
 
 /** A Host header that can stand in a URL (RFC 3986 host and port); anything else would make the manifest's ids junk. */
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+export const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 const iiifSchema = {
   summary: 'The item as a IIIF Presentation 3.0 manifest',
