@@ -1,10 +1,16 @@
-/** Rewrites the generated table in docs/errors.md from src/errors.ts. */
+/** Rewrites the generated tables in docs/errors.md from src/errors.ts and src/errorCodes.ts. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ERRORS_DOC_BEGIN, ERRORS_DOC_END, errorsTable } from '../src/errorsDoc.js';
+import {
+  CODES_DOC_BEGIN,
+  CODES_DOC_END,
+  errorCodesTable,
+  ERRORS_DOC_BEGIN,
+  ERRORS_DOC_END,
+  errorsTable,
+  withTable,
+} from '../src/errorsDoc.js';
 
 const path = new URL('../docs/errors.md', import.meta.url);
 const text = readFileSync(path, 'utf8');
-const start = text.indexOf(ERRORS_DOC_BEGIN);
-const end = text.indexOf(ERRORS_DOC_END);
-if (start < 0 || end < 0) throw new Error('docs/errors.md lacks the errors:begin / errors:end markers');
-writeFileSync(path, `${text.slice(0, start + ERRORS_DOC_BEGIN.length)}\n${errorsTable()}\n${text.slice(end)}`);
+const catalog = withTable(text, ERRORS_DOC_BEGIN, ERRORS_DOC_END, errorsTable());
+writeFileSync(path, withTable(catalog, CODES_DOC_BEGIN, CODES_DOC_END, errorCodesTable()));

@@ -306,16 +306,10 @@ export const ERRORS = {
 export type ErrorKey = keyof typeof ERRORS;
 
 /**
- * An error that maps to one catalog entry. Thrown anywhere below the HTTP layer;
- * src/http/errorHandler.ts renders it in the format the client asked for.
+ * An answer of the catalog: thrown by the HTTP layer (and by a store's write while the
+ * primary is down, which the CLI prints), and what src/http/errorMapping.ts turns every
+ * other error into. Errors below HTTP carry a code instead (src/errorCodes.ts).
  */
-export interface ApiErrorParts {
-  errorName: string;
-  status: number;
-  message: string;
-  headers: Record<string, string>;
-}
-
 export class ApiError extends Error {
   readonly status: number;
   readonly errorName: string;
@@ -331,18 +325,6 @@ export class ApiError extends Error {
   static of<K extends ErrorKey>(key: K, ...args: Parameters<(typeof ERRORS)[K]['message']>): ApiError {
     const def = ERRORS[key] as unknown as ErrorDefinition<unknown[]>;
     return new ApiError(def as ErrorDefinition<never[]>, def.message(...args), {});
-  }
-
-  /** What crosses to another process of the node (src/search/ipcSearch.ts): the error as its client sees it. */
-  parts(): ApiErrorParts {
-    return { errorName: this.errorName, status: this.status, message: this.message, headers: { ...this.headers } };
-  }
-
-  /** The ApiError another process of the node raised, from its parts(). */
-  static revive(parts: ApiErrorParts): ApiError {
-    return new ApiError({ name: parts.errorName, status: parts.status, params: [], message: () => parts.message }, parts.message, {
-      ...parts.headers,
-    });
   }
 
   withHeaders(headers: Record<string, string>): ApiError {

@@ -6,6 +6,7 @@
  * store and search, as the contract between them is (./searchFeed.ts; docs/architecture.md
  * "Layers").
  */
+import type { ErrorCode } from '../errorCodes.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -14,6 +15,7 @@ import { UsageError } from '../errors.js';
  * client may retry; a command prints this message, which names the server.
  */
 export class StoreUnreachableError extends UsageError {
+  readonly code = 'store.unreachable' satisfies ErrorCode;
   /** `message`: the backend's own sentence, naming the server (never its password) and what to check. */
   constructor(
     readonly location: string,
@@ -25,6 +27,7 @@ export class StoreUnreachableError extends UsageError {
 
 /** Another process held the store's write lock for longer than the command would wait. */
 export class StoreBusyError extends UsageError {
+  readonly code = 'store.busy' satisfies ErrorCode;
   constructor(
     readonly location: string,
     readonly waitedSeconds: number,

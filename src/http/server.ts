@@ -19,7 +19,8 @@ import { createAuthenticator } from './auth.js';
 import { createAuthHooks } from './authHooks.js';
 import { createClientErrorHandler, createConnectHandler, createVersionCheck } from './clientErrors.js';
 import { createCorsHeaders } from './corsHeaders.js';
-import { createErrorSender, frameworkErrorOf, installErrorHandling } from './errorHandler.js';
+import { createErrorSender, installErrorHandling } from './errorHandler.js';
+import { apiErrorOf } from './errorMapping.js';
 import { createFastPath, type FastPath } from './fastPath.js';
 import { createMetrics, UNMATCHED } from './metrics.js';
 import type { NodeLinks } from './clusterWorker.js';
@@ -158,7 +159,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     rewriteUrl: (req) => withoutGenerationPrefix(req.url ?? '/'),
     // Errors raised before routing (a malformed URL) get our error body too.
     // Never error.message: it quotes the URL, key and all (docs/decisions.md "Keys never leak").
-    frameworkErrors: (error, request, reply) => sendError(request, reply, frameworkErrorOf(error)),
+    frameworkErrors: (error, request, reply) => sendError(request, reply, apiErrorOf(error, request, config.search)),
     // Our own server, so that the fast path (./fastPath.ts) sees requests before Fastify;
     // the timeouts are those Fastify sets on the servers it makes itself.
     serverFactory: (handler, opts) => {
@@ -203,7 +204,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
 
   // The paths of the routes, for 405 and OPTIONS (./allowedMethods.ts).
   const known = createKnownPaths();
-  installErrorHandling(app, sendError, known.isKnown);
+  installErrorHandling(app, sendError, known.isKnown, config.search);
   app.addHook('onRoute', addQueryChecks);
   // Each route counts its answers on its own tally, found once here, not per request (./metrics.ts).
   app.addHook('onRoute', (route) => {

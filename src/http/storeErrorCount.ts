@@ -5,13 +5,16 @@
  * A plain forwarding object, not a Proxy: a Proxy's trap costs far more per
  * call than a forwarding function, and the cached answers call the store on
  * every request. A search's own errors (a bad query, a limit, its budget)
- * are the client's, not the store's, and are not counted.
+ * are the client's or the search's, not the store's, and are not counted: by their code
+ * (src/errorCodes.ts, `blame`).
  */
-import { SearchRequestError } from '../search/entitySearch.js';
-import { SearchLimitError, SearchOverBudgetError } from '../search/engine/searchLimits.js';
+import { ERROR_CODES, errorCodeOf } from '../errorCodes.js';
 import type { Store } from '../store/Store.js';
 
-const clientErrors = (e: unknown) => e instanceof SearchRequestError || e instanceof SearchLimitError || e instanceof SearchOverBudgetError;
+const notTheStores = (e: unknown) => {
+  const code = errorCodeOf(e);
+  return code !== undefined && ERROR_CODES[code].blame !== 'store';
+};
 
 /** Every method of the store (own and inherited), each calling `onError(name)` before it throws or rejects again. */
 export function countingStoreErrors(store: Store, onError: (operation: string) => void): Store {
@@ -25,7 +28,7 @@ export function countingStoreErrors(store: Store, onError: (operation: string) =
     const fn = target[name];
     if (typeof fn !== 'function') continue;
     const count = (e: unknown) => {
-      if (!clientErrors(e)) onError(name);
+      if (!notTheStores(e)) onError(name);
       throw e;
     };
     // A backend may hand over the same promise again (SQLite's dataVersion() while nothing

@@ -4,8 +4,12 @@
  *   Query syntax error at position 7: expected a term after 'AND'.
  *   Query syntax error at position 0: unknown field 'foo'; expected one of the fields id, ...
  */
+import type { ErrorCode } from '../errorCodes.js';
+
 export class QuerySyntaxError extends Error {
   override readonly name = 'QuerySyntaxError';
+  /** src/errorCodes.ts: what HTTP answers it with. */
+  readonly code = 'query.syntax' satisfies ErrorCode;
   /** 0-based character offset into the query as the user sent it. */
   readonly position: number;
   /** What would have been valid at `position`, as a phrase (no trailing period). */

@@ -2,6 +2,7 @@
  * What an entity search asks and answers, independent of HTTP and of the
  * backend (spec 2.1, 2.2, 4.2; docs/decisions.md "Entity search").
  */
+import type { ErrorCode } from '../errorCodes.js';
 import { PERSON_FACETS, type PersonFacetName } from '../domain/personFacets.js';
 import type { QueryNode } from '../query/ast.js';
 
@@ -50,4 +51,6 @@ export interface EntitySearchResult {
 }
 
 /** Thrown by a backend for a search it cannot answer as asked (a 400 with this message). */
-export class SearchRequestError extends Error {}
+export class SearchRequestError extends Error {
+  readonly code = 'search.request' satisfies ErrorCode;
+}

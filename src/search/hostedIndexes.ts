@@ -18,7 +18,13 @@ import { SearchDeadlineError, SearchRequestError as EngineRequestError } from '.
 import { entityEngineSearch, entityResult } from './entityEngine.js';
 import { SearchRequestError, type EntitySearch } from './entitySearch.js';
 import { IndexHost, WRITE_AFTER_CHANGES, type EngineAnswer, type EngineSearch } from './indexHost.js';
-import { SearchLimitError, SearchOverBudgetError, type SearchLimitKind, type SearchLimits } from './engine/searchLimits.js';
+import {
+  SearchBusyError,
+  SearchLimitError,
+  SearchOverBudgetError,
+  type SearchLimitKind,
+  type SearchLimits,
+} from './engine/searchLimits.js';
 
 export interface HostedSettings {
   limits: SearchLimits;
@@ -51,6 +57,7 @@ export type OpResult = EngineAnswer | string[];
 export type SearchFailure =
   | { kind: 'limit'; limit: SearchLimitKind }
   | { kind: 'budget' }
+  | { kind: 'busy' }
   | { kind: 'request'; message: string }
   /** The store could not answer (a server gone, a lock held): the 503 StoreUnavailableException, never a 500. */
   | { kind: 'store'; store: StoreErrorParts }
@@ -61,6 +68,7 @@ export function failureOf(e: unknown): SearchFailure {
   const store = storeErrorParts(e);
   if (store !== undefined) return { kind: 'store', store };
   if (e instanceof SearchOverBudgetError || e instanceof SearchDeadlineError) return { kind: 'budget' };
+  if (e instanceof SearchBusyError) return { kind: 'busy' };
   if (e instanceof SearchRequestError || e instanceof EngineRequestError) return { kind: 'request', message: e.message };
   const error = e instanceof Error ? e : new Error(String(e));
   return { kind: 'internal', message: error.message, stack: error.stack ?? '' };

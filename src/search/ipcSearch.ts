@@ -8,25 +8,20 @@
  * The worker's runner is a Runner as the pool is: it turns entity searches
  * into engine searches and refuses too many clauses itself; the host runs
  * the rest on its own runner, with its budget, queue and watchdog, and sends
- * back the answer or the error as the client is to see it (the same 400s
- * and 503s, headers included). What the pool reports for /health/ready is
+ * back the answer or the error as plain data (./hostedIndexes.ts SearchFailure), which
+ * the worker turns back into the same coded error (src/errorCodes.ts), so that the client
+ * gets the same 400s and 503s, headers included. What the pool reports for /health/ready is
  * sent to every worker whenever it changes.
  */
-import { ApiError, type ApiErrorParts } from '../errors.js';
 import type { IpcPeer } from '../ipcPeer.js';
-import { reviveStoreError, storeErrorParts, type StoreErrorParts } from '../domain/storeErrors.js';
-import type { OpResult, SearchOp } from './hostedIndexes.js';
-import { Runner, type SearchSettings, type SearchState } from './searchPool.js';
+import { failureOf, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
+import { errorOfFailure, Runner, type SearchSettings, type SearchState } from './searchPool.js';
 
 const SEARCH = 'search';
 const STATE = 'search.state';
 
-type Outcome =
-  | { ok: true; result: OpResult }
-  | { ok: false; api: ApiErrorParts }
-  /** The store could not answer in the host: the worker's answer is the same 503 as the host's would be. */
-  | { ok: false; store: StoreErrorParts }
-  | { ok: false; internal: { message: string; stack: string | undefined } };
+/** A failure of the store in the host too: the worker's answer is the same 503 as the host's would be. */
+type Outcome = { ok: true; result: OpResult } | { ok: false; failure: SearchFailure };
 
 /** The host's state, numbered so that a worker keeps the latest whatever order they arrive in. */
 interface StampedState {
@@ -62,11 +57,7 @@ export class IpcSearchRunner extends Runner {
   protected async execute(op: SearchOp): Promise<OpResult> {
     const outcome = await this.peer.call<Outcome>(SEARCH, op);
     if (outcome.ok) return outcome.result;
-    if ('api' in outcome) throw ApiError.revive(outcome.api);
-    if ('store' in outcome) throw reviveStoreError(outcome.store);
-    const error = new Error(outcome.internal.message);
-    error.stack = outcome.internal.stack;
-    throw error;
+    throw errorOfFailure(outcome.failure, this.settings.timeBudgetMs);
   }
 
   /** Asks for the host's state at once: a worker started after the index was built is ready without waiting for a change. */
@@ -121,11 +112,7 @@ export function hostSearches(runner: Runner, pollMs: number): SearchHost {
         try {
           return { ok: true, result: await runner.submit(op as SearchOp) };
         } catch (e) {
-          if (e instanceof ApiError) return { ok: false, api: e.parts() };
-          const store = storeErrorParts(e);
-          if (store !== undefined) return { ok: false, store };
-          const error = e instanceof Error ? e : new Error(String(e));
-          return { ok: false, internal: { message: error.message, stack: error.stack } };
+          return { ok: false, failure: failureOf(e) };
         }
       });
       peer.handle(STATE, () => stamped());

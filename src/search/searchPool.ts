@@ -28,11 +28,10 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
 import type { SearchHostStore } from '../domain/searchFeed.js';
 import type { SearchKind } from '../domain/searchFeed.js';
 import { reviveStoreError } from '../domain/storeErrors.js';
-import { SearchRequestError, type EntitySearch, type EntitySearchResult } from './entitySearch.js';
+import type { EntitySearch, EntitySearchResult } from './entitySearch.js';
 import {
   entityOp,
   entityResult,
@@ -46,14 +45,15 @@ import {
   type SearchOp,
 } from './hostedIndexes.js';
 import type { EngineAnswer, EngineSearch } from './indexHost.js';
-import { checkClauses, SearchLimitError, type SearchLimitKind, type SearchLimits } from './engine/searchLimits.js';
+import { SearchRequestError as EngineRequestError } from './engine/errors.js';
+import { checkClauses, SearchBusyError, SearchLimitError, SearchOverBudgetError, type SearchLimits } from './engine/searchLimits.js';
 import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
 import { sampleThread, stuck, type ThreadSample } from './threadPriority.js';
 
 export type SearchSettings = Config['search'];
 
 export interface SearchRunner {
-  /** GET /entities: the result, or an ApiError (400 over a limit, 503 over the budget or too busy). */
+  /** GET /entities: the result, or a coded error (src/errorCodes.ts: over a limit, over the budget, too busy). */
   run(search: EntitySearch): Promise<EntitySearchResult>;
   /** A search of the engine (items or persons), with the same budget, limits and errors as run(). */
   engine(search: EngineSearch): Promise<EngineAnswer>;
@@ -138,39 +138,22 @@ function limitsOf(s: SearchSettings): SearchLimits {
   return { maxClauses: s.maxClauses, maxExpansionsPerTerm: s.maxExpansionsPerTerm, maxExpansionsPerQuery: s.maxExpansionsPerQuery };
 }
 
-const retryAfter = (budgetMs: number) => Math.max(1, Math.ceil(budgetMs / 1000));
-
-function overBudget(budgetMs: number): ApiError {
-  const seconds = retryAfter(budgetMs);
-  return ApiError.of('searchOverBudget', budgetMs, seconds).withHeaders({ 'Retry-After': String(seconds) });
-}
-
-function busy(budgetMs: number): ApiError {
-  const seconds = retryAfter(budgetMs);
-  return ApiError.of('searchBusy', seconds).withHeaders({ 'Retry-After': String(seconds) });
-}
-
-function limitError(limit: SearchLimitKind): ApiError {
-  switch (limit.key) {
-    case 'tooManyClauses':
-      return ApiError.of('tooManyClauses', limit.clauses, limit.max);
-    case 'wildcardTooBroad':
-      return ApiError.of('wildcardTooBroad', limit.pattern, limit.max);
-    case 'queryTooBroad':
-      return ApiError.of('queryTooBroad', limit.max);
-  }
-}
-
-function toApiError(failure: SearchFailure, budgetMs: number): Error {
+/**
+ * The error a failure reported across a thread or process boundary was made from, with its
+ * code (src/errorCodes.ts), which the HTTP layer answers (src/http/errorMapping.ts).
+ */
+export function errorOfFailure(failure: SearchFailure, budgetMs: number): Error {
   switch (failure.kind) {
     case 'limit':
-      return limitError(failure.limit);
+      return new SearchLimitError(failure.limit);
     case 'budget':
-      return overBudget(budgetMs);
+      return new SearchOverBudgetError(budgetMs);
+    case 'busy':
+      return new SearchBusyError(budgetMs);
     case 'request':
-      return ApiError.of('invalidSearch', failure.message);
+      return new EngineRequestError(failure.message);
     case 'store':
-      // The error as the store raised it in the worker: the HTTP layer answers it with the 503 (src/http/errorHandler.ts storeErrorOf).
+      // The error as the store raised it in the worker: the HTTP layer answers it with the 503.
       return reviveStoreError(failure.store);
     case 'internal': {
       const error = new Error(`search worker: ${failure.message}`);
@@ -189,14 +172,7 @@ export abstract class Runner implements SearchRunner {
   constructor(protected readonly settings: SearchSettings) {}
 
   async run(search: EntitySearch): Promise<EntitySearchResult> {
-    let op: SearchOp;
-    try {
-      op = entityOp(search);
-    } catch (e) {
-      if (e instanceof SearchRequestError) throw ApiError.of('invalidSearch', e.message);
-      throw e;
-    }
-    return entityResult(search, (await this.submit(op)) as EngineAnswer);
+    return entityResult(search, (await this.submit(entityOp(search))) as EngineAnswer);
   }
 
   async engine(search: EngineSearch): Promise<EngineAnswer> {
@@ -213,7 +189,7 @@ export abstract class Runner implements SearchRunner {
       try {
         checkClauses(op.search.request.query, this.settings.maxClauses);
       } catch (e) {
-        return Promise.reject(e instanceof SearchLimitError ? limitError(e.limit) : e);
+        return Promise.reject(e as Error);
       }
     }
     return this.execute(op);
@@ -256,7 +232,7 @@ class MainThreadSearch extends Runner {
     } catch (e) {
       const failure = failureOf(e);
       if (failure.kind === 'budget') this.timeouts++;
-      throw failure.kind === 'internal' || failure.kind === 'store' ? e : toApiError(failure, budgetMs);
+      throw failure.kind === 'internal' || failure.kind === 'store' ? e : errorOfFailure(failure, budgetMs);
     } finally {
       this.busy--;
     }
@@ -385,7 +361,7 @@ export class SearchPool extends Runner {
     const free = this.slots.some((s) => s.job === undefined) || this.slots.length < this.settings.workers;
     if (this.closed || (!free && this.queue.length >= this.settings.queueLength)) {
       this.refused++;
-      return Promise.reject(busy(this.settings.timeBudgetMs));
+      return Promise.reject(new SearchBusyError(this.settings.timeBudgetMs));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, op, resolve, reject, settled: false, budgetTimer: undefined });
@@ -439,10 +415,10 @@ export class SearchPool extends Runner {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) this.settle(job, busy(this.settings.timeBudgetMs));
+    for (const job of this.queue.splice(0)) this.settle(job, new SearchBusyError(this.settings.timeBudgetMs));
     const slots = [...this.slots];
     for (const slot of slots) {
-      if (slot.job !== undefined) this.settle(slot.job, busy(this.settings.timeBudgetMs));
+      if (slot.job !== undefined) this.settle(slot.job, new SearchBusyError(this.settings.timeBudgetMs));
       this.remove(slot);
     }
     await Promise.all(slots.map((s) => s.worker.terminate()));
@@ -553,7 +529,7 @@ export class SearchPool extends Runner {
     if (m.type === 'done') this.settle(job, undefined, m.result);
     else {
       if (m.failure.kind === 'budget' && !job.settled) this.timeouts++;
-      this.settle(job, toApiError(m.failure, budgetMs));
+      this.settle(job, errorOfFailure(m.failure, budgetMs));
     }
     this.dispatch();
   }
@@ -565,7 +541,7 @@ export class SearchPool extends Runner {
     clearTimeout(slot.killTimer);
     job.budgetTimer = setTimeout(() => {
       this.timeouts++;
-      this.settle(job, overBudget(budgetMs));
+      this.settle(job, new SearchOverBudgetError(budgetMs));
     }, budgetMs);
     slot.killTimer = setTimeout(() => this.watch(slot, sampleThread(slot.tid)), budgetMs);
   }

@@ -117,16 +117,6 @@ export function itemPath(id: string): string {
   return `/item/${encodeURIComponent(id)}`;
 }
 
-/** Whether an engine error is the visitor's to fix (a 400) or the moment's (a 503); by name, as errors cross a worker boundary by name. */
-function searchFailure(error: unknown): { status: number; message: string } | undefined {
-  const name = (error as Error | undefined)?.name;
-  if (name === 'SearchRequestError' || name === 'SearchLimitError') return { status: 400, message: (error as Error).message };
-  if (name === 'SearchDeadlineError' || name === 'SearchOverBudgetError' || name === 'SearchQueueFullError' || name === 'ApiError') {
-    return { status: 503, message: (error as Error).message };
-  }
-  return undefined;
-}
-
 export interface Pages {
   home(req: PageRequest): Promise<PageAnswer>;
   search(req: PageRequest): Promise<PageAnswer>;
@@ -145,21 +135,6 @@ export function createPages(deps: PageDeps): Pages {
 
   function problem(f: Frame, status: number, heading: string, message: string): PageAnswer {
     return { status, html: render('problem', { ...f, title: heading, heading, message }) };
-  }
-
-  async function guarded(f: Frame, run: () => Promise<PageAnswer>): Promise<PageAnswer> {
-    try {
-      return await run();
-    } catch (error) {
-      const failure = searchFailure(error);
-      if (failure === undefined) throw error;
-      return problem(
-        f,
-        failure.status,
-        failure.status === 400 ? f.t.badRequest : f.t.unavailable,
-        failure.status === 400 ? failure.message : `${failure.message} ${f.t.tryAgain}`,
-      );
-    }
   }
 
   function facetLinks(f: Frame, state: SearchState, facets: readonly FacetCounts[]) {
@@ -194,126 +169,122 @@ export function createPages(deps: PageDeps): Pages {
 
     home: async (req) => {
       const f = frame('/', req, (t) => t.siteName);
-      return guarded(f, async () => {
-        const facets = ['sector_fct', 'type_fct'].map((field) => ({ field, limit: -1, mincount: 1, sort: 'count' as const }));
-        const [items, persons] = await Promise.all([
-          engine({ kind: 'item', request: { query: ALL, facets, sort: { kind: 'id', descending: false }, offset: 0, rows: 0 } }),
-          engine({ kind: 'person', request: { query: ALL, sort: { kind: 'id', descending: false }, offset: 0, rows: 0 } }),
-        ]);
-        const base: SearchState = { q: '', filters: [], sort: 'relevance', page: 1, lang: f.langParam };
-        const starts = facetLinks(f, base, items.facets);
-        const dateFormat = new Intl.DateTimeFormat(f.lang === 'de' ? 'de-DE' : 'en-GB', {
-          dateStyle: 'long',
-          timeStyle: 'short',
-          timeZone: 'UTC',
-        });
-        const when = (d: Date) => `${dateFormat.format(d)} UTC`;
-        const loads = (await store.listLoads()).map((l) => ({
-          kind: l.kind === 'items' ? f.t.items : f.t.persons,
-          text: format(f.t.loadedAt, { records: l.records.toLocaleString(f.lang), date: when(l.finishedAt) }),
-        }));
-        const harvests = (await store.listHarvests()).map((h) => ({ source: h.source, when: when(h.updatedAt) }));
-        return {
-          status: 200,
-          html: render('home', {
-            ...f,
-            bigSearch: true,
-            itemCount: items.total,
-            personCount: persons.total,
-            sectors: starts.find((s) => s.field === 'sector_fct'),
-            mediaTypes: starts.find((s) => s.field === 'type_fct'),
-            loads,
-            harvests,
-            allItems: searchUrl(base),
-          }),
-        };
+      const facets = ['sector_fct', 'type_fct'].map((field) => ({ field, limit: -1, mincount: 1, sort: 'count' as const }));
+      const [items, persons] = await Promise.all([
+        engine({ kind: 'item', request: { query: ALL, facets, sort: { kind: 'id', descending: false }, offset: 0, rows: 0 } }),
+        engine({ kind: 'person', request: { query: ALL, sort: { kind: 'id', descending: false }, offset: 0, rows: 0 } }),
+      ]);
+      const base: SearchState = { q: '', filters: [], sort: 'relevance', page: 1, lang: f.langParam };
+      const starts = facetLinks(f, base, items.facets);
+      const dateFormat = new Intl.DateTimeFormat(f.lang === 'de' ? 'de-DE' : 'en-GB', {
+        dateStyle: 'long',
+        timeStyle: 'short',
+        timeZone: 'UTC',
       });
+      const when = (d: Date) => `${dateFormat.format(d)} UTC`;
+      const loads = (await store.listLoads()).map((l) => ({
+        kind: l.kind === 'items' ? f.t.items : f.t.persons,
+        text: format(f.t.loadedAt, { records: l.records.toLocaleString(f.lang), date: when(l.finishedAt) }),
+      }));
+      const harvests = (await store.listHarvests()).map((h) => ({ source: h.source, when: when(h.updatedAt) }));
+      return {
+        status: 200,
+        html: render('home', {
+          ...f,
+          bigSearch: true,
+          itemCount: items.total,
+          personCount: persons.total,
+          sectors: starts.find((s) => s.field === 'sector_fct'),
+          mediaTypes: starts.find((s) => s.field === 'type_fct'),
+          loads,
+          harvests,
+          allItems: searchUrl(base),
+        }),
+      };
     },
 
     search: async (req) => {
       const { state, problems } = readSearchState(req.query);
       const f = frame('/search', req, (t) => (state.q === '' ? t.allItems : format(t.resultsFor, { q: state.q })), state.q);
-      return guarded(f, async () => {
-        let query: QueryNode<string> = ALL;
-        if (state.q !== '') {
-          try {
-            query = parseQuery(state.q, { fields: ITEM_FIELDS });
-          } catch (error) {
-            return problem(f, 400, f.t.badRequest, (error as Error).message);
-          }
+      let query: QueryNode<string> = ALL;
+      if (state.q !== '') {
+        try {
+          query = parseQuery(state.q, { fields: ITEM_FIELDS });
+        } catch (error) {
+          return problem(f, 400, f.t.badRequest, (error as Error).message);
         }
-        const facets = RESULT_FACETS.map((field) => ({ field, limit: FACET_VALUES, mincount: 1, sort: 'count' as const }));
-        const itemSearch = engine({
-          kind: 'item',
-          request: {
-            query,
-            filters: engineFilters(state.filters),
-            facets,
-            sort: ENGINE_SORT[state.sort],
-            offset: (state.page - 1) * ROWS,
-            rows: ROWS,
-          },
-        });
-        // Persons whose names match the same words; a query in item fields (title:…) is none of theirs.
-        let personQuery: QueryNode<string> | undefined;
-        if (state.q !== '') {
-          try {
-            personQuery = parseQuery(state.q);
-          } catch {
-            personQuery = undefined;
-          }
-        }
-        const personSearch =
-          personQuery === undefined
-            ? undefined
-            : engine({ kind: 'person', request: { query: personQuery, sort: { kind: 'relevance' }, offset: 0, rows: PERSON_ROWS } }).catch(
-                () => undefined,
-              );
-        const [items, persons] = await Promise.all([itemSearch, personSearch]);
-        const docs = parseDocs<ResultDoc>(items);
-        const pages = Math.max(1, Math.ceil(items.total / ROWS));
-        const pageLinks: Array<{ page: number; href: string; current: boolean }> = [];
-        for (let p = Math.max(1, state.page - 3); p <= Math.min(pages, state.page + 3, 500); p++) {
-          pageLinks.push({ page: p, href: searchUrl({ ...state, page: p }), current: p === state.page });
-        }
-        const sorts = SORTS.map((s) => ({
-          value: s,
-          label: {
-            relevance: f.t.sortRelevance,
-            title: f.t.sortTitleAsc,
-            '-title': f.t.sortTitleDesc,
-            date: f.t.sortOldest,
-            '-date': f.t.sortNewest,
-          }[s],
-          selected: s === state.sort,
-        }));
-        return {
-          status: 200,
-          html: render('search', {
-            ...f,
-            state,
-            problems: problems.map((p) => format(f.t[p.key], p.values)),
-            total: items.total,
-            from: items.total === 0 ? 0 : (state.page - 1) * ROWS + 1,
-            to: (state.page - 1) * ROWS + docs.length,
-            results: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),
-            providers: await providersOf(docs.map((d) => d.id)),
-            facets: facetLinks(f, state, items.facets),
-            active: state.filters.map((x) => ({
-              label: `${facetLabel(x.field, f.lang)}: ${facetValueLabel(x.field, x.value, f.lang)}`,
-              href: searchUrl({ ...state, filters: state.filters.filter((y) => y !== x), page: 1 }),
-            })),
-            clearFilters: searchUrl({ ...state, filters: [], page: 1 }),
-            sorts,
-            pages,
-            pageLinks,
-            previous: state.page > 1 ? searchUrl({ ...state, page: state.page - 1 }) : undefined,
-            next: state.page < Math.min(pages, 500) ? searchUrl({ ...state, page: state.page + 1 }) : undefined,
-            persons: persons === undefined ? [] : parseDocs<Record<string, unknown>>(persons).map((p) => personLink(f, personView(p))),
-            personTotal: persons?.total ?? 0,
-          }),
-        };
+      }
+      const facets = RESULT_FACETS.map((field) => ({ field, limit: FACET_VALUES, mincount: 1, sort: 'count' as const }));
+      const itemSearch = engine({
+        kind: 'item',
+        request: {
+          query,
+          filters: engineFilters(state.filters),
+          facets,
+          sort: ENGINE_SORT[state.sort],
+          offset: (state.page - 1) * ROWS,
+          rows: ROWS,
+        },
       });
+      // Persons whose names match the same words; a query in item fields (title:…) is none of theirs.
+      let personQuery: QueryNode<string> | undefined;
+      if (state.q !== '') {
+        try {
+          personQuery = parseQuery(state.q);
+        } catch {
+          personQuery = undefined;
+        }
+      }
+      const personSearch =
+        personQuery === undefined
+          ? undefined
+          : engine({ kind: 'person', request: { query: personQuery, sort: { kind: 'relevance' }, offset: 0, rows: PERSON_ROWS } }).catch(
+              () => undefined,
+            );
+      const [items, persons] = await Promise.all([itemSearch, personSearch]);
+      const docs = parseDocs<ResultDoc>(items);
+      const pages = Math.max(1, Math.ceil(items.total / ROWS));
+      const pageLinks: Array<{ page: number; href: string; current: boolean }> = [];
+      for (let p = Math.max(1, state.page - 3); p <= Math.min(pages, state.page + 3, 500); p++) {
+        pageLinks.push({ page: p, href: searchUrl({ ...state, page: p }), current: p === state.page });
+      }
+      const sorts = SORTS.map((s) => ({
+        value: s,
+        label: {
+          relevance: f.t.sortRelevance,
+          title: f.t.sortTitleAsc,
+          '-title': f.t.sortTitleDesc,
+          date: f.t.sortOldest,
+          '-date': f.t.sortNewest,
+        }[s],
+        selected: s === state.sort,
+      }));
+      return {
+        status: 200,
+        html: render('search', {
+          ...f,
+          state,
+          problems: problems.map((p) => format(f.t[p.key], p.values)),
+          total: items.total,
+          from: items.total === 0 ? 0 : (state.page - 1) * ROWS + 1,
+          to: (state.page - 1) * ROWS + docs.length,
+          results: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),
+          providers: await providersOf(docs.map((d) => d.id)),
+          facets: facetLinks(f, state, items.facets),
+          active: state.filters.map((x) => ({
+            label: `${facetLabel(x.field, f.lang)}: ${facetValueLabel(x.field, x.value, f.lang)}`,
+            href: searchUrl({ ...state, filters: state.filters.filter((y) => y !== x), page: 1 }),
+          })),
+          clearFilters: searchUrl({ ...state, filters: [], page: 1 }),
+          sorts,
+          pages,
+          pageLinks,
+          previous: state.page > 1 ? searchUrl({ ...state, page: state.page - 1 }) : undefined,
+          next: state.page < Math.min(pages, 500) ? searchUrl({ ...state, page: state.page + 1 }) : undefined,
+          persons: persons === undefined ? [] : parseDocs<Record<string, unknown>>(persons).map((p) => personLink(f, personView(p))),
+          personTotal: persons?.total ?? 0,
+        }),
+      };
     },
 
     item: async (id, req) => {
@@ -378,40 +349,38 @@ export function createPages(deps: PageDeps): Pages {
     person: async (gnd, req) => {
       const f = frame(`/person/${encodeURIComponent(gnd)}`, req, (t) => t.notFound);
       if (!isGndNumber(gnd)) return problem(f, 404, f.t.notFound, format(f.t.personNotFound, { id: gnd }));
-      return guarded(f, async () => {
-        const uri = gndUri(gnd);
-        const found = await engine({
-          kind: 'person',
-          request: { query: { kind: 'term', field: 'id', text: uri }, sort: { kind: 'relevance' }, offset: 0, rows: 1 },
-        });
-        const doc = parseDocs<Record<string, unknown>>(found)[0];
-        if (doc === undefined) return problem(f, 404, f.t.notFound, format(f.t.personNotFound, { id: gnd }));
-        const person = personView(doc);
-        const filter = { field: 'affiliate_fct_normdata', value: uri };
-        const items = await engine({
-          kind: 'item',
-          request: {
-            query: ALL,
-            filters: { affiliate_fct_normdata: [uri, uri.replace(/^http:/, 'https:')] },
-            sort: ENGINE_SORT.title,
-            offset: 0,
-            rows: ROWS,
-          },
-        });
-        const docs = parseDocs<ResultDoc>(items);
-        const { state } = readSearchState({});
-        return {
-          status: 200,
-          html: render('person', {
-            ...f,
-            title: person.name,
-            person,
-            items: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),
-            itemTotal: items.total,
-            allItems: f.link(searchUrl({ ...state, filters: [filter] })),
-          }),
-        };
+      const uri = gndUri(gnd);
+      const found = await engine({
+        kind: 'person',
+        request: { query: { kind: 'term', field: 'id', text: uri }, sort: { kind: 'relevance' }, offset: 0, rows: 1 },
       });
+      const doc = parseDocs<Record<string, unknown>>(found)[0];
+      if (doc === undefined) return problem(f, 404, f.t.notFound, format(f.t.personNotFound, { id: gnd }));
+      const person = personView(doc);
+      const filter = { field: 'affiliate_fct_normdata', value: uri };
+      const items = await engine({
+        kind: 'item',
+        request: {
+          query: ALL,
+          filters: { affiliate_fct_normdata: [uri, uri.replace(/^http:/, 'https:')] },
+          sort: ENGINE_SORT.title,
+          offset: 0,
+          rows: ROWS,
+        },
+      });
+      const docs = parseDocs<ResultDoc>(items);
+      const { state } = readSearchState({});
+      return {
+        status: 200,
+        html: render('person', {
+          ...f,
+          title: person.name,
+          person,
+          items: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),
+          itemTotal: items.total,
+          allItems: f.link(searchUrl({ ...state, filters: [filter] })),
+        }),
+      };
     },
   };
 

@@ -8,7 +8,8 @@ import type { Store } from '../../src/store/Store.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
-import { ApiError } from '../../src/errors.js';
+import type { ApiError } from '../../src/errors.js';
+import { answerOf } from '../../src/http/errorMapping.js';
 import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import type { Person } from '../../src/domain/person.js';
@@ -46,13 +47,14 @@ async function withPool(
   }
 }
 
-/** The ApiError a promise is rejected with. */
+/** The catalog's answer (src/http/errorMapping.ts) to the error a promise is rejected with. */
 async function refusal(p: Promise<unknown>): Promise<ApiError> {
   try {
     await p;
   } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e;
+    const { api, log } = answerOf(e, loadConfig().search, 'test');
+    assert.equal(log, undefined, `a refusal, not an internal error: ${String(e)}`);
+    return api;
   }
   assert.fail('expected the search to be refused');
 }

@@ -12,7 +12,7 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { entitiesToJson } from '../bodies/entities.js';
 import { and } from '../../query/ast.js';
-import { parseQuery, QuerySyntaxError, type QueryNode } from '../../query/parse.js';
+import { parseQuery, type QueryNode } from '../../query/parse.js';
 import { FACETS, type EntitySearch, type EntitySort, type FacetName } from '../../search/entitySearch.js';
 import { normaliseFacetValue, normaliseQuery } from '../../search/schemas/personFields.js';
 import { createSearchRunner, type SearchRunner } from '../../search/searchPool.js';
@@ -88,13 +88,8 @@ function fieldClauses(q: Query): QueryNode[] {
 
 export function toEntitySearch(q: Query): { search: EntitySearch; randomSeed: string } {
   const mainText = one(q, 'query') ?? '*:*';
-  let query;
-  try {
-    query = normaliseQuery(and([parseQuery(mainText, { maxLength: ENTITY_LIMITS.maxQueryLength }), ...fieldClauses(q)]));
-  } catch (e) {
-    if (e instanceof QuerySyntaxError) throw ApiError.of('invalidQuery', e.message);
-    throw e;
-  }
+  // A syntax error is the catalog's 400 with its position (../errorMapping.ts).
+  const query = normaliseQuery(and([parseQuery(mainText, { maxLength: ENTITY_LIMITS.maxQueryLength }), ...fieldClauses(q)]));
   // The clauses count in the cursor's fingerprint as the query does.
   const queryText = JSON.stringify([mainText, ...Object.keys(ENTITY_FIELD_PARAMETERS).map((name) => list(q[name]))]);
   const facets = list(q.facet);

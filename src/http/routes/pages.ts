@@ -23,7 +23,7 @@ import { createPages, type PageAnswer, type PageDeps, type PageRequest, type Pag
 import { createRenderer } from '../../web/render.js';
 import { STYLESHEET } from '../../web/stylesheet.js';
 import type { Query } from '../../web/searchState.js';
-import { storeErrorOf } from '../errorHandler.js';
+import { apiErrorOf } from '../errorMapping.js';
 import { byHeaderValue, negotiate } from '../negotiate.js';
 import { bodyTag, weakEtag } from '../validators.js';
 
@@ -119,12 +119,13 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
             },
           })
         : undefined;
-    // What the server refuses on a page's path (the rate limit's 429, a bad path, the 503 of a
-    // store that cannot answer now) is a page too, with the error's status, headers and message;
-    // anything else goes to the app's handler.
+    // Every failure on a page's path (the rate limit's 429, a query the parser or the search
+    // refuses, the 503 of a store that cannot answer now) is a page too, with the status, headers
+    // and message of the catalog's answer (../errorMapping.ts); a 500 goes to the app's handler.
     scope.setErrorHandler((raw, request, reply) => {
-      const error = raw instanceof ApiError ? raw : storeErrorOf(raw, request);
-      if (error === undefined) throw raw;
+      const error = apiErrorOf(raw, request, config.search);
+      // The catalog's body, written (and logged once) by the app's handler.
+      if (error.status === 500) throw error;
       const retryAfter = error.headers['Retry-After'];
       const page = pages.error(error.status, error.message, requestOf(request), retryAfter === undefined ? undefined : Number(retryAfter));
       return reply.code(page.status).headers(headers).headers(error.headers).header('Content-Type', HTML_TYPE).send(page.html);

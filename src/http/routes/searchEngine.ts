@@ -2,10 +2,11 @@
  * What the search routes need of the search service: the engine's search and
  * suggestions, as the search runner gives them (src/search/searchPool.ts runs the engine
  * in its workers), and the query-string helpers they share. Errors: the service throws
- * ApiErrors (a 400 for a request the engine cannot answer, a 503 past the time budget).
+ * the search's coded errors (src/errorCodes.ts), answered by ../errorMapping.ts (a 400 for a
+ * request the engine cannot answer, a 503 past the time budget).
  */
 import { ApiError } from '../../errors.js';
-import { parseQuery, QuerySyntaxError, type QueryNode } from '../../query/parse.js';
+import { parseQuery, type QueryNode } from '../../query/parse.js';
 import { queryFields, type Schema } from '../../search/engine/schema.js';
 import type { EngineAnswer, EngineSearch } from '../../search/indexHost.js';
 import type { SearchKind } from '../../domain/searchFeed.js';
@@ -29,12 +30,7 @@ export function one(q: Query, name: string): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
-/** Parses a query over a schema's fields; a syntax error is the catalog's 400 with its position. */
+/** Parses a query over a schema's fields; a syntax error is the catalog's 400 with its position (../errorMapping.ts). */
 export function parseFor(schema: Schema, text: string, maxLength: number, defaultOperator: 'AND' | 'OR' = 'AND'): QueryNode<string> {
-  try {
-    return parseQuery(text, { fields: queryFields(schema), maxLength, defaultOperator });
-  } catch (e) {
-    if (e instanceof QuerySyntaxError) throw ApiError.of('invalidQuery', e.message);
-    throw e;
-  }
+  return parseQuery(text, { fields: queryFields(schema), maxLength, defaultOperator });
 }

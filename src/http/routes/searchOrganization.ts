@@ -9,10 +9,9 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { and, type QueryNode } from '../../query/ast.js';
-import { SearchDeadlineError, SearchRequestError } from '../../search/engine/errors.js';
 import type { FacetRequest, SearchRequest, SearchResult, SearchSort } from '../../search/engine/types.js';
 import { buildOrganizationIndex, ORGANIZATION_FACETS, organizationSchema, type OrganizationIndex } from '../../search/organizationIndex.js';
-import { checkClauses, SearchLimitError } from '../../search/engine/searchLimits.js';
+import { checkClauses } from '../../search/engine/searchLimits.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
 import {
@@ -117,33 +116,19 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
     return built.organizations;
   }
 
-  /** A search of the organizations, with the limits and time budget of the other searches (docs/api.md "Bounds"). */
+  /**
+   * A search of the organizations, with the limits and time budget of the other searches
+   * (docs/api.md "Bounds"); its errors are answered as theirs are (../errorMapping.ts).
+   */
   async function search(request: SearchRequest): Promise<{ result: SearchResult; docs: string[] }> {
     const { index, docs } = await organizations();
     const s = config.search;
-    try {
-      checkClauses(request.query, s.maxClauses);
-      const result = index.search(request, Date.now() + s.timeBudgetMs, {
-        maxExpansionsPerTerm: s.maxExpansionsPerTerm,
-        maxExpansionsPerQuery: s.maxExpansionsPerQuery,
-      });
-      return { result, docs: result.ids.map((id) => docs.get(id) ?? JSON.stringify({ id })) };
-    } catch (e) {
-      if (e instanceof SearchLimitError) {
-        const l = e.limit;
-        throw l.key === 'tooManyClauses'
-          ? ApiError.of('tooManyClauses', l.clauses, l.max)
-          : l.key === 'wildcardTooBroad'
-            ? ApiError.of('wildcardTooBroad', l.pattern, l.max)
-            : ApiError.of('queryTooBroad', l.max);
-      }
-      if (e instanceof SearchRequestError) throw bad(e.message);
-      if (e instanceof SearchDeadlineError) {
-        const seconds = Math.max(1, Math.ceil(s.timeBudgetMs / 1000));
-        throw ApiError.of('searchOverBudget', s.timeBudgetMs, seconds).withHeaders({ 'Retry-After': String(seconds) });
-      }
-      throw e;
-    }
+    checkClauses(request.query, s.maxClauses);
+    const result = index.search(request, Date.now() + s.timeBudgetMs, {
+      maxExpansionsPerTerm: s.maxExpansionsPerTerm,
+      maxExpansionsPerQuery: s.maxExpansionsPerQuery,
+    });
+    return { result, docs: result.ids.map((id) => docs.get(id) ?? JSON.stringify({ id })) };
   }
 
   app.get(

@@ -8,7 +8,7 @@
  * (../bodies/solrResponse.ts): a client of Solr reads `error.msg` and `error.code`.
  * The stored fields that `fl` picks are listed in docs/search.md "Solr-native select".
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { solrErrorToJson, solrResponseToJson, type SolrParams } from '../bodies/solrResponse.js';
@@ -20,7 +20,7 @@ import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import type { FacetRequest, SearchRequest, SearchSort } from '../../search/engine/types.js';
 import type { StoredValue } from '../../search/indexHost.js';
 import type { SearchKind } from '../../domain/searchFeed.js';
-import { frameworkErrorOf, storeErrorOf } from '../errorHandler.js';
+import { apiErrorOf } from '../errorMapping.js';
 import { jsonOnly } from '../formatChoice.js';
 import { isCredentialParameter } from '../redact.js';
 import { SEARCH_LIMITS, solrSelectSchema } from '../searchSchemas.js';
@@ -215,17 +215,9 @@ export interface SolrRouteDeps {
 
 export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): void {
   const { config, onRequest, search } = deps;
-  /** Every failure of these routes in Solr's shape, with the status and message of the catalog. */
-  const errorHandler = (error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
-    let api: ApiError | undefined;
-    if (error instanceof ApiError) api = error;
-    else if ((error as FastifyError).validation || ((error as FastifyError).statusCode ?? 500) < 500)
-      api = frameworkErrorOf(error as FastifyError);
-    else api = storeErrorOf(error, request);
-    if (api === undefined) {
-      request.log.error({ err: error, requestId: request.id }, 'internal error');
-      api = ApiError.of('internal', String(request.id));
-    }
+  /** Every failure of these routes in Solr's shape, with the status, message and headers of the catalog's answer. */
+  const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const api = apiErrorOf(error, request, config.search);
     for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
     return reply
       .code(api.status)

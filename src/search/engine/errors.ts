@@ -1,11 +1,14 @@
 /**
  * The two errors a search throws. Both are plain and cloneable, so a worker can send
- * `{name, message}` back and the caller rebuild them.
+ * `{name, message}` back and the caller rebuild them. Their codes (src/errorCodes.ts) say
+ * what HTTP answers them with.
  */
+import type { ErrorCode } from '../../errorCodes.js';
 
 /** The search ran past its deadline (checked cooperatively; the HTTP layer answers 503). */
 export class SearchDeadlineError extends Error {
   override readonly name = 'SearchDeadlineError';
+  readonly code = 'search.overBudget' satisfies ErrorCode;
   constructor() {
     super('The search took longer than its time limit; narrow the query (more words, fewer wildcards) or try again.');
   }
@@ -14,6 +17,7 @@ export class SearchDeadlineError extends Error {
 /** The request cannot be answered as asked: a 400 with this message, which says what to fix. */
 export class SearchRequestError extends Error {
   override readonly name = 'SearchRequestError';
+  readonly code = 'search.request' satisfies ErrorCode;
 }
 
 /**

@@ -5,6 +5,7 @@
  * deadline, src/search/searchPool.ts the clause count and the budget.
  */
 import { DEFAULTS } from '../../config.js';
+import type { ErrorCode } from '../../errorCodes.js';
 import type { QueryNode } from '../../query/ast.js';
 
 export interface SearchLimits {
@@ -37,6 +38,7 @@ export type SearchLimitKind =
 
 /** A search over one of its limits; the HTTP layer answers the catalog entry `limit.key` (a 400). */
 export class SearchLimitError extends Error {
+  readonly code = 'search.limit' satisfies ErrorCode;
   constructor(readonly limit: SearchLimitKind) {
     super(`search over its limit: ${limit.key}`);
   }
@@ -44,8 +46,17 @@ export class SearchLimitError extends Error {
 
 /** Thrown by Deadline.check once the time budget is spent. */
 export class SearchOverBudgetError extends Error {
+  readonly code = 'search.overBudget' satisfies ErrorCode;
   constructor(readonly budgetMs: number) {
     super(`search over its budget of ${budgetMs} ms`);
+  }
+}
+
+/** Every search worker busy and the queue full (src/search/searchPool.ts): a 503 to retry after about a budget. */
+export class SearchBusyError extends Error {
+  readonly code = 'search.busy' satisfies ErrorCode;
+  constructor(readonly budgetMs: number) {
+    super('every search worker is busy and the queue is full');
   }
 }
 
