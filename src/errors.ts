@@ -227,6 +227,28 @@ export const ERRORS = {
     (id: string, part: string) =>
       `Item '${shown(id)}' has no ${part} part: its package does not contain one. GET /items/${shown(id)}/aip shows the parts the package has.`,
   ),
+  // --- linked data (docs/linked-data.md) ---
+  edmNotReadable: define(
+    'NotAcceptableException',
+    406,
+    ['id', 'type', 'detail'],
+    (id: string, type: string, detail: string) =>
+      `The EDM of item '${shown(id)}' is not RDF/XML that can be read as triples (${shown(detail, 200)}), so it cannot be given as ${type}. ` +
+      `Ask for application/rdf+xml: GET /items/${shown(id)}/edm serves it as stored.`,
+  ),
+  personNotFound: define(
+    'PersonNotFoundException',
+    404,
+    ['id'],
+    (id: string) =>
+      `There is no person '${shown(id)}'. /entities/{gnd} takes the GND number of a stored person (e.g. 118540238); GET /entities?query=… searches the persons.`,
+  ),
+  sitemapNotFound: define(
+    'NotFoundException',
+    404,
+    ['name'],
+    (name: string) => `There is no sitemap '${shown(name)}'. /sitemap.xml lists the sitemaps this server has.`,
+  ),
   // --- binaries and IIIF (docs/api.md "GET /binary/{path}", "GET /items/{id}/iiif") ---
   invalidBinaryPath: define(
     'InvalidBinaryPathException',

@@ -12,7 +12,7 @@
  * It answers only requests it can answer exactly as the route does, with the
  * same status, headers and body (test/http/fastPath.test.ts compares the two):
  * a GET of /items/{id}/parents, /items/{id}/aip or /items/{id} (or the same
- * under /2) with no query
+ * under /2; /items/{id} unless Accept asks for linked data) with no query
  * string and no percent-encoding, a Host, an Accept the route accepts, a valid
  * key in the Authorization header; for `parents` no Accept-Encoding
  * (@fastify/compress decides those) and no If-None-Match; for packages no 304. Everything else,
@@ -33,6 +33,7 @@ import type { KeyedRequest } from './auth.js';
 import { ITEM_VARY, itemRepresentation } from './formatChoice.js';
 import { withoutGenerationPrefix } from './generation.js';
 import type { HierarchyAnswers } from './hierarchyAnswers.js';
+import { ITEM_LINKED_DATA } from './linkedData.js';
 import type { PackageAnswer, PackageAnswers } from './packageAnswers.js';
 import type { AnswerLog } from './requestLog.js';
 import { isValidItemId } from '../domain/itemIds.js';
@@ -131,6 +132,14 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
     deps.record?.('/items/:id/parents', 200, started);
   }
 
+  function wantsPackage(req: IncomingMessage): boolean {
+    try {
+      return ITEM_LINKED_DATA.choose(req, config.http.requireAccept).kind === 'route';
+    } catch {
+      return false;
+    }
+  }
+
   function failed(this: void, e: unknown): void {
     // Unreachable in practice: writeHead and end do not throw for the headers made here.
     process.emitWarning(`fast path: ${(e as Error).message}`);
@@ -156,8 +165,11 @@ export function createFastPath(deps: FastPathDeps): FastPath | undefined {
       if (req.headers['accept-encoding'] !== undefined || req.headers['if-none-match'] !== undefined) return false;
       answering = parentsAnswer(req, res, id, started);
     } else if (rest === '/aip') answering = packageAnswer(req, res, id, '/items/:id/aip', started);
-    else if (rest === '') answering = packageAnswer(req, res, id, '/items/:id', started);
-    else return false;
+    else if (rest === '') {
+      // An Accept that ranks an RDF syntax first (or none of the offers) is the route's (docs/linked-data.md).
+      if (!wantsPackage(req)) return false;
+      answering = packageAnswer(req, res, id, '/items/:id', started);
+    } else return false;
     // The answers catch what the store and the key check throw; anything else (writing the
     // answer failed) ends the request, which no one else can answer any more.
     answering.catch(failed);

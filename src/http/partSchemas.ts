@@ -115,6 +115,7 @@ export function partSchema(part: string) {
   const content: Record<string, { schema: Record<string, unknown> }> = {};
   if (d.json !== undefined) content['application/json'] = { schema: { type: 'object', description: d.json } };
   for (const type of d.xmlTypes) content[type] = { schema: { type: 'string', description: d.xml } };
+  if (part === 'edm') Object.assign(content, RDF_SYNTAX_CONTENT);
   return {
     summary: d.summary,
     params: itemParams,
@@ -133,6 +134,15 @@ export function partSchema(part: string) {
     },
   };
 }
+
+/** The RDF syntaxes an item's EDM is also given in (docs/linked-data.md), for the OpenAPI description. */
+export const RDF_SYNTAX_CONTENT: Record<string, { schema: Record<string, unknown> }> = {
+  'application/ld+json': {
+    schema: { type: 'object', description: 'The EDM graph as JSON-LD 1.1, compacted with a context of EDM prefixes.' },
+  },
+  'text/turtle': { schema: { type: 'string', description: 'The EDM graph as Turtle.' } },
+  'application/n-triples': { schema: { type: 'string', description: 'The EDM graph as N-Triples.' } },
+};
 
 export const versionSchema = {
   summary: 'The version of this service, as plain text (ddb-openapi-6.8 getVersion). No key needed.',

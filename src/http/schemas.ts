@@ -120,6 +120,29 @@ export const aipSchema = {
   },
 } as const;
 
+/** GET /items/{id}: the package as /aip gives it, or the item's EDM graph in an RDF syntax (docs/linked-data.md). */
+export const itemSchema = {
+  ...aipSchema,
+  summary:
+    'The archival information package of an item, at the path of the newer generation of the DDB API; or its EDM graph as linked data',
+  response: {
+    ...aipSchema.response,
+    200: {
+      description:
+        'The package, as /items/{id}/aip gives it; or, by Accept, the EDM graph of the package (the rdf:RDF of its edm part) as JSON-LD, Turtle, N-Triples or RDF/XML (docs/linked-data.md).',
+      content: {
+        ...aipSchema.response[200].content,
+        'application/ld+json': { schema: { type: 'object', description: 'The EDM graph as JSON-LD 1.1.' } },
+        'text/turtle': { schema: { type: 'string', description: 'The EDM graph as Turtle.' } },
+        'application/n-triples': { schema: { type: 'string', description: 'The EDM graph as N-Triples.' } },
+        'application/rdf+xml': {
+          schema: { type: 'string', description: 'The EDM graph as stored: RDF/XML, as /items/{id}/edm serves it.' },
+        },
+      },
+    },
+  },
+} as const;
+
 export const ENTITY_LIMITS = {
   defaultRows: 20,
   maxRows: 1000,

@@ -29,6 +29,7 @@ import { countingStoreErrors } from './storeErrorCount.js';
 import type { SearchRunner } from '../search/searchPool.js';
 import { withoutGenerationPrefix } from './generation.js';
 import { createHierarchyAnswers } from './hierarchyAnswers.js';
+import { createItemGraphAnswers } from './itemGraphAnswers.js';
 import { createPackageAnswers } from './packageAnswers.js';
 import { addQueryChecks } from './queryChecks.js';
 import { addDigestValidators } from './validators.js';
@@ -48,6 +49,7 @@ import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/opena
 import { registerOaiRoutes } from './routes/oai.js';
 import { registerReconcileRoutes } from './routes/reconcile.js';
 import { registerPartRoutes } from './routes/parts.js';
+import { registerPersonDataRoutes } from './routes/personData.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -263,7 +265,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const onRequest = auth.onRequest;
   const hierarchies = createHierarchyAnswers(store);
   const packages = createPackageAnswers(store, config);
-  registerItemRoutes(app, { config, onRequest, hierarchies, packages });
+  const graphs = createItemGraphAnswers(store, config);
+  registerItemRoutes(app, { config, onRequest, hierarchies, packages, graphs });
   searches = registerEntityRoutes(app, { store, config, onRequest, searches: node?.searches });
   // The item search family (docs/search.md), on the same runner as /entities.
   registerSearchRoutes(app, { config, onRequest, search: searches });
@@ -274,7 +277,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   registerHealthRoutes(app, { store, searches });
   registerMetricsRoute(app, { config, metrics: node ? { ...metrics, text: node.metrics(() => metrics.json()) } : metrics, onRequest });
   registerChildrenRoutes(app, { store, config, onRequest });
-  registerPartRoutes(app, { store, config, onRequest });
+  registerPartRoutes(app, { store, config, onRequest, graphs });
+  registerPersonDataRoutes(app, { store, config, onRequest });
   registerServiceRoutes(app, { store, config, onRequest });
   registerInstitutionRoutes(app, { store, config, onRequest });
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);

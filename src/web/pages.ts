@@ -21,6 +21,11 @@ import type { Renderer } from './render.js';
 import { engineFilters, ENGINE_SORT, readSearchState, ROWS, searchUrl, SORTS, type Query, type SearchState } from './searchState.js';
 import { personView, gndOfPersonId, gndUri, isGndNumber, type PersonView } from './personView.js';
 
+/** The RDF syntaxes of an item's EDM graph at /items/{id} (src/http/linkedData.ts). */
+const LINKED_DATA_TYPES = ['application/ld+json', 'text/turtle', 'application/n-triples', 'application/rdf+xml'] as const;
+/** Those of a person at /entities/{gnd}. */
+const PERSON_DATA_TYPES = ['application/ld+json', 'text/turtle', 'application/n-triples'] as const;
+
 export interface PageRequest {
   query: Query;
   acceptLanguage: string | undefined;
@@ -319,6 +324,8 @@ export function createPages(deps: PageDeps): Pages {
             view.provider === undefined
               ? undefined
               : f.link(searchUrl({ ...state, filters: [{ field: 'provider_fct', value: view.provider.name }] })),
+          // The item's EDM graph in each RDF syntax, by Accept at the API's path (docs/linked-data.md).
+          alternates: LINKED_DATA_TYPES.map((type) => ({ type, href: `/items/${enc}` })),
           // The API answers JSON or XML by Accept (a browser's gets XML): the labels name the resource.
           api: [
             { label: f.t.apiPackage, href: `/items/${enc}`, type: 'application/json' },
@@ -376,6 +383,8 @@ export function createPages(deps: PageDeps): Pages {
           ...f,
           title: person.name,
           person,
+          // The person as linked data, by Accept at the API's path (docs/linked-data.md "Persons").
+          alternates: PERSON_DATA_TYPES.map((type) => ({ type, href: `/entities/${encodeURIComponent(gnd.toUpperCase())}` })),
           items: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),
           itemTotal: items.total,
           allItems: f.link(searchUrl({ ...state, filters: [filter] })),

@@ -199,6 +199,9 @@ const layout = `<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><% if (it.title !== it.t.siteName) { %><%= it.title %> · <% } %><%= it.t.siteName %></title>
 <link rel="stylesheet" href="/assets/pages.css">
+<% (it.alternates || []).forEach(function (a) { %>
+<link rel="alternate" type="<%= a.type %>" href="<%= a.href %>">
+<% }) %>
 </head>
 <body>
 <a class="skip" href="#main"><%= it.t.skip %></a>

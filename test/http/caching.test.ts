@@ -188,6 +188,7 @@ for (const backend of BACKENDS) {
         '/entities/facets/{facetName}',
         '/entities/sortcriteria',
         '/entities/suggest',
+        '/entities/{gnd}',
         '/institutions',
         '/institutions/map',
         '/institutions/sectors',
@@ -238,8 +239,20 @@ for (const backend of BACKENDS) {
       assert.equal(doc.paths['/status'].get.security, undefined);
       assert.deepEqual(Object.keys(doc.paths['/items/{id}/edm'].get.responses['200'].content).sort(), [
         'application/json',
+        'application/ld+json',
+        'application/n-triples',
         'application/rdf+xml',
         'application/xml',
+        'text/turtle',
+      ]);
+      // The item's EDM graph as linked data at its own path too (docs/linked-data.md).
+      assert.deepEqual(Object.keys(doc.paths['/items/{id}'].get.responses['200'].content).sort(), [
+        'application/json',
+        'application/ld+json',
+        'application/n-triples',
+        'application/rdf+xml',
+        'application/xml',
+        'text/turtle',
       ]);
       assert.deepEqual(
         doc.paths['/items/{id}/children'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(),

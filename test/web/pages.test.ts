@@ -205,6 +205,15 @@ for (const backend of BACKENDS) {
         assert.ok(html.includes(`<li><a href="/items/FILE01${path}" type="${type}">${label}</a></li>`), label);
       }
       assert.ok(html.includes('<a href="/item/FILE01/tree">Hierarchie durchblättern</a>'));
+      // The EDM graph in each RDF syntax (docs/linked-data.md), in the head.
+      const alternates = [...html.matchAll(/<link rel="alternate" type="([^"]+)" href="([^"]+)">/g)].map((m) => `${m[1]} ${m[2]}`);
+      assert.deepEqual(alternates, [
+        'application/ld+json /items/FILE01',
+        'text/turtle /items/FILE01',
+        'application/n-triples /items/FILE01',
+        'application/rdf+xml /items/FILE01',
+      ]);
+      assert.ok(html.indexOf('<link rel="alternate"') < html.indexOf('</head>'));
     });
 
     test('item: its children, paged', async () => {
@@ -263,6 +272,12 @@ for (const backend of BACKENDS) {
           '<a href="/search?f=affiliate_fct_normdata%3Ahttp%3A%2F%2Fd-nb.info%2Fgnd%2F118540238&amp;lang=en">All 3 items about this person</a>',
         ),
       );
+      const alternates = [...html.matchAll(/<link rel="alternate" type="([^"]+)" href="([^"]+)">/g)].map((m) => `${m[1]} ${m[2]}`);
+      assert.deepEqual(alternates, [
+        'application/ld+json /entities/118540238',
+        'text/turtle /entities/118540238',
+        'application/n-triples /entities/118540238',
+      ]);
     });
 
     test('what is not there is a 404 page, in the language asked', async () => {

@@ -9,8 +9,10 @@ import { isValidItemId } from '../../domain/itemIds.js';
 import { redactUrl } from '../redact.js';
 import { itemRepresentation, itemVary } from '../formatChoice.js';
 import type { HierarchyAnswers } from '../hierarchyAnswers.js';
+import type { ItemGraphAnswers } from '../itemGraphAnswers.js';
+import { ITEM_LINKED_DATA } from '../linkedData.js';
 import type { PackageAnswers } from '../packageAnswers.js';
-import { aipSchema, parentsSchema } from '../schemas.js';
+import { aipSchema, itemSchema, parentsSchema } from '../schemas.js';
 import { sendTagged } from '../validators.js';
 
 export interface ItemRouteDeps {
@@ -18,6 +20,8 @@ export interface ItemRouteDeps {
   onRequest: onRequestHookHandler;
   hierarchies: HierarchyAnswers;
   packages: PackageAnswers;
+  /** The item's EDM graph in RDF syntaxes, for GET /items/{id} (docs/linked-data.md). */
+  graphs: ItemGraphAnswers;
 }
 
 type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -38,6 +42,14 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
     return reply.headers(answer.headers).code(answer.status).send(answer.body);
   }
 
+  /** GET /items/{id}: the package, or, when Accept ranks an RDF syntax first, the EDM graph in it. */
+  async function item(request: ItemRequest, reply: FastifyReply) {
+    const id = itemId(request);
+    const choice = ITEM_LINKED_DATA.choose(request, config.http.requireAccept);
+    const answer = choice.kind === 'rdf' ? await deps.graphs.answer(request, id, choice.type) : await deps.packages.answer(request, id);
+    return reply.headers(answer.headers).code(answer.status).send(answer.body);
+  }
+
   async function parents(request: ItemRequest, reply: FastifyReply) {
     const id = itemId(request);
     const rep = itemRepresentation(request, config.http.requireAccept);
@@ -51,14 +63,6 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
   type Route = { Params: { id: string } };
   const onRequest = deps.onRequest;
   app.get<Route>('/items/:id/aip', { onRequest, schema: aipSchema, compress: false }, aip);
-  app.get<Route>(
-    '/items/:id',
-    {
-      onRequest,
-      schema: { ...aipSchema, summary: 'The archival information package of an item, at the path of the newer generation of the DDB API' },
-      compress: false,
-    },
-    aip,
-  );
+  app.get<Route>('/items/:id', { onRequest, schema: itemSchema, compress: false }, item);
   app.get<Route>('/items/:id/parents', { onRequest, schema: parentsSchema }, parents);
 }

@@ -67,6 +67,7 @@ const OPERATIONS: Readonly<Record<string, { id: string; tag: string }>> = {
   '/entities/facets/maxpages': { id: 'getEntitiesFacetsMaxpages', tag: 'persons' },
   '/entities/sortcriteria': { id: 'getEntitiesSortcriteria', tag: 'persons' },
   '/entities/suggest': { id: 'getEntitiesSuggest', tag: 'persons' },
+  '/entities/:gnd': { id: 'getEntitiesGnd', tag: 'persons' },
   '/search/organization': { id: 'getSearchOrganization', tag: 'organizations' },
   '/search/organization/facets': { id: 'getSearchOrganizationFacets', tag: 'organizations' },
   '/search/organization/facets/:facetName': { id: 'getSearchOrganizationFacetsFacetName', tag: 'organizations' },

@@ -11,6 +11,8 @@ import { PACKAGE_PARTS, type PackagePart } from '../../formats/packageParts.js';
 import { labelLanguage } from '../../formats/viewLabels.js';
 import { isValidItemId } from '../../domain/itemIds.js';
 import type { Store } from '../../store/Store.js';
+import type { ItemGraphAnswers } from '../itemGraphAnswers.js';
+import { EDM_LINKED_DATA } from '../linkedData.js';
 import { createPartAnswers } from '../partAnswers.js';
 import { partSchema } from '../partSchemas.js';
 
@@ -18,6 +20,8 @@ export interface PartRouteDeps {
   config: Config;
   onRequest: onRequestHookHandler;
   store: Pick<Store, 'getItemDocument' | 'getItemHead'>;
+  /** The EDM graph in the RDF syntaxes besides RDF/XML, for GET /items/{id}/edm (docs/linked-data.md). */
+  graphs: ItemGraphAnswers;
 }
 
 type Route = { Params: { id: string }; Querystring: { lang?: string } };
@@ -27,7 +31,12 @@ export function registerPartRoutes(app: FastifyInstance, deps: PartRouteDeps): v
   const handler = (part: PackagePart) => async (request: FastifyRequest<Route>, reply: FastifyReply) => {
     const id = request.params.id;
     if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
-    const answer = await parts.answer(request, id, part, labelLanguage(request.query.lang));
+    const choice =
+      part === 'edm' ? EDM_LINKED_DATA.choose(request, deps.config.http.requireAccept) : ({ kind: 'route', offer: undefined } as const);
+    const answer =
+      choice.kind === 'rdf'
+        ? await deps.graphs.answer(request, id, choice.type)
+        : await parts.answer(request, id, part, labelLanguage(request.query.lang));
     return reply.headers(answer.headers).code(answer.status).send(answer.body);
   };
   for (const part of PACKAGE_PARTS) {
