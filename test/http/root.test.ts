@@ -65,6 +65,7 @@ const OPERATIONS = [
   '/items/{id}/source',
   '/items/{id}/source/description',
   '/items/{id}/source/record',
+  '/entities/{gnd}',
   '/version',
   '/status',
   '/institutions',
