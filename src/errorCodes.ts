@@ -29,7 +29,7 @@ export const ERROR_CODES = {
     when: 'the query is not Lucene syntax, or names a field the search does not have; the message gives the position',
   },
   'search.request': {
-    raisedBy: '`SearchRequestError` (src/search/engine/errors.ts, src/search/entitySearch.ts)',
+    raisedBy: '`SearchRequestError` (src/search/engine/errors.ts)',
     blame: 'request',
     answers: ['invalidSearch'],
     when: 'the search cannot be answered as asked (a cursor of another search, a sort on a field without order); the message says what to fix',

@@ -14,9 +14,7 @@
  */
 import type { SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
 import { storeErrorParts, type StoreErrorParts } from '../domain/storeErrors.js';
-import { SearchDeadlineError, SearchRequestError as EngineRequestError } from './engine/errors.js';
-import { entityEngineSearch, entityResult } from './entityEngine.js';
-import { SearchRequestError, type EntitySearch } from './entitySearch.js';
+import { SearchDeadlineError, SearchRequestError } from './engine/errors.js';
 import { IndexHost, WRITE_AFTER_CHANGES, type EngineAnswer, type EngineSearch } from './indexHost.js';
 import {
   SearchBusyError,
@@ -69,7 +67,7 @@ export function failureOf(e: unknown): SearchFailure {
   if (store !== undefined) return { kind: 'store', store };
   if (e instanceof SearchOverBudgetError || e instanceof SearchDeadlineError) return { kind: 'budget' };
   if (e instanceof SearchBusyError) return { kind: 'busy' };
-  if (e instanceof SearchRequestError || e instanceof EngineRequestError) return { kind: 'request', message: e.message };
+  if (e instanceof SearchRequestError) return { kind: 'request', message: e.message };
   const error = e instanceof Error ? e : new Error(String(e));
   return { kind: 'internal', message: error.message, stack: error.stack ?? '' };
 }
@@ -79,13 +77,6 @@ export const KINDS: readonly SearchKind[] = ['person', 'item'];
 export function opKind(op: SearchOp): SearchKind {
   return op.op === 'engine' ? op.search.kind : op.kind;
 }
-
-/** The engine op of an entity search (a cursor mark of another search throws SearchRequestError). */
-export function entityOp(search: EntitySearch): SearchOp {
-  return { op: 'engine', search: entityEngineSearch(search) };
-}
-
-export { entityResult };
 
 export class HostedIndexes {
   readonly host: IndexHost;

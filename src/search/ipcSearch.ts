@@ -5,8 +5,8 @@
  * multiplied by N; each HTTP worker has an IpcSearchRunner that sends its
  * searches there over the cluster's IPC channel (src/ipcPeer.ts).
  *
- * The worker's runner is a Runner as the pool is: it turns entity searches
- * into engine searches and refuses too many clauses itself; the host runs
+ * The worker's runner is a Runner as the pool is: it refuses too many
+ * clauses itself; the host runs
  * the rest on its own runner, with its budget, queue and watchdog, and sends
  * back the answer or the error as plain data (./hostedIndexes.ts SearchFailure), which
  * the worker turns back into the same coded error (src/errorCodes.ts), so that the client

@@ -31,10 +31,7 @@ import type { Config } from '../config.js';
 import type { SearchHostStore } from '../domain/searchFeed.js';
 import type { SearchKind } from '../domain/searchFeed.js';
 import { reviveStoreError } from '../domain/storeErrors.js';
-import type { EntitySearch, EntitySearchResult } from './entitySearch.js';
 import {
-  entityOp,
-  entityResult,
   failureOf,
   HostedIndexes,
   opKind,
@@ -53,9 +50,10 @@ import { sampleThread, stuck, type ThreadSample } from './threadPriority.js';
 export type SearchSettings = Config['search'];
 
 export interface SearchRunner {
-  /** GET /entities: the result, or a coded error (src/errorCodes.ts: over a limit, over the budget, too busy). */
-  run(search: EntitySearch): Promise<EntitySearchResult>;
-  /** A search of the engine (items or persons), with the same budget, limits and errors as run(). */
+  /**
+   * A search of the engine (items or persons): the answer, or a coded error (src/errorCodes.ts:
+   * a request the engine cannot answer, over a limit, over the budget, too busy).
+   */
   engine(search: EngineSearch): Promise<EngineAnswer>;
   /** Up to `limit` completions of `prefix` from `kind`'s index (IndexHost.suggest), with the same budget. */
   suggest(kind: SearchKind, prefix: string, limit: number): Promise<string[]>;
@@ -164,16 +162,11 @@ export function errorOfFailure(failure: SearchFailure, budgetMs: number): Error 
 }
 
 /**
- * What the runners share: entity searches as engine searches, the clause limit before
- * anything runs. Exported for the runner of an HTTP worker process (./ipcSearch.ts),
+ * What the runners share: the clause limit before anything runs. Exported for the runner of an HTTP worker process (./ipcSearch.ts),
  * which forwards its searches to the process that hosts the indexes.
  */
 export abstract class Runner implements SearchRunner {
   constructor(protected readonly settings: SearchSettings) {}
-
-  async run(search: EntitySearch): Promise<EntitySearchResult> {
-    return entityResult(search, (await this.submit(entityOp(search))) as EngineAnswer);
-  }
 
   async engine(search: EngineSearch): Promise<EngineAnswer> {
     return (await this.submit({ op: 'engine', search })) as EngineAnswer;

@@ -9,7 +9,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { edmItemId } from '../../src/ingest/edm/itemId.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
-import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { cli } from '../helpers/cli.js';
 import { filesIn, MIMO_DIR, readAll, readText, recordsOf } from '../ingest-edm/helpers.js';
 import { searchPersons } from '../helpers/personSearch.js';
@@ -90,7 +89,7 @@ test('one person under http:// and https:// in one run: the first wins, the seco
   }
   const store = openSqliteStore({ path: db });
   try {
-    const found = await searchPersons(store, toEntitySearch({ query: 'id:"http://d-nb.info/gnd/118540238"' }).search);
+    const found = await searchPersons(store, { query: 'id:"http://d-nb.info/gnd/118540238"' });
     assert.equal(found.total, 1);
     assert.match(found.docs[0]!, /"preferredName":"Goethe, Johann Wolfgang von"/);
   } finally {

@@ -8,7 +8,6 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadVocab } from '../../bench/synth/vocab.js';
 import { PersonGenerator } from '../../bench/synth/persons.js';
-import { toEntitySearch } from '../../src/http/routes/entities.js';
 import type { Person } from '../../src/domain/person.js';
 import { entityDoc } from '../../src/formats/entityDoc.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
@@ -100,7 +99,7 @@ test('large files are read and parsed on the worker in turn: the first of a pers
   const store = openSqliteStore({ path: db });
   try {
     assert.equal(await store.countPersons(), 60_000);
-    const found = await searchPersons(store, toEntitySearch({ query: `id:"${renamed.id}"` }).search);
+    const found = await searchPersons(store, { query: `id:"${renamed.id}"` });
     assert.equal(found.total, 1);
     assert.equal(found.docs[0], `${entityDoc(JSON.parse(first[5]!) as Person).slice(0, -1)},"count":0}`);
   } finally {

@@ -7,12 +7,12 @@
  * 30,000 small items referring to them (skewed) give the persons their
  * `count`. The same persons and references go into the plain SQL model of
  * referenceSearch.ts, which shares no code with the production search
- * (the engine, src/search/engine/, as src/search/entityEngine.ts maps the
- * entity search onto it); both sides use the query parser and the folding of
+ * (the engine, src/search/engine/, as src/http/searchRequest/personSearch.ts
+ * maps the person search onto it); both sides use the query parser and the folding of
  * src/search/engine/fold.ts.
  *
  * Requests are built by the /entities route's own parameter handling
- * (toEntitySearch), so facet.limit, minDocs, filters and cursors are read as
+ * (toPersonSearch), so facet.limit, minDocs, filters and cursors are read as
  * the API reads them. Each case compares numberOfResults, every requested
  * facet (values, counts, order: descending count, ties by value), and the
  * order of the hits: the first page for ALPHA_ASC, ALPHA_DESC and
@@ -29,11 +29,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadVocab } from '../../bench/synth/vocab.js';
 import { PersonGenerator } from '../../bench/synth/persons.js';
-import { toEntitySearch } from '../../src/http/routes/entities.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
 import type { Person } from '../../src/domain/person.js';
 import { parseQuery } from '../../src/query/parse.js';
-import type { EntitySearchResult } from '../../src/search/entitySearch.js';
+import type { EntitiesResult } from '../../src/http/bodies/entities.js';
 import { fold, tokens } from '../../src/search/engine/fold.js';
 import type { PreparedItem, Store } from '../../src/store/Store.js';
 import { BACKENDS } from '../helpers/backends.js';
@@ -117,16 +116,16 @@ interface Prod {
   total: number;
   ids: string[];
   counts: number[];
-  facets: EntitySearchResult['facets'];
+  facets: EntitiesResult['facets'];
 }
 
-function docsOf(result: EntitySearchResult): { ids: string[]; counts: number[] } {
+function docsOf(result: EntitiesResult): { ids: string[]; counts: number[] } {
   const docs = result.docs.map((d) => JSON.parse(d) as { id: string; count: number });
   return { ids: docs.map((d) => d.id), counts: docs.map((d) => d.count) };
 }
 
 async function production(params: Params): Promise<Prod> {
-  const result = await searchPersons(store, toEntitySearch(params).search);
+  const result = await searchPersons(store, params);
   return { total: result.total, facets: result.facets, ...docsOf(result) };
 }
 
@@ -136,7 +135,7 @@ async function productionAllPages(params: Params): Promise<{ ids: string[]; page
   let mark = '*';
   let pages = 0;
   for (;;) {
-    const result = await searchPersons(store, toEntitySearch({ ...params, rows: String(PAGE), cursorMark: mark }).search);
+    const result = await searchPersons(store, { ...params, rows: String(PAGE), cursorMark: mark });
     pages++;
     ids.push(...docsOf(result).ids);
     assert.ok(result.nextCursorMark !== undefined, 'a cursor request answers nextCursorMark');

@@ -15,7 +15,6 @@ import { answerOf } from '../../src/http/errorMapping.js';
 import { QuerySyntaxError } from '../../src/query/errors.js';
 import { SearchDeadlineError, SearchRequestError } from '../../src/search/engine/errors.js';
 import { SearchBusyError, SearchLimitError, SearchOverBudgetError } from '../../src/search/engine/searchLimits.js';
-import { SearchRequestError as EntitySearchRequestError } from '../../src/search/entitySearch.js';
 
 test('docs/errors.md lists exactly the catalog (run `npm run docs:errors` after changing src/errors.ts)', () => {
   const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
@@ -53,7 +52,6 @@ const CASES: Array<{ error: Error; key: ErrorKey; message: string; headers?: Rec
     message: "Query syntax error at position 7: expected a term after '('. See the query syntax in docs/api.md (Lucene standard syntax).",
   },
   { error: new SearchRequestError('the cursor is of another search.'), key: 'invalidSearch', message: 'the cursor is of another search.' },
-  { error: new EntitySearchRequestError('sort on what?'), key: 'invalidSearch', message: 'sort on what?' },
   {
     error: new SearchLimitError({ key: 'tooManyClauses', clauses: 1200, max: 1024 }),
     key: 'tooManyClauses',

@@ -150,7 +150,7 @@ const SORTS: SearchSort[] = [
   { kind: 'random', seed: 'seed42' },
   { kind: 'id', descending: false },
   { kind: 'id', descending: true },
-  // the entity search's relevance and COUNT_DESC (src/search/entityEngine.ts)
+  // the entity search's relevance and COUNT_DESC (src/http/searchRequest/personSearch.ts)
   {
     kind: 'tiers',
     exact: true,

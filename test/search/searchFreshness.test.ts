@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
-import { toEntitySearch } from '../../src/http/routes/entities.js';
+import { toPersonSearch } from '../../src/http/searchRequest/personSearch.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
@@ -64,7 +64,7 @@ for (const backend of BACKENDS) {
       try {
         assert.equal(runner.state().indexBuilt, false, 'nothing is built before the start');
         // Asked at once, before any build: it waits for the person index and sees every person.
-        const all = await runner.run(toEntitySearch({ query: '*:*', rows: '0' }).search);
+        const all = await runner.engine({ kind: 'person', request: toPersonSearch({ query: '*:*', rows: '0' }).request });
         assert.equal(all.total, await store.countPersons());
         await until('both indexes built', () => runner.state().indexBuilt);
         assert.ok(runner.state().index !== undefined, 'the index knows what it caught up with');
@@ -79,7 +79,7 @@ for (const backend of BACKENDS) {
         }
         await until(
           'the new person to be found',
-          async () => (await runner.run(toEntitySearch({ query: 'Glasbläserin' }).search)).total === 1,
+          async () => (await runner.engine({ kind: 'person', request: toPersonSearch({ query: 'Glasbläserin' }).request })).total === 1,
         );
         await until('the new item to be found', async () => (await runner.engine(itemQuery(`id:"${first!.id}"`))).total === 1);
         const found = await runner.engine(itemQuery('*:*'));

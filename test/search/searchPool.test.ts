@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
 import type { ApiError } from '../../src/errors.js';
 import { answerOf } from '../../src/http/errorMapping.js';
-import { toEntitySearch } from '../../src/http/routes/entities.js';
+import { toPersonSearch } from '../../src/http/searchRequest/personSearch.js';
 import { ingestEntities } from '../../src/ingest/ingestEntities.js';
 import type { Person } from '../../src/domain/person.js';
 import { preparePerson } from '../../src/ingest/persons/preparePerson.js';
@@ -22,7 +22,10 @@ import { FIXTURES } from '../helpers/paths.js';
 const EF = `${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`;
 const STUCK_WORKER = new URL('./stuckSearchWorker.ts', import.meta.url);
 const linux = process.platform === 'linux' ? {} : { skip: 'the nice value is per thread on Linux only' };
-const search = (query: string) => toEntitySearch({ query, facet: 'person_occupation_fct' }).search;
+const search = (query: string) => ({
+  kind: 'person' as const,
+  request: toPersonSearch({ query, facet: 'person_occupation_fct' }).request,
+});
 
 /** A pool, the store, and the same store searched on the main thread (workers: 0), to compare with. */
 async function withPool(
@@ -65,9 +68,9 @@ for (const backend of BACKENDS) {
   test(`${b} a worker answers exactly as the store does, and sees a write through the server's connection at once`, async () => {
     await withPool(backend, { workers: 2 }, {}, async (pool, store, main) => {
       for (const q of ['Wien', 'w*n', 'dateOfBirth:[1800 TO 1850]', '*:*']) {
-        const answer = await pool.run(search(q));
+        const answer = await pool.engine(search(q));
         assert.ok(answer.total > 0, q);
-        assert.deepEqual(answer, await main.run(search(q)), q);
+        assert.deepEqual(answer, await main.engine(search(q)), q);
       }
       const probe = {
         id: 'http://d-nb.info/gnd/999991',
@@ -75,11 +78,11 @@ for (const backend of BACKENDS) {
         preferredName: 'Probe Eins',
         professionOrOccupation: ['Glasbläser'],
       } as unknown as Person;
-      assert.equal((await pool.run(search('Glasbläser'))).total, 0);
+      assert.equal((await pool.engine(search('Glasbläser'))).total, 0);
       await store.upsertPersons([preparePerson(probe)]);
       // No wait: the worker's connection reads the commit count on every search.
-      assert.equal((await pool.run(search('Glasbläser'))).total, 1);
-      assert.equal((await pool.run(search('Glasbläser'))).total, 1, 'both workers');
+      assert.equal((await pool.engine(search('Glasbläser'))).total, 1);
+      assert.equal((await pool.engine(search('Glasbläser'))).total, 1, 'both workers');
     });
   });
 
@@ -91,9 +94,9 @@ for (const backend of BACKENDS) {
       { workers: 1, timeBudgetMs: 300, niceness: 0 },
       { graceMs: 50, workerUrl: STUCK_WORKER },
       async (pool, _store, main) => {
-        const stuck = pool.run(search('stuck'));
+        const stuck = pool.engine(search('stuck'));
         // Waits for the only worker, then runs on its replacement.
-        const queued = pool.run(search('Wien'));
+        const queued = pool.engine(search('Wien'));
         const error = await refusal(stuck);
         assert.deepEqual(
           [error.status, error.errorName, error.message, error.headers],
@@ -104,9 +107,9 @@ for (const backend of BACKENDS) {
             { 'Retry-After': '1' },
           ],
         );
-        assert.deepEqual(await queued, await main.run(search('Wien')));
+        assert.deepEqual(await queued, await main.engine(search('Wien')));
         assert.equal(pool.terminated, 1);
-        assert.deepEqual(await pool.run(search('w*n')), await main.run(search('w*n')));
+        assert.deepEqual(await pool.engine(search('w*n')), await main.engine(search('w*n')));
         assert.equal(pool.terminated, 1);
       },
     );
@@ -120,10 +123,10 @@ for (const backend of BACKENDS) {
       { workers: 1, timeBudgetMs: 300, niceness: 0 },
       { graceMs: 50, workerUrl: STUCK_WORKER },
       async (pool, _store, main) => {
-        const error = await refusal(pool.run(search('spin')));
+        const error = await refusal(pool.engine(search('spin')));
         assert.equal(error.errorName, 'SearchTimeoutException');
         // The watchdog terminates it once it has had the grace on a core since its budget (src/search/threadPriority.ts).
-        assert.deepEqual(await pool.run(search('Wien')), await main.run(search('Wien')));
+        assert.deepEqual(await pool.engine(search('Wien')), await main.engine(search('Wien')));
         assert.equal(pool.terminated, 1);
       },
     );
@@ -133,9 +136,9 @@ for (const backend of BACKENDS) {
     const before = sampleThread(thisThreadId())!.niceness;
     await withPool(backend, { workers: 2, niceness: 17 }, {}, async (pool, _store, main) => {
       // Both workers answer (the first takes one, the second the other), so both have said their thread.
-      assert.deepEqual(await Promise.all([pool.run(search('Wien')), pool.run(search('Wien'))]), [
-        await main.run(search('Wien')),
-        await main.run(search('Wien')),
+      assert.deepEqual(await Promise.all([pool.engine(search('Wien')), pool.engine(search('Wien'))]), [
+        await main.engine(search('Wien')),
+        await main.engine(search('Wien')),
       ]);
       const threads = pool.threadIds();
       assert.equal(threads.length, 2);
@@ -149,8 +152,8 @@ for (const backend of BACKENDS) {
 
   test(`${b} with every worker busy and the queue full, a search is refused at once with a 503 to retry`, async () => {
     await withPool(backend, { workers: 1, queueLength: 0, timeBudgetMs: 200 }, { graceMs: 20, workerUrl: STUCK_WORKER }, async (pool) => {
-      const stuck = pool.run(search('stuck'));
-      const error = await refusal(pool.run(search('Wien')));
+      const stuck = pool.engine(search('stuck'));
+      const error = await refusal(pool.engine(search('Wien')));
       assert.deepEqual(
         [error.status, error.errorName, error.message, error.headers],
         [

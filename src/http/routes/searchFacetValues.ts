@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { FACETS as PERSON_FACETS } from '../../search/entitySearch.js';
+import { PERSON_FACETS } from '../../domain/personFacets.js';
 import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import type { FacetCounts } from '../../search/engine/types.js';
 import type { SearchRunner } from '../../search/searchPool.js';
@@ -23,14 +23,14 @@ import {
 import { jsonOnly } from '../formatChoice.js';
 import { ENTITY_LIMITS } from '../schemas.js';
 import { SEARCH_LIMITS } from '../searchSchemas.js';
-import { toEntitySearch } from './entities.js';
-import { toItemSearch } from './search.js';
-import type { Query } from './searchEngine.js';
+import { toItemSearch } from '../searchRequest/itemSearch.js';
+import { personResult, toPersonSearch } from '../searchRequest/personSearch.js';
+import type { Query } from '../searchRequest/queryParameters.js';
 
 export interface FacetValueRouteDeps {
   config: Config;
   onRequest: onRequestHookHandler;
-  search: Pick<SearchRunner, 'engine' | 'run'>;
+  search: Pick<SearchRunner, 'engine'>;
 }
 
 /** The facet entry of a search answer (spec 2.2): `{field, numberOfFacets, facetValues}`. */
@@ -83,8 +83,8 @@ export function registerFacetValueRoutes(app: FastifyInstance, deps: FacetValueR
         const type = json(request);
         const { facetName } = request.params as { facetName: string };
         checkFacet(facetName, PERSON_FACETS, 'person search');
-        const { search: entitySearch } = toEntitySearch({ ...(request.query as Query), facet: facetName, rows: 0 });
-        const result = await search.run(entitySearch);
+        const personSearch = toPersonSearch({ ...(request.query as Query), facet: facetName, rows: 0 });
+        const result = personResult(personSearch, await search.engine({ kind: 'person', request: personSearch.request }));
         return reply
           .header('Content-Type', type)
           .send(facetEntry(facetName, result.facets.find((f) => f.field === facetName)?.values ?? []));

@@ -18,7 +18,9 @@ import type { StoredValue } from '../../search/indexHost.js';
 import { jsonOnly } from '../formatChoice.js';
 import { MLT_DEFAULT_FIELDS, MLT_DEFAULT_ROWS, MLT_MAX_TERMS, MLT_TEXT_FIELDS, mltSchema } from '../mltSchema.js';
 import { SEARCH_LIMITS } from '../searchSchemas.js';
-import { list, one, parseFor, type Query, type SearchService } from './searchEngine.js';
+import { parseFor } from '../searchRequest/parseQueryText.js';
+import { list, one, type Query } from '../searchRequest/queryParameters.js';
+import type { SearchService } from './searchEngine.js';
 
 export interface MltRouteDeps {
   config: Config;
@@ -92,7 +94,7 @@ export function registerMltRoutes(app: FastifyInstance, deps: MltRouteDeps): voi
       throw bad('id is missing: give the item to compare with, e.g. /search/mlt?id=<item id>&fields=place,title.');
     const fields = mltFields(q);
     const text = one(q, 'query');
-    const restrict = parseFor(itemSchema, text === undefined || text.trim() === '' ? '*:*' : text, SEARCH_LIMITS.maxQueryLength);
+    const restrict = parseFor(itemSchema, text, SEARCH_LIMITS.maxQueryLength);
     const offset = Number(one(q, 'offset') ?? 0);
     const rows = Number(one(q, 'rows') ?? MLT_DEFAULT_ROWS);
 

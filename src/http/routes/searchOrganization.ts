@@ -8,14 +8,12 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
-import { and, type QueryNode } from '../../query/ast.js';
-import type { FacetRequest, SearchRequest, SearchResult, SearchSort } from '../../search/engine/types.js';
-import { buildOrganizationIndex, ORGANIZATION_FACETS, organizationSchema, type OrganizationIndex } from '../../search/organizationIndex.js';
+import type { SearchRequest, SearchResult } from '../../search/engine/types.js';
+import { buildOrganizationIndex, ORGANIZATION_FACETS, type OrganizationIndex } from '../../search/organizationIndex.js';
 import { checkClauses } from '../../search/engine/searchLimits.js';
 import type { Store } from '../../store/Store.js';
 import { jsonOnly } from '../formatChoice.js';
 import {
-  ORGANIZATION_FIELD_PARAMETERS,
   ORGANIZATION_PARAMETER_HINTS,
   organizationFacetsSchema,
   organizationFacetValuesSchema,
@@ -25,8 +23,10 @@ import {
 } from '../organizationSchemas.js';
 import { maxPagesSchema } from '../facetValueSchemas.js';
 import { SEARCH_LIMITS } from '../searchSchemas.js';
+import { organizationFacets, organizationSelection, toOrganizationSearch } from '../searchRequest/organizationSearch.js';
+import { one, type Query } from '../searchRequest/queryParameters.js';
+import { ORGANIZATION_SORTS } from '../searchRequest/readSort.js';
 import { facetEntry, maxPages } from './searchFacetValues.js';
-import { list, one, parseFor, type Query } from './searchEngine.js';
 
 export interface OrganizationRouteDeps {
   config: Config;
@@ -35,73 +35,7 @@ export interface OrganizationRouteDeps {
 }
 
 const FACETS: readonly string[] = ORGANIZATION_FACETS;
-const SORTS = {
-  sortCriteria: ['RELEVANCE', 'ALPHA_ASC', 'ALPHA_DESC', 'COUNT_DESC', 'RANDOM_<seed>'],
-  defaultSortCriterion: 'RELEVANCE',
-} as const;
 const bad = (message: string) => ApiError.of('invalidSearch', message);
-
-function parseSort(text: string | undefined): { sort: SearchSort; seed: string } {
-  const t = (text ?? '').trim();
-  const upper = t.toUpperCase();
-  if (t === '' || upper === 'RELEVANCE') return { sort: { kind: 'relevance' }, seed: '' };
-  if (upper === 'ALPHA_ASC' || upper === 'ALPHA_DESC')
-    return { sort: { kind: 'key', key: 'preferredName', descending: upper === 'ALPHA_DESC' }, seed: '' };
-  if (upper === 'COUNT_DESC') return { sort: { kind: 'key', key: 'count', descending: true }, seed: '' };
-  if (upper.startsWith('RANDOM_') && t.length > 'RANDOM_'.length) {
-    const seed = t.slice('RANDOM_'.length);
-    return { sort: { kind: 'random', seed }, seed };
-  }
-  throw bad(`sort '${t.slice(0, 40)}' is not known. Use ${SORTS.sortCriteria.join(', ')}.`);
-}
-
-/** The query, the per-field parameters and hasItems as one query; the facet filters. */
-function selection(q: Query): Pick<SearchRequest, 'query' | 'filters'> {
-  const operator = one(q, 'defaultOperator') as 'AND' | 'OR' | undefined;
-  const text = one(q, 'query');
-  const clauses: QueryNode<string>[] = [
-    parseFor(organizationSchema, text === undefined || text.trim() === '' ? '*:*' : text, SEARCH_LIMITS.maxQueryLength, operator),
-  ];
-  for (const field of ORGANIZATION_FIELD_PARAMETERS) {
-    for (const value of list(q[field])) {
-      if (value.length > SEARCH_LIMITS.maxQueryLength)
-        throw bad(`The value of ${field} is ${value.length} characters long; at most ${SEARCH_LIMITS.maxQueryLength} are read.`);
-      if (value.trim() === '') throw bad(`${field} is empty: give the text to look for, or leave the parameter out.`);
-      clauses.push(field === 'id' ? { kind: 'term', field, text: value } : { kind: 'phrase', field, text: value });
-    }
-  }
-  for (const value of list(q.count)) {
-    if (!/^[0-9]{1,16}$/.test(value))
-      throw bad('count must be a whole number in the digits 0-9, e.g. count=3; for a range use query=count:[1 TO *].');
-    clauses.push({
-      kind: 'range',
-      field: 'count',
-      lower: String(Number(value)),
-      upper: String(Number(value)),
-      includeLower: true,
-      includeUpper: true,
-    });
-  }
-  if (one(q, 'hasItems') === 'true')
-    clauses.push({ kind: 'range', field: 'count', lower: '1', upper: null, includeLower: true, includeUpper: true });
-  const filters: Record<string, string[]> = {};
-  for (const name of FACETS) {
-    const values = list(q[name]);
-    if (values.length === 0) continue;
-    if (values.some((v) => v === ''))
-      throw bad(`${name} is empty: give a value to keep (/search/organization/facets/${name} lists them), or leave the parameter out.`);
-    filters[name] = values;
-  }
-  return { query: and(clauses), filters };
-}
-
-function facetRequests(q: Query, names: readonly string[]): FacetRequest[] {
-  for (const f of names)
-    if (!FACETS.includes(f)) throw bad(`'${f.slice(0, 40)}' is not a facet of the organization search. Facets: ${FACETS.join(', ')}.`);
-  const limit = Number(one(q, 'facet.limit') ?? SEARCH_LIMITS.defaultFacetLimit);
-  const mincount = Number(one(q, 'minDocs') ?? 0) + 1;
-  return names.map((field) => ({ field, limit, mincount, sort: 'count' }));
-}
 
 export function registerOrganizationRoutes(app: FastifyInstance, deps: OrganizationRouteDeps): void {
   const { config, onRequest, store } = deps;
@@ -136,21 +70,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
     { onRequest, schema: organizationSearchSchema, config: { ...cached, parameterHints: ORGANIZATION_PARAMETER_HINTS } },
     async (request, reply) => {
       const type = json(request);
-      const q = request.query as Query;
-      const offset = Number(one(q, 'offset') ?? 0);
-      const cursor = one(q, 'cursorMark');
-      if (cursor !== undefined && offset !== 0)
-        throw bad('offset and cursorMark do not go together: page with cursorMark alone (start with cursorMark=*).');
-      if (cursor === '') throw bad("cursorMark is empty: send '*' to start deep paging.");
-      const { sort, seed } = parseSort(one(q, 'sort'));
-      const engineRequest: SearchRequest = {
-        ...selection(q),
-        facets: facetRequests(q, [...new Set(list(q.facet))]),
-        sort,
-        offset,
-        rows: Number(one(q, 'rows') ?? SEARCH_LIMITS.defaultRows),
-        ...(cursor !== undefined ? { cursor } : {}),
-      };
+      const { request: engineRequest, randomSeed } = toOrganizationSearch(request.query as Query);
       const { result, docs } = await search(engineRequest);
       // The person search's shape (spec 2.1), without the `entities` of the item search.
       const answer: Record<string, unknown> = {
@@ -159,7 +79,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
         facets: result.facets.map((f) => JSON.parse(facetEntry(f.field, f.values)) as unknown),
         correctedQuery: '',
         highlightedTerms: result.matchedTerms,
-        randomSeed: seed,
+        randomSeed,
       };
       if (result.nextCursor !== undefined) answer.nextCursorMark = result.nextCursor;
       return reply.header('Content-Type', type).send(JSON.stringify(answer));
@@ -179,8 +99,8 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
       const type = json(request);
       const { facetName } = request.params as { facetName: string };
       const q = request.query as Query;
-      const facets = facetRequests(q, [facetName]);
-      const { result } = await search({ ...selection(q), facets, sort: { kind: 'relevance' }, offset: 0, rows: 0 });
+      const facets = organizationFacets(q, [facetName]);
+      const { result } = await search({ ...organizationSelection(q), facets, sort: { kind: 'relevance' }, offset: 0, rows: 0 });
       return reply.header('Content-Type', type).send(facetEntry(facetName, result.facets[0]?.values ?? []));
     },
   );
@@ -194,7 +114,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
   app.get(
     '/search/organization/sortcriteria',
     { onRequest, schema: organizationSortCriteriaSchema, config: cached },
-    async (request, reply) => reply.header('Content-Type', json(request)).send(JSON.stringify(SORTS)),
+    async (request, reply) => reply.header('Content-Type', json(request)).send(JSON.stringify(ORGANIZATION_SORTS)),
   );
 
   app.get('/search/organization/suggest', { onRequest, schema: organizationSuggestSchema, config: cached }, async (request, reply) => {

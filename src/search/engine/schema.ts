@@ -59,6 +59,12 @@ export interface Schema {
   relevanceTiebreak: ReadonlyArray<{ key: string; descending: boolean }>;
   /** Query fields whose only value is a constant (`type:person`): a folded match = every document. */
   constants?: Readonly<Record<string, string>>;
+  /**
+   * The fields a hit shows: the keys of its stored document (IndexHost's EngineAnswer.fields),
+   * which Solr's `fl` picks from (docs/search.md "Solr-native select"). Absent: a hit is shown
+   * whole, never field by field.
+   */
+  storedFields?: readonly string[];
 }
 
 /** Every field name a query may use under this schema, for `parseQuery(text, { fields })`. */

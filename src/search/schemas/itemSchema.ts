@@ -38,4 +38,20 @@ export const itemSchema: Schema = {
     { name: 'begin_time', type: 'number' },
   ],
   relevanceTiebreak: [{ key: 'title', descending: false }],
+  // The keys of src/formats/itemFields.ts itemStoredFields.
+  storedFields: [
+    'id',
+    'title',
+    'subtitle',
+    'label',
+    'thumbnail',
+    'media',
+    'category',
+    'type',
+    'latitude',
+    'longitude',
+    ...ITEM_FACETS,
+    'begin_time',
+    'end_time',
+  ],
 };

@@ -31,16 +31,16 @@ export function facetValues(person: Person): Array<[number, string]> {
  * src/domain/personNames.ts); a filter or a `gender:` term in the other one
  * ("Männlich", "Weiblich") asks for the same persons (docs/decisions.md "Person fields").
  */
-export function normaliseFacetValue(facet: FacetName, value: string): string {
+export function normaliseFacetValue(facet: string, value: string): string {
   return facet === 'person_gender_fct' ? normaliseGender(value) : value;
 }
 
 /** The query with `gender:` terms and phrases in the stored vocabulary. */
-export function normaliseQuery(node: QueryNode): QueryNode {
+export function normaliseQuery<F extends string>(node: QueryNode<F>): QueryNode<F> {
   switch (node.kind) {
     case 'and':
     case 'or':
-      return { kind: node.kind, children: node.children.map(normaliseQuery) };
+      return { kind: node.kind, children: node.children.map((c) => normaliseQuery(c)) };
     case 'not':
       return { kind: 'not', child: normaliseQuery(node.child) };
     case 'term':

@@ -14,7 +14,7 @@ function yearBound(text: string): number | null {
 
 /**
  * Persons (docs/decisions.md "Entity search"; src/query/ast.ts QUERY_FIELDS; the facets of
- * src/search/entitySearch.ts). Relevance ties are broken as today: by item count
+ * src/domain/personFacets.ts). Relevance ties are broken as today: by item count
  * descending, then folded name, then id.
  */
 export const personSchema: Schema = {
@@ -47,4 +47,19 @@ export const personSchema: Schema = {
     { key: 'preferredName', descending: false },
   ],
   constants: { type: 'person' },
+  // The keys of a person's stored document (src/formats/entityDoc.ts, with its count).
+  storedFields: [
+    'id',
+    'type',
+    'preferredName',
+    'variantName',
+    'dateOfBirth',
+    'dateOfDeath',
+    'placeOfBirth',
+    'placeOfDeath',
+    'professionOrOccupation',
+    'gender',
+    'thumbnail',
+    'count',
+  ],
 };

@@ -74,7 +74,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE VIRTUAL TABLE persons_vocab USING fts5vocab(persons_fts, 'col');
 
   CREATE TABLE person_facets (
-    facet INTEGER NOT NULL,            -- index into FACETS (src/search/entitySearch.ts)
+    facet INTEGER NOT NULL,            -- index into PERSON_FACETS (src/domain/personFacets.ts)
     value TEXT NOT NULL,
     person INTEGER NOT NULL,           -- persons.rowid
     PRIMARY KEY (facet, value, person)

@@ -1,0 +1,92 @@
+/**
+ * v1 GET /search as a request of the engine (docs/search.md): the query with the per-field
+ * parameters, the facet filters, the facets, the sort and the page; and the persons shown
+ * beside the items (`entities`). /search/facets/{facetName} reads the same parameters.
+ */
+import { and, or, type QueryNode } from '../../query/ast.js';
+import { ITEM_FACETS } from '../../domain/itemFacets.js';
+import type { SearchRequest, SearchSort } from '../../search/engine/types.js';
+import { itemSchema } from '../../search/schemas/itemSchema.js';
+import { ITEM_FIELD_PARAMETERS, SEARCH_LIMITS } from '../searchSchemas.js';
+import { fieldClauses, type FieldParameter } from './fieldClauses.js';
+import { parseFor, readOperator } from './parseQueryText.js';
+import { one, type Query } from './queryParameters.js';
+import { readFacets } from './readFacets.js';
+import { readFilters } from './readFilters.js';
+import { readPaging } from './readPaging.js';
+import { ITEM_SORTS, readSort, type NamedSort } from './readSort.js';
+
+/** Each per-field parameter a phrase on its field, an id a term. */
+const FIELD_PARAMETERS: Record<string, FieldParameter> = Object.fromEntries(
+  ITEM_FIELD_PARAMETERS.map((field) => [field, { field, as: field === 'id' ? 'term' : 'phrase' }]),
+);
+
+/** What the item sorts mean in the item index: ALPHA_* by title. */
+function itemSort(sort: NamedSort): SearchSort {
+  switch (sort.kind) {
+    case 'alpha':
+      return { kind: 'key', key: 'title', descending: sort.descending };
+    case 'random':
+      return { kind: 'random', seed: sort.seed };
+    default:
+      return { kind: 'relevance' };
+  }
+}
+
+/**
+ * The persons shown beside the items (`entities`): those whose preferred or variant name
+ * holds the query's free words (terms, phrases and prefixes without a field, outside NOT),
+ * combined as the query combines them; none when the query has no free words.
+ */
+export function entityQuery(node: QueryNode<string>): QueryNode<string> | undefined {
+  switch (node.kind) {
+    case 'term':
+    case 'phrase':
+    case 'prefix':
+      if (node.field !== null) return undefined;
+      return or([
+        { ...node, field: 'preferredName' },
+        { ...node, field: 'variantName' },
+      ]);
+    case 'and':
+    case 'or': {
+      const parts = node.children.map(entityQuery).filter((c): c is QueryNode<string> => c !== undefined);
+      if (parts.length === 0) return undefined;
+      return node.kind === 'and' ? and(parts) : or(parts);
+    }
+    default:
+      return undefined;
+  }
+}
+
+export interface ItemSearch {
+  request: SearchRequest;
+  persons: SearchRequest | undefined;
+  randomSeed: string;
+}
+
+export function toItemSearch(q: Query): ItemSearch {
+  const operator = readOperator(q, 'defaultOperator');
+  const text = one(q, 'query');
+  const main = parseFor(itemSchema, text, SEARCH_LIMITS.maxQueryLength, operator);
+  const query = and([main, ...fieldClauses(q, FIELD_PARAMETERS, SEARCH_LIMITS.maxQueryLength)]);
+  const facets = readFacets(q, {
+    facets: ITEM_FACETS,
+    defaultLimit: SEARCH_LIMITS.defaultFacetLimit,
+    unknown: (f) => `facet '${f.slice(0, 40)}' is not a facet of this index. Facets: ${ITEM_FACETS.join(', ')}.`,
+  });
+  const paging = readPaging(q, { offset: 'offset', defaultRows: SEARCH_LIMITS.defaultRows });
+  const { sort, seed } = readSort(one(q, 'sort'), ITEM_SORTS);
+  const filters = readFilters(q, { facets: ITEM_FACETS, listedBy: (f) => `facet=${f}` });
+  const request: SearchRequest = { query, filters, facets, sort: itemSort(sort), ...paging };
+  // Did you mean (docs/search-engine.md "Spellcheck"): the API's default minHits is 1.
+  if (text !== undefined && text.trim() !== '') request.spellcheck = { minHits: 1, text };
+  const names = entityQuery(main);
+  const persons: SearchRequest | undefined = names && {
+    query: names,
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows: SEARCH_LIMITS.entities,
+  };
+  return { request, persons, randomSeed: seed };
+}
