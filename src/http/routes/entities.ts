@@ -1,6 +1,6 @@
 /**
  * GET /search/person and GET /entities, its 2.6.1 name: the person search (spec 2.1, 2.2,
- * 4.2; docs/search.md "Person search"). ../searchRequest/personSearch.ts turns the
+ * 4.2; docs/api.md "`GET /entities`"). ../searchRequest/personSearch.ts turns the
  * parameters into a request of the engine, with messages that say what to fix; the engine
  * runs in the search service; this file renders the answer. The search runner of the server
  * is started here.

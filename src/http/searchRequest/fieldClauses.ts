@@ -1,6 +1,6 @@
 /**
  * The per-field parameters of a v1 search (`title=…`, `preferredName=…`, `count=3`;
- * docs/search.md "Field parameters"): each value one clause, AND-ed with the query, as if
+ * docs/search.md "`GET /search`", docs/api.md "`GET /entities`"): each value one clause, AND-ed with the query, as if
  * it were written into it (`query=… AND title:"…"`).
  */
 import { ApiError } from '../../errors.js';

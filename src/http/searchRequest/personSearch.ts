@@ -1,6 +1,6 @@
 /**
  * GET /search/person (and /entities, its 2.6.1 name) as a request of the engine over the
- * person schema (docs/search.md "Person search"; docs/api.md "Relevance"), and the engine's
+ * person schema (docs/api.md "`GET /entities`", its "Relevance"), and the engine's
  * answer back as the body's result. /search/person/facets/{facetName} reads the same
  * parameters.
  *

@@ -1,5 +1,5 @@
 /**
- * The facet filters of a v1 search (docs/search.md "Filters"): a parameter named after a
+ * The facet filters of a v1 search (docs/search.md "`GET /search`"): a parameter named after a
  * facet keeps the hits with one of its values; values of one facet are OR-ed, facets AND-ed.
  */
 import { ApiError } from '../../errors.js';

@@ -1,6 +1,6 @@
 /**
  * Paging of a search: a page by offset and rows, or deep paging by cursor (docs/search.md
- * "Paging"). The v1 searches name the offset `offset`, Solr names it `start`; the two do not
+ * "`GET /search`"). The v1 searches name the offset `offset`, Solr names it `start`; the two do not
  * go together with `cursorMark`, which is `*` to start, then the last answer's nextCursorMark.
  */
 import { ApiError } from '../../errors.js';
