@@ -207,6 +207,13 @@ export const DEFAULTS = {
     rateLimitMax: 1200,
     rateLimitWindowSeconds: 60,
   },
+  iiif: {
+    /**
+     * Members per page of a IIIF Collection (an item's children) and activities per page of
+     * IIIF Change Discovery at /iiif/discovery (docs/iiif.md).
+     */
+    pageSize: 100,
+  },
   web: {
     /** Serve the pages for people: /, /search, /item/{id}, /person/{gnd} (docs/pages.md). */
     enabled: true,
@@ -411,6 +418,8 @@ function validate(c: Config): void {
   positive('search.indexWriteSeconds', c.search.indexWriteSeconds);
   positive('web.rateLimitMax', c.web.rateLimitMax, 0);
   positive('web.rateLimitWindowSeconds', c.web.rateLimitWindowSeconds);
+  positive('iiif.pageSize', c.iiif.pageSize);
+  if (c.iiif.pageSize > 1000) throw new UsageError(`iiif.pageSize must be at most 1000, got ${c.iiif.pageSize}.`);
   positive('oai.pageSize', c.oai.pageSize);
   if (c.oai.pageSize > 10_000) throw new UsageError(`oai.pageSize must be at most 10000, got ${c.oai.pageSize}.`);
   positive('oai.rateLimitMax', c.oai.rateLimitMax, 0);

@@ -290,6 +290,20 @@ export const ERRORS = {
     ['id'],
     (id: string) => `Item '${shown(id)}' has no binaries, so there is no IIIF manifest for it. Its package is at /items/${shown(id)}/aip.`,
   ),
+  itemHasNoChildren: define(
+    'NoChildrenException',
+    404,
+    ['id'],
+    (id: string) =>
+      `Item '${shown(id)}' has no children in the store, so there is no IIIF Collection for it (docs/iiif.md). Its manifest, if it has binaries, is /items/${shown(id)}/iiif.`,
+  ),
+  iiifPageNotFound: define(
+    'PageNotFoundException',
+    404,
+    ['what', 'page', 'first', 'last'],
+    (what: string, page: number, first: number, last: number) =>
+      `${what} has no page ${page}: its pages are ${first} to ${last}. Follow the links of the first answer (docs/iiif.md).`,
+  ),
   // --- operators (docs/api.md "Health and metrics") ---
   notReady: define(
     'NotReadyException',

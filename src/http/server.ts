@@ -43,6 +43,7 @@ import { registerEntityRoutes } from './routes/entities.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerIiifRoutes } from './routes/iiif.js';
+import { registerIiifCollectionRoutes } from './routes/iiifCollections.js';
 import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
@@ -284,6 +285,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
   registerBinaryRoutes(app, { config, onRequest, media });
   registerIiifRoutes(app, { config, store, onRequest, media });
+  // Hierarchies as IIIF Collections, and IIIF Change Discovery (docs/iiif.md).
+  registerIiifCollectionRoutes(app, { config, store, onRequest });
   registerRootRoute(app, { config });
   // The OAI-PMH provider (docs/oai-pmh.md): no key, its own limit per address.
   if (config.oai.enabled) await registerOaiRoutes(app, { config, store, rateLimitStore: node?.rateLimitStore('oai') });

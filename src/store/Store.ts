@@ -263,6 +263,16 @@ export interface OaiListQuery {
   bodies: boolean;
 }
 
+/** One record as IIIF Change Discovery lists it (docs/iiif.md "Change Discovery"). */
+export interface OaiActivity {
+  id: string;
+  /** Seconds since 1970: its latest change. */
+  datestamp: number;
+  /** Seconds since 1970: when it was first stored (its first datestamp). */
+  created: number;
+  deleted: boolean;
+}
+
 export interface OaiSetEntry {
   spec: string;
   /** The institution's name or the root item's label; null when the store has none (a sector: the caller names it). */
@@ -280,6 +290,10 @@ export interface OaiStore {
   oaiEarliestDatestamp(): Promise<number | null>;
   /** A random key made with the store, for the HMAC of resumption tokens (docs/oai-pmh.md). */
   oaiTokenSecret(): Promise<string>;
+  /** How many records there are, deleted ones included. */
+  countOaiRecords(): Promise<number>;
+  /** Records by datestamp, then num (oldest first), from `offset`, at most `limit`; one snapshot (docs/iiif.md). */
+  listOaiActivity(offset: number, limit: number): Promise<OaiActivity[]>;
 }
 
 export interface Store extends ItemStore, OaiStore, PersonStore, KeyStore, StatusStore, SearchFeedStore {

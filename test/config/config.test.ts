@@ -70,7 +70,7 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ flags: { server: { port: 70000 } } }, 'server.port must be an integer from 0 to 65535, got 70000.'],
     [
       { file: file({ sever: {} }) },
-      "unknown config section 'sever'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web.",
+      "unknown config section 'sever'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, iiif, web.",
     ],
     [
       { env: { HERITAGE_API_MEDIA_BASE_URL: 'ftp://media.example.org/b' } },
@@ -103,6 +103,8 @@ test('bad values are refused with a message that says what to fix', () => {
     [{ flags: { web: { rateLimitMax: -1 } } }, 'web.rateLimitMax must be an integer ≥ 0, got -1.'],
     [{ flags: { oai: { pageSize: 0 } } }, 'oai.pageSize must be an integer ≥ 1, got 0.'],
     [{ flags: { oai: { pageSize: 20_000 } } }, 'oai.pageSize must be at most 10000, got 20000.'],
+    [{ flags: { iiif: { pageSize: 0 } } }, 'iiif.pageSize must be an integer ≥ 1, got 0.'],
+    [{ flags: { iiif: { pageSize: 1001 } } }, 'iiif.pageSize must be at most 1000, got 1001.'],
     [
       { env: { HERITAGE_API_OAI_REPOSITORY_IDENTIFIER: 'not a host' } },
       "oai.repositoryIdentifier must be a domain name such as heritage.example.org, got 'not a host'.",
@@ -188,6 +190,6 @@ test('an unknown setting or section in the config file names the nearest setting
   );
   assert.equal(
     message({ htp: {} }),
-    "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, web. Did you mean 'http'?",
+    "config file FILE: unknown config section 'htp'. Sections: store, server, http, ingest, harvest, media, search, metrics, auth, oai, iiif, web. Did you mean 'http'?",
   );
 });

@@ -13,7 +13,7 @@
  *   also as a metadata entry; `requiredStatement` from the rights and credit
  *   lines of the view and of the primary binary; `provider` the institution;
  *   `homepage` the provider's page about the object (the view's origin);
- *   `seeAlso` the package.
+ *   `seeAlso` the package; `partOf` the Collection of the item's parent (docs/iiif.md).
  * - Canvas size: the image's, when known, else DEFAULT_CANVAS (docs/api.md).
  */
 import { extensionOfMimeType } from '../../domain/mediaTypes.js';
@@ -64,6 +64,8 @@ export interface ManifestInput {
    * null when it is not an image whose header could be read.
    */
   media: ReadonlyMap<string, ImageSize | null>;
+  /** The Collection of the item's parent (docs/iiif.md "Collections"), when the store holds the parent. */
+  partOf?: { id: string; label: string } | undefined;
 }
 
 const asArray = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
@@ -290,6 +292,7 @@ export function buildManifest(input: ManifestInput): Json {
     ...(rights ? { rights } : {}),
     ...(provider ? { provider: [provider] } : {}),
     ...(isHttpUrl(origin) ? { homepage: [{ id: origin, type: 'Text', label: none(title), format: 'text/html' }] } : {}),
+    ...(input.partOf ? { partOf: [{ id: input.partOf.id, type: 'Collection', label: none(input.partOf.label || input.partOf.id) }] } : {}),
     seeAlso: [
       {
         id: `${serviceUrl}/items/${encodeURIComponent(input.itemId)}/aip`,

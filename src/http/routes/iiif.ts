@@ -22,7 +22,7 @@ import { commonErrors, itemParams, keyQuery } from '../schemas.js';
 
 export interface IiifRouteDeps {
   config: Config;
-  store: Pick<Store, 'getItemDocument'>;
+  store: Pick<Store, 'getItemDocument' | 'getAncestry'>;
   onRequest: onRequestHookHandler;
   /** undefined when media.path is "": every canvas then has the default size. */
   media: MediaDirectory | undefined;
@@ -62,31 +62,47 @@ const iiifSchema = {
   },
 } as const;
 
+/** The type of a IIIF answer for the request's Accept (§6.3); a 406 when it allows neither. */
+export function iiifContentType(config: Config, request: FastifyRequest): string {
+  const accept = request.headers.accept;
+  if (accept === undefined || accept.trim() === '') {
+    if (config.http.requireAccept) throw ApiError.of('notAcceptable', `${OFFERED} (none was sent)`);
+    return LD_JSON;
+  }
+  const offer = negotiate(accept, OFFERS);
+  if (offer === undefined) throw ApiError.of('notAcceptable', OFFERED);
+  return offer === 'application/json' ? JSON_TYPE : LD_JSON;
+}
+
+/**
+ * The scheme, host and path prefix IIIF ids are built from: the request's, so that a resource
+ * fetched under /2 names itself under /2 (../generation.ts). `marker` is where the route's own
+ * path starts (`/items/`, `/iiif/`).
+ */
+export function iiifBase(request: FastifyRequest, marker: string, what = 'IIIF ids'): { serviceUrl: string; base: string } {
+  const host = request.host;
+  if (!HOST.test(host))
+    throw ApiError.of(
+      'badRequest',
+      `the Host header '${shown(host)}' is not a host name with an optional port; the ${what} are built from it.`,
+    );
+  const serviceUrl = `${request.protocol}://${host}`;
+  const path = request.originalUrl.split('?')[0] ?? '';
+  return { serviceUrl, base: serviceUrl + path.slice(0, path.indexOf(marker)) };
+}
+
+/** The URL of an item's IIIF Collection (docs/iiif.md "Collections"). */
+export const collectionUrl = (base: string, id: string): string => `${base}/items/${encodeURIComponent(id)}/iiif/collection`;
+
 export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): void {
   const { config, store, media } = deps;
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
-  function contentType(request: FastifyRequest): string {
-    const accept = request.headers.accept;
-    if (accept === undefined || accept.trim() === '') {
-      if (config.http.requireAccept) throw ApiError.of('notAcceptable', `${OFFERED} (none was sent)`);
-      return LD_JSON;
-    }
-    const offer = negotiate(accept, OFFERS);
-    if (offer === undefined) throw ApiError.of('notAcceptable', OFFERED);
-    return offer === 'application/json' ? JSON_TYPE : LD_JSON;
-  }
-
   async function manifest(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
     const id = request.params.id;
     if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
-    const type = contentType(request);
-    const host = request.host;
-    if (!HOST.test(host))
-      throw ApiError.of(
-        'badRequest',
-        `the Host header '${shown(host)}' is not a host name with an optional port; the manifest's URLs are built from it.`,
-      );
+    const type = iiifContentType(config, request);
+    const { serviceUrl, base } = iiifBase(request, '/items/', "manifest's URLs");
     const doc = await store.getItemDocument(id, 'json');
     if (!doc) throw ApiError.of('itemNotFound', id);
     if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
@@ -111,17 +127,16 @@ export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): v
       }
     }
 
-    const serviceUrl = `${request.protocol}://${host}`;
-    // The path as sent: a manifest fetched under /2 names itself under /2 (../generation.ts).
-    const path = request.originalUrl.split('?')[0] ?? '';
-    const prefix = path.slice(0, path.indexOf('/items/'));
+    // The parent's Collection, when the store holds the parent (docs/iiif.md "Collections").
+    const parent = (await store.getAncestry(id))?.nodes[1];
     const body = JSON.stringify(
       buildManifest({
         itemId: id,
         pkg,
-        manifestUrl: `${serviceUrl}${prefix}/items/${encodeURIComponent(id)}/iiif`,
+        manifestUrl: `${base}/items/${encodeURIComponent(id)}/iiif`,
         serviceUrl,
         media: found,
+        partOf: parent === undefined ? undefined : { id: collectionUrl(base, parent.id), label: parent.label },
       }),
     );
     // Weak: the same manifest compressed or not (RFC 9110 §8.8.1).

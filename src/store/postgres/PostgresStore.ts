@@ -318,6 +318,9 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     oaiSetExists: r((s, spec) => s.oai.oaiSetExists(spec)),
     oaiEarliestDatestamp: r((s) => s.oai.oaiEarliestDatestamp()),
     oaiTokenSecret: r((s) => s.oai.oaiTokenSecret()),
+    // From the primary, as the OAI-PMH lists: a page counts positions in the primary's order.
+    countOaiRecords: p((s) => s.oai.countOaiRecords()),
+    listOaiActivity: p((s, offset, limit) => s.oai.listOaiActivity(offset, limit)),
     readSearchChanges: r((s, kind, after, limit) => s.search.readSearchChanges(kind, after, limit)),
     readSearchBodies: r((s, kind, ids) => s.search.readSearchBodies(kind, ids)),
     searchIdentity: r((s) => s.search.identity()),

@@ -3,7 +3,7 @@
  * refresh as on SQLite (src/store/sqlite/oaiRecords.ts), at the end of each write
  * transaction, and the reads of the provider, each one statement (one snapshot).
  */
-import type { OaiListQuery, OaiRecord, OaiSetEntry } from '../Store.js';
+import type { OaiActivity, OaiListQuery, OaiRecord, OaiSetEntry } from '../Store.js';
 import { decodeBody } from '../bodyCodec.js';
 import { parseSetSpec, refreshPlan, runPlan, type OaiOps, type RefreshOptions } from '../oaiRecords.js';
 import type { Queryable } from './db.js';
@@ -190,6 +190,18 @@ export class PgOaiReads {
     const out: OaiSetEntry[] = [];
     for (const { spec } of rows) out.push({ spec, name: await this.setName(spec) });
     return out;
+  }
+
+  async countOaiRecords(): Promise<number> {
+    return Number((await this.db.query<{ n: string }>('SELECT count(*) AS n FROM oai_records')).rows[0]!.n);
+  }
+
+  async listOaiActivity(offset: number, limit: number): Promise<OaiActivity[]> {
+    const { rows } = await this.db.query<{ id: string; datestamp: string | number; created: string | number; deleted: boolean }>(
+      'SELECT id, datestamp, coalesce(created, datestamp) AS created, deleted FROM oai_records ORDER BY datestamp, num LIMIT $1 OFFSET $2',
+      [limit, offset],
+    );
+    return rows.map((r) => ({ id: r.id, datestamp: Number(r.datestamp), created: Number(r.created), deleted: r.deleted }));
   }
 
   async oaiEarliestDatestamp(): Promise<number | null> {

@@ -277,6 +277,19 @@ export const MIGRATIONS: readonly Migration[] = [
     await db.query('INSERT INTO oai_secret (value) VALUES ($1)', [randomBytes(32).toString('base64url')]);
     await fillOaiRecords(db);
   },
+  // 5: IIIF Change Discovery, as SQLite's migration 14 (docs/iiif.md): the records in datestamp
+  // order, and each one's first datestamp, set by a trigger for every writer of the records.
+  `
+  ALTER TABLE oai_records ADD COLUMN created bigint;   -- its first datestamp
+  UPDATE oai_records SET created = datestamp;
+  CREATE INDEX oai_records_datestamp ON oai_records (datestamp, num);
+  CREATE FUNCTION oai_records_created() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    NEW.created := coalesce(NEW.created, NEW.datestamp);
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER oai_records_created BEFORE INSERT ON oai_records FOR EACH ROW EXECUTE FUNCTION oai_records_created();
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -171,6 +171,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
     oaiSetExists: async (spec) => oai.oaiSetExists(spec),
     oaiEarliestDatestamp: async () => oai.oaiEarliestDatestamp(),
     oaiTokenSecret: async () => oai.oaiTokenSecret(),
+    countOaiRecords: async () => oai.countOaiRecords(),
+    listOaiActivity: async (offset, limit) => oai.listOaiActivity(offset, limit),
     readSearchChanges: async (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
     readSearchBodies: async (kind, ids) => searchChanges.readSearchBodies(kind, ids),
     searchIdentity: async () => searchChanges.identity(),

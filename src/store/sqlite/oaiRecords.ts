@@ -3,7 +3,7 @@
  * run at the end of each write transaction, and the reads of the provider.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { OaiListQuery, OaiRecord, OaiSetEntry, OaiStore } from '../Store.js';
+import type { OaiActivity, OaiListQuery, OaiRecord, OaiSetEntry, OaiStore } from '../Store.js';
 import { decodeBody } from '../bodyCodec.js';
 import {
   parseSetSpec,
@@ -29,6 +29,13 @@ interface RecordRow {
   datestamp: number;
   deleted: number;
   body: Buffer | null;
+}
+
+interface ActivityRow {
+  id: string;
+  datestamp: number;
+  created: number;
+  deleted: number;
 }
 
 const inJson = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
@@ -215,6 +222,29 @@ export class SqliteOai implements Sync<OaiStore> {
 
   listOaiRecords(q: OaiListQuery): OaiRecord[] {
     return this.readList(q);
+  }
+
+  /** Prepared on first use: the column is migration 14's, after the one that makes this class. */
+  private activity: { count: Statement<[], number>; page: Statement<[number, number], ActivityRow> } | undefined;
+
+  countOaiRecords(): number {
+    return this.activityStatements().count.get()!;
+  }
+
+  listOaiActivity(offset: number, limit: number): OaiActivity[] {
+    return this.activityStatements()
+      .page.all(limit, offset)
+      .map((r) => ({ id: r.id, datestamp: r.datestamp, created: r.created, deleted: r.deleted === 1 }));
+  }
+
+  private activityStatements() {
+    this.activity ??= {
+      count: this.db.prepare<[], number>('SELECT count(*) FROM oai_records').pluck(),
+      page: this.db.prepare<[number, number], ActivityRow>(
+        'SELECT id, datestamp, coalesce(created, datestamp) AS created, deleted FROM oai_records ORDER BY datestamp, num LIMIT ? OFFSET ?',
+      ),
+    };
+    return this.activity;
   }
 
   getOaiRecord(id: string, body: boolean): OaiRecord | undefined {

@@ -380,6 +380,17 @@ export const MIGRATIONS: readonly Migration[] = [
     db.prepare('INSERT INTO oai_secret (one, value) VALUES (1, ?)').run(randomBytes(32).toString('base64url'));
     SqliteOai.fill(db);
   },
+  // 14: IIIF Change Discovery (docs/iiif.md): the records in datestamp order, and each one's
+  // first datestamp, which tells a Create from an Update. A trigger sets it, so that every writer
+  // of the records (src/store/oaiRecords.ts) keeps it without knowing of it.
+  `
+  ALTER TABLE oai_records ADD COLUMN created INTEGER;   -- its first datestamp
+  UPDATE oai_records SET created = datestamp;
+  CREATE INDEX oai_records_datestamp ON oai_records(datestamp, num);
+  CREATE TRIGGER oai_records_created AFTER INSERT ON oai_records WHEN new.created IS NULL BEGIN
+    UPDATE oai_records SET created = new.datestamp WHERE num = new.num;
+  END;
+  `,
 ];
 
 /**
