@@ -19,6 +19,7 @@ import { readPaging, type PagingDialect } from '../../src/http/searchRequest/rea
 import { readShownFields, shownFieldsOf } from '../../src/http/searchRequest/readShownFields.js';
 import { readFacetLimit, readSolrFacets } from '../../src/http/searchRequest/readSolrFacets.js';
 import { readSolrSort } from '../../src/http/searchRequest/readSolrSort.js';
+import { readSuggestion } from '../../src/http/searchRequest/readSuggestion.js';
 import { ITEM_SORTS, ORGANIZATION_SORTS, orList, PERSON_SORTS, readSort } from '../../src/http/searchRequest/readSort.js';
 import { toPersonSearch } from '../../src/http/searchRequest/personSearch.js';
 import { itemSchema } from '../../src/search/schemas/itemSchema.js';
@@ -381,6 +382,29 @@ describe('readShownFields', () => {
       seen++;
     }
     assert.ok(seen >= 4, 'the cortex fixtures were read');
+  });
+});
+
+describe('readSuggestion', () => {
+  const dialect = { completes: 'a name', maxLength: 10, defaultRows: 5 };
+
+  it('reads the prefix and how many completions', () => {
+    assert.deepEqual(readSuggestion({ query: 'Goe' }, dialect), { prefix: 'Goe', rows: 5 });
+    assert.deepEqual(readSuggestion({ query: ' Wien', rows: 2 }, dialect), { prefix: ' Wien', rows: 2 });
+  });
+
+  it('refuses an empty prefix and one too long', () => {
+    const table: Array<[Query, string]> = [
+      [{}, 'query is empty: give the first letters of a name to complete.'],
+      [{ query: '  ' }, 'query is empty: give the first letters of a name to complete.'],
+      [{ query: 'x'.repeat(11) }, 'query is 11 characters long; a prefix of at most 10 is read.'],
+    ];
+    for (const [q, message] of table)
+      assert.deepEqual(
+        refusal(() => readSuggestion(q, dialect)),
+        bad(message),
+        JSON.stringify(q),
+      );
   });
 });
 

@@ -10,15 +10,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { exportHits } from '../../search/exportHits.js';
 import { afterIdOf, sendNdjson, wantsNdjson } from '../ndjson.js';
 import type { Config } from '../../config.js';
-import { ApiError } from '../../errors.js';
 import { searchResultToJson } from '../bodies/searchResult.js';
 import { personSchema } from '../../search/schemas/personSchema.js';
 import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import { jsonOnly } from '../formatChoice.js';
 import { facetsSchema, SEARCH_LIMITS, SEARCH_PARAMETER_HINTS, searchSchema, sortCriteriaSchema, suggestSchema } from '../searchSchemas.js';
 import { toItemSearch } from '../searchRequest/itemSearch.js';
-import { one, type Query } from '../searchRequest/queryParameters.js';
+import type { Query } from '../searchRequest/queryParameters.js';
 import { ITEM_SORTS, PERSON_SORTS } from '../searchRequest/readSort.js';
+import { readSuggestion } from '../searchRequest/readSuggestion.js';
 import type { SearchService } from './searchEngine.js';
 
 export interface SearchRouteDeps {
@@ -104,16 +104,11 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
     app.get(`${prefix}/suggest`, { ...cached, schema: suggestSchema(kind) }, async (request, reply) => {
       const type = json(request);
       const q = request.query as Query;
-      const prefixText = one(q, 'query') ?? '';
-      if (prefixText.length > SEARCH_LIMITS.maxQueryLength) {
-        throw ApiError.of(
-          'invalidSearch',
-          `query is ${prefixText.length} characters long; a prefix of at most ${SEARCH_LIMITS.maxQueryLength} is read.`,
-        );
-      }
-      if (prefixText.trim() === '')
-        throw ApiError.of('invalidSearch', 'query is empty: give the first letters of a title (of a name) to complete.');
-      const rows = Number(one(q, 'rows') ?? SEARCH_LIMITS.defaultSuggestions);
+      const { prefix: prefixText, rows } = readSuggestion(q, {
+        completes: 'a title (of a name)',
+        maxLength: SEARCH_LIMITS.maxQueryLength,
+        defaultRows: SEARCH_LIMITS.defaultSuggestions,
+      });
       const suggestions = await search.suggest(kind, prefixText, rows);
       return reply.header('Content-Type', type).send(JSON.stringify(suggestions));
     });

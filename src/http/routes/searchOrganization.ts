@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
-import { ApiError } from '../../errors.js';
 import type { SearchRequest, SearchResult } from '../../search/engine/types.js';
 import { buildOrganizationIndex, ORGANIZATION_FACETS, type OrganizationIndex } from '../../search/organizationIndex.js';
 import { checkClauses } from '../../search/engine/searchLimits.js';
@@ -24,8 +23,9 @@ import {
 import { maxPagesSchema } from '../facetValueSchemas.js';
 import { SEARCH_LIMITS } from '../searchSchemas.js';
 import { organizationFacets, organizationSelection, toOrganizationSearch } from '../searchRequest/organizationSearch.js';
-import { one, type Query } from '../searchRequest/queryParameters.js';
+import type { Query } from '../searchRequest/queryParameters.js';
 import { ORGANIZATION_SORTS } from '../searchRequest/readSort.js';
+import { readSuggestion } from '../searchRequest/readSuggestion.js';
 import { facetEntry, maxPages } from './searchFacetValues.js';
 
 export interface OrganizationRouteDeps {
@@ -35,7 +35,6 @@ export interface OrganizationRouteDeps {
 }
 
 const FACETS: readonly string[] = ORGANIZATION_FACETS;
-const bad = (message: string) => ApiError.of('invalidSearch', message);
 
 export function registerOrganizationRoutes(app: FastifyInstance, deps: OrganizationRouteDeps): void {
   const { config, onRequest, store } = deps;
@@ -119,14 +118,12 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
 
   app.get('/search/organization/suggest', { onRequest, schema: organizationSuggestSchema, config: cached }, async (request, reply) => {
     const type = json(request);
-    const q = request.query as Query;
-    const prefix = one(q, 'query') ?? '';
-    if (prefix.length > SEARCH_LIMITS.maxQueryLength)
-      throw bad(`query is ${prefix.length} characters long; a prefix of at most ${SEARCH_LIMITS.maxQueryLength} is read.`);
-    if (prefix.trim() === '') throw bad('query is empty: give the first letters of a name to complete.');
+    const { prefix, rows } = readSuggestion(request.query as Query, {
+      completes: 'a name',
+      maxLength: SEARCH_LIMITS.maxQueryLength,
+      defaultRows: SEARCH_LIMITS.defaultSuggestions,
+    });
     const { index } = await organizations();
-    return reply
-      .header('Content-Type', type)
-      .send(JSON.stringify(index.suggest(prefix, Number(one(q, 'rows') ?? SEARCH_LIMITS.defaultSuggestions))));
+    return reply.header('Content-Type', type).send(JSON.stringify(index.suggest(prefix, rows)));
   });
 }
