@@ -191,6 +191,16 @@ export interface ReadIndexes {
   sources: Record<SearchKind, ImageSource>;
 }
 
+/**
+ * A generation read once into shared memory, one SharedArrayBuffer per segment file, for
+ * every search thread of the process (docs/search-engine.md "One copy per process"): plain
+ * data, which crosses to a worker without a copy of the buffers. `sharedSources` views it.
+ */
+export interface SharedIndexes {
+  manifest: IndexManifest;
+  buffers: Record<SearchKind, SharedArrayBuffer>;
+}
+
 /** Why an index on disk cannot be used: one line for the log and for `index status`. */
 export class IndexProblem extends Error {
   override readonly name = 'IndexProblem';
@@ -213,6 +223,58 @@ async function readManifest(dir: string, file: string): Promise<IndexManifest> {
     throw new IndexProblem('damaged', `${join(dir, file)} is damaged: not a manifest`);
   }
   return manifest;
+}
+
+/** The sections of a segment read whole into `buffer` (checked by the caller), as a shared image. */
+function sharedSource(path: string, entry: KindEntry, buffer: SharedArrayBuffer): ImageSource {
+  const sections = new Map<string, { type: SectionType; bytes: Uint8Array }>();
+  for (const s of entry.sections) {
+    if (!(s.offset >= 0 && s.bytes >= 0 && s.offset + s.bytes <= buffer.byteLength && s.offset % ALIGN === 0))
+      throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} lies outside the file`);
+    sections.set(s.name, { type: s.type, bytes: new Uint8Array(buffer, s.offset, s.bytes) });
+  }
+  return new ImageSource(entry.values, sections, true);
+}
+
+/** The images of a generation read into shared memory (readIndexes with `shared`), in this thread. */
+export function sharedSources(shared: SharedIndexes): Record<SearchKind, ImageSource> {
+  const out: Partial<Record<SearchKind, ImageSource>> = {};
+  for (const kind of ['person', 'item'] as const) {
+    const entry = shared.manifest.kinds[kind];
+    out[kind] = sharedSource(entry.file, entry, shared.buffers[kind]);
+  }
+  return out as Record<SearchKind, ImageSource>;
+}
+
+/** Reads one kind's segment whole into a SharedArrayBuffer and checks every section's CRC-32. */
+async function readSharedSegment(dir: string, entry: KindEntry): Promise<{ source: ImageSource; buffer: SharedArrayBuffer }> {
+  const path = join(dir, entry.file);
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (e) {
+    throw new IndexProblem('damaged', `${path} is missing: ${(e as Error).message}`);
+  }
+  if (size !== entry.bytes) throw new IndexProblem('damaged', `${path} is damaged: ${size} bytes, the manifest says ${entry.bytes}`);
+  const buffer = new SharedArrayBuffer(size);
+  const bytes = new Uint8Array(buffer);
+  const fh = await open(path, 'r');
+  try {
+    for (let at = 0; at < size;) {
+      const { bytesRead } = await fh.read(bytes, at, Math.min(size - at, 1 << 30), at);
+      if (bytesRead === 0) throw new IndexProblem('damaged', `${path} is damaged: it ends early`);
+      at += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  for (const s of entry.sections) {
+    if (!(s.offset >= 0 && s.bytes >= 0 && s.offset + s.bytes <= size))
+      throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} lies outside the file`);
+    if (crc32(bytes.subarray(s.offset, s.offset + s.bytes)) !== s.crc32)
+      throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} fails its checksum`);
+  }
+  return { source: sharedSource(path, entry, buffer), buffer };
 }
 
 /** Reads and checks one kind's segment: every section's size and CRC-32. */
@@ -251,7 +313,30 @@ async function readSegment(dir: string, entry: KindEntry): Promise<ImageSource> 
  * files verify; `problems` says why each newer one was not taken (oldest last). Throws
  * IndexProblem('missing') when there is none at all.
  */
-export async function readIndexes(dir: string, store: string | undefined): Promise<ReadIndexes & { problems: IndexProblem[] }> {
+export async function readIndexes(
+  dir: string,
+  store: string | undefined,
+  options: { shared?: false } = {},
+): Promise<ReadIndexes & { problems: IndexProblem[] }> {
+  return (await readGeneration(dir, store, options.shared ?? false)) as ReadIndexes & { problems: IndexProblem[] };
+}
+
+/**
+ * readIndexes into shared memory: each segment read whole into a SharedArrayBuffer, once per
+ * process, for every search thread (SharedIndexes); the sources view it (ImageSource.shared).
+ */
+export async function readSharedIndexes(
+  dir: string,
+  store: string | undefined,
+): Promise<ReadIndexes & SharedIndexes & { problems: IndexProblem[] }> {
+  return (await readGeneration(dir, store, true)) as ReadIndexes & SharedIndexes & { problems: IndexProblem[] };
+}
+
+async function readGeneration(
+  dir: string,
+  store: string | undefined,
+  shared: boolean,
+): Promise<ReadIndexes & Partial<SharedIndexes> & { problems: IndexProblem[] }> {
   const manifests = await manifestsIn(dir);
   if (manifests.length === 0) throw new IndexProblem('missing', `no search index in ${dir}`);
   const problems: IndexProblem[] = [];
@@ -271,12 +356,22 @@ export async function readIndexes(dir: string, store: string | undefined): Promi
         );
       }
       const sources: Partial<Record<SearchKind, ImageSource>> = {};
+      const buffers: Partial<Record<SearchKind, SharedArrayBuffer>> = {};
       for (const kind of ['person', 'item'] as const) {
         const entry = manifest.kinds[kind];
         if (entry === undefined) throw new IndexProblem('damaged', `${join(dir, m.file)} is damaged: no ${kind} index`);
-        sources[kind] = await readSegment(dir, entry);
+        if (shared) {
+          const read = await readSharedSegment(dir, entry);
+          sources[kind] = read.source;
+          buffers[kind] = read.buffer;
+        } else sources[kind] = await readSegment(dir, entry);
       }
-      return { manifest, sources: sources as Record<SearchKind, ImageSource>, problems };
+      return {
+        manifest,
+        sources: sources as Record<SearchKind, ImageSource>,
+        ...(shared ? { buffers: buffers as Record<SearchKind, SharedArrayBuffer> } : {}),
+        problems,
+      };
     } catch (e) {
       if (!(e instanceof IndexProblem)) throw e;
       problems.push(e);

@@ -16,7 +16,16 @@ import { queryFields, type Schema } from '../../src/search/engine/schema.js';
 import { itemSchema } from '../../src/search/schemas/itemSchema.js';
 import { personSchema } from '../../src/search/schemas/personSchema.js';
 import type { SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
-import { INDEX_FORMAT, IndexProblem, readIndexes, writeIndexes, type KindImage } from '../../src/search/indexFiles.js';
+import { crc32 } from 'node:zlib';
+import {
+  INDEX_FORMAT,
+  IndexProblem,
+  readIndexes,
+  readSharedIndexes,
+  sharedSources,
+  writeIndexes,
+  type KindImage,
+} from '../../src/search/indexFiles.js';
 
 const FAR = () => Date.now() + 60_000;
 const dirs: string[] = [];
@@ -137,6 +146,48 @@ describe('the search indexes on disk', () => {
         ix.refreshOrders(1024);
       }
       assert.deepEqual(answers(back, reqs), answers(index, reqs));
+    });
+    test(`${name}: indexes viewing one shared image answer as a private one, take changes alike, and never write the shared bytes`, async () => {
+      const dir = tempDir();
+      const index = build(schema, doc, 3000);
+      const other = build(name === 'items' ? personSchema : itemSchema, name === 'items' ? personDoc : itemDoc, 200);
+      const kind = name === 'items' ? 'item' : 'person';
+      const kinds =
+        name === 'items'
+          ? { item: image(index, 'item:log:1'), person: image(other, 'person:log:2') }
+          : { item: image(other, 'item:log:1'), person: image(index, 'person:log:2') };
+      await writeIndexes(dir, 'store-a', kinds);
+      const shared = await readSharedIndexes(dir, 'store-a');
+      assert.deepEqual(shared.problems, []);
+      assert.ok(shared.buffers[kind] instanceof SharedArrayBuffer);
+      // Two threads' indexes over the same bytes (sharedSources is what a search worker calls), and one read privately.
+      const a = SearchIndex.fromImage(schema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers })[kind]);
+      const b = SearchIndex.fromImage(schema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers })[kind]);
+      const own = SearchIndex.fromImage(schema, (await readIndexes(dir, 'store-a')).sources[kind]);
+      const reqs = requests(schema, wordsOf(index));
+      const before = answers(index, reqs);
+      assert.deepEqual(answers(a, reqs), before);
+      // Changes to one of them, the private one and the original, searched between the changes
+      // (so that cached postings resume over chunks copied meanwhile): the same answers.
+      for (const ix of [index, own, a]) {
+        for (let i = 3000; i < 3300; i++) ix.upsert(doc(i));
+        answers(ix, reqs.slice(0, 20));
+        for (let i = 3300; i < 3600; i++) ix.upsert(doc(i));
+        for (let i = 0; i < 3000; i += 13) ix.upsert({ ...doc(i + 500_000), id: doc(i).id });
+        for (let i = 1; i < 3000; i += 17) ix.delete(doc(i).id);
+        ix.refreshOrders(1024);
+      }
+      const changed = answers(index, reqs);
+      assert.notDeepEqual(changed, before);
+      assert.deepEqual(answers(own, reqs), changed);
+      assert.deepEqual(answers(a, reqs), changed);
+      // The other view saw none of it, and every shared byte is as written.
+      assert.deepEqual(answers(b, reqs), before);
+      for (const k of ['item', 'person'] as const) {
+        const bytes = new Uint8Array(shared.buffers[k]);
+        for (const s of shared.manifest.kinds[k].sections)
+          assert.equal(crc32(bytes.subarray(s.offset, s.offset + s.bytes)), s.crc32, `${k} section ${s.name} unchanged`);
+      }
     });
   }
 

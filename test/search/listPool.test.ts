@@ -1,6 +1,7 @@
 /** The varint block pool under the search engine's postings (src/search/engine/listPool.ts). */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { ImageSink, ImageSource, type SectionType } from '../../src/search/engine/indexImage.js';
 import { ListPool } from '../../src/search/engine/listPool.js';
 
 it('gives back every value of many interleaved lists, across block and chunk boundaries', () => {
@@ -45,3 +46,69 @@ it('gives back every value of many interleaved lists, across block and chunk bou
 function l0(i: number): boolean {
   return i % 2 === 0;
 }
+
+/** An image of the pool with its bytes in one SharedArrayBuffer, as a search worker gets it (indexFiles.ts sharedSources). */
+function sharedImage(pool: ListPool): { source: ImageSource; bytes: Uint8Array } {
+  const sink = new ImageSink();
+  pool.image(sink, 'p');
+  const parts = sink.sections.map((s) => ({ s, data: Buffer.concat([...s.pieces()].map((x) => Buffer.from(x))) }));
+  const size = parts.reduce((n, p) => n + ((p.data.length + 63) & ~63), 0);
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  const sections = new Map<string, { type: SectionType; bytes: Uint8Array }>();
+  let at = 0;
+  for (const { s, data } of parts) {
+    bytes.set(data, at);
+    sections.set(s.name, { type: s.type, bytes: bytes.subarray(at, at + data.length) });
+    at += (data.length + 63) & ~63;
+  }
+  return { source: new ImageSource(sink.values, sections, true), bytes };
+}
+
+it('restored over shared memory, copies a chunk before writing into it: the shared bytes never change, every list reads back', () => {
+  const pool = new ListPool();
+  const lists = 2000;
+  const want: number[][] = [];
+  for (let l = 0; l < lists; l++) {
+    pool.create();
+    want.push([]);
+  }
+  let x = 777;
+  const add = (p: ListPool, n: number) => {
+    for (let i = 0; i < n; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      const l = (x >>> 8) % lists;
+      p.push(l, x);
+      want[l]!.push(x);
+    }
+  };
+  add(pool, 2_000_000); // about 10 MB: three chunks, lists with open blocks in each
+  const { source, bytes } = sharedImage(pool);
+  const snapshot = Buffer.from(bytes.slice());
+  const a = new ListPool();
+  a.restore(source, 'p');
+  const b = new ListPool();
+  b.restore(source, 'p');
+  const before = want.map((w) => w.slice());
+  // A reader of a long list, done, then resumed after appends (as the postings cache does).
+  const cached = a.reader(0);
+  while (!cached.done) cached.read();
+  add(a, 300_000);
+  for (let l = 0; l < lists; l++) {
+    const r = a.reader(l);
+    const got: number[] = [];
+    while (!r.done) got.push(r.read());
+    assert.deepEqual(got, want[l], `list ${l} of the pool written after its restore`);
+  }
+  cached.resume();
+  const tail: number[] = [];
+  while (!cached.done) tail.push(cached.read());
+  assert.deepEqual(tail, want[0]!.slice(before[0]!.length), 'a resumed reader reads what was appended to a copied chunk');
+  for (let l = 0; l < lists; l++) {
+    const r = b.reader(l);
+    const got: number[] = [];
+    while (!r.done) got.push(r.read());
+    assert.deepEqual(got, before[l], `list ${l} of the other pool over the same bytes`);
+  }
+  assert.ok(Buffer.from(bytes).equals(snapshot), 'the shared bytes are as written');
+  assert.ok(bytes.length > 8 * 2 ** 20);
+});

@@ -296,13 +296,13 @@ export class SearchIndex {
     this.liveCount = source.value<number>('live');
     this.ids.restore(source, 'ids');
     this.idHash.restore(source.typed('idHash', 'u32'));
-    this.live.restore(source.typed('liveBits', 'u8'));
+    this.live.restore(source.owned('liveBits', 'u8'));
     this.byId.restore(source, 'byId');
     this.fieldMask.restore(source.typed('fieldMask', 'u32'));
     this.exactA.restore(source.typed('exactA', 'u32'));
     this.exactB.restore(source.typed('exactB', 'u32'));
     this.terms.restore(source, 'terms');
-    this.termDocs.restore(source.typed('termDocs', 'u32'));
+    this.termDocs.restore(source.owned('termDocs', 'u32'));
     this.text.restore(source, 'text');
     this.facets.forEach((f, i) => f.restore(source, `facet.${i}`));
     this.numbers.forEach((g, i) => g.restore(source.typed(`number.${i}`, 'f64')));

@@ -54,7 +54,7 @@ export class FacetColumn {
   restore(source: ImageSource, p: string): void {
     this.values.restore(source, `${p}.values`);
     this.postings.restore(source, `${p}.postings`);
-    this.live.restore(source.typed(`${p}.live`, 'u32'));
+    this.live.restore(source.owned(`${p}.live`, 'u32'));
     this.hasValues = source.value<boolean>(`${p}.hasValues`);
     if (source.value<string>(`${p}.form`) === 'single') {
       const name = `${p}.single`;

@@ -31,7 +31,7 @@ export class IdTable {
 
   /** The table of an image (over the restored columns). */
   restore(source: ImageSource, p: string): void {
-    const slots = source.typed(`${p}.slots`, 'i32');
+    const slots = source.owned(`${p}.slots`, 'i32');
     if (slots.length < 1024 || (slots.length & (slots.length - 1)) !== 0)
       throw new RangeError(`id table ${p}: ${slots.length} slots is not a power of two`);
     this.slots = slots;

@@ -119,11 +119,18 @@ export function encodeStrings(strings: readonly string[], n: number): { offsets:
   return { offsets, bytes };
 }
 
-/** An image read back: the values and each section's bytes (aligned for typed views). */
+/**
+ * An image read back: the values and each section's bytes (aligned for typed views).
+ * `shared`: the bytes lie in shared memory (a SharedArrayBuffer every search thread of the
+ * process views; docs/search-engine.md "One copy per process"), so nothing may write them:
+ * sections the index changes in place are taken with `owned` (a private copy then), the
+ * others are viewed in place and copied by the index itself when it grows them.
+ */
 export class ImageSource {
   constructor(
     readonly values: Record<string, unknown>,
-    private readonly sections: ReadonlyMap<string, { type: SectionType; bytes: Uint8Array<ArrayBuffer> }>,
+    private readonly sections: ReadonlyMap<string, { type: SectionType; bytes: Uint8Array }>,
+    readonly shared = false,
   ) {}
 
   value<T>(name: string): T {
@@ -141,20 +148,35 @@ export class ImageSource {
     return s.type;
   }
 
-  private section(name: string, type: SectionType): Uint8Array<ArrayBuffer> {
+  private section(name: string, type: SectionType): Uint8Array {
     const s = this.sections.get(name);
     if (s === undefined) throw new ImageError(`section ${name} missing`);
     if (s.type !== type) throw new ImageError(`section ${name} is ${s.type}, expected ${type}`);
     return s.bytes;
   }
 
-  /** A typed view of a section, in place (writable: the index goes on appending to it). */
+  /**
+   * A typed view of a section, in place: for what the index only appends to (a longer column
+   * is a new array: growable.ts), never writes below its length. Shared when the source is.
+   */
   typed<T extends SectionType>(name: string, type: T): InstanceType<(typeof CTORS)[T]> {
     const b = this.section(name, type);
     const ctor = CTORS[type];
     if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0 || b.byteLength % ctor.BYTES_PER_ELEMENT !== 0)
       throw new ImageError(`section ${name} is misaligned`);
-    return new ctor(b.buffer, b.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT) as InstanceType<(typeof CTORS)[T]>;
+    // Typed as over an ArrayBuffer: the index only reads, writes and copies its columns, which a
+    // view over a SharedArrayBuffer does alike (it never transfers or resizes one).
+    return new ctor(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT) as InstanceType<(typeof CTORS)[T]>;
+  }
+
+  /**
+   * A section the index writes in place (live bits, counters, ranks, the id table, the
+   * pools' per-list tails: what ImageSink.copy took): in place from a private source, a
+   * private copy from a shared one.
+   */
+  owned<T extends SectionType>(name: string, type: T): InstanceType<(typeof CTORS)[T]> {
+    const view = this.typed(name, type);
+    return (this.shared ? view.slice() : view) as InstanceType<(typeof CTORS)[T]>;
   }
 
   /**

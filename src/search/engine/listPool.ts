@@ -30,6 +30,13 @@ export class ListPool {
   /** Last value written with `pushDelta` per list (delta encoding of ascending numbers). */
   private readonly last = new Growable(Uint32Array);
   private lists = 0;
+  /**
+   * Per chunk, 1 while it is a view of shared memory (restored from a shared image:
+   * docs/search-engine.md "One copy per process"); such a chunk is copied before the first
+   * write into it (the tail of a list whose block lies in it), so the shared bytes never change.
+   * Null when no chunk is shared.
+   */
+  private shared: Uint8Array | null = null;
 
   get count(): number {
     return this.lists;
@@ -61,13 +68,15 @@ export class ListPool {
   restore(source: ImageSource, p: string): void {
     const count = source.value<number>(`${p}.chunks`);
     this.chunks = source.chunks(`${p}.bytes`, new Array<number>(count).fill(CHUNK));
+    // The last chunk is a private copy (ImageSource.chunks): appends go there.
+    this.shared = source.shared && count > 1 ? new Uint8Array(count).fill(1, 0, count - 1) : null;
     this.top = source.value<number>(`${p}.top`);
     this.lists = source.value<number>(`${p}.lists`);
     this.head.restore(source.typed(`${p}.head`, 'u32'));
-    this.tail.restore(source.typed(`${p}.tail`, 'u32'));
-    this.end.restore(source.typed(`${p}.end`, 'u32'));
-    this.level.restore(source.typed(`${p}.level`, 'u8'));
-    this.last.restore(source.typed(`${p}.last`, 'u32'));
+    this.tail.restore(source.owned(`${p}.tail`, 'u32'));
+    this.end.restore(source.owned(`${p}.end`, 'u32'));
+    this.level.restore(source.owned(`${p}.level`, 'u8'));
+    this.last.restore(source.owned(`${p}.last`, 'u32'));
   }
 
   /** A new, empty list; its id. */
@@ -80,6 +89,16 @@ export class ListPool {
     this.level.set(id, 0);
     this.last.set(id, 0);
     return id;
+  }
+
+  /** Chunk `i`, to write into: a shared one is copied first. */
+  private writable(i: number): Uint8Array {
+    const shared = this.shared;
+    if (shared !== null && i < shared.length && shared[i] === 1) {
+      this.chunks[i] = this.chunks[i]!.slice();
+      shared[i] = 0;
+    }
+    return this.chunks[i]!;
   }
 
   private alloc(level: number): number {
@@ -104,12 +123,12 @@ export class ListPool {
       this.end.array[list] = next + sizeOf(level) - 4;
       at = next;
     }
-    this.chunks[at >>> CHUNK_BITS]![at & (CHUNK - 1)] = b;
+    this.writable(at >>> CHUNK_BITS)[at & (CHUNK - 1)] = b;
     this.tail.array[list] = at + 1;
   }
 
   private writeAddress(at: number, value: number): void {
-    const c = this.chunks[at >>> CHUNK_BITS]!;
+    const c = this.writable(at >>> CHUNK_BITS);
     const o = at & (CHUNK - 1);
     c[o] = value & 0xff;
     c[o + 1] = (value >>> 8) & 0xff;
@@ -130,7 +149,7 @@ export class ListPool {
     const at = tail[list]!;
     if (this.end.array[list]! - at >= 5) {
       // fast path: the whole varint fits in the current block
-      const c = this.chunks[at >>> CHUNK_BITS]!;
+      const c = this.writable(at >>> CHUNK_BITS);
       const o0 = at & (CHUNK - 1);
       let o = o0;
       while (v >= 0x80) {
@@ -198,6 +217,8 @@ export class ListReader {
   /** Lets a reader that is done go on with what was appended to its list since (append-only). */
   resume(): void {
     this.stop = this.pool.tailOf(this.list);
+    // The block's chunk may have been copied since (a shared chunk written into): read the copy.
+    if (this.pos < this.blockEnd) this.buf = this.pool.chunk(this.pos);
   }
 
   reset(list: number): void {

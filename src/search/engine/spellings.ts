@@ -40,8 +40,8 @@ export class Spellings {
     this.strings = source.strings(`${p}.strings`);
     this.ids.clear();
     this.strings.forEach((s, i) => this.ids.set(s, i));
-    this.first.restore(source.typed(`${p}.first`, 'i32'));
-    this.firstDocs.restore(source.typed(`${p}.firstDocs`, 'u32'));
+    this.first.restore(source.owned(`${p}.first`, 'i32'));
+    this.firstDocs.restore(source.owned(`${p}.firstDocs`, 'u32'));
     this.more.clear();
     for (const [id, m] of source.value<Array<[number, Array<[number, number]>]>>(`${p}.more`)) this.more.set(id, new Map(m));
   }
