@@ -16,6 +16,7 @@ import type { SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
 import { storeErrorParts, type StoreErrorParts } from '../domain/storeErrors.js';
 import { SearchDeadlineError, SearchRequestError } from './engine/errors.js';
 import { IndexHost, WRITE_AFTER_CHANGES, type EngineAnswer, type EngineSearch } from './indexHost.js';
+import type { SharedIndexes } from './indexFiles.js';
 import {
   SearchBusyError,
   SearchLimitError,
@@ -102,6 +103,12 @@ export class HostedIndexes {
      * not answer) or succeed again (true), so that /health/ready can tell (src/http/routes/health.ts).
      */
     private readonly onFollowing: (following: boolean) => void = () => {},
+    /**
+     * In a search worker of a pool that reads the indexes on disk once for all its threads
+     * (docs/search-engine.md "One copy per process"): that generation (instead of reading the
+     * directory), and what to call when this thread wrote a new one, for the pool to read it.
+     */
+    private readonly sharing: { image?: () => Promise<SharedIndexes | null>; onWritten?: (generation: number) => void } = {},
   ) {
     const { maxExpansionsPerTerm, maxExpansionsPerQuery } = settings.limits;
     const files = settings.indexFiles;
@@ -117,7 +124,7 @@ export class HostedIndexes {
             minGapMs: files.minGapMs ?? Math.min(60_000, files.intervalMs / 10),
             changes: WRITE_AFTER_CHANGES,
             log,
-            info: log,
+            ...(sharing.image ? { shared: sharing.image } : { info: log }),
           },
     );
   }
@@ -213,7 +220,10 @@ export class HostedIndexes {
     for (const w of ready) w.go();
     if (!wasBuilt && this.built()) this.onBuilt();
     // Written in the background, piece by piece between the passes and searches (indexHost.ts write).
-    if (done && this.host.writeDue()) void this.host.write();
+    if (done && this.host.writeDue())
+      void this.host.write().then((written) => {
+        if (written) this.sharing.onWritten?.(this.host.generation);
+      });
     if (done) for (const s of syncs) s(startedAt);
     else this.syncs.push(...syncs);
     this.schedule(done ? this.settings.indexPollMs : 0);

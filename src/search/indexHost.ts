@@ -16,7 +16,7 @@ import { itemSchema } from './schemas/itemSchema.js';
 import { personSchema } from './schemas/personSchema.js';
 import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
 import { FeedRescanError, storeCatchUp, storeFeed } from './storeFeed.js';
-import { IndexProblem, readIndexes, writeIndexes, type KindImage } from './indexFiles.js';
+import { IndexProblem, readIndexes, sharedSources, writeIndexes, type KindImage, type SharedIndexes } from './indexFiles.js';
 import type { SearchRequest, SearchResult, StoredValue } from './engine/types.js';
 
 /** One search of the engine, as the service is asked it. */
@@ -79,6 +79,8 @@ interface Hosted {
   position: string | null;
   /** The feed has been drained at least once: the index holds every document. */
   built: boolean;
+  /** Restored from a newer generation in shared memory (IndexHost.rebase), to replace the hosted one once caught up. */
+  rebased?: boolean;
 }
 
 export const SCHEMAS = { item: itemSchema, person: personSchema } as const;
@@ -104,6 +106,12 @@ export interface IndexPersistence {
   log: (line: string) => void;
   /** One line when an index on disk was read: the generation a start goes on from, so that an operator sees it did not rebuild. */
   info?: (line: string) => void;
+  /**
+   * The generation the process read once into shared memory for all its search threads
+   * (indexFiles.ts readSharedIndexes; docs/search-engine.md "One copy per process"), or null
+   * when none was usable (the reader said why): taken instead of reading the directory.
+   */
+  shared?: () => Promise<SharedIndexes | null>;
 }
 
 /** Changes after which a write is due: replaying them at the next start would cost about as much as a twentieth of a rebuild. */
@@ -138,6 +146,8 @@ export class IndexHost {
   /** Moves when a rebuilt index replaces a hosted one (it is not on disk then). */
   private swaps = 0;
   private writing = false;
+  /** The generation this host last wrote (0: none). */
+  generation = 0;
 
   constructor(
     private readonly store: SearchFeedStore,
@@ -163,6 +173,21 @@ export class IndexHost {
 
   private async readDisk(p: IndexPersistence): Promise<void> {
     this.identity = await this.store.searchIdentity();
+    if (p.shared !== undefined) {
+      const image = await p.shared();
+      this.opened = true;
+      if (image !== null && image.manifest.store === this.identity) {
+        try {
+          this.hosted = this.restored(image, false) as Record<SearchKind, Hosted>;
+          this.written = { at: Date.now(), applied: 0 };
+        } catch (e) {
+          p.log(
+            `heritage-api: search index: generation ${image.manifest.generation} in ${p.dir} does not read back: ${(e as Error).message}; building a new one from the store.`,
+          );
+        }
+      }
+      return;
+    }
     this.opened = true;
     try {
       const found = await readIndexes(p.dir, this.identity);
@@ -187,6 +212,43 @@ export class IndexHost {
         if (e.reason !== 'missing') p.log(`heritage-api: search index: ${e.message}; building a new one from the store.`);
       } else p.log(`heritage-api: search index: cannot read ${p.dir}: ${(e as Error).message}; building a new one from the store.`);
     }
+  }
+
+  /** Both kinds' indexes restored over a generation in shared memory, at its positions. */
+  private restored(image: SharedIndexes, rebased: boolean): Partial<Record<SearchKind, Hosted>> {
+    const sources = sharedSources(image);
+    const out: Partial<Record<SearchKind, Hosted>> = {};
+    for (const kind of ['person', 'item'] as const) {
+      const h = this.fresh(kind);
+      h.index = SearchIndex.fromImage(SCHEMAS[kind], sources[kind], this.options);
+      h.position = image.manifest.kinds[kind].position;
+      if (rebased) h.rebased = true;
+      out[kind] = h;
+    }
+    return out;
+  }
+
+  /**
+   * Goes over to a newer generation in shared memory (one the writer wrote and the process
+   * read for all its threads): an index restored over it catches up from its position in the
+   * following refreshes, then replaces the hosted one, whose private copy is then garbage.
+   * So each thread holds one shared copy plus what changed since the last generation
+   * (docs/search-engine.md "One copy per process"). A kind being rebuilt from a full scan is
+   * left to that; an image of another store, or one that does not read back, is ignored.
+   */
+  rebase(image: SharedIndexes): void {
+    if (!this.opened || this.identity !== image.manifest.store) return;
+    let restored: Partial<Record<SearchKind, Hosted>>;
+    try {
+      restored = this.restored(image, true);
+    } catch (e) {
+      this.persistence?.log(
+        `heritage-api: search index: generation ${image.manifest.generation} does not read back: ${(e as Error).message}; keeping this thread's own.`,
+      );
+      return;
+    }
+    for (const kind of ['person', 'item'] as const)
+      if (this.pending[kind] === undefined || this.pending[kind].rebased) this.pending[kind] = restored[kind];
   }
 
   /** The search index on disk is due to be written (IndexPersistence): the indexes are built, and it never was, or enough changed since. */
@@ -226,8 +288,9 @@ export class IndexHost {
           return { image: h.index.image(), position: h.position, documents: h.index.size };
         });
       }
-      await writeIndexes(p.dir, this.identity, images as Record<SearchKind, KindImage>);
+      const manifest = await writeIndexes(p.dir, this.identity, images as Record<SearchKind, KindImage>);
       if (this.swaps === swaps) this.written = { at: startedAt, applied: applied! };
+      this.generation = manifest.generation;
       return true;
     } catch (e) {
       p.log(`heritage-api: search index: writing to ${p.dir} failed: ${(e as Error).message}; trying again later.`);
@@ -279,6 +342,7 @@ export class IndexHost {
         next.built = true;
         this.hosted[kind] = next;
         delete this.pending[kind];
+        if (next.rebased) return true;
         // A new index from a full scan: written as a whole, as after the first build.
         this.written = undefined;
         this.swaps++;

@@ -16,6 +16,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { SearchFeedStore, StoreOpener, StoreSpec } from '../domain/searchFeed.js';
 import { lowerThisThread, thisThreadId } from './threadPriority.js';
 import { failureOf, HostedIndexes, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
+import type { SharedIndexes } from './indexFiles.js';
 
 /**
  * A job that waited less than this for its index (the common case: built and caught up)
@@ -28,6 +29,11 @@ export interface SearchWorkerSetup extends HostedSettings {
   spec: StoreSpec;
   /** The nice value the thread lowers itself to (search.niceness; ./threadPriority.ts). */
   niceness: number;
+  /**
+   * The pool reads the indexes on disk once into shared memory and sends them (`image`):
+   * the worker waits for the first instead of reading the directory itself.
+   */
+  sharedImages?: boolean;
 }
 
 export interface SearchJob {
@@ -39,12 +45,18 @@ export interface SearchJob {
   armed: boolean;
 }
 
-export type ToWorker = SearchJob | { type: 'sync'; token: number };
+export type ToWorker =
+  | SearchJob
+  | { type: 'sync'; token: number }
+  /** A generation of the indexes in shared memory (null: none usable); the first is the start's, later ones are newer generations. */
+  | { type: 'image'; image: SharedIndexes | null };
 
 export type WorkerAnswer =
   /** First of all: the thread's id in the kernel, for the watchdog (undefined without /proc). */
   | { type: 'thread'; tid: number | undefined }
   | { type: 'built' }
+  /** This worker (the writer) wrote a new generation of the indexes to disk. */
+  | { type: 'written'; generation: number }
   /** A line for the operator's log (the indexes on disk: one rejected, a write that failed). */
   | { type: 'log'; line: string }
   /** The worker's index stopped following the store (it does not answer) or follows it again. */
@@ -75,6 +87,11 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
   post({ type: 'thread', tid: thisThreadId() });
   let opening: Promise<HostedIndexes> | undefined;
   let retry: NodeJS.Timeout | undefined;
+  // The images the pool sends (sharedImages): the newest, and when the first came.
+  let image: SharedIndexes | null = null;
+  let firstImage: () => void = () => {};
+  const imageCame = new Promise<void>((resolve) => (firstImage = resolve));
+  let images = 0;
   const open = (): Promise<HostedIndexes> => {
     clearTimeout(retry);
     opening ??= reopenStore(setup.spec).then(
@@ -85,6 +102,9 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
           () => post({ type: 'built' }),
           (line) => post({ type: 'log', line }),
           (following) => post({ type: 'following', following }),
+          setup.sharedImages
+            ? { image: () => imageCame.then(() => image), onWritten: (generation) => post({ type: 'written', generation }) }
+            : { onWritten: (generation) => post({ type: 'written', generation }) },
         );
         hosted.start();
         post({ type: 'following', following: true });
@@ -103,6 +123,13 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
   // Reported to each search below; not an unhandled rejection that ends the worker.
   open().catch(() => {});
   return (message) => {
+    if (message.type === 'image') {
+      // Not through open(): an image must not wait for (or be lost with) a store that does not open.
+      image = message.image;
+      if (images++ === 0) firstImage();
+      else if (message.image !== null) void opening?.then((hosted) => hosted.host.rebase(message.image!)).catch(() => {});
+      return;
+    }
     open().then(
       (hosted) => handle(hosted, message),
       (error: unknown) => {
@@ -116,6 +143,7 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
       hosted.sync(() => post({ type: 'synced', token: message.token, heapBytes: getHeapStatistics().used_heap_size }));
       return;
     }
+    if (message.type !== 'job') return;
     const { id, op, budgetMs, armed } = message;
     const came = Date.now();
     const kind = op.op === 'engine' ? op.search.kind : op.kind;

@@ -45,6 +45,7 @@ import type { EngineAnswer, EngineSearch } from './indexHost.js';
 import { SearchRequestError as EngineRequestError } from './engine/errors.js';
 import { checkClauses, SearchBusyError, SearchLimitError, SearchOverBudgetError, type SearchLimits } from './engine/searchLimits.js';
 import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
+import { IndexProblem, readSharedIndexes, type SharedIndexes } from './indexFiles.js';
 import { sampleThread, stuck, type ThreadSample } from './threadPriority.js';
 
 export type SearchSettings = Config['search'];
@@ -110,6 +111,8 @@ export interface PoolOptions {
   indexFiles?: Omit<IndexFileSettings, 'write'>;
   /** Where lines for the operator go (a rejected index on disk, a failed write); default standard error. */
   log?: (line: string) => void;
+  /** The store's identity (Store.searchIdentity), to read the indexes on disk once for all workers. */
+  identity?: () => Promise<string>;
 }
 
 const DEFAULT_GRACE_MS = 1000;
@@ -122,9 +125,9 @@ export function createSearchRunner(store: SearchHostStore, settings: SearchSetti
     store.reopenSpec() === undefined || options.indexFiles === undefined ? undefined : { ...options.indexFiles, write: true };
   if (spec === undefined) return new MainThreadSearch(store, settings, indexFiles, options.log);
   return new SearchPool(
-    { spec, niceness: settings.niceness, ...hostedSettings(settings), ...(indexFiles ? { indexFiles } : {}) },
+    { spec, niceness: settings.niceness, ...hostedSettings(settings), ...(indexFiles ? { indexFiles, sharedImages: true } : {}) },
     settings,
-    { dataVersion: () => store.dataVersion(), ...options },
+    { dataVersion: () => store.dataVersion(), identity: () => store.searchIdentity(), ...options },
   );
 }
 
@@ -338,6 +341,15 @@ export class SearchPool extends Runner {
   private refused = 0;
   /** The freshest index of any worker (SearchState.index). */
   private index: SearchState['index'];
+  /**
+   * The generation of the indexes on disk read into shared memory for every worker
+   * (docs/search-engine.md "One copy per process"): read at the first spawn, again after each
+   * generation the writer writes; null when none is usable. Undefined until first read.
+   */
+  private image: Promise<SharedIndexes | null> | undefined;
+  /** A newer generation was written while one was being read: read again after it. */
+  private rereadDue = false;
+  private rereading = false;
 
   constructor(
     private readonly setup: SearchWorkerSetup,
@@ -437,6 +449,66 @@ export class SearchPool extends Runner {
     }
   }
 
+  private log(line: string): void {
+    (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+  }
+
+  /**
+   * Reads the newest generation into shared memory (readSharedIndexes), telling the operator
+   * which one (a start) or why none (then each worker builds from the store, the writer
+   * writes, and that generation is read and shared).
+   */
+  private async readImage(start: boolean): Promise<SharedIndexes | null> {
+    const files = this.setup.indexFiles!;
+    // A store that does not answer yet (down at the start) is asked again: the index on disk is not given up for it.
+    let identity: string | undefined;
+    while (identity === undefined) {
+      try {
+        identity = await this.options.identity!();
+      } catch {
+        if (this.closed) return null;
+        await new Promise((resolve) => setTimeout(resolve, this.settings.indexPollMs).unref());
+      }
+    }
+    try {
+      const found = await readSharedIndexes(files.dir, identity);
+      for (const problem of found.problems)
+        this.log(`heritage-api: search index: ${problem.message}; reading generation ${found.manifest.generation} instead.`);
+      const { generation, kinds } = found.manifest;
+      if (start)
+        this.log(
+          `heritage-api: search index: starting from generation ${generation} in ${files.dir} (${kinds.person.documents} persons through ${kinds.person.position}, ` +
+            `${kinds.item.documents} items through ${kinds.item.position}); catching up from the change feed.`,
+        );
+      return { manifest: found.manifest, buffers: found.buffers };
+    } catch (e) {
+      if (e instanceof IndexProblem) {
+        if (e.reason !== 'missing' || !start) this.log(`heritage-api: search index: ${e.message}; building a new one from the store.`);
+      } else this.log(`heritage-api: search index: cannot read ${files.dir}: ${(e as Error).message}; building a new one from the store.`);
+      return null;
+    }
+  }
+
+  /** After the writer wrote a generation: read it once and hand it to every worker, which goes over to it (IndexHost.rebase). */
+  private async reread(): Promise<void> {
+    if (this.rereading) {
+      this.rereadDue = true;
+      return;
+    }
+    this.rereading = true;
+    try {
+      do {
+        this.rereadDue = false;
+        const image = await this.readImage(false);
+        if (image === null || this.closed) continue;
+        this.image = Promise.resolve(image);
+        for (const slot of this.slots) if (!slot.gone) this.post(slot, { type: 'image', image });
+      } while (this.rereadDue && !this.closed);
+    } finally {
+      this.rereading = false;
+    }
+  }
+
   private spawn(): Slot {
     const spawned = this.versionNow();
     // One writer per directory of index files: the first worker, or the one that replaces it.
@@ -461,6 +533,12 @@ export class SearchPool extends Runner {
       writer,
     };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
+    if (files !== undefined && this.setup.sharedImages) {
+      this.image ??= this.readImage(true);
+      void this.image.then((image) => {
+        if (!slot.gone) this.post(slot, { type: 'image', image });
+      });
+    }
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
     // Idle workers do not keep a process alive that has nothing else to do.
@@ -494,7 +572,11 @@ export class SearchPool extends Runner {
       return;
     }
     if (m.type === 'log') {
-      (this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(m.line);
+      this.log(m.line);
+      return;
+    }
+    if (m.type === 'written') {
+      if (this.setup.sharedImages) void this.reread();
       return;
     }
     if (m.type === 'following') {
