@@ -125,7 +125,14 @@ export function createSearchRunner(store: SearchHostStore, settings: SearchSetti
     store.reopenSpec() === undefined || options.indexFiles === undefined ? undefined : { ...options.indexFiles, write: true };
   if (spec === undefined) return new MainThreadSearch(store, settings, indexFiles, options.log);
   return new SearchPool(
-    { spec, niceness: settings.niceness, ...hostedSettings(settings), ...(indexFiles ? { indexFiles, sharedImages: true } : {}) },
+    {
+      spec,
+      niceness: settings.niceness,
+      ...hostedSettings(settings),
+      // One worker gains nothing from shared memory and would hold the sections it copies twice
+      // (docs/search-engine.md "One copy per process"): it reads the files itself, as before.
+      ...(indexFiles ? { indexFiles, sharedImages: settings.workers > 1 } : {}),
+    },
     settings,
     { dataVersion: () => store.dataVersion(), identity: () => store.searchIdentity(), ...options },
   );

@@ -4,7 +4,10 @@
  * `heritage-api index copy` while the first one serves, catches up from the change feed with
  * what was loaded after the copy, and then answers every search as the first node does
  * (whole bodies); it says in one line which generation it started from, and writes no
- * generation of its own (a rebuild would write one at once).
+ * generation of its own (a rebuild would write one at once). Both nodes run two search workers,
+ * so their indexes come through shared memory (docs/search-engine.md "One copy per process"):
+ * the first node writes a new generation after the load (search.indexWriteSeconds 1), its
+ * workers go over to it, and it still answers as the seeded node does.
  */
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -51,7 +54,7 @@ test('a node seeded from another node’s index catches up and answers as it doe
   for (const backend of BACKENDS) {
     await t.test(
       `[${backend.name}] index copy while serving, more records loaded, the seeded node catches up`,
-      { timeout: 300_000 },
+      { timeout: 600_000 },
       async () => {
         const opened = await backend.open();
         const second = await backend.connect(opened.location);
@@ -70,8 +73,10 @@ test('a node seeded from another node’s index catches up and answers as it doe
           const key = generateApiKey();
           await store.createKey('test', hashApiKey(key));
           const headers = { accept: 'application/json', authorization: `OAuth oauth_consumer_key="${key}"` };
-          const start = async (node: typeof store, dir: string) => {
-            const config = loadConfig({ flags: { store: backend.config(opened.location), search: { path: dir } } });
+          const start = async (node: typeof store, dir: string, indexWriteSeconds = 600) => {
+            const config = loadConfig({
+              flags: { store: backend.config(opened.location), search: { path: dir, workers: 2, indexWriteSeconds } },
+            });
             const app = await buildServer(config, node, { logging: false });
             closers.push(() => app.close());
             const get = async (url: string) => {
@@ -82,16 +87,21 @@ test('a node seeded from another node’s index catches up and answers as it doe
             await until('the node to be ready', async () => (await app.inject({ url: '/health/ready' })).statusCode === 200);
             return get;
           };
+          // Each search twice at once, so that both workers answer some.
           const answers = async (get: (url: string) => Promise<{ status: number; body: string }>) => {
             const out: Record<string, { status: number; body: string }> = {};
-            for (const url of URLS) out[url] = await get(url);
+            for (const url of URLS) {
+              const [a, b] = await Promise.all([get(url), get(url)]);
+              assert.deepEqual(a, b, `both workers answer ${url} alike`);
+              out[url] = a;
+            }
             return out;
           };
           const total = async (get: (url: string) => Promise<{ status: number; body: string }>) =>
             (JSON.parse((await get('/search?query=*:*&rows=0')).body) as { numberOfResults: number }).numberOfResults;
 
           // Node 1 builds from the store and writes its index.
-          const node1 = await start(store, dir1);
+          const node1 = await start(store, dir1, 1);
           await until('node 1 to write its index', () => generations(dir1).length === 1);
           const before = await total(node1);
 
@@ -138,6 +148,8 @@ test('a node seeded from another node’s index catches up and answers as it doe
           const after = await total(node2);
           assert.ok(after > before, `node 2 holds the items loaded after the copy (${after} > ${before})`);
           await until('node 1 to catch up with the load', async () => (await total(node1)) === after);
+          // Node 1 writes the load as a new generation; its workers go over to it.
+          await until('node 1 to write a generation with the load', () => generations(dir1).some((f) => f > 'manifest-000001.json'));
           const expected = await answers(node1);
           assert.deepEqual(
             Object.entries(expected).filter(([, r]) => r.status !== 200),
