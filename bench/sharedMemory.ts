@@ -12,7 +12,7 @@
  * does between two generations) and prints the memory again: a shared thread's columns become
  * its own when they grow, until the next generation is shared.
  *
- *   node --import tsx --expose-gc bench/sharedMemory.ts [--items 100000] [--persons 100000] [--threads 1,2,4] [--changes 1000]
+ *   node --import tsx --expose-gc bench/sharedMemory.ts [--items 100000] [--persons 100000] [--threads 1,2,4] [--changes 1000] [--runs 2]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -196,6 +196,7 @@ if (!isMainThread) {
   const persons = Number(option('persons', '100000'));
   const threads = option('threads', '1,2').split(',').map(Number);
   const changes = Number(option('changes', '1000'));
+  const runs = Number(option('runs', '2'));
   const dir = mkdtempSync(join(tmpdir(), 'heritage-api-shared-bench-'));
   try {
     const started = Date.now();
@@ -214,7 +215,7 @@ if (!isMainThread) {
     console.log('\nresident memory of a process holding the indexes in T search threads (VmRSS, after a few searches each):');
     for (const t of threads)
       for (const mode of ['private', 'shared'])
-        for (let run = 0; run < 2; run++) {
+        for (let run = 0; run < runs; run++) {
           const args = ['--case', dir, mode, String(t), String(items), String(persons), String(changes)];
           const out = execFileSync(process.execPath, ['--import', 'tsx', '--expose-gc', HERE, ...args], {
             encoding: 'utf8',
