@@ -220,6 +220,8 @@ export const DEFAULTS = {
     /** Page requests per client address per window (pages need no key); 0 switches their limit off. */
     rateLimitMax: 600,
     rateLimitWindowSeconds: 60,
+    /** URLs per sitemap page, at most 50,000 (the sitemaps protocol's limit; docs/sitemaps.md). */
+    sitemapPageSize: 50_000,
   },
 } as const;
 
@@ -420,6 +422,11 @@ function validate(c: Config): void {
   positive('web.rateLimitWindowSeconds', c.web.rateLimitWindowSeconds);
   positive('iiif.pageSize', c.iiif.pageSize);
   if (c.iiif.pageSize > 1000) throw new UsageError(`iiif.pageSize must be at most 1000, got ${c.iiif.pageSize}.`);
+  if (!Number.isInteger(c.web.sitemapPageSize) || c.web.sitemapPageSize < 1 || c.web.sitemapPageSize > 50_000) {
+    throw new UsageError(
+      `web.sitemapPageSize must be a whole number from 1 to 50000 (the sitemaps protocol's limit), got ${c.web.sitemapPageSize}.`,
+    );
+  }
   positive('oai.pageSize', c.oai.pageSize);
   if (c.oai.pageSize > 10_000) throw new UsageError(`oai.pageSize must be at most 10000, got ${c.oai.pageSize}.`);
   positive('oai.rateLimitMax', c.oai.rateLimitMax, 0);

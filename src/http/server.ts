@@ -51,6 +51,7 @@ import { registerOaiRoutes } from './routes/oai.js';
 import { registerReconcileRoutes } from './routes/reconcile.js';
 import { registerPartRoutes } from './routes/parts.js';
 import { registerPersonDataRoutes } from './routes/personData.js';
+import { registerSitemapRoutes } from './routes/sitemaps.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -294,6 +295,8 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   await registerReconcileRoutes(app, { config, store, onRequest, search: searches });
   // Pages for people (docs/pages.md), on the same search runner as the API.
   const runner = searches;
+  // For search engines (docs/sitemaps.md): robots.txt and the sitemaps of the pages, no key.
+  if (config.web.enabled) registerSitemapRoutes(app, { config, store });
   if (config.web.enabled)
     await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
   await app.register(openapiRoute);

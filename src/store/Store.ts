@@ -296,7 +296,49 @@ export interface OaiStore {
   listOaiActivity(offset: number, limit: number): Promise<OaiActivity[]>;
 }
 
-export interface Store extends ItemStore, OaiStore, PersonStore, KeyStore, StatusStore, SearchFeedStore {
+/** What a sitemap lists (docs/sitemaps.md): items with a page, and GND persons. */
+export type SitemapKind = 'item' | 'person';
+
+/** One URL of a sitemap page. */
+export interface SitemapEntry {
+  id: string;
+  /** When the item last changed (its package, stored or loaded anew); null for a person: the store keeps no time for one. */
+  lastModified: Date | null;
+}
+
+export interface SitemapRange {
+  from: string;
+  after?: boolean | undefined;
+  before?: string | undefined;
+  limit: number;
+}
+
+/** One page of a sitemap: where it starts, and the newest change on it. */
+export interface SitemapPage {
+  /** Its first id: a page is the ids from here, before the next page's first id. */
+  firstId: string;
+  count: number;
+  /** The newest lastModified of its entries; null for persons. */
+  lastModified: Date | null;
+}
+
+/**
+ * The sitemap's reads (docs/sitemaps.md). Both page through the rows in id order (code point)
+ * inside the store, so that neither a sitemap index nor a page holds more than a page's ids
+ * in memory. Items: stored and not blocked (they have a page). Persons: those with a GND id
+ * (they have a page, /person/{gnd}).
+ */
+export interface SitemapStore {
+  /** The pages of at most `pageSize` entries that the ids make, in id order. */
+  sitemapPages(kind: SitemapKind, pageSize: number): Promise<SitemapPage[]>;
+  /**
+   * Entries in id order from `from` (inclusive; exclusive with `after`: the keyset of the next
+   * chunk), before `before` (exclusive) when given, at most `limit`.
+   */
+  listSitemapEntries(kind: SitemapKind, range: SitemapRange): Promise<SitemapEntry[]>;
+}
+
+export interface Store extends ItemStore, OaiStore, PersonStore, KeyStore, StatusStore, SearchFeedStore, SitemapStore {
   /**
    * Changes whenever the stored data may have changed, through this process or
    * another (a running `ingest`). Caches of derived answers compare it.

@@ -15,6 +15,7 @@ import type { Store } from '../store/Store.js';
 import { VERSION } from '../version.js';
 import type { Engine } from './engine.js';
 import { itemView } from './itemView.js';
+import { itemMeta, personMeta } from './pageMeta.js';
 import { treeOf } from './treeView.js';
 import { chooseLang, facetLabel, facetValueLabel, format, MESSAGES, type Lang, type Messages } from './messages.js';
 import type { Renderer } from './render.js';
@@ -29,6 +30,8 @@ const PERSON_DATA_TYPES = ['application/ld+json', 'text/turtle', 'application/n-
 export interface PageRequest {
   query: Query;
   acceptLanguage: string | undefined;
+  /** `https://host`, the origin the request was sent to, for absolute URLs in the head; '' when unknown. */
+  origin?: string;
 }
 
 export interface PageAnswer {
@@ -324,6 +327,19 @@ export function createPages(deps: PageDeps): Pages {
             view.provider === undefined
               ? undefined
               : f.link(searchUrl({ ...state, filters: [{ field: 'provider_fct', value: view.provider.name }] })),
+          // For search engines and link previews (docs/pages.md "Found by search engines").
+          meta: itemMeta({
+            item: view,
+            path: itemPath(id),
+            origin: req.origin ?? '',
+            parent:
+              crumbs.length === 0
+                ? undefined
+                : {
+                    path: itemPath(crumbs[crumbs.length - 1]!.id),
+                    label: crumbs[crumbs.length - 1]!.label || crumbs[crumbs.length - 1]!.id,
+                  },
+          }),
           // The item's EDM graph in each RDF syntax, by Accept at the API's path (docs/linked-data.md).
           alternates: LINKED_DATA_TYPES.map((type) => ({ type, href: `/items/${enc}` })),
           // The API answers JSON or XML by Accept (a browser's gets XML): the labels name the resource.
@@ -383,6 +399,12 @@ export function createPages(deps: PageDeps): Pages {
           ...f,
           title: person.name,
           person,
+          meta: personMeta({
+            person,
+            path: `/person/${encodeURIComponent(gnd.toUpperCase())}`,
+            origin: req.origin ?? '',
+            gnd: gnd.toUpperCase(),
+          }),
           // The person as linked data, by Accept at the API's path (docs/linked-data.md "Persons").
           alternates: PERSON_DATA_TYPES.map((type) => ({ type, href: `/entities/${encodeURIComponent(gnd.toUpperCase())}` })),
           items: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),

@@ -199,6 +199,19 @@ const layout = `<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><% if (it.title !== it.t.siteName) { %><%= it.title %> · <% } %><%= it.t.siteName %></title>
 <link rel="stylesheet" href="/assets/pages.css">
+<% if (it.meta) { %>
+<meta name="description" content="<%= it.meta.description %>">
+<link rel="canonical" href="<%= it.meta.canonical %>">
+<meta property="og:type" content="<%= it.meta.type %>">
+<meta property="og:title" content="<%= it.meta.title %>">
+<meta property="og:description" content="<%= it.meta.description %>">
+<meta property="og:url" content="<%= it.meta.canonical %>">
+<meta property="og:site_name" content="<%= it.t.siteName %>">
+<% if (it.meta.image) { %>
+<meta property="og:image" content="<%= it.meta.image %>">
+<% } %>
+<script type="application/ld+json"><%~ it.meta.jsonLd %></script>
+<% } %>
 <% (it.alternates || []).forEach(function (a) { %>
 <link rel="alternate" type="<%= a.type %>" href="<%= a.href %>">
 <% }) %>

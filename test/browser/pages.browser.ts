@@ -218,3 +218,43 @@ test('a visitor searches, filters, pages, reads an item, walks its hierarchy and
   assert.equal(await page.locator('#details').textContent(), 'Details');
   await page.close();
 });
+
+test('search engines: the sitemap index and a page parse as XML in the browser; an item and a person page carry schema.org JSON-LD', async () => {
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  /** The <loc>s of a sitemap document, parsed by the browser's own XML parser. */
+  const locsOf = (path: string) =>
+    page.evaluate(async (p) => {
+      const text = await (await fetch(p)).text();
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      if (doc.getElementsByTagName('parsererror').length > 0) throw new Error(`${p} is not well-formed XML`);
+      return [...doc.getElementsByTagNameNS('http://www.sitemaps.org/schemas/sitemap/0.9', 'loc')].map((l) => l.textContent ?? '');
+    }, path);
+  const sitemaps = await locsOf('/sitemap.xml');
+  assert.ok(sitemaps.includes(`${base}/sitemap/items-1.xml`) && sitemaps.includes(`${base}/sitemap/persons-1.xml`), sitemaps.join(' '));
+  const items = await locsOf('/sitemap/items-1.xml');
+  assert.ok(items.includes(`${base}/item/FILE01`), 'the item pages are listed');
+  const persons = await locsOf('/sitemap/persons-1.xml');
+  assert.ok(persons.includes(`${base}/person/118540238`), 'the person pages are listed');
+
+  /** The page's JSON-LD, as a crawler reads it from the rendered document, and its h1. */
+  const jsonLdOf = async (url: string) => {
+    await page.goto(url);
+    return page.evaluate(() => ({
+      ld: JSON.parse(document.querySelector('script[type="application/ld+json"]')?.textContent ?? 'null') as Record<string, unknown>,
+      h1: document.querySelector('h1')?.textContent ?? '',
+      canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? '',
+      ogTitle: document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '',
+    }));
+  };
+  const item = await jsonLdOf(`${base}/item/FILE01`);
+  assert.equal(item.ld['@type'], 'CreativeWork');
+  assert.equal(item.ld.name, item.h1, 'the JSON-LD names the item as the page does, markup and all');
+  assert.equal(item.ogTitle, item.h1);
+  assert.equal(item.canonical, `${base}/item/FILE01`);
+  const person = await jsonLdOf(`${base}/person/118540238`);
+  assert.equal(person.ld['@type'], 'Person');
+  assert.equal(person.ld.name, person.h1);
+  assert.deepEqual(person.ld.sameAs, ['https://d-nb.info/gnd/118540238']);
+  await page.close();
+});

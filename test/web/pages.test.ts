@@ -17,6 +17,10 @@ const ESCAPED = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; &amp; 
 
 /** No markup of the records made it into the page as markup. */
 function assertEscaped(html: string): void {
+  // The one script element a page may have is its JSON-LD, a data block (docs/pages.md), whose text holds no '<'.
+  const blocks = [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)];
+  assert.ok(blocks.length <= 1, 'at most one JSON-LD block');
+  html = html.replace(/<script type="application\/ld\+json">[^<]*<\/script>/, '');
   assert.ok(!html.includes('<script'), 'no script element');
   assert.ok(!html.includes('<i>Test</i>') && !html.includes('<b>'), 'no markup of the records');
   assert.ok(!html.includes(']]>'), 'no raw ]]>');
@@ -205,6 +209,27 @@ for (const backend of BACKENDS) {
         assert.ok(html.includes(`<li><a href="/items/FILE01${path}" type="${type}">${label}</a></li>`), label);
       }
       assert.ok(html.includes('<a href="/item/FILE01/tree">Hierarchie durchblättern</a>'));
+      // For search engines and link previews: description, canonical URL, Open Graph, schema.org JSON-LD.
+      const head = html.slice(0, html.indexOf('</head>'));
+      assert.ok(head.includes('<link rel="canonical" href="http://localhost:80/item/FILE01">'));
+      assert.ok(head.includes('<meta property="og:url" content="http://localhost:80/item/FILE01">'));
+      assert.ok(head.includes(`<meta property="og:title" content="File 01 ${ESCAPED}">`));
+      assert.ok(head.includes('<meta property="og:type" content="article">'));
+      assert.ok(head.includes('<meta property="og:image" content="http://localhost:80/binary/FILE01/list/1.jpg">'));
+      assert.match(
+        head,
+        new RegExp(
+          `<meta name="description" content="Sub File 01 ${ESCAPED.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · [^"]*Signatur: Sig 01 &lt;b&gt;bold[^"]*">`,
+        ),
+      );
+      const ld = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(head)![1]!) as Record<string, unknown>;
+      assert.equal(ld['@context'], 'https://schema.org');
+      assert.equal(ld['@type'], 'CreativeWork');
+      assert.equal(ld.name, `File 01 ${HOSTILE}`, 'the JSON-LD holds the title as it is, escaped for the script element only');
+      assert.equal(ld.url, 'http://localhost:80/item/FILE01');
+      assert.deepEqual(ld.image, ['http://localhost:80/binary/FILE01/list/1.jpg']);
+      assert.equal(ld.license, 'http://creativecommons.org/publicdomain/mark/1.0/deed.de');
+      assert.deepEqual((ld.isPartOf as Record<string, unknown>)['@id'], 'http://localhost:80/item/SERIES');
       // The EDM graph in each RDF syntax (docs/linked-data.md), in the head.
       const alternates = [...html.matchAll(/<link rel="alternate" type="([^"]+)" href="([^"]+)">/g)].map((m) => `${m[1]} ${m[2]}`);
       assert.deepEqual(alternates, [
@@ -272,6 +297,17 @@ for (const backend of BACKENDS) {
           '<a href="/search?f=affiliate_fct_normdata%3Ahttp%3A%2F%2Fd-nb.info%2Fgnd%2F118540238&amp;lang=en">All 3 items about this person</a>',
         ),
       );
+      const ld = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as Record<string, unknown>;
+      assert.equal(ld['@type'], 'Person');
+      assert.equal(ld.name, 'Johann Wolfgang von Goethe');
+      assert.equal(ld.birthDate, '1749-08-28');
+      assert.deepEqual(ld.birthPlace, { '@type': 'Place', name: 'Frankfurt am Main' });
+      assert.deepEqual(ld.sameAs, ['https://d-nb.info/gnd/118540238']);
+      assert.equal(ld.url, 'http://localhost:80/person/118540238');
+      assert.ok(html.includes('<link rel="canonical" href="http://localhost:80/person/118540238">'));
+      assert.ok(html.includes('<meta property="og:type" content="profile">'));
+      assert.ok(!html.includes('og:image'), 'no image for a person');
+      assert.match(html, /<meta name="description" content="Johann Wolfgang von Goethe · 1749-08-28 – 1832-03-22 · [^"]*Schriftsteller/);
       const alternates = [...html.matchAll(/<link rel="alternate" type="([^"]+)" href="([^"]+)">/g)].map((m) => `${m[1]} ${m[2]}`);
       assert.deepEqual(alternates, [
         'application/ld+json /entities/118540238',

@@ -24,6 +24,7 @@ import { createRenderer } from '../../web/render.js';
 import { STYLESHEET } from '../../web/stylesheet.js';
 import type { Query } from '../../web/searchState.js';
 import { apiErrorOf } from '../errorMapping.js';
+import { originOf } from '../requestOrigin.js';
 import { byHeaderValue, negotiate } from '../negotiate.js';
 import { bodyTag, weakEtag } from '../validators.js';
 
@@ -72,7 +73,7 @@ function securityHeaders(config: Config): Record<string, string> {
 }
 
 function requestOf(request: FastifyRequest): PageRequest {
-  return { query: request.query as Query, acceptLanguage: request.headers['accept-language'] };
+  return { query: request.query as Query, acceptLanguage: request.headers['accept-language'], origin: originOf(request) ?? '' };
 }
 
 /** A route handler that answers with a page: its status, HTML, Vary and the pages' security headers. */

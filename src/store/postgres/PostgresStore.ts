@@ -14,6 +14,7 @@ import { DECODED_BODIES_BYTES, PgItems } from './items.js';
 import { PgOaiReads } from './oaiRecords.js';
 import { PgKeys } from './keys.js';
 import { PgPersons } from './persons.js';
+import { PgSitemap } from './sitemap.js';
 import { PgProviders } from './providers.js';
 import type { ReplicationState } from '../Store.js';
 import { isRecoveryConflict, Replication, serverName } from './replication.js';
@@ -116,6 +117,7 @@ interface PgServer {
   children: PgChildren;
   providers: PgProviders;
   persons: PgPersons;
+  sitemap: PgSitemap;
   keys: PgKeys;
   status: PgStatus;
   search: PgSearchChanges;
@@ -139,6 +141,7 @@ function server(url: string, options: PostgresOptions, standby: boolean): PgServ
     children: new PgChildren(pool),
     providers: new PgProviders(),
     persons: new PgPersons(pool, kept),
+    sitemap: new PgSitemap(pool),
     keys: new PgKeys(pool),
     status: new PgStatus(pool),
     search: new PgSearchChanges(pool, standby),
@@ -292,6 +295,8 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     listProviders: r((s) => s.providers.list(s.pool)),
     upsertPersons: w((s, x) => s.persons.upsertPersons(x)),
     countPersons: r((s) => s.persons.countPersons()),
+    sitemapPages: r((s, kind, pageSize) => s.sitemap.sitemapPages(kind, pageSize)),
+    listSitemapEntries: r((s, kind, range) => s.sitemap.listSitemapEntries(kind, range)),
     createKey: w((s, name, hash) => s.keys.createKey(name, hash)),
     listKeys: p((s) => s.keys.listKeys()),
     revokeKey: w((s, name) => s.keys.revokeKey(name)),

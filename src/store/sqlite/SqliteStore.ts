@@ -14,6 +14,7 @@ import { SqliteChildren } from './children.js';
 import { SqliteItems } from './items.js';
 import { SqliteKeys } from './keys.js';
 import { SqliteItemRefs, SqlitePersonWriter } from './persons.js';
+import { SqliteSitemap } from './sitemap.js';
 import { SqliteProviders } from './providers.js';
 import { SqliteOai } from './oaiRecords.js';
 import { SqliteSearchChanges } from './searchChanges.js';
@@ -125,6 +126,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
   const status = new SqliteStatus(db);
   const persons = new SqlitePersonWriter(db, invalidate);
   const keys = new SqliteKeys(db, invalidate);
+  const sitemap = new SqliteSitemap(db);
   // Writes may meet another process's lock or a full disk; reads on WAL do not wait for writers.
   // A failure is a rejected promise, as a networked backend's is (Store.ts).
   const write =
@@ -157,6 +159,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
     listProviders: async () => providers.list(),
     upsertPersons: write((x) => persons.upsertPersons(x)),
     countPersons: async () => persons.countPersons(),
+    sitemapPages: async (kind, pageSize) => sitemap.sitemapPages(kind, pageSize),
+    listSitemapEntries: async (kind, range) => sitemap.listSitemapEntries(kind, range),
     createKey: write((name, hash) => keys.createKey(name, hash)),
     listKeys: async () => keys.listKeys(),
     revokeKey: write((name) => keys.revokeKey(name)),
