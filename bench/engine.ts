@@ -87,6 +87,15 @@ row(
   `${mb(after.heapUsed - before.heapUsed)} / ${mb(after.arrayBuffers - before.arrayBuffers)} / ${mb(after.rss)}${persons ? ' (both indexes)' : ' (items only)'}`,
 );
 
+/** Bytes an index writes to disk (docs/search-engine.md "Persistence"): its image's sections. */
+function imageBytes(ix: SearchIndex): number {
+  let n = 0;
+  for (const section of ix.image().sections) for (const piece of section.pieces()) n += piece.byteLength;
+  return n;
+}
+const itemBytes = imageBytes(items);
+row('items index image', `${mb(itemBytes)} (${Math.round(itemBytes / N).toLocaleString('en')} bytes per item)`);
+
 const rows = 20;
 const facet = (field: string) => ({ field, limit: 10, mincount: 1, sort: 'count' as const });
 const term = (text: string) => ({ kind: 'term' as const, field: null, text });
@@ -116,6 +125,17 @@ measure(
   }),
   items,
   100,
+);
+measure(
+  'two-word phrase of common words',
+  (k) => ({
+    query: { kind: 'phrase', field: null, text: `${word(k % 10)} ${word(10 + (k % 7))}` },
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows,
+  }),
+  items,
+  50,
 );
 const allFacets = ['type_fct', 'sector_fct', 'place_fct', 'time_fct'].map(facet);
 measure(

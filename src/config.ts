@@ -149,6 +149,13 @@ export const DEFAULTS = {
     /** Different words all wildcards of one query may stand for together. */
     maxExpansionsPerQuery: 2000,
     /**
+     * The languages an item whose `language_fct` names none of the analysed ones (German,
+     * English, French, Dutch, Italian, Spanish) is analysed in for search: ISO 639-1 or
+     * 639-2 codes (docs/search.md "What matches what"); [] matches such items exactly only.
+     * Env: comma-separated.
+     */
+    languages: ['de', 'en'] as readonly string[],
+    /**
      * Longest stretch of index work (applying the store's changes to the search
      * indexes) between two turns of the event loop, in ms, so that loads reach the index without stalling requests
      * (docs/search-engine.md "The store's change feed"); a
@@ -415,6 +422,10 @@ function validate(c: Config): void {
   positive('search.maxClauses', c.search.maxClauses);
   positive('search.maxExpansionsPerTerm', c.search.maxExpansionsPerTerm);
   positive('search.maxExpansionsPerQuery', c.search.maxExpansionsPerQuery);
+  for (const code of c.search.languages) {
+    if (!/^[a-z]{2,3}$/.test(code))
+      throw new UsageError(`search.languages: '${code}' is not a language code; give ISO 639-1 or 639-2 codes such as de, en, fre.`);
+  }
   positive('search.indexSliceMs', c.search.indexSliceMs);
   positive('search.indexPollMs', c.search.indexPollMs);
   positive('search.indexWriteSeconds', c.search.indexWriteSeconds);

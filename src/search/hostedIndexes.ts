@@ -33,6 +33,8 @@ export interface HostedSettings {
   indexPollMs: number;
   /** The indexes on disk (docs/search-engine.md "Persistence"); absent: none. */
   indexFiles?: IndexFileSettings;
+  /** search.languages (SearchIndexOptions.languages); absent: the engine's default. */
+  languages?: readonly string[];
 }
 
 /** Where the indexes are kept on disk and when they are written (plain data: it crosses the worker boundary). */
@@ -114,7 +116,7 @@ export class HostedIndexes {
     const files = settings.indexFiles;
     this.host = new IndexHost(
       store,
-      { limits: { maxExpansionsPerTerm, maxExpansionsPerQuery } },
+      { limits: { maxExpansionsPerTerm, maxExpansionsPerQuery }, ...(settings.languages ? { languages: settings.languages } : {}) },
       files === undefined
         ? undefined
         : {

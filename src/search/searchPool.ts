@@ -28,6 +28,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
+import { LANGUAGES, languageOf } from './engine/analysis.js';
+import { UsageError } from '../errors.js';
 import type { SearchHostStore } from '../domain/searchFeed.js';
 import type { SearchKind } from '../domain/searchFeed.js';
 import { reviveStoreError } from '../domain/storeErrors.js';
@@ -139,7 +141,18 @@ export function createSearchRunner(store: SearchHostStore, settings: SearchSetti
 }
 
 function hostedSettings(s: SearchSettings): HostedSettings {
-  return { limits: limitsOf(s), indexSliceMs: s.indexSliceMs, indexPollMs: s.indexPollMs };
+  return { limits: limitsOf(s), indexSliceMs: s.indexSliceMs, indexPollMs: s.indexPollMs, languages: searchLanguages(s.languages) };
+}
+
+/** search.languages, each one the engine analyses (src/search/engine/analysis.ts), else a UsageError that says which are. */
+export function searchLanguages(codes: readonly string[]): readonly string[] {
+  for (const c of codes) {
+    if (languageOf(c) === undefined)
+      throw new UsageError(
+        `search.languages: '${c}' is not a language the search analyses; use ${LANGUAGES.join(', ')} (or their ISO 639-2 codes: ger, eng, fre, dut, ita, spa).`,
+      );
+  }
+  return codes;
 }
 
 function limitsOf(s: SearchSettings): SearchLimits {

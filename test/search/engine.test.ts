@@ -29,7 +29,7 @@ const schema: Schema = {
     { name: 'body', weight: 2 },
     { name: 'tags', weight: 1 },
   ],
-  facets: ['color', 'shape', 'size'],
+  facets: ['color', 'shape', 'size', 'lang'],
   numbers: [{ name: 'year', example: 'year:[1900 TO 1905]' }],
   sortKeys: [
     { name: 'title', type: 'string', queryable: true },
@@ -37,9 +37,29 @@ const schema: Schema = {
   ],
   relevanceTiebreak: [{ key: 'year', descending: true }],
   constants: { type: 'thing' },
+  analysis: { fields: ['title', 'body'], languageFacet: 'lang' },
 };
 
 const WORDS = ['alpha', 'beta', 'gamma', 'Müller', 'muller', 'Straße', 'strasse', 'Łódź', 'café', 'x1', 'ab', 'abc', 'abd', 'b2b', 'delta'];
+/** Words that meet others only in their analysed forms (src/search/engine/analysis.ts), and elisions and possessives. */
+const ANALYSED = [
+  'workers',
+  'Worker',
+  "Goethe's",
+  'goethes',
+  'Göthe',
+  "l'homme",
+  'hommes',
+  'Verklärung',
+  'verklaerung',
+  'arbeiter',
+  'Bewegung',
+  'syndicalism',
+  'syndicalist',
+];
+/** Words only queries have: compounds of two words of the documents, inflections. */
+const QUERY_ONLY = ['arbeiterbewegung', 'syndicalists', 'homme', 'goethe', 'worker'];
+const LANGS = ['ger', 'eng', 'fre', 'lat', 'dut'];
 const COLORS = ['red', 'green', 'blue', 'Red', 'dark red'];
 const SHAPES = ['round', 'square'];
 const SIZES = ['S', 'M', 'L'];
@@ -67,9 +87,9 @@ class Rng {
   pick<T>(a: readonly T[]): T {
     return a[this.int(a.length)]!;
   }
-  words(min: number, max: number): string {
+  words(min: number, max: number, from: readonly string[] = WORDS): string {
     const n = min + this.int(max - min + 1);
-    return Array.from({ length: n }, () => this.pick(WORDS)).join(this.pick([' ', ', ', '-']));
+    return Array.from({ length: n }, () => this.pick(this.next() < 0.7 ? from : ANALYSED)).join(this.pick([' ', ', ', '-']));
   }
 }
 
@@ -80,7 +100,12 @@ function randomDoc(r: Rng, id: string): SearchDocument {
   return {
     id,
     text: { title: title === undefined ? [] : [title], body: some(3, () => r.words(1, 6)), tags: some(3, () => r.pick(WORDS)) },
-    facets: { color: some(2, () => r.pick(COLORS)), shape: some(1, () => r.pick(SHAPES)), size: some(maxSizes, () => r.pick(SIZES)) },
+    facets: {
+      color: some(2, () => r.pick(COLORS)),
+      shape: some(1, () => r.pick(SHAPES)),
+      size: some(maxSizes, () => r.pick(SIZES)),
+      lang: some(2, () => r.pick(LANGS)),
+    },
     numbers: { year },
     sort: { title: title === undefined ? null : fold(title), year },
   };
@@ -91,9 +116,9 @@ function randomLeaf(r: Rng, ids: string[]): QueryNode<string> {
   switch (r.int(11)) {
     case 0:
     case 1:
-      return { kind: 'term', field: textField(), text: r.pick(WORDS) };
+      return { kind: 'term', field: textField(), text: r.pick(r.next() < 0.6 ? WORDS : [...ANALYSED, ...QUERY_ONLY]) };
     case 2:
-      return { kind: 'phrase', field: textField(), text: r.words(2, 2) };
+      return { kind: 'phrase', field: textField(), text: r.words(2, 2, r.next() < 0.7 ? WORDS : QUERY_ONLY) };
     case 3:
       return { kind: 'prefix', field: textField(), text: r.pick(['a', 'ab', 'm', 'str', 'c', 'b2', 'x1-a', 'ab ga']) };
     case 4:

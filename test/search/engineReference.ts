@@ -11,6 +11,8 @@ import { hashString, mix32 } from '../../src/search/engine/order.js';
 import type { Schema } from '../../src/search/engine/schema.js';
 import type { FacetCounts, SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
 import { globMatcher, literalPrefix } from '../../src/search/engine/wildcard.js';
+import { analyse, elisions, LANGUAGES, languageOf, queryForms } from '../../src/search/engine/analysis.js';
+import { DEFAULT_LANGUAGES } from '../../src/search/engine/SearchIndex.js';
 
 /** Code point order, computed independently of the engine: UTF-8 byte order is code point order. */
 function compareCodePoints(a: string, b: string): number {
@@ -22,11 +24,24 @@ interface M {
   s: number;
 }
 const NO: M = { m: false, s: 0 };
+/** OR: the scores of the parts that match added, in order. */
+const or = (a: M, b: M): M => (b.m ? (a.m ? { m: true, s: a.s + b.s } : b) : a);
+const half = (a: M): M => (a.m ? { m: true, s: 0.5 * a.s } : a);
+
+/** A word of an analysed field: its folded token and its analysed forms other than the token. */
+interface Position {
+  tok: string;
+  forms: string[];
+}
 
 export class Reference {
   readonly docs = new Map<string, SearchDocument>();
 
-  constructor(private readonly schema: Schema) {}
+  constructor(
+    private readonly schema: Schema,
+    /** SearchIndexOptions.languages. */
+    private readonly defaults: readonly string[] = DEFAULT_LANGUAGES,
+  ) {}
 
   upsert(doc: SearchDocument): void {
     this.docs.delete(doc.id); // a replaced document moves to the end, as a new ordinal does
@@ -39,6 +54,133 @@ export class Reference {
 
   private fieldTokens(doc: SearchDocument, f: string): string[][] {
     return (doc.text[f] ?? []).map((v) => tokens(v));
+  }
+
+  /**
+   * The positions of a field's values with their analysed forms (docs/search-engine.md
+   * "Language analysis"): per word, its form in each language of the document that is not
+   * the word; an elided article or a possessive `s` has its word and that word's forms.
+   */
+  private positions(doc: SearchDocument, f: string): Position[][] {
+    let byField = this.positionCache.get(doc);
+    if (byField === undefined) this.positionCache.set(doc, (byField = new Map()));
+    let out = byField.get(f);
+    if (out === undefined) byField.set(f, (out = this.positionsOf(doc, f)));
+    return out;
+  }
+
+  private readonly positionCache = new WeakMap<SearchDocument, Map<string, Position[][]>>();
+
+  private positionsOf(doc: SearchDocument, f: string): Position[][] {
+    const analysis = this.schema.analysis;
+    const analysed = analysis !== undefined && analysis.fields.includes(f);
+    let langs = analysis === undefined ? [] : (doc.facets[analysis.languageFacet] ?? []).map(languageOf).filter((l) => l !== undefined);
+    if (langs.length === 0) langs = this.defaults.map(languageOf).filter((l) => l !== undefined);
+    const ordered = LANGUAGES.filter((l) => langs.includes(l));
+    return (doc.text[f] ?? []).map((v) => {
+      const toks = tokens(v);
+      const el = elisions(v);
+      return toks.map((tok, k) => {
+        if (!analysed) return { tok, forms: [] };
+        let h = el !== undefined && el.length === toks.length ? k + el[k]! : k;
+        if (h < 0 || h >= toks.length) h = k;
+        const t = toks[h]!;
+        const forms: string[] = h !== k ? [t] : [];
+        for (const l of ordered) {
+          const a = analyse(t, l);
+          if (a !== t && !forms.includes(a)) forms.push(a);
+        }
+        return { tok, forms };
+      });
+    });
+  }
+
+  /** Live documents with an analysed form in any field. */
+  private formDf(form: string): number {
+    let n = 0;
+    for (const d of this.docs.values())
+      if (this.schema.text.some((f) => this.positions(d, f.name).some((v) => v.some((p) => p.forms.includes(form))))) n++;
+    return n;
+  }
+
+  private formScore(doc: SearchDocument, form: string, fields: number[]): M {
+    let w = 0;
+    for (const i of fields) {
+      const tf = this.positions(doc, this.schema.text[i]!.name)
+        .flat()
+        .filter((p) => p.forms.includes(form)).length;
+      if (tf > 0) w += this.schema.text[i]!.weight * Math.min(tf, 3);
+    }
+    return w > 0 ? { m: true, s: idf(this.docs.size, this.formDf(form)) * w } : NO;
+  }
+
+  private analysedFields(fields: number[]): number[] {
+    const a = this.schema.analysis;
+    return a === undefined ? [] : fields.filter((i) => a.fields.includes(this.schema.text[i]!.name));
+  }
+
+  /** A word: exact, then ½ × each query form as a folded word (but the word) and as an analysed form, then a compound. */
+  private wordScore(doc: SearchDocument, word: string, fields: number[]): M {
+    let acc = this.termScore(doc, word, fields);
+    const am = this.analysedFields(fields);
+    if (am.length === 0) return acc;
+    acc = this.analysedWord(doc, acc, word, am, false);
+    if (this.df(word) === 0) {
+      const split = this.compoundSplit(word);
+      if (split !== undefined) acc = or(acc, this.phraseLeafScore(doc, split.join(' '), split, fields));
+    }
+    return acc;
+  }
+
+  private analysedWord(doc: SearchDocument, acc: M, word: string, am: number[], self: boolean): M {
+    for (const f of queryForms(word)) {
+      if (f !== word || self) acc = or(acc, half(this.termScore(doc, f, am)));
+      acc = or(acc, half(this.formScore(doc, f, am)));
+    }
+    return acc;
+  }
+
+  private compoundSplit(word: string): [string, string] | undefined {
+    let best: [string, string] | undefined;
+    let bestDf = 0;
+    for (let i = 3; i <= word.length - 3; i++) {
+      const df = Math.min(this.df(word.slice(0, i)), this.df(word.slice(i)));
+      if (df > 0 && df >= bestDf) {
+        best = [word.slice(0, i), word.slice(i)];
+        bestDf = df;
+      }
+    }
+    return best;
+  }
+
+  /** A phrase: exact, then ½ × the phrase of its words' forms, elisions and possessives left out. */
+  private phraseLeafScore(doc: SearchDocument, text: string, toks: string[], fields: number[]): M {
+    const exact = this.phraseScore(doc, toks, fields);
+    const am = this.analysedFields(fields);
+    if (am.length === 0) return exact;
+    const el = elisions(text);
+    const words = el !== undefined && el.length === toks.length ? toks.filter((_, k) => el[k] === 0) : toks;
+    if (words.length === 0) return exact;
+    if (words.length === 1) return this.analysedWord(doc, exact, words[0]!, am, true);
+    const forms = words.map((w) => queryForms(w));
+    const meets = (p: Position, k: number) => forms[k]!.includes(p.tok) || p.forms.some((f) => forms[k]!.includes(f));
+    let acc = 0;
+    for (const i of am) {
+      let tf = 0;
+      for (const v of this.positions(doc, this.schema.text[i]!.name)) {
+        for (let p = 0; p + words.length <= v.length; p++) if (words.every((_, k) => meets(v[p + k]!, k))) tf++;
+      }
+      if (tf > 0) acc += this.schema.text[i]!.weight * Math.min(tf, 3);
+    }
+    if (acc === 0) return exact;
+    let idfSum = 0;
+    for (let k = 0; k < words.length; k++) {
+      let df = 0;
+      for (const d of this.docs.values())
+        if (this.schema.text.some((f) => this.positions(d, f.name).some((v) => v.some((p) => meets(p, k))))) df++;
+      idfSum += idf(this.docs.size, df);
+    }
+    return or(exact, half({ m: true, s: idfSum * acc }));
   }
 
   private df(word: string): number {
@@ -125,7 +267,7 @@ export class Reference {
         return acc;
       }
       if (toks.length === 0) return NO;
-      return toks.length === 1 ? this.termScore(doc, toks[0]!, fields) : this.phraseScore(doc, toks, fields);
+      return toks.length === 1 ? this.wordScore(doc, toks[0]!, fields) : this.phraseLeafScore(doc, node.text, toks, fields);
     }
     if (s.facets.includes(f)) {
       const values = doc.facets[f] ?? [];

@@ -33,6 +33,8 @@ import type { Database as Db } from 'better-sqlite3';
 import type { QueryNode } from '../../src/query/ast.js';
 import { fold, tokens } from '../../src/search/engine/fold.js';
 import type { SearchDocument } from '../../src/search/engine/types.js';
+import { analyse, elisions, LANGUAGES, languageOf, queryForms, type Language } from '../../src/search/engine/analysis.js';
+import { DEFAULT_LANGUAGES } from '../../src/search/engine/SearchIndex.js';
 
 /** Text fields and their weights, as docs/search-engine.md "Item fields" lists them. */
 export const REF_WEIGHTS: Readonly<Record<string, number>> = {
@@ -46,6 +48,8 @@ export const REF_WEIGHTS: Readonly<Record<string, number>> = {
   provider: 1,
 };
 const TEXT_FIELDS = Object.keys(REF_WEIGHTS);
+/** The fields analysed in an item's languages (docs/search-engine.md "Language analysis"): all but the persons' names. */
+const ANALYSED = TEXT_FIELDS.filter((f) => f !== 'affiliate');
 const NUMBERS = ['begin_time', 'end_time'];
 
 export type RefSort =
@@ -96,7 +100,10 @@ export class ItemReference {
         begin_time  REAL,
         end_time    REAL
       );
-      CREATE TABLE word (item INTEGER NOT NULL, field TEXT NOT NULL, value_no INTEGER NOT NULL, pos INTEGER NOT NULL, word TEXT NOT NULL);
+      -- kind 0: the folded word at its position; kind 1: an analysed form there (another word, or its form in a language)
+      CREATE TABLE aword (item INTEGER NOT NULL, field TEXT NOT NULL, value_no INTEGER NOT NULL, pos INTEGER NOT NULL, word TEXT NOT NULL, kind INTEGER NOT NULL);
+      CREATE VIEW word AS SELECT item, field, value_no, pos, word FROM aword WHERE kind = 0;
+      CREATE VIEW form AS SELECT item, field, value_no, pos, word AS form FROM aword WHERE kind = 1;
       CREATE TABLE facet (item INTEGER NOT NULL, facet TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (facet, value, item)) WITHOUT ROWID;
       CREATE TABLE weight (field TEXT PRIMARY KEY, w REAL NOT NULL);
       CREATE TABLE hits (rid INTEGER PRIMARY KEY, score REAL NOT NULL DEFAULT 0);
@@ -104,7 +111,7 @@ export class ItemReference {
     const w = this.db.prepare('INSERT INTO weight (field, w) VALUES (?, ?)');
     for (const [field, weight] of Object.entries(REF_WEIGHTS)) w.run(field, weight);
     const item = this.db.prepare('INSERT INTO item (rid, id, title_key, title_words, begin_time, end_time) VALUES (?, ?, ?, ?, ?, ?)');
-    const word = this.db.prepare('INSERT INTO word (item, field, value_no, pos, word) VALUES (?, ?, ?, ?, ?)');
+    const word = this.db.prepare('INSERT INTO aword (item, field, value_no, pos, word, kind) VALUES (?, ?, ?, ?, ?, ?)');
     const facet = this.db.prepare('INSERT OR IGNORE INTO facet (item, facet, value) VALUES (?, ?, ?)');
     this.ins = this.db.transaction((docs: readonly SearchDocument[]) => {
       for (const d of docs) {
@@ -118,8 +125,13 @@ export class ItemReference {
           d.numbers['begin_time'] ?? null,
           d.numbers['end_time'] ?? null,
         );
+        const langs = languagesOf(d.facets['language_fct']);
         for (const field of TEXT_FIELDS) {
-          (d.text[field] ?? []).forEach((value, valueNo) => tokens(value).forEach((t, pos) => word.run(rid, field, valueNo, pos, t)));
+          (d.text[field] ?? []).forEach((value, valueNo) => {
+            tokens(value).forEach((t, pos) => word.run(rid, field, valueNo, pos, t, 0));
+            if (ANALYSED.includes(field))
+              formsOf(value, langs).forEach((forms, pos) => forms.forEach((f) => word.run(rid, field, valueNo, pos, f, 1)));
+          });
         }
         for (const [name, values] of Object.entries(d.facets)) for (const v of values) facet.run(rid, name, v);
       }
@@ -133,8 +145,8 @@ export class ItemReference {
   /** Indexes, once everything is added. */
   finish(): void {
     this.db.exec(`
-      CREATE INDEX word_word ON word (word, item, field);
-      CREATE INDEX word_item ON word (item, field);
+      CREATE INDEX word_word ON aword (word, kind, item, field);
+      CREATE INDEX word_item ON aword (item, field);
       CREATE INDEX facet_item ON facet (item, facet);
       CREATE INDEX item_title ON item (title_key);
       ANALYZE;
@@ -306,8 +318,11 @@ export class ItemReference {
           if (node.kind !== 'prefix') return { sql: '0', params: [] };
           return { sql: `i.rid IN (SELECT item FROM word WHERE field IN (${list(fields.length)}))`, params: fields };
         }
-        const occ = this.occurrences(fields, words, node.kind === 'prefix');
-        return { sql: `i.rid IN (${occ.sql})`, params: occ.params };
+        if (node.kind === 'prefix') {
+          const occ = this.occurrences(fields, words, true);
+          return { sql: `i.rid IN (${occ.sql})`, params: occ.params };
+        }
+        return orSql(this.textLeaf(text, words, fields).map((l) => l.match));
       }
     }
   }
@@ -361,27 +376,172 @@ export class ItemReference {
         }
         const words = tokens(node.text);
         if (words.length === 0) return { sql: '0', params: [] };
-        const idfSum = words.reduce((s, w) => s + this.idf(w), 0);
-        const occ = this.occurrences(fields, words, false, 'w0.field');
-        return {
-          sql: `(coalesce((SELECT sum(g.w * min(o.n, 3)) FROM (SELECT x AS field, count(*) AS n FROM (${occ.sql} AND w0.item = i.rid) GROUP BY x) o JOIN weight g ON g.field = o.field), 0) * ?)`,
-          params: [...occ.params, idfSum],
-        };
+        const parts = this.textLeaf(node.text, words, fields).map((l) => l.score);
+        return { sql: `(${parts.map((p) => p.sql).join(' + ')})`, params: parts.flatMap((p) => p.params) };
       }
       default:
         return { sql: '0', params: [] };
     }
   }
 
-  /** idf over live items with the word in any text field. */
-  private idf(word: string): number {
-    const n = this.liveCount();
-    const df = this.db
-      .prepare('SELECT count(DISTINCT w.item) FROM word w JOIN item i ON i.rid = w.item AND i.live WHERE w.word = ?')
+  /**
+   * The parts of a word or phrase on text fields, each with its condition and score, whose
+   * scores add (docs/search-engine.md "Language analysis"): a word exactly, then, in the
+   * analysed fields, ½ × each of its query forms as a word (but itself) and as a form, then
+   * the compound it splits into when no live item has it; a phrase exactly, then ½ × the
+   * phrase of its words' forms (elided articles and possessives left out).
+   */
+  private textLeaf(text: string, words: readonly string[], fields: readonly string[]): Array<{ match: Sql; score: Sql }> {
+    const am = fields.filter((f) => ANALYSED.includes(f));
+    const out: Array<{ match: Sql; score: Sql }> = [];
+    if (words.length === 1) {
+      const w = words[0]!;
+      out.push(this.wordPart(w, fields, 'word', 1));
+      if (am.length === 0) return out;
+      out.push(...this.analysedWord(w, am, false));
+      if (this.df('word', [w]) === 0) {
+        const split = this.compoundSplit(w);
+        if (split !== undefined) {
+          const parts = this.textLeaf(split.join(' '), split, fields);
+          out.push({ match: orSql(parts.map((p) => p.match)), score: sumSql(parts.map((p) => p.score)) });
+        }
+      }
+      return out;
+    }
+    out.push(
+      this.phrasePart(
+        words.map((w) => [w]),
+        fields,
+        'word',
+        1,
+      ),
+    );
+    if (am.length === 0) return out;
+    const el = elisions(text);
+    const kept = el !== undefined && el.length === words.length ? words.filter((_, k) => el[k] === 0) : words;
+    if (kept.length === 0) return out;
+    if (kept.length === 1) return [...out, ...this.analysedWord(kept[0]!, am, true)];
+    out.push(this.phrasePart(kept.map(queryForms), am, 'aword', 0.5));
+    return out;
+  }
+
+  private analysedWord(w: string, am: readonly string[], self: boolean): Array<{ match: Sql; score: Sql }> {
+    const out: Array<{ match: Sql; score: Sql }> = [];
+    for (const f of queryForms(w)) {
+      if (f !== w || self) out.push(this.wordPart(f, am, 'word', 0.5));
+      out.push(this.wordPart(f, am, 'form', 0.5));
+    }
+    return out;
+  }
+
+  /** A word (or a form) in `fields`: the items having it, and factor × idf × Σ weight × min(tf, 3). */
+  private wordPart(w: string, fields: readonly string[], table: 'word' | 'form', factor: number): { match: Sql; score: Sql } {
+    const col = table === 'word' ? 'word' : 'form';
+    const cond = `${col} = ? AND field IN (${list(fields.length)})`;
+    return {
+      match: { sql: `i.rid IN (SELECT item FROM ${table} WHERE ${cond})`, params: [w, ...fields] },
+      score: {
+        sql: `(coalesce((SELECT sum(g.w * min(o.n, 3)) FROM (SELECT field, count(*) AS n FROM ${table} WHERE item = i.rid AND ${cond} GROUP BY field) o JOIN weight g ON g.field = o.field), 0) * ?)`,
+        params: [w, ...fields, factor * this.idfOf(this.df(table, [w]))],
+      },
+    };
+  }
+
+  /**
+   * Consecutive positions within one value of a field of `fields`, the k-th holding one of
+   * `forms[k]` (in `table`: aword holds words and forms); score factor × Σ idf × Σ weight ×
+   * min(occurrences, 3), an occurrence counted once however many of its forms it has.
+   */
+  private phrasePart(
+    forms: readonly (readonly string[])[],
+    fields: readonly string[],
+    table: 'word' | 'aword',
+    factor: number,
+  ): { match: Sql; score: Sql } {
+    const from = forms.map((_, k) => `${table} w${k}`).join(', ');
+    const conds: string[] = [`w0.field IN (${list(fields.length)})`];
+    const params: unknown[] = [...fields];
+    forms.forEach((f, k) => {
+      if (k > 0)
+        conds.push(`w${k}.item = w0.item AND w${k}.field = w0.field AND w${k}.value_no = w0.value_no AND w${k}.pos = w0.pos + ${k}`);
+      conds.push(`w${k}.word IN (${list(f.length)})`);
+      params.push(...f);
+    });
+    const where = conds.join(' AND ');
+    const idfSum = forms.reduce((s, f) => s + this.idfOf(this.df(table, f)), 0);
+    return {
+      match: { sql: `i.rid IN (SELECT w0.item FROM ${from} WHERE ${where})`, params },
+      score: {
+        sql: `(coalesce((SELECT sum(g.w * min(o.n, 3)) FROM (SELECT field, count(*) AS n FROM (SELECT DISTINCT w0.field AS field, w0.value_no, w0.pos FROM ${from} WHERE ${where} AND w0.item = i.rid) GROUP BY field) o JOIN weight g ON g.field = o.field), 0) * ?)`,
+        params: [...params, factor * idfSum],
+      },
+    };
+  }
+
+  private compoundSplit(w: string): [string, string] | undefined {
+    let best: [string, string] | undefined;
+    let bestDf = 0;
+    for (let i = 3; i <= w.length - 3; i++) {
+      const df = Math.min(this.df('word', [w.slice(0, i)]), this.df('word', [w.slice(i)]));
+      if (df > 0 && df >= bestDf) {
+        best = [w.slice(0, i), w.slice(i)];
+        bestDf = df;
+      }
+    }
+    return best;
+  }
+
+  /** Live items having one of `words` in any text field of `table` (word: the folded words; form: the analysed forms; aword: both). */
+  private df(table: 'word' | 'form' | 'aword', words: readonly string[]): number {
+    const col = table === 'form' ? 'form' : 'word';
+    return this.db
+      .prepare(
+        `SELECT count(DISTINCT w.item) FROM ${table} w JOIN item i ON i.rid = w.item AND i.live WHERE w.${col} IN (${list(words.length)})`,
+      )
       .pluck()
-      .get(word) as number;
+      .get(...words) as number;
+  }
+
+  private idfOf(df: number): number {
+    const n = this.liveCount();
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
+}
+
+function orSql(parts: readonly Sql[]): Sql {
+  return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
+}
+
+function sumSql(parts: readonly Sql[]): Sql {
+  return { sql: `(${parts.map((p) => p.sql).join(' + ')})`, params: parts.flatMap((p) => p.params) };
+}
+
+/** An item's languages: those of its language_fct that are analysed, else the defaults, in the order of LANGUAGES. */
+function languagesOf(values: readonly string[] | undefined): Language[] {
+  let langs = (values ?? []).map(languageOf).filter((l): l is Language => l !== undefined);
+  if (langs.length === 0) langs = DEFAULT_LANGUAGES.map(languageOf).filter((l): l is Language => l !== undefined);
+  return LANGUAGES.filter((l) => langs.includes(l));
+}
+
+/**
+ * Per word of a value of an analysed field, its analysed forms that are not the word: its
+ * form in each language; for an elided article or a possessive `s`, the word it belongs to
+ * and that word's forms.
+ */
+function formsOf(value: string, langs: readonly Language[]): string[][] {
+  const toks = tokens(value);
+  const el = elisions(value);
+  return toks.map((_, k) => {
+    let h = el !== undefined && el.length === toks.length ? k + el[k]! : k;
+    if (h < 0 || h >= toks.length) h = k;
+    const t = toks[h]!;
+    const forms = h !== k ? [t] : [];
+    for (const l of langs) {
+      const a = analyse(t, l);
+      if (a !== t && !forms.includes(a)) forms.push(a);
+    }
+    return forms;
+  });
 }
 
 /** The words of the positive terms and phrases on no field or on `title` (the exact-title tier). */

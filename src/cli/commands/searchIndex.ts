@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { copyIndexes, IndexProblem, readIndexes, type IndexManifest } from '../../search/indexFiles.js';
 import { IndexHost, SCHEMAS } from '../../search/indexHost.js';
 import { searchIndexPath } from '../../search/indexPath.js';
+import { searchLanguages } from '../../search/searchPool.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/Store.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -63,7 +64,8 @@ export async function indexVerify(config: Config, store: Store, io: CliIo): Prom
   if (found === undefined) return EXIT.failed;
   const counts: string[] = [];
   try {
-    for (const kind of KINDS) counts.push(`${SearchIndex.fromImage(SCHEMAS[kind], found.sources[kind]).size} ${NAMES[kind]}`);
+    const options = { languages: searchLanguages(config.search.languages) };
+    for (const kind of KINDS) counts.push(`${SearchIndex.fromImage(SCHEMAS[kind], found.sources[kind], options).size} ${NAMES[kind]}`);
   } catch (e) {
     io.err(
       `${dir}: generation ${found.manifest.generation} does not read back: ${(e as Error).message}. A start builds a new index from the store.`,
@@ -85,7 +87,7 @@ export async function indexRebuild(config: Config, store: Store, io: CliIo): Pro
   // From the store, not from what is on disk.
   const host = new IndexHost(
     store,
-    {},
+    { languages: searchLanguages(config.search.languages) },
     { dir, read: false, write: true, minGapMs: 0, intervalMs: 0, changes: () => 0, log: (line) => io.err(line) },
   );
   for (const kind of KINDS) while (!(await host.refresh(kind, 1000))) {}

@@ -22,6 +22,9 @@
  */
 import { fold, tokens } from './fold.js';
 import { Analyzer, IdBuffer } from './analyzer.js';
+import { AnalysedForms } from './analysedForms.js';
+import { elisions, hasApostrophe, LANGUAGES } from './analysis.js';
+import { Occurrences } from './occurrences.js';
 import { Dictionary } from './dictionary.js';
 import { FacetColumn } from './facetColumn.js';
 import { Growable } from './growable.js';
@@ -66,7 +69,16 @@ export interface SearchIndexOptions {
    * reads their values instead.
    */
   facetBits?: { bytes?: number; minPostings?: number; minHits?: number };
+  /**
+   * The languages a document of a schema with `analysis` is analysed in when its language
+   * facet names none that analysis.ts knows (config `search.languages`); default German
+   * and English. An index written with others is not read back.
+   */
+  languages?: readonly string[];
 }
+
+/** The default of SearchIndexOptions.languages. */
+export const DEFAULT_LANGUAGES: readonly string[] = ['de', 'en'];
 
 /** Order-insensitive key of a name (as src/search/schemas/personFields.ts nameKey). */
 export function nameKey(text: string): string {
@@ -89,6 +101,7 @@ export function schemaFingerprint(schema: Schema): string {
     schema.sortKeys,
     schema.relevanceTiebreak,
     schema.constants ?? {},
+    schema.analysis ?? null,
   ]);
 }
 
@@ -97,48 +110,6 @@ export function hashString2(s: string): number {
   let h = 0x9747b28c;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x5bd1e995) ^ (h >>> 15);
   return h >>> 0;
-}
-
-/** Reusable arrays for indexing one document's text. */
-class TextScratch {
-  readonly tok = new IdBuffer();
-  readonly distinct = new IdBuffer();
-  slot = new Int32Array(1024);
-  field = new Uint8Array(1024);
-  pos = new Int32Array(1024);
-  private begin = new Int32Array(1024);
-  private order = new Int32Array(1024);
-  private fill = new Int32Array(1024);
-
-  reserve(n: number): void {
-    if (n <= this.slot.length) return;
-    let size = this.slot.length;
-    while (size < n) size *= 2;
-    const slot = new Int32Array(size);
-    slot.set(this.slot);
-    const field = new Uint8Array(size);
-    field.set(this.field);
-    const pos = new Int32Array(size);
-    pos.set(this.pos);
-    this.slot = slot;
-    this.field = field;
-    this.pos = pos;
-  }
-
-  begins(n: number): Int32Array {
-    if (this.begin.length < n) this.begin = new Int32Array(n * 2);
-    return this.begin;
-  }
-
-  orderOf(n: number): Int32Array {
-    if (this.order.length < n) this.order = new Int32Array(n * 2);
-    return this.order;
-  }
-
-  fills(n: number): Int32Array {
-    if (this.fill.length < n) this.fill = new Int32Array(n * 2);
-    return this.fill;
-  }
 }
 
 export class SearchIndex {
@@ -203,10 +174,16 @@ export class SearchIndex {
     intern: (spelling) => this.spellings.intern(spelling),
     spelt: (id, sid) => this.spellings.add(this.nextOrdinal - 1, id, sid),
   });
-  private readonly scratch = new TextScratch();
-  /** Per term id: the ordinal + 1 that last saw it, and its slot in that document. */
-  private readonly seen = new Growable(Int32Array);
-  private readonly slotOf = new Growable(Int32Array);
+  private readonly tok = new IdBuffer();
+  /** The occurrences of a document's folded terms and of its analysed forms. */
+  private readonly occurrences = new Occurrences();
+  private readonly formOccurrences = new Occurrences();
+  /** The analysed forms (analysedForms.ts); undefined for a schema without analysis. */
+  readonly analysed: AnalysedForms | undefined;
+  /** Bit per text field analysed (schema.analysis). */
+  readonly analysedMask: number;
+  /** The default languages as given (SearchIndexOptions.languages), for the image. */
+  private readonly languages: readonly string[];
   /** Moves on every change; caches keyed by it (the live set) stay valid until then. */
   version = 0;
   private allCache: { version: number; docs: Uint32Array } | undefined;
@@ -221,6 +198,13 @@ export class SearchIndex {
     this.numberField = new Map(schema.numbers.map((f, i) => [f.name, i]));
     this.sortKey = new Map(schema.sortKeys.map((k, i) => [k.name, i]));
     this.weights = Float64Array.from(schema.text.map((f) => f.weight));
+    this.languages = [...(options.languages ?? DEFAULT_LANGUAGES)];
+    this.analysed = schema.analysis === undefined ? undefined : new AnalysedForms(this.terms, this.languages);
+    let am = 0;
+    schema.text.forEach((f, i) => {
+      if (schema.analysis?.fields.includes(f.name)) am |= 1 << i;
+    });
+    this.analysedMask = am >>> 0;
     this.weightsFit32 = this.weights.every((w) => Number.isInteger(w)) && TF_CAP * this.weights.reduce((a, b) => a + b, 0) < 2 ** 24;
     this.facets = schema.facets.map(() => new FacetColumn());
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
@@ -250,6 +234,7 @@ export class SearchIndex {
     const sink = new ImageSink();
     const n = this.nextOrdinal;
     sink.value('schema', schemaFingerprint(this.schema));
+    sink.value('languages', this.analysed === undefined ? null : this.languages.join(','));
     sink.value('ordinals', n);
     sink.value('live', this.liveCount);
     this.ids.image(sink, 'ids', n);
@@ -275,6 +260,7 @@ export class SearchIndex {
     this.idRanks.image(sink, 'idRank', n);
     this.displays.image(sink, 'displays', n);
     this.spellings.image(sink, 'spellings');
+    this.analysed?.image(sink, 'analysed');
     return { values: sink.values, sections: sink.sections };
   }
 
@@ -286,6 +272,8 @@ export class SearchIndex {
     const index = new SearchIndex(schema, options);
     const fingerprint = schemaFingerprint(schema);
     if (source.value<string>('schema') !== fingerprint) throw new ImageError(`the ${schema.kind} index was written for another schema`);
+    if (index.analysed !== undefined && source.value<string | null>('languages') !== index.languages.join(','))
+      throw new ImageError(`the ${schema.kind} index was written for other search.languages`);
     index.restore(source);
     return index;
   }
@@ -317,10 +305,12 @@ export class SearchIndex {
     this.idRanks.restore(source, 'idRank');
     this.displays.restore(source, 'displays');
     this.spellings.restore(source, 'spellings');
+    this.analysed?.restore(source, 'analysed');
     let live = 0;
     const bits = this.live.array;
     for (let d = 0; d < n; d++) live += bits[d]!;
-    if (bits.length !== n || live !== this.liveCount || this.text.count !== this.terms.size)
+    const formsFit = this.analysed === undefined || this.analysed.pool.count === this.analysed.forms.size;
+    if (bits.length !== n || live !== this.liveCount || this.text.count !== this.terms.size || !formsFit)
       throw new ImageError(`the ${this.schema.kind} index's parts do not add up`);
     this.version = 1;
   }
@@ -386,85 +376,69 @@ export class SearchIndex {
   }
 
   /**
-   * Postings of one document, written term by term. Occurrences are gathered in reusable
-   * typed arrays (no Map or array per document) and grouped by term with a counting sort
-   * that keeps them in field order, positions ascending.
+   * Postings of one document: its folded terms and, in the analysed fields, their analysed
+   * forms in the document's languages (analysedForms.ts), at the same positions.
    */
   private indexText(ord: number, doc: SearchDocument): void {
-    const sc = this.scratch;
-    const tok = sc.tok;
-    const distinct = sc.distinct;
-    distinct.n = 0;
-    let n = 0;
+    const tok = this.tok;
+    const occ = this.occurrences;
+    const forms = this.analysed;
+    const formOcc = this.formOccurrences;
+    occ.clear();
+    formOcc.clear();
+    const languages = forms === undefined ? 0 : forms.languagesOf(doc.facets[this.schema.analysis!.languageFacet]);
     let mask = 0;
     let key = '';
     const schemaText = this.schema.text;
     for (let fi = 0; fi < schemaText.length; fi++) {
       const values = doc.text[schemaText[fi]!.name] ?? [];
+      const analysed = forms !== undefined && ((this.analysedMask >>> fi) & 1) === 1;
       let pos = 0;
       for (let vi = 0; vi < values.length; vi++) {
+        const value = values[vi]!;
         tok.n = 0;
-        this.analyzer.analyze(values[vi]!, tok);
+        this.analyzer.analyze(value, tok);
         if (tok.n > 0) mask |= 1 << fi;
         if (fi === 0 && vi === 0 && tok.n > 0) {
           const words: string[] = [];
           for (let k = 0; k < tok.n; k++) words.push(this.terms.string(tok.ids[k]!));
           key = words.sort().join(' ');
         }
-        sc.reserve(n + tok.n);
-        const seenNow = this.seen.ensure(this.terms.size + 1);
-        const slotOf = this.slotOf.ensure(this.terms.size + 1);
-        for (let k = 0; k < tok.n; k++) {
-          const id = tok.ids[k]!;
-          if (seenNow[id] !== ord + 1) {
-            seenNow[id] = ord + 1;
-            slotOf[id] = distinct.n;
-            distinct.push(id);
-          }
-          sc.slot[n] = slotOf[id]!;
-          sc.field[n] = fi;
-          sc.pos[n++] = pos++;
-        }
-        pos++; // the gap between two values
+        occ.reserve(tok.n, this.terms.size + 1);
+        for (let k = 0; k < tok.n; k++) occ.add(tok.ids[k]!, ord, fi, pos + k);
+        if (analysed) this.indexForms(forms, languages, value, ord, fi, pos);
+        pos += tok.n + 1; // the gap between two values
       }
     }
     this.fieldMask.set(ord, mask >>> 0);
     this.exactA.set(ord, key === '' ? 0 : hashString(key));
     this.exactB.set(ord, key === '' ? 0 : hashString2(key));
-    // counting sort of the occurrences by slot (stable)
-    const nd = distinct.n;
-    const begin = sc.begins(nd + 1);
-    begin.fill(0, 0, nd + 1);
-    for (let k = 0; k < n; k++) begin[sc.slot[k]! + 1]!++;
-    for (let s = 0; s < nd; s++) begin[s + 1]! += begin[s]!;
-    const order = sc.orderOf(n);
-    const fill = sc.fills(nd);
-    fill.set(begin.subarray(0, nd));
-    for (let k = 0; k < n; k++) order[fill[sc.slot[k]!]!++] = k;
-    const text = this.text;
-    const termDocs = this.termDocs.ensure(this.terms.size);
-    for (let s = 0; s < nd; s++) {
-      const id = distinct.ids[s]!;
-      const lo = begin[s]!;
-      const hi = begin[s + 1]!;
-      let fields = 0;
-      for (let k = lo; k < hi; k++) if (k === lo || sc.field[order[k]!] !== sc.field[order[k - 1]!]) fields++;
-      text.pushDelta(id, ord);
-      text.push(id, fields);
-      termDocs[id]!++;
-      for (let k = lo; k < hi;) {
-        const field = sc.field[order[k]!]!;
-        let e = k;
-        while (e < hi && sc.field[order[e]!] === field) e++;
-        text.push(id, (e - k) * 32 + field);
-        let prev = 0;
-        for (let m = k; m < e; m++) {
-          const p = sc.pos[order[m]!]!;
-          text.push(id, p - prev);
-          prev = p;
-        }
-        k = e;
+    occ.write(ord, this.text, this.termDocs.ensure(this.terms.size));
+    if (forms !== undefined) formOcc.write(ord, forms.pool, undefined);
+  }
+
+  /** The analysed forms of the tokens in `this.tok` (one value, from position `pos`). */
+  private indexForms(forms: AnalysedForms, languages: number, value: string, ord: number, fi: number, pos: number): void {
+    const tok = this.tok;
+    const occ = this.formOccurrences;
+    const hosts = hasApostrophe(value) ? elisions(value) : undefined;
+    const ok = hosts === undefined || hosts.length === tok.n;
+    const seen: number[] = [];
+    for (let k = 0; k < tok.n; k++) {
+      let h = ok && hosts !== undefined ? k + hosts[k]! : k;
+      if (h < 0 || h >= tok.n) h = k;
+      const t = tok.ids[h]!;
+      seen.length = 0;
+      // an elided article or a possessive `s` carries its word as well as the word's forms
+      if (h !== k) seen.push(forms.intern(this.terms.string(t)));
+      for (let l = 0; l < LANGUAGES.length; l++) {
+        if (((languages >>> l) & 1) === 0) continue;
+        const f = forms.formOf(t, l);
+        if (f >= 0 && !seen.includes(f)) seen.push(f);
       }
+      if (seen.length === 0) continue;
+      occ.reserve(seen.length, forms.forms.size + 1);
+      for (const f of seen) occ.add(f, ord, fi, pos + k);
     }
   }
 

@@ -26,7 +26,8 @@ import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
-import { idf, Postings } from './postings.js';
+import { idf, Postings, unionPositions, type PositionList } from './postings.js';
+import { elisions, queryForms } from './analysis.js';
 import { SearchLimitError } from './searchLimits.js';
 export { idf } from './postings.js';
 
@@ -99,6 +100,8 @@ export class Evaluator {
   private unrestricted = 0;
   /** Whether the last leaf kept its hits within the domain (term()). */
   private restricted = false;
+  /** ORs the node being evaluated is in. */
+  private orDepth = 0;
 
   /**
    * The hits of `query` with each clause applied as a filter (the request's filters:
@@ -273,7 +276,9 @@ export class Evaluator {
         const facets = positive.length > 1 ? positive.map((c) => this.facetClause(c)) : [];
         const deferring = facets.length > 0 && facets.some((x) => x === undefined);
         const deferred = deferring ? facets.filter((x): x is FacetClause => x !== undefined) : [];
-        let acc = this.bounded(deferred, deferred.length > 0, () => {
+        // Under an OR the hits may lie outside the clause's values, and a leaf bounded to them
+        // would not show as matched in those (matchedTerms): bound only outside ORs.
+        let acc = this.bounded(deferred, deferred.length > 0 && this.orDepth === 0, () => {
           let h: Hits | undefined;
           positive.forEach((c, i) => {
             const facet = deferring ? facets[i] : undefined;
@@ -291,7 +296,12 @@ export class Evaluator {
       }
       case 'or': {
         let acc: Hits = this.hits(EMPTY_DOCS);
-        for (const c of node.children) acc = this.union(acc, this.evaluate(c, negated));
+        this.orDepth++;
+        try {
+          for (const c of node.children) acc = this.union(acc, this.evaluate(c, negated));
+        } finally {
+          this.orDepth--;
+        }
         return acc;
       }
       case 'not':
@@ -396,8 +406,115 @@ export class Evaluator {
       return acc;
     }
     if (toks.length === 0) return this.hits(EMPTY_DOCS);
-    if (toks.length === 1) return this.term(toks[0]!, mask);
-    return this.phrase(toks, mask);
+    if (toks.length === 1) return this.word(toks[0]!, mask);
+    return this.phraseLeaf(node.text, toks, mask);
+  }
+
+  /**
+   * A word (docs/search-engine.md "Language analysis"): its exact postings; in the analysed
+   * fields of `mask`, ½ × each of its forms (queryForms: the word, then its analysed form
+   * in each language) as a folded term (but the word itself) and as an analysed form; and
+   * when no live document holds the word, the compound it splits into (compoundSplit()),
+   * as a phrase. Scores are added in that order, as OR adds them.
+   */
+  private word(w: string, mask: number): Hits {
+    let h = this.term(w, mask);
+    const df = this.lastDf;
+    const forms = this.ix.analysed;
+    const am = mask & this.ix.analysedMask;
+    if (forms === undefined || am === 0) return h;
+    h = this.analysedWord(h, w, am, false);
+    if (df === 0) {
+      const split = this.compoundSplit(w);
+      if (split !== undefined) {
+        h = this.union(h, this.phraseLeaf(split.join(' '), split, mask));
+        this.restricted = false;
+        return h;
+      }
+    }
+    this.restricted = true;
+    return h;
+  }
+
+  /** `acc` with the analysed leaves of word `w` in the fields of `am` added (word()); with `self`, the word as a folded term too. */
+  private analysedWord(acc: Hits, w: string, am: number, self: boolean): Hits {
+    const forms = this.ix.analysed!;
+    for (const f of queryForms(w)) {
+      if (f !== w || self) {
+        const id = this.ix.terms.get(f);
+        if (id !== undefined) acc = this.union(acc, this.half(this.termById(id, am, false)));
+      }
+      const fid = forms.forms.get(f);
+      if (fid !== undefined) acc = this.union(acc, this.half(this.termById(fid, am, true)));
+    }
+    return acc;
+  }
+
+  /** Hits with their scores halved: an analysed match counts half an exact one. */
+  private half(h: Hits): Hits {
+    if (h.scores !== null) for (let i = 0; i < h.scores.length; i++) h.scores[i] = 0.5 * h.scores[i]!;
+    return h;
+  }
+
+  /**
+   * A phrase: its exact hits, and where `mask` has analysed fields, ½ × the phrase of the
+   * forms of its words (an elided article or a possessive `s` left out: its position holds
+   * its word's forms in the index); a phrase left with one word is that word's analysed leaves.
+   */
+  private phraseLeaf(text: string, toks: readonly string[], mask: number): Hits {
+    const h = this.analysedPhrase(text, toks, mask);
+    // phrases read no postings within the domain (bounded())
+    this.restricted = false;
+    return h;
+  }
+
+  private analysedPhrase(text: string, toks: readonly string[], mask: number): Hits {
+    let h = this.phrase(toks, mask);
+    const forms = this.ix.analysed;
+    const am = mask & this.ix.analysedMask;
+    if (forms === undefined || am === 0) return h;
+    const dropped = elisions(text);
+    const words = dropped !== undefined && dropped.length === toks.length ? toks.filter((_, k) => dropped[k] === 0) : toks;
+    if (words.length === 0) return h;
+    if (words.length === 1) return this.analysedWord(h, words[0]!, am, true);
+    const lists: PositionList[] = [];
+    for (const w of words) {
+      const parts: PositionList[] = [];
+      const alive: number[] = [];
+      for (const f of queryForms(w)) {
+        const id = this.ix.terms.get(f);
+        if (id !== undefined) parts.push(this.postings.readPositions(id, am, false, alive));
+        const fid = forms.forms.get(f);
+        if (fid !== undefined) parts.push(this.postings.readPositions(fid, am, true, alive));
+      }
+      if (parts.length === 0) return h;
+      lists.push(unionPositions(parts, alive));
+    }
+    const p = this.postings.consecutive(lists);
+    return this.union(h, this.half(this.hits(p.docs, p.scores)));
+  }
+
+  /**
+   * A word no live document holds, split in two words that live documents hold, each of at
+   * least 3 letters (`arbeiterbewegung` → `arbeiter bewegung`): of several splits, the one
+   * whose rarer half is held by most documents, then the one with the longer first half.
+   * Undefined when there is none.
+   */
+  private compoundSplit(w: string): [string, string] | undefined {
+    let best: [string, string] | undefined;
+    let bestDf = 0;
+    for (let i = 3; i <= w.length - 3; i++) {
+      const a = w.slice(0, i);
+      const b = w.slice(i);
+      if (this.ix.terms.get(a) === undefined || this.ix.terms.get(b) === undefined) continue;
+      const df = Math.min(this.ix.documentFrequency(a), this.ix.documentFrequency(b));
+      if (df > 0 && df >= bestDf) {
+        best = [a, b];
+        bestDf = df;
+      }
+      this.deadline.tick();
+    }
+    return best;
   }
 
   private tooMany(pattern: string): SearchRequestError {
@@ -437,12 +554,25 @@ export class Evaluator {
     return ids;
   }
 
+  /** The live documents holding the word of the last term() in any field. */
+  private lastDf = 0;
+
   /** One word in the fields of `mask`. */
   private term(word: string, mask: number): Hits {
     const id = this.ix.terms.get(word);
-    if (id === undefined) return this.hits(EMPTY_DOCS);
+    this.lastDf = 0;
+    if (id === undefined) {
+      this.restricted = true;
+      return this.hits(EMPTY_DOCS);
+    }
+    return this.termById(id, mask, false);
+  }
+
+  /** A folded term (with `forms`: an analysed form) by its id, in the fields of `mask`. */
+  private termById(id: number, mask: number, forms: boolean): Hits {
     const out = new Scratch(this.ix.scratchPool);
-    const df = this.postings.readPostings(id, mask, out, false, this.domain);
+    const df = this.postings.readPostings(id, mask, out, false, this.domain, forms);
+    this.lastDf = df;
     this.restricted = true;
     const docs = out.docs.subarray(0, out.n);
     if (!this.scoring) return this.hits(docs);

@@ -25,14 +25,14 @@ export class Postings {
    * (or, with `best`, the best field weight); returns the live df over all fields. With
    * `domain` (a bitset over ordinals), only the documents in it are pushed; df counts all.
    */
-  readPostings(id: number, mask: number, out: Scratch, best: boolean, domain: Uint32Array | null = null): number {
+  readPostings(id: number, mask: number, out: Scratch, best: boolean, domain: Uint32Array | null = null, forms = false): number {
     const ix = this.ix;
-    const key = `t${id}:${mask}:${best ? 1 : 0}`;
+    const key = `${forms ? 'a' : 't'}${id}:${mask}:${best ? 1 : 0}`;
     const e = ix.postingsCache.get(key) ?? {
       docs: new Uint32Array(64),
       values: ix.weightsFit32 ? new Float32Array(64) : new Float64Array(64),
       n: 0,
-      reader: ix.text.reader(id),
+      reader: (forms ? ix.analysed!.pool : ix.text).reader(id),
     };
     const r = e.reader;
     r.resume();
@@ -76,6 +76,16 @@ export class Postings {
       if (id === undefined) return { docs: EMPTY_DOCS, scores: new Float64Array(0) };
       lists.push(this.readPositions(id, mask));
     }
+    return this.consecutive(lists);
+  }
+
+  /**
+   * Consecutive positions in one value of a field, the i-th of `lists[i]`: per document
+   * Σ idf(df of each list) × Σ over fields of weight × min(count, 3).
+   */
+  consecutive(lists: readonly PositionList[]): { docs: Uint32Array; scores: Float64Array } {
+    const ix = this.ix;
+    if (lists.some((l) => l.n === 0)) return { docs: EMPTY_DOCS, scores: new Float64Array(0) };
     let idfSum = 0;
     for (const l of lists) idfSum += idf(ix.size, l.df);
     const out = new Scratch();
@@ -124,10 +134,14 @@ export class Postings {
     return { docs, scores };
   }
 
-  /** (doc, field) entries of a term in live documents and fields of `mask`, with positions. */
-  readPositions(id: number, mask: number): PositionList {
+  /**
+   * (doc, field) entries of a term (with `forms`: of an analysed form) in live documents
+   * and fields of `mask`, with positions; with `alive`, the live documents with it in any
+   * field are pushed there.
+   */
+  readPositions(id: number, mask: number, forms = false, alive?: number[]): PositionList {
     const ix = this.ix;
-    const r = ix.text.reader(id);
+    const r = (forms ? ix.analysed!.pool : ix.text).reader(id);
     const live = ix.live.array;
     const docs: number[] = [];
     const fields: number[] = [];
@@ -137,13 +151,16 @@ export class Postings {
     while (!r.done) {
       const doc = r.readDelta();
       const nf = r.read();
-      const alive = live[doc] === 1;
-      if (alive) df++;
+      const isLive = live[doc] === 1;
+      if (isLive) {
+        df++;
+        alive?.push(doc);
+      }
       for (let f = 0; f < nf; f++) {
         const x = r.read();
         const field = x & 31;
         const np = (x - field) / 32;
-        const keep = alive && ((mask >>> field) & 1) === 1;
+        const keep = isLive && ((mask >>> field) & 1) === 1;
         let at = 0;
         for (let p = 0; p < np; p++) {
           at += r.read();
@@ -195,6 +212,45 @@ export class Postings {
     }
     return acc;
   }
+}
+
+/**
+ * The union of position lists (of the forms of one word, evaluate.ts): per (doc, field) the
+ * union of their positions; `df` the number of distinct documents in `alive`.
+ */
+export function unionPositions(lists: readonly PositionList[], alive: readonly number[]): PositionList {
+  const df = new Set(alive).size;
+  if (lists.length === 1) return { ...lists[0]!, df };
+  const entries: Array<{ doc: number; field: number; pos: number[] }> = [];
+  const byKey = new Map<number, { doc: number; field: number; pos: number[] }>();
+  for (const l of lists) {
+    for (let e = 0; e < l.n; e++) {
+      const k = l.doc[e]! * 32 + l.field[e]!;
+      let x = byKey.get(k);
+      if (x === undefined) {
+        x = { doc: l.doc[e]!, field: l.field[e]!, pos: [] };
+        byKey.set(k, x);
+        entries.push(x);
+      }
+      for (let q = l.start[e]!; q < l.start[e + 1]!; q++) x.pos.push(l.pos[q]!);
+    }
+  }
+  entries.sort((a, b) => a.doc - b.doc || a.field - b.field);
+  const start = [0];
+  const pos: number[] = [];
+  for (const x of entries) {
+    const sorted = [...new Set(x.pos)].sort((a, b) => a - b);
+    for (const p of sorted) pos.push(p);
+    start.push(pos.length);
+  }
+  return {
+    n: entries.length,
+    doc: Uint32Array.from(entries.map((x) => x.doc)),
+    field: Uint8Array.from(entries.map((x) => x.field)),
+    start: Uint32Array.from(start),
+    pos: Uint32Array.from(pos),
+    df,
+  };
 }
 
 /** The live documents among the postings keepLive() last read (their df). */

@@ -65,6 +65,13 @@ export interface Schema {
    * whole, never field by field.
    */
   storedFields?: readonly string[];
+  /**
+   * Language analysis (analysis.ts, docs/search-engine.md "Language analysis"): the text
+   * fields indexed and searched in their analysed forms too, and the facet whose values
+   * name a document's languages. Absent: exact (folded) matching only, as for persons,
+   * whose names are not stemmed.
+   */
+  analysis?: { fields: readonly string[]; languageFacet: string };
 }
 
 /** Every field name a query may use under this schema, for `parseQuery(text, { fields })`. */
@@ -102,5 +109,9 @@ export function validateSchema(schema: Schema): void {
   for (const t of schema.relevanceTiebreak) {
     if (!schema.sortKeys.some((k) => k.name === t.key)) throw new Error(`schema ${schema.kind}: tiebreak on unknown sort key ${t.key}`);
   }
+  for (const f of schema.analysis?.fields ?? [])
+    if (!schema.text.some((t) => t.name === f)) throw new Error(`schema ${schema.kind}: analysed field ${f} is no text field`);
+  if (schema.analysis && !schema.facets.includes(schema.analysis.languageFacet))
+    throw new Error(`schema ${schema.kind}: language facet ${schema.analysis.languageFacet} is no facet`);
   for (const f of schema.text) if (!(f.weight > 0)) throw new Error(`schema ${schema.kind}: weight of ${f.name} must be > 0`);
 }

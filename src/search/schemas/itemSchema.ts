@@ -14,6 +14,8 @@ import type { Schema } from '../engine/schema.js';
  * and people over description over the rest (docs/search.md "Relevance").
  * `begin_time` / `end_time` are the view's day numbers (days from 0001-01-01, Julian
  * calendar before 1582-10-15: 680449 = 1864-01-01; src/ingest/edm/timeVocabulary.ts).
+ * Text fields but `affiliate` (names of persons) are analysed in the item's languages
+ * (`language_fct`; src/search/engine/analysis.ts).
  */
 export const itemSchema: Schema = {
   kind: 'item',
@@ -54,4 +56,9 @@ export const itemSchema: Schema = {
     'begin_time',
     'end_time',
   ],
+  // every text field but the persons' names (docs/search.md "What matches what")
+  analysis: {
+    fields: ['title', 'subtitle', 'keywords', 'description', 'place', 'ranking', 'provider'],
+    languageFacet: 'language_fct',
+  },
 };
