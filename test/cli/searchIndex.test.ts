@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../helpers/cli.js';
+import { INDEX_FORMAT } from '../../src/search/indexFiles.js';
 import { CORTEX_DIR, FIXTURES } from '../helpers/paths.js';
 
 test('index status, verify and rebuild say what is on disk and build it from the store', { timeout: 300_000 }, async () => {
@@ -39,7 +40,10 @@ test('index status, verify and rebuild say what is on disk and build it from the
     assert.equal(status.code, 0);
     assert.deepEqual(status.err, []);
     assert.equal(status.out[0], `Search index: ${dir}`);
-    assert.match(status.out[1]!, /^Generation 1 \(format 1\), written \d{4}-\d\d-\d\dT[\d:.]+Z, of store [0-9a-f]{32}\.$/);
+    assert.match(
+      status.out[1]!,
+      new RegExp(`^Generation 1 \\(format ${INDEX_FORMAT}\\), written \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, of store [0-9a-f]{32}\\.$`),
+    );
     assert.match(status.out[2]!, /^ {2}persons: 1222 documents, \d+\.\d MB, through person:log:\d+ \(person-000001-[0-9a-f]{8}\.seg\)$/);
     assert.match(status.out[3]!, /^ {2}items: \d+ documents, \d+\.\d MB, through item:log:\d+ \(item-000001-[0-9a-f]{8}\.seg\)$/);
 

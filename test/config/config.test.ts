@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS, envName, loadConfig } from '../../src/config.js';
 import { tempDir } from '../helpers/tempDir.js';
+import { searchLanguages } from '../../src/search/searchPool.js';
 
 const file = (content: unknown) => {
   const path = join(tempDir('cfg'), 'config.json');
@@ -142,6 +143,23 @@ test('bad values are refused with a message that says what to fix', () => {
       message,
     );
   }
+});
+
+test('search.languages: codes in a JSON list or comma-separated; a code the search does not analyse is refused at start', () => {
+  assert.deepEqual(loadConfig().search.languages, ['de', 'en']);
+  assert.deepEqual(loadConfig({ env: { HERITAGE_API_SEARCH_LANGUAGES: 'fre,dut' } }).search.languages, ['fre', 'dut']);
+  assert.deepEqual(loadConfig({ file: file({ search: { languages: [] } }) }).search.languages, []);
+  assert.throws(
+    () => loadConfig({ env: { HERITAGE_API_SEARCH_LANGUAGES: 'German' } }),
+    (e: Error) => e.name === 'UsageError' && e.message.includes("search.languages: 'German' is not a language code"),
+  );
+  assert.deepEqual(searchLanguages(['ger', 'it']), ['ger', 'it']);
+  assert.throws(
+    () => searchLanguages(['de', 'lat']),
+    (e: Error) =>
+      e.name === 'UsageError' &&
+      e.message.startsWith("search.languages: 'lat' is not a language the search analyses; use de, en, fr, nl, it, es"),
+  );
 });
 
 test('an unknown HERITAGE_API_* variable is refused with the nearest setting; the ones that are not settings are allowed', () => {

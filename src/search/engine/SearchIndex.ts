@@ -23,7 +23,7 @@
 import { fold, tokens } from './fold.js';
 import { Analyzer, IdBuffer } from './analyzer.js';
 import { AnalysedForms } from './analysedForms.js';
-import { elisions, hasApostrophe, LANGUAGES } from './analysis.js';
+import { elisions, hasApostrophe } from './analysis.js';
 import { Occurrences } from './occurrences.js';
 import { Dictionary } from './dictionary.js';
 import { FacetColumn } from './facetColumn.js';
@@ -76,6 +76,8 @@ export interface SearchIndexOptions {
    */
   languages?: readonly string[];
 }
+
+const NO_LANGUAGES: readonly number[] = [];
 
 /** The default of SearchIndexOptions.languages. */
 export const DEFAULT_LANGUAGES: readonly string[] = ['de', 'en'];
@@ -386,7 +388,8 @@ export class SearchIndex {
     const formOcc = this.formOccurrences;
     occ.clear();
     formOcc.clear();
-    const languages = forms === undefined ? 0 : forms.languagesOf(doc.facets[this.schema.analysis!.languageFacet]);
+    const languages =
+      forms === undefined ? NO_LANGUAGES : forms.indexesOf(forms.languagesOf(doc.facets[this.schema.analysis!.languageFacet]));
     let mask = 0;
     let key = '';
     const schemaText = this.schema.text;
@@ -406,7 +409,7 @@ export class SearchIndex {
         }
         occ.reserve(tok.n, this.terms.size + 1);
         for (let k = 0; k < tok.n; k++) occ.add(tok.ids[k]!, ord, fi, pos + k);
-        if (analysed) this.indexForms(forms, languages, value, ord, fi, pos);
+        if (analysed && languages.length > 0 && tok.n > 0) this.indexForms(forms, languages, value, ord, fi, pos);
         pos += tok.n + 1; // the gap between two values
       }
     }
@@ -417,29 +420,71 @@ export class SearchIndex {
     if (forms !== undefined) formOcc.write(ord, forms.pool, undefined);
   }
 
-  /** The analysed forms of the tokens in `this.tok` (one value, from position `pos`). */
-  private indexForms(forms: AnalysedForms, languages: number, value: string, ord: number, fi: number, pos: number): void {
+  /** The analysed forms of the tokens in `this.tok` (one value, from position `pos`); `languages`: indexes of LANGUAGES. */
+  private indexForms(forms: AnalysedForms, languages: readonly number[], value: string, ord: number, fi: number, pos: number): void {
     const tok = this.tok;
+    const n = tok.n;
     const occ = this.formOccurrences;
-    const hosts = hasApostrophe(value) ? elisions(value) : undefined;
-    const ok = hosts === undefined || hosts.length === tok.n;
-    const seen: number[] = [];
-    for (let k = 0; k < tok.n; k++) {
-      let h = ok && hosts !== undefined ? k + hosts[k]! : k;
-      if (h < 0 || h >= tok.n) h = k;
-      const t = tok.ids[h]!;
-      seen.length = 0;
-      // an elided article or a possessive `s` carries its word as well as the word's forms
-      if (h !== k) seen.push(forms.intern(this.terms.string(t)));
-      for (let l = 0; l < LANGUAGES.length; l++) {
-        if (((languages >>> l) & 1) === 0) continue;
-        const f = forms.formOf(t, l);
-        if (f >= 0 && !seen.includes(f)) seen.push(f);
+    const nl = languages.length;
+    // forms interned below get ids up to this
+    occ.reserve(n * (nl + 1), forms.forms.size + n * (nl + 1) + 1);
+    const hosts = hasApostrophe(value) ? this.elisionsOf(value) : undefined;
+    if (hosts === undefined || hosts.length !== n) {
+      if (nl === 1) {
+        const l = languages[0]!;
+        for (let k = 0; k < n; k++) {
+          const f = forms.formOf(tok.ids[k]!, l);
+          if (f >= 0) occ.add(f, ord, fi, pos + k);
+        }
+        return;
       }
-      if (seen.length === 0) continue;
-      occ.reserve(seen.length, forms.forms.size + 1);
-      for (const f of seen) occ.add(f, ord, fi, pos + k);
+      if (nl === 2) {
+        const l0 = languages[0]!;
+        const l1 = languages[1]!;
+        for (let k = 0; k < n; k++) {
+          const t = tok.ids[k]!;
+          const f0 = forms.formOf(t, l0);
+          const f1 = forms.formOf(t, l1);
+          if (f0 >= 0) occ.add(f0, ord, fi, pos + k);
+          if (f1 >= 0 && f1 !== f0) occ.add(f1, ord, fi, pos + k);
+        }
+        return;
+      }
+      for (let k = 0; k < n; k++) this.formsAt(forms, languages, tok.ids[k]!, false, ord, fi, pos + k);
+      return;
     }
+    for (let k = 0; k < n; k++) {
+      let h = k + hosts[k]!;
+      if (h < 0 || h >= n) h = k;
+      this.formsAt(forms, languages, tok.ids[h]!, h !== k, ord, fi, pos + k);
+    }
+  }
+
+  private readonly seenForms: number[] = [];
+  /** elisions() of values with an apostrophe (values repeat: a provider's name on each of its items); dropped whole when full. */
+  private elisionCache = new Map<string, Int8Array | null>();
+
+  private elisionsOf(value: string): Int8Array | undefined {
+    let e = this.elisionCache.get(value);
+    if (e === undefined) {
+      if (this.elisionCache.size >= 50_000) this.elisionCache = new Map();
+      e = elisions(value) ?? null;
+      this.elisionCache.set(value, e);
+    }
+    return e ?? undefined;
+  }
+
+  /** At one position: the forms of term `t` (with `self`, `t` itself first), each once. */
+  private formsAt(forms: AnalysedForms, languages: readonly number[], t: number, self: boolean, ord: number, fi: number, at: number): void {
+    const seen = this.seenForms;
+    seen.length = 0;
+    // an elided article or a possessive `s` carries its word as well as the word's forms
+    if (self) seen.push(forms.intern(this.terms.string(t)));
+    for (let i = 0; i < languages.length; i++) {
+      const f = forms.formOf(t, languages[i]!);
+      if (f >= 0 && !seen.includes(f)) seen.push(f);
+    }
+    for (let i = 0; i < seen.length; i++) this.formOccurrences.add(seen[i]!, ord, fi, at);
   }
 
   private indexFacets(ord: number, doc: SearchDocument): void {

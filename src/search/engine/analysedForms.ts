@@ -62,6 +62,18 @@ export class AnalysedForms {
     return bits === 0 ? this.defaults : bits;
   }
 
+  /** The indexes of LANGUAGES of a set of bits, ascending (one array per set, kept). */
+  indexesOf(bits: number): readonly number[] {
+    const kept = this.byBits[bits];
+    if (kept !== undefined) return kept;
+    const a: number[] = [];
+    for (let l = 0; l < LANGUAGES.length; l++) if ((bits >>> l) & 1) a.push(l);
+    this.byBits[bits] = a;
+    return a;
+  }
+
+  private readonly byBits: Array<readonly number[]> = [];
+
   image(sink: ImageSink, p: string): void {
     this.forms.image(sink, `${p}.forms`);
     this.pool.image(sink, `${p}.postings`);

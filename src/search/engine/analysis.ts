@@ -164,19 +164,24 @@ export function elisions(text: string): Int8Array | undefined {
   if (!APOSTROPHE.test(text)) return undefined;
   // fold() keeps apostrophes, and tokens() are its runs of letters and digits
   const folded = fold(text);
-  const found: Array<{ at: number; end: number; word: string }> = [];
-  for (const m of folded.matchAll(TOKEN)) found.push({ at: m.index, end: m.index + m[0].length, word: m[0] });
+  const at: number[] = [];
+  const end: number[] = [];
+  const words: string[] = [];
+  for (const m of folded.matchAll(TOKEN)) {
+    at.push(m.index);
+    end.push(m.index + m[0].length);
+    words.push(m[0]);
+  }
   let out: Int8Array | undefined;
-  for (let i = 0; i < found.length; i++) {
-    const t = found[i]!;
-    const next = found[i + 1];
-    const prev = found[i - 1];
-    const glued = (a: { end: number } | undefined, b: { at: number } | undefined) =>
-      a !== undefined && b !== undefined && b.at === a.end + 1 && APOSTROPHE.test(folded[a.end]!);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    // token i and the next one are glued by an apostrophe
+    const toNext = i + 1 < words.length && at[i + 1] === end[i]! + 1 && APOSTROPHE.test(folded[end[i]!]!);
+    const fromPrev = i > 0 && at[i] === end[i - 1]! + 1 && APOSTROPHE.test(folded[end[i - 1]!]!);
     let host = 0;
-    if (ELIDED.has(t.word) && glued(t, next) && !(t.word === 's' && glued(prev, t))) host = 1;
-    else if (t.word === 's' && glued(prev, t) && !glued(t, next)) host = -1;
-    if (host !== 0) (out ??= new Int8Array(found.length))[i] = host;
+    if (ELIDED.has(w) && toNext && !(w === 's' && fromPrev)) host = 1;
+    else if (w === 's' && fromPrev && !toNext) host = -1;
+    if (host !== 0) (out ??= new Int8Array(words.length))[i] = host;
   }
   return out;
 }

@@ -140,6 +140,23 @@ export class Postings {
    * field are pushed there.
    */
   readPositions(id: number, mask: number, forms = false, alive?: number[]): PositionList {
+    // A search reads a word's positions once (its exact phrase, then the phrase of its forms)
+    const key = `${forms ? 'a' : 't'}${id}`;
+    let e = this.positions.get(key);
+    if (e === undefined) {
+      const docs: number[] = [];
+      e = { list: this.decodePositions(id, forms, docs), alive: docs };
+      this.positions.set(key, e);
+    }
+    if (alive !== undefined) for (const d of e.alive) alive.push(d);
+    return onlyFields(e.list, mask);
+  }
+
+  /** Positions of a term (or form) read in this search, in every field, with its live documents. */
+  private readonly positions = new Map<string, { list: PositionList; alive: number[] }>();
+
+  private decodePositions(id: number, forms: boolean, alive: number[]): PositionList {
+    const mask = 0xffffffff;
     const ix = this.ix;
     const r = (forms ? ix.analysed!.pool : ix.text).reader(id);
     const live = ix.live.array;
@@ -154,7 +171,7 @@ export class Postings {
       const isLive = live[doc] === 1;
       if (isLive) {
         df++;
-        alive?.push(doc);
+        alive.push(doc);
       }
       for (let f = 0; f < nf; f++) {
         const x = r.read();
@@ -212,6 +229,32 @@ export class Postings {
     }
     return acc;
   }
+}
+
+/** The entries of a position list in the fields of `mask` (the list itself when it has no others). */
+function onlyFields(l: PositionList, mask: number): PositionList {
+  let all = true;
+  for (let e = 0; e < l.n && all; e++) all = ((mask >>> l.field[e]!) & 1) === 1;
+  if (all) return l;
+  const doc: number[] = [];
+  const field: number[] = [];
+  const start: number[] = [0];
+  const pos: number[] = [];
+  for (let e = 0; e < l.n; e++) {
+    if (((mask >>> l.field[e]!) & 1) === 0) continue;
+    doc.push(l.doc[e]!);
+    field.push(l.field[e]!);
+    for (let q = l.start[e]!; q < l.start[e + 1]!; q++) pos.push(l.pos[q]!);
+    start.push(pos.length);
+  }
+  return {
+    n: doc.length,
+    doc: Uint32Array.from(doc),
+    field: Uint8Array.from(field),
+    start: Uint32Array.from(start),
+    pos: Uint32Array.from(pos),
+    df: l.df,
+  };
 }
 
 /**
