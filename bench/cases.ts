@@ -189,7 +189,7 @@ export async function cursorPaging(
   const started = performance.now();
   const seen = new Set<string>();
   let duplicates = 0;
-  let total = -1;
+  let total: number;
   let pages = 0;
   for (let cursor = '*'; ;) {
     const r = await sample(
@@ -245,7 +245,7 @@ export async function parentsUnderSearches(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d.toString()));
+  child.stdout.on('data', (d) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // The searches start before parents is measured (a bench may wait; a test may not).
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -318,7 +318,7 @@ export async function parentsUnderWorstRequests(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d.toString()));
+  child.stdout.on('data', (d) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // The loops start before parents is measured (a bench may wait; a test may not).
   await new Promise((resolve) => setTimeout(resolve, 1000));

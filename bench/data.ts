@@ -485,13 +485,13 @@ async function main(): Promise<void> {
   log(
     `${persons.toLocaleString('en')} persons, ${items.toLocaleString('en')} items, seed ${seed}, ${threads} item thread(s) -> ${values.out}`,
   );
-  const m = await generate({ persons, items, out: values.out!, seed, threads, log });
+  const m = await generate({ persons, items, out: values.out, seed, threads, log });
   const s = (Date.now() - started) / 1000;
   log(
     `done in ${s.toFixed(1)} s: ${m.files.persons.length} person file(s), ${m.items.toLocaleString('en')} items (${(m.files.itemBytes / 1e9).toFixed(2)} GB) in ${m.files.itemFolders} folders`,
   );
   log(
-    `terms: rare ${m.rareTerm} (${m.rareTermHits}), common ${m.commonTerm} (${m.commonTermHits}), very common ${m.veryCommonTerm} (${m.veryCommonTermHits}); manifest: ${join(values.out!, 'manifest.json')}`,
+    `terms: rare ${m.rareTerm} (${m.rareTermHits}), common ${m.commonTerm} (${m.commonTermHits}), very common ${m.veryCommonTerm} (${m.veryCommonTermHits}); manifest: ${join(values.out, 'manifest.json')}`,
   );
 }
 

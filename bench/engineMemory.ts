@@ -110,6 +110,7 @@ function freed(name: string, drop: () => void): void {
   );
 }
 for (const [label, ix] of indexes) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walks the index's private fields to weigh them
   const x = ix as unknown as Record<string, any>;
   freed(`${label} postings cache`, () => (x.postingsCache = null));
   freed(`${label} suggest displays`, () => (x.displays = null));

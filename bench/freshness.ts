@@ -65,7 +65,7 @@ const server = spawn(process.execPath, [...values.node, CLI, '--db', db, 'serve'
 });
 await new Promise<void>((resolve, reject) => {
   let err = '';
-  server.stderr!.on('data', (d: Buffer) => {
+  server.stderr.on('data', (d: Buffer) => {
     err += d.toString();
     if (err.includes('listening on')) resolve();
   });

@@ -19,7 +19,7 @@ export interface OaiHarvestResult {
 /** The current resident memory of a process and its children, in MB. */
 export function residentMb(pid: number): number {
   const rss = (p: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  let children: number[] = [];
+  let children: number[];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

@@ -116,7 +116,7 @@ async function run(store: BenchStore) {
   const rows: string[][] = [];
   let itemPaging: { hits: number; seconds: number; exact: boolean } | undefined;
   let freshness: { searchableAfter: number; items: number } | undefined;
-  let memory: NodeMemory = { primary: 0, workers: [] };
+  let memory: NodeMemory;
   let paging: { query: string; hits: number; pages: number; seconds: number; exact: boolean } | undefined;
   let oaiHarvest: OaiHarvestResult | undefined;
   try {

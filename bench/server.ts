@@ -108,7 +108,7 @@ export function startCeiling(responses: ReadonlyMap<string, Sample>): Promise<{ 
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ceiling.ts'), specFile, String(WORKERS)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve) => child.stdout!.once('data', (d) => resolve({ child, port: Number(d.toString().trim()) })));
+  return new Promise((resolve) => child.stdout.once('data', (d) => resolve({ child, port: Number(d.toString().trim()) })));
 }
 
 export interface LoadResult {
@@ -172,7 +172,7 @@ export interface NodeMemory {
 
 /** The peak memory of the server's primary and of each of its worker processes (serve --workers). */
 export function nodeMemory(pid: number): NodeMemory {
-  let children: number[] = [];
+  let children: number[];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

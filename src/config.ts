@@ -316,7 +316,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
     }
   }
   refuseUnknownEnv(env, known);
-  return out as ConfigOverrides;
+  return out;
 }
 
 /** Names are compared without the common prefix, so that "did you mean" weighs only the part that differs. */
@@ -354,7 +354,7 @@ function apply(target: Record<string, Record<string, unknown>>, layer: ConfigOve
         );
       }
       const like = defaults[key];
-      const v = typeof value === 'string' && typeof like !== 'string' ? coerce(value, like, `${origin} ${section}.${key}`) : value;
+      const v: unknown = typeof value === 'string' && typeof like !== 'string' ? coerce(value, like, `${origin} ${section}.${key}`) : value;
       if (Array.isArray(like) && !(Array.isArray(v) && v.every((x) => typeof x === 'string'))) {
         throw new UsageError(`${origin}: '${section}.${key}' must be a list of strings, got ${JSON.stringify(value)}.`);
       }

@@ -360,7 +360,7 @@ export class ApiError extends Error {
 
   static of<K extends ErrorKey>(key: K, ...args: Parameters<(typeof ERRORS)[K]['message']>): ApiError {
     const def = ERRORS[key] as unknown as ErrorDefinition<unknown[]>;
-    return new ApiError(def as ErrorDefinition<never[]>, def.message(...args), {});
+    return new ApiError(def, def.message(...args), {});
   }
 
   withHeaders(headers: Record<string, string>): ApiError {

@@ -61,12 +61,12 @@ export class IpcPeer {
     if (this.gone !== undefined) return Promise.reject(this.gone);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { resolve: resolve, reject });
       try {
         this.send({ tag: TAG, type: 'call', id, kind, payload });
       } catch (e) {
         this.pending.delete(id);
-        reject(e as Error);
+        reject(e);
       }
     });
   }

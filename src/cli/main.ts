@@ -65,7 +65,7 @@ function overrides(global: GlobalFlags, serve: Record<string, unknown> = {}): Co
     ingest: typeof serve.providers === 'string' ? { providersFile: serve.providers } : {},
     server,
     http: serve.allowMissingAccept ? { requireAccept: false } : {},
-  } as ConfigOverrides;
+  };
 }
 
 /**

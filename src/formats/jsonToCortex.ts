@@ -86,6 +86,7 @@ class CortexWriter {
       return;
     }
     if (!isPlainObject(value)) {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar: objects were refused above
       const text = escapeXmlText(String(value));
       this.parts.push(text === '' ? `<${qname}/>` : `<${qname}>${text}</${qname}>`);
       return;
@@ -132,6 +133,7 @@ class CortexWriter {
       let name = local;
       if (local === 'lang') name = 'xml:lang';
       else if (rdfAttributes && RDF_ATTRIBUTES.has(local)) name = this.qualify(local, NS.rdf);
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar: objects were refused above
       out += ` ${name}="${escapeXmlAttr(String(value))}"`;
     }
     return out;
@@ -145,6 +147,7 @@ class CortexWriter {
       if (key === '$') {
         if (value === null || value === undefined) continue;
         if (typeof value === 'object') throw new TypeError('"$" must have a string, number or boolean value');
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar: objects were refused above
         const text = escapeXmlText(String(value));
         if (text !== '') this.parts.push(text);
         continue;

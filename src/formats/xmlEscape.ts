@@ -68,6 +68,8 @@ const NAME_START =
   'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D' +
   '\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
 const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
+// The ranges are XML 1.0's NameStartChar and NameChar (XML 1.0 §2.3), combining marks included on purpose.
+// eslint-disable-next-line no-misleading-character-class
 const NCNAME = new RegExp(`^[${NAME_START}][${NAME_CHAR}]*$`);
 
 /** True when `s` can be used as an element or attribute name without a prefix. */

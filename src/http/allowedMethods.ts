@@ -64,6 +64,8 @@ export function pathOf(url: string): string {
  * `Allow` on a known path, our 404 elsewhere. Preflights go on to the plugin.
  */
 export function plainOptionsHook(cors: CorsHeaders, send: SendError, isKnownPath: (path: string) => boolean): onRequestHookHandler {
+  // The reply is returned when sent (Fastify then waits for it, as for an async hook); else done() goes on.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
   return (request, reply, done) => {
     if (
       request.method !== 'OPTIONS' ||

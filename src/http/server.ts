@@ -4,13 +4,12 @@
  * as arguments (config, store).
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest, type onResponseHookHandler, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type onResponseHookHandler, LogController } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { Server as HttpsServer } from 'node:https';
-import type { Duplex } from 'node:stream';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Store } from '../store/Store.js';
@@ -112,6 +111,7 @@ export function nodeServerPartsOf(app: FastifyInstance): NodeServerParts {
 export async function buildServer(config: Config, storeOfRecord: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const logging = options.logging ?? true;
   // Metrics (./metrics.ts): the search runner is made with the entity routes below.
+  // eslint-disable-next-line prefer-const -- set with the entity routes, below; the metrics made here read it later
   let searches: SearchRunner | undefined;
   const node = options.node;
   // A worker of a node leaves the search's metrics (and the replicas') to the primary, which hosts the search (./clusterMetrics.ts).
@@ -133,6 +133,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   );
   const logSink: LogSink | undefined = logging ? createLogSink(options.logStream) : undefined;
   // Set once the routes exist; requests only arrive after listen().
+  // eslint-disable-next-line prefer-const -- set once the routes exist, below; the handlers made here read it later
   let fastPath: FastPath | undefined;
   let fastify: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const unspokenVersion = createVersionCheck(corsHeaders);
@@ -184,11 +185,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   listeners.set(app, listener);
   serverParts.set(app, {
     options: { requireHostHeader: false, maxHeaderSize },
-    attach: (server) =>
-      server
-        .on('clientError', clientError as (err: Error, socket: Duplex) => void)
-        .on('connect', connect)
-        .on('checkExpectation', listener),
+    attach: (server) => server.on('clientError', clientError).on('connect', connect).on('checkExpectation', listener),
   });
   if (logSink) app.addHook('onClose', (_app, done) => (logSink.close(), done()));
   const authenticate = createAuthenticator(store, { anonymousRead: config.auth.anonymousRead });

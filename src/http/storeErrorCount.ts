@@ -20,7 +20,7 @@ const notTheStores = (e: unknown) => {
 export function countingStoreErrors(store: Store, onError: (operation: string) => void): Store {
   const counted: Record<string, unknown> = {};
   const names = new Set<string>();
-  for (let o: object | null = store; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+  for (let o: object | null = store; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
     for (const name of Object.getOwnPropertyNames(o)) if (name !== 'constructor') names.add(name);
   }
   const target = store as unknown as Record<string, unknown>;

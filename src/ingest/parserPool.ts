@@ -167,7 +167,7 @@ export class ParserPool<K extends ParserName> {
       chunks.fail(this.failure.error);
       return chunks;
     }
-    this.pending.set(id, chunks as Chunks<unknown>);
+    this.pending.set(id, chunks);
     worker.postMessage({ id, input });
     return chunks;
   }

@@ -150,7 +150,7 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
     hosted.whenBuilt(kind, (error) => {
       void (async () => {
         try {
-          if (error !== undefined) throw error;
+          if (error !== undefined) throw error as Error;
           await hosted.prepare(op);
           if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
           post({ type: 'done', id, result: await hosted.execute(op, budgetMs) });

@@ -239,6 +239,7 @@ class MainThreadSearch extends Runner {
 
   protected async execute(op: SearchOp): Promise<OpResult> {
     this.start();
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the build's own error, passed on as it came
     await new Promise<void>((resolve, reject) => this.hosted.whenBuilt(opKind(op), (e) => (e === undefined ? resolve() : reject(e))));
     const budgetMs = this.settings.timeBudgetMs;
     this.busy++;

@@ -181,7 +181,7 @@ test('everything loads through the real ingest; the depth-12 leaf has 11 ancesto
       }
       assert.equal((await store.getAncestry(manifest.shallowItemId!))!.nodes.length, 2);
     } finally {
-      dispose();
+      await dispose();
     }
   }
 });

@@ -36,7 +36,7 @@ let browser: Browser;
 let context: BrowserContext;
 let app: FastifyInstance;
 let base: string;
-let dispose: () => void;
+let dispose: () => Promise<void>;
 const profile = mkdtempSync(join(tmpdir(), 'heritage-api-chromium-'));
 
 before(async () => {
@@ -88,7 +88,7 @@ before(async () => {
 after(async () => {
   await context?.close();
   await app?.close();
-  dispose?.();
+  await dispose?.();
   rmSync(profile, { recursive: true, force: true });
 });
 

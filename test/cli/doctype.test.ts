@@ -138,8 +138,8 @@ test('OAI-PMH harvest: a page with a DOCTYPE is reported by its URL, its records
   ]);
   const dbs = [join(dir, 'plain.db'), join(dir, 'doctype.db')];
   try {
-    const plain = await cli(['--db', dbs[0]!, 'harvest', servers[0]!.url]);
-    const run = await cli(['--db', dbs[1]!, 'harvest', servers[1]!.url]);
+    const plain = await cli(['--db', dbs[0]!, 'harvest', servers[0].url]);
+    const run = await cli(['--db', dbs[1]!, 'harvest', servers[1].url]);
     assert.equal(plain.code, 0, plain.err.join('\n'));
     assert.deepEqual(plain.err, []);
     assert.equal(run.code, 0, run.err.join('\n'));
@@ -148,7 +148,7 @@ test('OAI-PMH harvest: a page with a DOCTYPE is reported by its URL, its records
     assert.equal(run.err.length, 2, run.err.join('\n'));
     run.err.forEach((line, i) => {
       const note = /^note: (\S+) \(document\): (.*)$/.exec(line);
-      assert.equal(note?.[1], servers[1]!.requests.filter((r) => r.includes('ListRecords'))[i]);
+      assert.equal(note?.[1], servers[1].requests.filter((r) => r.includes('ListRecords'))[i]);
       assert.match(note![2]!, /^its DOCTYPE declaration \(<!DOCTYPE OAI-PMH \[ .*declaring 4 entities\) was dropped/);
     });
   } finally {

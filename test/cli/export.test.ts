@@ -33,8 +33,8 @@ before(async () => {
   while (!(await host.refresh('person', 1000)));
 });
 
-after(() => {
-  store.close();
+after(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -101,18 +101,16 @@ test('export items --out FILE writes the same lines as stdout; an existing file 
 });
 
 test('export items --query and --fq: the hits of that search, each once', async () => {
-  const types = host
-    .index('item')
-    .search(
-      {
-        query: { kind: 'all' },
-        facets: [{ field: 'type_fct', limit: 2, mincount: 1, sort: 'count' }],
-        sort: { kind: 'id', descending: false },
-        offset: 0,
-        rows: 0,
-      },
-      Date.now() + 60_000,
-    ).facets[0]!.values;
+  const types = host.index('item').search(
+    {
+      query: { kind: 'all' },
+      facets: [{ field: 'type_fct', limit: 2, mincount: 1, sort: 'count' }],
+      sort: { kind: 'id', descending: false },
+      offset: 0,
+      rows: 0,
+    },
+    Date.now() + 60_000,
+  ).facets[0]!.values;
   assert.equal(types.length, 2);
   const [a, b] = [types[0]!.value, types[1]!.value];
 

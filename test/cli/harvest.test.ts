@@ -78,7 +78,7 @@ test('every record through all pages exactly once, after a 503 with Retry-After;
         runStarted: null,
       });
     } finally {
-      store.close();
+      await store.close();
     }
 
     // A record changed at the source after the first run: only it comes back, asked `from` the mark.
@@ -136,7 +136,7 @@ test('a deleted record at the source is removed from the store', async () => {
     try {
       assert.equal(await store.countItems(), 44);
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
     await after.close();
@@ -157,7 +157,7 @@ test('a harvest cut off in the middle keeps the pages stored and resumes at the 
       assert.equal(await store.countItems(), 20, 'two pages of ten');
       assert.notEqual((await store.getHarvestState(harvestSource(server.url, 'edm', undefined)))?.resumptionToken, null);
     } finally {
-      store.close();
+      await store.close();
     }
     const resumed = await cli(['--db', db, 'harvest', server.url], { env });
     assert.equal(resumed.code, 0, resumed.err.join('\n'));
@@ -175,7 +175,7 @@ test('a harvest cut off in the middle keeps the pages stored and resumes at the 
     try {
       assert.equal(await store.countItems(), 45);
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
     await server.close();
@@ -203,7 +203,7 @@ test('a stop asked for (Ctrl-C) ends after the page being stored; the next run r
     assert.deepEqual([rest.start.kind, rest.pages, rest.inserted, rest.updated, rest.complete], ['resumed', 3, 25, 0, true]);
     assert.equal(await store.countItems(), 45);
   } finally {
-    store.close();
+    await store.close();
     await server.close();
   }
 });

@@ -52,7 +52,7 @@ test('fixtures/items/edm/mimo twice: duplicates named with both places, and the 
     try {
       return new Map(await Promise.all([...firstFile.keys()].map(async (id) => [id, (await store.getItemHead(id))!] as const)));
     } finally {
-      store.close();
+      await store.close();
     }
   };
   const before = await heads();
@@ -93,6 +93,6 @@ test('one person under http:// and https:// in one run: the first wins, the seco
     assert.equal(found.total, 1);
     assert.match(found.docs[0]!, /"preferredName":"Goethe, Johann Wolfgang von"/);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -31,7 +31,7 @@ test('ingest entities loads EntityFacts and lobid-gnd; other GND types are count
   try {
     assert.equal(await store.countPersons(), 1235);
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
@@ -59,7 +59,7 @@ test('bad entity lines are reported with their line, the good ones kept (exit 2)
   try {
     assert.equal(await store.countPersons(), 1);
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
@@ -103,6 +103,6 @@ test('large files are read and parsed on the worker in turn: the first of a pers
     assert.equal(found.total, 1);
     assert.equal(found.docs[0], `${entityDoc(JSON.parse(first[5]!) as Person).slice(0, -1)},"count":0}`);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -29,7 +29,7 @@ test('ingest items loads cortex XML and package JSON from a directory; a re-run 
     for (const id of [CHAPTER_ID, OTHER_CORTEX_ID, GOETHE_ID, '222NZKK63TNRLC2VETRV722VKBDSUVGL'])
       assert.ok(await store.getItemDocument(id, 'json'), id);
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
@@ -71,7 +71,7 @@ test('bad records are reported with file, position and reason; the good ones of 
     assert.ok(await store.getItemDocument(GOETHE_ID, 'xml'));
     assert.ok(await store.getItemDocument('ARR1', 'xml'));
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
@@ -83,7 +83,7 @@ test('ingest items reads standard input with -', async () => {
   try {
     assert.deepEqual(await store.getAncestry('FROMSTDIN'), { nodes: [], cycle: false });
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
@@ -118,7 +118,7 @@ test('files before and after standard input are read in the order given: the fir
       ['Erste'],
     );
   } finally {
-    store.close();
+    await store.close();
   }
   const again = await cli(args, { stdin });
   assert.match(again.out[0]!, /: 0 new, 0 updated, 41 unchanged, 0 skipped, 2 duplicates\.$/);
@@ -165,6 +165,6 @@ test('files parsed ahead on worker threads are still taken in file order: the fi
   try {
     assert.match((await store.getItemDocument('SAME', 'xml'))!.body.toString(), /<dc:title>version 0<\/dc:title>/);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -44,7 +44,7 @@ async function untilItems(path: string, n: number, stdin: NodeJS.WritableStream,
     if (existsSync(path)) {
       const store = openSqliteStore({ path, create: false });
       const count = await store.countItems();
-      store.close();
+      await store.close();
       if (count >= n) return;
     }
     await new Promise((resolve) => setTimeout(resolve, 25));

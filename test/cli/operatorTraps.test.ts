@@ -26,9 +26,9 @@ async function startDemo(db: string, port: number): Promise<Demo> {
   const child = spawn(process.execPath, demoArgs(db, port), { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('Stop with Ctrl-C.')) resolve();
     });

@@ -78,7 +78,7 @@ test('a harvest reports its progress against the complete list size the reposito
       { records: 25, errors: 0, done: 25, total: 25, unit: 'records' },
     ]);
   } finally {
-    store.close();
+    await store.close();
     await server.close();
   }
 });

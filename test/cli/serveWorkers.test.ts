@@ -41,7 +41,7 @@ function ask(base: string, path: string, headers: Record<string, string> = {}): 
         resolve({
           status: res.statusCode!,
           contentType: res.headers['content-type'],
-          retryAfter: res.headers['retry-after'] as string | undefined,
+          retryAfter: res.headers['retry-after'],
           body: Buffer.concat(chunks).toString('utf8'),
         }),
       );
@@ -86,8 +86,8 @@ async function serve(backend: TestBackend, location: string, workers: number): P
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );

@@ -87,7 +87,6 @@ for (const backend of BACKENDS) {
   test(`[${backend.name}] verify: a sound store, then the same store damaged behind its back`, async () => {
     const opened = await backend.open();
     const { location } = opened;
-    let disposed = false;
     try {
       await ingestItems(opened.store, [CORTEX_DIR, HOPE_DIR], { batchSize: 20 });
       await ingestEntities(opened.store, [`${FIXTURES}persons`], { batchSize: 500 });
@@ -221,10 +220,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(normalised, expectedRest);
       assert.ok(backend.name !== 'sqlite' || databaseProblems > 0, 'the damaged index page is found');
     } finally {
-      if (!disposed) {
-        disposed = true;
-        await opened.dispose();
-      }
+      await opened.dispose();
     }
   });
 }

@@ -146,8 +146,8 @@ for (const backend of BACKENDS) {
       assert.equal(cached.status, 200);
       const searches = [0, 1, 2, 3, 4].map((k) => fetchAs(`search ${k}`, `/entities?query=${encodeURIComponent(expensive(k))}`));
       const [p, a] = await Promise.all([fetchAs('parents', parents), fetchAs('aip', `/items/${CHAPTER_ID}/aip`)]);
-      assert.equal(p!.body, cached.body);
-      assert.equal(a!.status, 200);
+      assert.equal(p.body, cached.body);
+      assert.equal(a.status, 200);
       for (const res of await Promise.all(searches)) {
         // Within the budget an answer, past it the 503: never a held connection.
         if (res.status === 503) assert.equal(res.body, OVER_BUDGET(3000));

@@ -104,7 +104,7 @@ export async function search(t: TestApp, q: string, params: Params = {}): Promis
   const url = searchUrl(q, params);
   const res = await t.app.inject({ url, headers: t.json });
   assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 500)}`);
-  return res.json() as SearchBody;
+  return res.json<SearchBody>();
 }
 
 export function docsOf(body: SearchBody): Doc[] {

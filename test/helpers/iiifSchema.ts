@@ -12,6 +12,7 @@ import { Ajv } from 'ajv';
 const SCHEMA = JSON.parse(readFileSync(new URL('../fixtures/iiif-presentation-3-structure.schema.json', import.meta.url), 'utf8'));
 const validate = new Ajv({ allErrors: true, strict: true, strictRequired: false }).compile(SCHEMA);
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- IIIF bodies are read as parsed JSON; the schema test types them
 type Json = Record<string, any>;
 
 /** Every problem found; [] for a valid manifest. */

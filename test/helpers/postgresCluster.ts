@@ -67,7 +67,7 @@ async function waitUntilReady(url: string, deadline: number): Promise<void> {
       await client.query('SELECT 1');
       return;
     } catch (e) {
-      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections: ${(e as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections: ${(e as Error).message}`, { cause: e });
       // Waits for the server, not for a guessed time: the next try comes when this one has failed.
       await new Promise((r) => setImmediate(r));
     } finally {

@@ -24,7 +24,7 @@ export function ask(base: string, path: string, headers: Record<string, string> 
         resolve({
           status: res.statusCode!,
           contentType: res.headers['content-type'],
-          retryAfter: res.headers['retry-after'] as string | undefined,
+          retryAfter: res.headers['retry-after'],
           body: Buffer.concat(chunks).toString('utf8'),
         }),
       );
@@ -76,8 +76,8 @@ export async function serveNode(env: NodeJS.ProcessEnv, workers: number, logLeve
   ];
   const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

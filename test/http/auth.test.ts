@@ -98,7 +98,7 @@ for (const backend of BACKENDS) {
       try {
         assert.equal(await other.revokeKey('test'), true);
       } finally {
-        other.close();
+        await other.close();
       }
       const revoked = await t.app.inject({ url, headers: t.json });
       assert.equal(revoked.statusCode, 403);
@@ -146,7 +146,7 @@ for (const backend of BACKENDS) {
       try {
         assert.equal(await other.revokeKey('test'), true);
       } finally {
-        other.close();
+        await other.close();
       }
       // The store reads another process's commits at most 1 ms late (COMMIT_CHECK_MS).
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -116,7 +116,7 @@ test('a file of the media directory: bytes, Content-Type, validators, nosniff, o
       assert.equal(head.body, '');
     });
   } finally {
-    await media.dispose();
+    media.dispose();
   }
 });
 
@@ -170,7 +170,7 @@ test('Range (RFC 9110 §14): 206 with Content-Range for one range, 416 outside t
       assert.equal(fresh.statusCode, 206);
     });
   } finally {
-    await media.dispose();
+    media.dispose();
   }
 });
 
@@ -210,7 +210,7 @@ test('conditional requests: 304 on If-None-Match and If-Modified-Since, 412 on a
       assert.deepEqual(changed.rawPayload, jpegImage(64, 64));
     });
   } finally {
-    await media.dispose();
+    media.dispose();
   }
 });
 
@@ -245,7 +245,7 @@ test("a clean 404 in the catalog's shape: missing file, directory, nothing confi
       );
     });
   } finally {
-    await media.dispose();
+    media.dispose();
   }
 });
 
@@ -299,7 +299,7 @@ test('nothing outside the media directory: .., encoded slashes and dots, NUL, ab
       assert.equal(inside.status, 200);
     });
   } finally {
-    await media.dispose();
+    media.dispose();
   }
 });
 
@@ -325,7 +325,7 @@ test('media.baseUrl: a 307 to the same path under it, for files the directory do
       assert.equal(elsewhere.headers.location, `https://media.example.org/ddb/${CHAPTER_ID}/full/1.jpg`);
     });
   } finally {
-    await media.dispose();
+    media.dispose();
   }
 });
 
@@ -343,7 +343,7 @@ test('media.requireKey: binaries ask for the API key like every other operation'
       assert.deepEqual(query.rawPayload, media.jpeg);
     });
   } finally {
-    await media.dispose();
+    media.dispose();
   }
 });
 
@@ -364,6 +364,6 @@ test('a media.path that is not a readable directory stops the server at start, s
     }
   } finally {
     await opened.dispose();
-    await media.dispose();
+    media.dispose();
   }
 });

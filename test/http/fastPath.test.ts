@@ -233,7 +233,7 @@ for (const backend of BACKENDS) {
         assert.equal(reachedFastify(), 0);
         assert.equal(await other.revokeKey('test'), true);
       } finally {
-        other.close();
+        await other.close();
       }
       await new Promise((resolve) => setTimeout(resolve, 5));
       const revoked = await get(port, '/items/C1/parents', headers);

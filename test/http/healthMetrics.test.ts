@@ -83,7 +83,7 @@ for (const backend of BACKENDS) {
     try {
       const base = await listen(t);
       await until('/health/ready to say ready', async () => (await fetch(`${base}/health/ready`)).status === 200);
-      t.store.close();
+      await t.store.close();
       const res = await fetch(`${base}/health/ready`);
       assert.equal(res.status, 503);
       assert.deepEqual(await res.json(), {

@@ -58,7 +58,7 @@ for (const backend of BACKENDS) {
       assert.equal(denied.status, 401);
     } finally {
       await running.close();
-      opened.dispose();
+      await opened.dispose();
     }
   });
 }

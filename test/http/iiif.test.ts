@@ -23,6 +23,7 @@ const FLUTE = `${FIXTURES}items/edm/mimo/09102_Ag_EU_MIMO_EDM_record76.xml`;
 const LD_JSON = 'application/ld+json; profile="http://iiif.io/api/presentation/3/context.json"; charset=utf-8';
 const HOST = 'iiif.example.org';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- IIIF bodies are read as parsed JSON; the schema test types them
 type Json = Record<string, any>;
 
 async function withServer(backend: TestBackend, flags: ConfigOverrides, run: (t: TestApp, media: string) => Promise<void>): Promise<void> {

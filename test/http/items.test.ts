@@ -204,7 +204,7 @@ for (const backend of BACKENDS) {
       try {
         await ingestItems(other, [writePackages([{ id: 'GG1', title: 'Great-grandchild', parent: 'G1' }])], { batchSize: 10 });
       } finally {
-        other.close();
+        await other.close();
       }
       assert.equal(await leafOfG1(), false);
     } finally {
@@ -263,7 +263,7 @@ for (const backend of BACKENDS) {
     stream.on('data', (d) => (log += d.toString()));
     const t = await startTestApp(backend, { load: [CORTEX_DIR], server: { logging: true, logStream: stream } });
     try {
-      t.store.close(); // the database is gone under the running server
+      await t.store.close(); // the database is gone under the running server
       const res = await t.app.inject({ url: `/items/${CHAPTER_ID}/aip`, headers: t.json });
       assert.equal(res.statusCode, 500);
       const body = res.json();

@@ -308,9 +308,9 @@ for (const backend of BACKENDS) {
         ),
       );
       assert.equal(
-        await get(t, `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token!)}`),
+        await get(t, `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token)}`),
         doc(
-          req({ verb: 'ListIdentifiers', resumptionToken: token! }),
+          req({ verb: 'ListIdentifiers', resumptionToken: token }),
           `<ListIdentifiers>${h('ROOT', rootSet)}<resumptionToken cursor="2"/></ListIdentifiers>`,
         ),
       );
@@ -319,13 +319,13 @@ for (const backend of BACKENDS) {
         method: 'POST',
         url: '/oai',
         headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token!)}`,
+        payload: `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token)}`,
       });
       assert.equal(posted.statusCode, 200);
       assert.equal(
         normal(posted.body),
         doc(
-          req({ verb: 'ListIdentifiers', resumptionToken: token! }),
+          req({ verb: 'ListIdentifiers', resumptionToken: token }),
           `<ListIdentifiers>${h('ROOT', rootSet)}<resumptionToken cursor="2"/></ListIdentifiers>`,
         ),
       );
@@ -336,17 +336,17 @@ for (const backend of BACKENDS) {
           'badResumptionToken',
           `The resumptionToken is not one this repository gave for ${verb}: start the list again without it.`,
         );
-      for (let i = 0; i < token!.length; i += 7) {
-        const changed: string = token!.slice(0, i) + (token![i] === 'A' ? 'B' : 'A') + token!.slice(i + 1);
+      for (let i = 0; i < token.length; i += 7) {
+        const changed: string = token.slice(0, i) + (token[i] === 'A' ? 'B' : 'A') + token.slice(i + 1);
         assert.equal(await get(t, `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(changed)}`), badToken(changed));
       }
-      const forged = `${Buffer.from(JSON.stringify({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set: 'collection-ROOT', after: 0, cursor: 0 })).toString('base64url')}.${token!.split('.')[1]}`;
+      const forged = `${Buffer.from(JSON.stringify({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set: 'collection-ROOT', after: 0, cursor: 0 })).toString('base64url')}.${token.split('.')[1]}`;
       assert.equal(await get(t, `verb=ListIdentifiers&resumptionToken=${forged}`), badToken(forged));
-      assert.equal(await get(t, `verb=ListRecords&resumptionToken=${encodeURIComponent(token!)}`), badToken(token!, 'ListRecords'));
+      assert.equal(await get(t, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`), badToken(token, 'ListRecords'));
       assert.equal(
-        await get(t, `verb=ListSets&resumptionToken=${encodeURIComponent(token!)}`),
+        await get(t, `verb=ListSets&resumptionToken=${encodeURIComponent(token)}`),
         error(
-          { verb: 'ListSets', resumptionToken: token! },
+          { verb: 'ListSets', resumptionToken: token },
           'badResumptionToken',
           'The resumptionToken is not one this repository gave for ListSets: start the list again without it.',
         ),

@@ -277,7 +277,7 @@ for (const backend of BACKENDS) {
       assert.equal(view.headers.vary, 'Accept, Accept-Encoding');
       assert.equal((await get(t, '/items/PARTSITEM/view', t.xml)).headers.etag, `"${packageTag}-view-xml"`);
       assert.equal((await get(t, '/items/PARTSITEM/source/record', t.xml)).headers.etag, `"${packageTag}-source-record-xml"`);
-      const again = await get(t, '/items/PARTSITEM/view', { ...t.json, 'if-none-match': view.headers.etag as string });
+      const again = await get(t, '/items/PARTSITEM/view', { ...t.json, 'if-none-match': view.headers.etag });
       assert.equal(again.statusCode, 304);
       assert.equal(again.body, '');
       assert.equal(again.headers.etag, view.headers.etag);
@@ -285,7 +285,7 @@ for (const backend of BACKENDS) {
       assert.equal(since.statusCode, 304);
       // A new version of the package: new ETag, new body, the old ETag no longer matches.
       await ingestItems(t.store, [writeDir({ 'PARTSITEM.xml': partsPackage('New title') })], { batchSize: 10 });
-      const changed = await get(t, '/items/PARTSITEM/view', { ...t.json, 'if-none-match': view.headers.etag as string });
+      const changed = await get(t, '/items/PARTSITEM/view', { ...t.json, 'if-none-match': view.headers.etag });
       assert.equal(changed.statusCode, 200);
       assert.notEqual(changed.headers.etag, view.headers.etag);
       assert.equal(changed.json().item.title, 'New title');
@@ -306,7 +306,7 @@ for (const backend of BACKENDS) {
         const revalidated = await get(t, `/items/${CHAPTER_ID}/source/record`, {
           ...t.xml,
           'accept-encoding': 'br',
-          'if-none-match': packed.headers.etag as string,
+          'if-none-match': packed.headers.etag,
         });
         assert.equal(revalidated.statusCode, 304);
       },

@@ -57,7 +57,7 @@ for (const backend of BACKENDS) {
     const t = await startTestApp(backend, { load: [CORTEX_DIR], flags });
     try {
       const other = generateApiKey();
-      t.store.createKey('other', hashApiKey(other));
+      await t.store.createKey('other', hashApiKey(other));
       assert.equal(await status(t, url, { authorization: `OAuth oauth_consumer_key="${t.key}"` }), 200);
       assert.equal(await status(t, `${url}?oauth_consumer_key=${t.key}`, {}), 200);
       assert.equal(await status(t, `/entities?oauth_consumer_key=${encodeURIComponent(t.key)}`, {}), 200);

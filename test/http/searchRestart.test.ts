@@ -155,10 +155,10 @@ test('the search indexes on disk across restarts', async (t) => {
             await other.dispose();
           }
           const stderr = process.stderr.write.bind(process.stderr);
-          process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+          process.stderr.write = (chunk: string | Uint8Array, ...rest: never[]) => {
             if (typeof chunk === 'string' && chunk.startsWith('heritage-api: search index:')) lines.push(chunk.trimEnd());
             return stderr(chunk, ...rest);
-          }) as typeof process.stderr.write;
+          };
           try {
             const rebuilt = await start(dirs[2]!);
             assert.deepEqual(await answers(rebuilt), expected);

@@ -14,7 +14,7 @@ import { rawRequest } from '../helpers/raw.js';
 const ORIGINS = 'https://a.example, https://b.example';
 
 const varies = (vary: unknown) =>
-  String(vary ?? '')
+  String((vary as string | undefined) ?? '')
     .split(',')
     .map((s) => s.trim());
 

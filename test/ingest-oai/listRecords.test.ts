@@ -121,7 +121,7 @@ describe('against a server with 30 records in pages of 7', () => {
     }
     assert.equal(saved, 's4/14+edm page');
     server.requests.length = 0;
-    const rest = await collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm', resumptionToken: saved! }));
+    const rest = await collect(listRecordsPages({ baseUrl: server.url, metadataPrefix: 'edm', resumptionToken: saved }));
     assert.deepEqual(server.requests, [
       `${server.url}?verb=ListRecords&resumptionToken=s4%2F14%2Bedm%20page`,
       `${server.url}?verb=ListRecords&resumptionToken=s4%2F21%2Bedm%20page`,

@@ -18,7 +18,7 @@ function scripted(answers: Array<{ status?: number; body: string; type?: string 
   return {
     urls,
     fetch: async (input) => {
-      urls.push(String(input));
+      urls.push(input instanceof Request ? input.url : input.toString());
       const a = answers[urls.length - 1];
       if (!a) throw new Error('no more scripted answers');
       return new Response(a.body, { status: a.status ?? 200, headers: { 'content-type': a.type ?? 'text/xml' } });

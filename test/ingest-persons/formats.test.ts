@@ -14,7 +14,7 @@ function onlyError(results: PersonReadResult[]): { reason: string; position: str
   assert.equal(results.length, 1, JSON.stringify(results));
   const [r] = results;
   assert.equal(r?.kind, 'error', JSON.stringify(r));
-  return r as { reason: string; position: string };
+  return r;
 }
 
 test('own entity shape round trip: Person -> JSON line -> readPersons -> same Person', () => {

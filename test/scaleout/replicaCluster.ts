@@ -75,7 +75,7 @@ export async function waitUntilAnswers(
       const { rows } = await client.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r');
       if (rows[0]!.r === standby) return;
     } catch (e) {
-      if (Date.now() > deadline) throw new Error(`PostgreSQL at ${url} did not answer: ${(e as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`PostgreSQL at ${url} did not answer: ${(e as Error).message}`, { cause: e });
     } finally {
       await client.end().catch(() => {});
     }
@@ -128,8 +128,8 @@ export class Server {
       ...runAs(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.on('data', (d: Buffer) => (this.log += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (this.log += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (this.log += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (this.log += d.toString()));
     this.child = child;
     let gone = false;
     this.exited = new Promise((resolve) => child.once('exit', () => ((gone = true), resolve())));

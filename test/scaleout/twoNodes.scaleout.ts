@@ -76,8 +76,8 @@ function startNode(env: NodeJS.ProcessEnv): Promise<Node> {
         resolve(node);
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${node.log}`)));
   });
 }

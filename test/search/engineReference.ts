@@ -240,7 +240,7 @@ export class Reference {
     const raw = node.kind === 'wildcard' ? node.pattern : node.text;
     if (f === s.idField) return { m: doc.id === (s.normalizeId ? s.normalizeId(raw) : raw), s: 0 };
     if (f !== null && s.constants?.[f] !== undefined) {
-      const c = fold(s.constants[f]!);
+      const c = fold(s.constants[f]);
       return {
         m: node.kind === 'prefix' ? c.startsWith(fold(raw)) : node.kind === 'wildcard' ? globMatcher(fold(raw))(c) : fold(raw) === c,
         s: 0,
@@ -309,7 +309,7 @@ export class Reference {
       v = doc.sort[node.field];
       lo = node.lower === null ? null : fold(node.lower);
       hi = node.upper === null ? null : fold(node.upper);
-      cmp = compareCodePoints as never;
+      cmp = compareCodePoints;
     }
     if (v === null || v === undefined) return false;
     const c = cmp as (a: unknown, b: unknown) => number;
@@ -401,7 +401,7 @@ export class Reference {
       const x = a.doc.sort[k] ?? null;
       const y = b.doc.sort[k] ?? null;
       if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-      const d = typeof x === 'number' ? (x as number) - (y as number) : compareCodePoints(x, y as string);
+      const d = typeof x === 'number' ? x - (y as number) : compareCodePoints(x, y as string);
       return desc ? -d : d;
     };
     const words: string[] = [];

@@ -73,7 +73,7 @@ for (const backend of BACKENDS) {
       const got = await lines(exportHits(changing, { ...all, pageRows: 1 }));
       assert.deepEqual(got, whole.slice(0, -1));
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

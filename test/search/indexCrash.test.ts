@@ -39,7 +39,7 @@ const searches: EngineSearch[] = (['item', 'person'] as const).flatMap((kind: Se
 );
 
 async function answers(host: IndexHost): Promise<unknown[]> {
-  for (const kind of ['person', 'item'] as const) while (!(await host.refresh(kind, 1000))) {}
+  for (const kind of ['person', 'item'] as const) while (!(await host.refresh(kind, 1000))) continue;
   const out: unknown[] = [];
   for (const s of searches) out.push(await host.search(s, Date.now() + 60_000));
   return out;

@@ -17,8 +17,8 @@ const host = new IndexHost(
   { dir, write: true, minGapMs: 0, intervalMs: 0, changes: () => 1, log: (line) => process.stderr.write(`${line}\n`) },
 );
 for (;;) {
-  while (!(await host.refresh('person', 1000))) {}
-  while (!(await host.refresh('item', 1000))) {}
+  while (!(await host.refresh('person', 1000))) continue;
+  while (!(await host.refresh('item', 1000))) continue;
   if (!(await host.write())) throw new Error('not written');
   process.stdout.write(`written ${(await manifestsIn(dir))[0]!.generation}\n`);
 }

@@ -52,7 +52,7 @@ describe('item documents of every fixture package', () => {
       assert.notEqual(result.title, '', p.source);
       assert.equal(search.text.title?.length, 1, p.source);
       assert.equal(search.facets.type_fct?.length, 1, p.source);
-      assert.match(search.facets.type_fct![0]!, /^mediatype_00\d$/, p.source);
+      assert.match(search.facets.type_fct[0]!, /^mediatype_00\d$/, p.source);
       assert.deepEqual(Object.keys(search.text).sort(), textFields, p.source);
       for (const facet of Object.keys(search.facets))
         assert.ok((ITEM_FACETS as readonly string[]).includes(facet), `${p.source}: ${facet}`);

@@ -292,8 +292,14 @@ export class ItemReference {
         if (!NUMBERS.includes(node.field)) throw new Error(`reference: no range on ${node.field}`);
         const conds = [`i.${node.field} IS NOT NULL`];
         const params: unknown[] = [];
-        if (node.lower !== null) (conds.push(`i.${node.field} >${node.includeLower ? '=' : ''} ?`), params.push(Number(node.lower)));
-        if (node.upper !== null) (conds.push(`i.${node.field} <${node.includeUpper ? '=' : ''} ?`), params.push(Number(node.upper)));
+        if (node.lower !== null) {
+          conds.push(`i.${node.field} >${node.includeLower ? '=' : ''} ?`);
+          params.push(Number(node.lower));
+        }
+        if (node.upper !== null) {
+          conds.push(`i.${node.field} <${node.includeUpper ? '=' : ''} ?`);
+          params.push(Number(node.upper));
+        }
         return { sql: `(${conds.join(' AND ')})`, params };
       }
       default: {

@@ -69,9 +69,9 @@ for (const backend of BACKENDS) {
         },
         Date.now() + 60_000,
       );
-      assert.ok(goethe.scores[2]! < goethe.scores[1]! / 2, `${goethe.scores}`);
+      assert.ok(goethe.scores[2]! < goethe.scores[1]! / 2, goethe.scores.join(', '));
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

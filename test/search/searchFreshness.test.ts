@@ -75,7 +75,7 @@ for (const backend of BACKENDS) {
           await other.upsertPersons([person('http://d-nb.info/gnd/999991', 'Glasbläserin')]);
           await other.upsertItems([first!]);
         } finally {
-          other.close();
+          await other.close();
         }
         await until(
           'the new person to be found',
@@ -86,7 +86,7 @@ for (const backend of BACKENDS) {
         assert.equal(found.total, rest.length + 1);
       } finally {
         await runner.close();
-        dispose();
+        await dispose();
       }
     });
   }
@@ -119,7 +119,7 @@ for (const backend of BACKENDS) {
       } finally {
         clearTimeout(alive);
         hosted.close();
-        dispose();
+        await dispose();
       }
     },
   );

@@ -104,7 +104,7 @@ for (const backend of BACKENDS) {
       );
       assert.deepEqual(host.suggest('item', 'zzzzqq', 5), []);
     } finally {
-      dispose();
+      await dispose();
     }
   });
 }

@@ -97,7 +97,7 @@ for (const backend of BACKENDS) {
     const { store, dispose } = await backend.open();
     try {
       await store.upsertItems([prepared({ id: 'F', title: 'F' }, { sourceDigest: 'd1' })]);
-      const before = await store.getItemDocument('F', 'xml')!;
+      const before = await store.getItemDocument('F', 'xml');
       // Different bytes (another ingest-date), same source: unchanged.
       const again = prepared({ id: 'F', title: 'F changed only in the built package' }, { sourceDigest: 'd1', sourceId: 'oai:x:f' });
       assert.deepEqual(await store.applyItemChanges([{ kind: 'upsert', item: again }]), {

@@ -106,7 +106,7 @@ test('[sqlite] a store at schema 4 keeps its packages, hierarchy and sequence po
         deleted: 1,
       });
     } finally {
-      store.close();
+      await store.close();
     }
     const after = new Database(path, { readonly: true });
     try {
@@ -160,7 +160,7 @@ test('[sqlite] migration 9 drops the old person search tables and keeps each per
         `${doc('http://d-nb.info/gnd/1', 'Eins').slice(0, -1)},"count":3}`,
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
     const after = new Database(path, { readonly: true });
     try {
@@ -251,7 +251,7 @@ test('[sqlite] migration 10 compresses the bodies of a store at schema 9; they r
       assert.equal((await store.getItemDocument(blocked, 'json'))!.blockedReason, 'Claim by the holder.');
       assert.equal((await store.readSearchBodies('item', [items[0]!.id]))[0], itemStoredFieldsJson(items[0]!.json, items[0]!.id));
     } finally {
-      store.close();
+      await store.close();
     }
 
     const after = new Database(path);
@@ -324,7 +324,7 @@ test('[sqlite] migration 10 stopped halfway leaves the store as it was, and runs
       for (const item of [items[0]!, items[600]!, last])
         assert.equal((await store.getItemDocument(item.id, 'xml'))!.body.toString('utf8'), item.xml);
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -335,7 +335,7 @@ test('[sqlite] a store that records another body encoding is refused with what t
   const dir = tempDir('test');
   const path = join(dir, 'other.db');
   try {
-    openSqliteStore({ path }).close();
+    await openSqliteStore({ path }).close();
     const db = new Database(path);
     db.prepare("UPDATE store_format SET value = 'zstd' WHERE name = 'item_xml'").run();
     db.close();
@@ -357,7 +357,7 @@ test('[sqlite] migration 11 gives every stored item its stored fields; a blocked
   try {
     // 1,105 items: more than two of the migration's batches of 500.
     const { items, blocked } = storeAtSchema9(path);
-    openSqliteStore({ path }).close();
+    await openSqliteStore({ path }).close();
     const after = new Database(path);
     try {
       assert.equal(after.pragma('user_version', { simple: true }), MIGRATIONS.length);
@@ -396,7 +396,7 @@ test('[sqlite] migration 11 gives every stored item its stored fields; a blocked
       );
       assert.deepEqual(await store.readSearchBodies('item', [blocked, 'NOSUCHITEM']), [null, null]);
     } finally {
-      store.close();
+      await store.close();
     }
     const db = new Database(path);
     try {

@@ -49,7 +49,7 @@ for (const backend of BACKENDS) {
       try {
         assert.deepEqual(await other.listLoads(), loads);
       } finally {
-        other.close();
+        await other.close();
       }
     } finally {
       await dispose();

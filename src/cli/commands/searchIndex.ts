@@ -90,7 +90,7 @@ export async function indexRebuild(config: Config, store: Store, io: CliIo): Pro
     { languages: searchLanguages(config.search.languages) },
     { dir, read: false, write: true, minGapMs: 0, intervalMs: 0, changes: () => 0, log: (line) => io.err(line) },
   );
-  for (const kind of KINDS) while (!(await host.refresh(kind, 1000))) {}
+  for (const kind of KINDS) while (!(await host.refresh(kind, 1000))) continue;
   if (!(await host.write())) return EXIT.failed;
   const found = await readIndexes(dir, await store.searchIdentity());
   io.out(

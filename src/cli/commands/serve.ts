@@ -87,7 +87,7 @@ export async function startServer(config: Config, store: Store, logging = true, 
     httpUrl: urlOf('http', app.server.address()),
     httpsUrl: https ? urlOf('https', https.address()) : undefined,
     close: async () => {
-      if (https) await new Promise<void>((resolve) => https!.close(() => resolve()));
+      if (https) await new Promise<void>((resolve) => https.close(() => resolve()));
       await app.close();
     },
   };

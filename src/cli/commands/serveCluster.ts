@@ -104,7 +104,7 @@ async function runPrimary(
 
   const fork = (): void => {
     const worker = cluster.fork();
-    const peer = new IpcPeer(worker as unknown as IpcChannel);
+    const peer = new IpcPeer(worker);
     peers.set(worker, peer);
     searchHost.attach(peer);
     rateLimits.attach(peer);

@@ -32,8 +32,8 @@ const SECONDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 function parseDatestamp(value: string, end: boolean): { seconds: number; day: boolean } | undefined {
   const m = SECONDS.exec(value) ?? DAY.exec(value);
   if (!m) return undefined;
-  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1).map(Number) as number[];
-  const ms = Date.UTC(y!, mo! - 1, d!, h, mi, s);
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1).map(Number);
+  const ms = Date.UTC(y!, mo! - 1, d, h, mi, s);
   const date = new Date(ms);
   if (
     date.getUTCFullYear() !== y ||

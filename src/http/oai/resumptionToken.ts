@@ -68,9 +68,9 @@ export function decodeToken(token: string, secret: string): TokenState | undefin
   return {
     verb: s.verb,
     metadataPrefix: s.metadataPrefix,
-    set: s.set as string | undefined,
-    from: s.from as number | undefined,
-    until: s.until as number | undefined,
+    set: s.set,
+    from: s.from,
+    until: s.until,
     after: s.after,
     cursor: s.cursor,
   };

@@ -48,7 +48,7 @@ function harvestEntry(h: HarvestStatus) {
   } catch {
     parts = undefined;
   }
-  const [baseUrl, metadataPrefix, set] = Array.isArray(parts) ? parts : [];
+  const [baseUrl, metadataPrefix, set] = (Array.isArray(parts) ? parts : []) as unknown[];
   return {
     baseUrl: typeof baseUrl === 'string' ? shownUrl(baseUrl) : null,
     metadataPrefix: typeof metadataPrefix === 'string' ? metadataPrefix : null,

@@ -231,6 +231,7 @@ export class EdmStream {
     if (this.frames.length >= MAX_NESTING_DEPTH) {
       // saxes resolves each namespace prefix through every open element: stop before that gets slow.
       this.stopWith(tooDeep(MAX_NESTING_DEPTH), p.line, p.column);
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel that unwinds saxes' callbacks; caught where the parse is called
       throw STOP;
     }
     const parent = this.frames[this.frames.length - 1];

@@ -199,7 +199,7 @@ export function readProvidersFile(text: string): ProviderDirectory {
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new Error(`not valid JSON (${(e as Error).message}); the file must be {"providers": [ {...}, ... ]}`);
+    throw new Error(`not valid JSON (${(e as Error).message}); the file must be {"providers": [ {...}, ... ]}`, { cause: e });
   }
   const list = Array.isArray(parsed) ? parsed : isObject(parsed) ? parsed.providers : undefined;
   if (!Array.isArray(list)) throw new Error('expected {"providers": [ {...}, ... ]} (or a JSON array of provider entries)');

@@ -16,9 +16,9 @@ const SECONDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 export function datestampGranularity(value: string): Granularity | null {
   const m = DAY.exec(value) ?? SECONDS.exec(value);
   if (!m) return null;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1).map(Number) as number[];
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1).map(Number);
   // The patterns accept 2024-02-30 and 25:00:00; a round trip through Date catches both.
-  const date = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
+  const date = new Date(Date.UTC(year!, month! - 1, day, hour, minute, second));
   const real =
     date.getUTCFullYear() === year &&
     date.getUTCMonth() === month! - 1 &&

@@ -57,7 +57,7 @@ export function parseOaiResponse(body: string, verb: string): OaiResponse {
     throw new NotOaiResponse(rootName ? `its root element is <${rootName}>, not <OAI-PMH>` : 'it has no root element');
   }
   const errors = asArray(root['error']).map((e) =>
-    isObject(e) ? { code: String(e['@code'] ?? ''), message: text(e) } : { code: '', message: String(e) },
+    isObject(e) ? { code: String((e['@code'] as string | undefined) ?? ''), message: text(e) } : { code: '', message: String(e) },
   );
   const verbElement = root[verb];
   return {
@@ -71,6 +71,7 @@ export function parseOaiResponse(body: string, verb: string): OaiResponse {
 /** The flow-control state of a list response (OAI-PMH 2.0 section 3.5). */
 export function listControl(listElement: Record<string, unknown>): ListControl {
   const token = listElement['resumptionToken'];
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the XML parser gives a scalar or an element object
   const tokenText = token === undefined ? '' : isObject(token) ? text(token) : String(token);
   return {
     resumptionToken: tokenText === '' ? null : tokenText,

@@ -78,7 +78,7 @@ export class Dictionary {
 
   private merge(): void {
     this.recent.sort(compareCodePoints);
-    const out: string[] = new Array(this.sorted.length + this.recent.length);
+    const out = new Array<string>(this.sorted.length + this.recent.length);
     let i = 0;
     let j = 0;
     let n = 0;

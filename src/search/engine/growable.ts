@@ -36,7 +36,7 @@ export class Growable<T extends Typed> {
   ensure(i: number): T {
     if (i >= this.array.length) {
       const grown = new this.ctor(grownLength(this.array.length, i + 1));
-      grown.set(this.array as never);
+      grown.set(this.array);
       if (this.fill !== 0) grown.fill(this.fill, this.array.length);
       this.array = grown;
     }

@@ -211,7 +211,7 @@ export class ImageSource {
     const n = offsets.length - 1;
     if (n < 0 || offsets[n] !== bytes.length) throw new ImageError(`strings ${name}: offsets do not fit the bytes`);
     const out = new Array<string>(n);
-    for (let i = 0; i < n; i++) out[i] = buf.toString('utf8', offsets[i]!, offsets[i + 1]!);
+    for (let i = 0; i < n; i++) out[i] = buf.toString('utf8', offsets[i], offsets[i + 1]);
     return out;
   }
 }

@@ -90,9 +90,9 @@ export function correctQuery(
       const better = corrector.correct(folded[i]![0]!, mask);
       if (better === undefined) return;
       const spelt = withCaseOf(w[0], ix.spelling(better));
-      edits.push({ start: span.start + w.index!, end: span.start + w.index! + w[0].length, text: spelt });
-      out += raw.slice(at, w.index!) + spelt;
-      at = w.index! + w[0].length;
+      edits.push({ start: span.start + w.index, end: span.start + w.index + w[0].length, text: spelt });
+      out += raw.slice(at, w.index) + spelt;
+      at = w.index + w[0].length;
     });
     if (at > 0) rewritten.set(`${node.field}\0${node.text}`, out + raw.slice(at));
   }

@@ -70,7 +70,7 @@ export class Spellings {
       this.firstDocs.set(id, 1);
     } else {
       let m = this.more.get(id);
-      if (m === undefined) this.more.set(id, (m = new Map()));
+      if (m === undefined) this.more.set(id, (m = new Map<number, number>()));
       m.set(sid, (m.get(sid) ?? 0) + 1);
     }
   }

@@ -10,9 +10,9 @@ import { StoreUnreachableError } from '../storeErrors.js';
 /** int8 (counts, sequence numbers, milliseconds) as a JS number: every value the store keeps is below 2^53. */
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === pg.types.builtins.INT8
+    oid === (pg.types.builtins.INT8 as number)
       ? (v: string) => Number(v)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      : (pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 export type Queryable = Pick<pg.ClientBase, 'query'>;

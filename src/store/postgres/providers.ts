@@ -4,7 +4,7 @@
  * them with the items (itemUpserts.ts writeProviders).
  */
 import type pg from 'pg';
-import type { ProviderRecord, ProviderSummary } from '../../domain/institution.js';
+import type { ProviderSummary } from '../../domain/institution.js';
 
 interface ProviderRow {
   key: string;

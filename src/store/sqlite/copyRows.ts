@@ -22,7 +22,7 @@ const SOURCES: Record<string, { from: string; columns?: Record<string, string> }
 
 export function sqliteCopyEndpoint(path: string, options: { create: boolean }): CopyEndpoint {
   // Creates (loads) or checks the store and brings its schema up to date, then lets it go.
-  openSqliteStore({ path, create: options.create }).close();
+  void openSqliteStore({ path, create: options.create }).close();
   const db = new Database(path, { fileMustExist: true });
   db.pragma('journal_mode = WAL');
   const source = (t: CopyTable) => SOURCES[t.name] ?? { from: t.name };
@@ -63,8 +63,8 @@ export function sqliteCopyEndpoint(path: string, options: { create: boolean }): 
             continue;
           }
           insert.run(...row.filter((_, i) => i !== jsonAt && i !== xmlAt));
-          body.json.run(row[0] as Value, row[jsonAt] as Value);
-          body.xml.run(row[0] as Value, row[xmlAt] as Value);
+          body.json.run(row[0], row[jsonAt]);
+          body.xml.run(row[0], row[xmlAt]);
           fields.run(row[0] as Value, itemStoredFieldsJson(given[jsonAt] as string, given[idAt] as string));
         }
       })();

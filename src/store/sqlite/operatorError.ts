@@ -4,7 +4,7 @@
  * is: a bug keeps its stack trace.
  */
 import { UsageError } from '../../errors.js';
-import { StoreBusyError, StoreNotFoundError } from '../storeErrors.js';
+import { StoreBusyError } from '../storeErrors.js';
 
 export function operatorError(e: unknown, path: string, busySeconds: number): unknown {
   if (e instanceof UsageError) return e;
