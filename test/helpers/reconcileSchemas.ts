@@ -27,6 +27,7 @@ const NAMES = [
 ] as const;
 export type ReconcileSchemaName = (typeof NAMES)[number];
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- schema documents are read as parsed JSON
 type Json = Record<string, any>;
 
 function readSchema(name: string): Json {

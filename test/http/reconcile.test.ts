@@ -13,7 +13,6 @@ import { FIXTURES, HOPE_DIR, CORTEX_DIR } from '../helpers/paths.js';
 import { reconcileProblems, type ReconcileSchemaName } from '../helpers/reconcileSchemas.js';
 
 const HOST = 'heritage.test';
-const BASE = `http://${HOST}/reconcile`;
 
 function manifest(authentication: boolean, prefix = '') {
   const service = `http://${HOST}${prefix}/reconcile`;

@@ -61,10 +61,10 @@ test('a node seeded from another node’s index catches up and answers as it doe
         const [dir1, dir2] = [tempDir('seed-node1'), join(tempDir('seed-node2'), 'index')];
         const lines: string[] = [];
         const stderr = process.stderr.write.bind(process.stderr);
-        process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+        process.stderr.write = (chunk: string | Uint8Array, ...rest: never[]) => {
           if (typeof chunk === 'string' && chunk.startsWith('heritage-api: search index:')) lines.push(chunk.trimEnd());
           return stderr(chunk, ...rest);
-        }) as typeof process.stderr.write;
+        };
         const closers: Array<() => Promise<void>> = [];
         try {
           const store = opened.store;
