@@ -205,7 +205,7 @@ export abstract class Runner implements SearchRunner {
       try {
         checkClauses(op.search.request.query, this.settings.maxClauses);
       } catch (e) {
-        return Promise.reject(e as Error);
+        return Promise.reject(e);
       }
     }
     return this.execute(op);
