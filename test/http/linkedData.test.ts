@@ -265,7 +265,7 @@ for (const backend of BACKENDS) {
         assert.equal(res.headers['content-type'], `${type}; charset=utf-8`, accept);
         assert.ok(sameGraph(await triplesOf(type, res.body, 'http://d-nb.info/gnd/'), reference), `${accept}: the same graph`);
       }
-      const ld = (await get(t, '/entities/124963463', 'application/ld+json')).json() as Record<string, unknown>;
+      const ld = (await get(t, '/entities/124963463', 'application/ld+json')).json<Record<string, unknown>>();
       assert.deepEqual(Object.keys(ld['@context'] as object), ['rdf', 'rdfs', 'xsd', 'owl', 'gndo', 'schema']);
       const etag = turtle.headers.etag as string;
       assert.equal((await get(t, '/entities/124963463', 'text/turtle', { 'if-none-match': etag })).statusCode, 304);

@@ -32,7 +32,7 @@ export function rdfXmlQuads(text: string, baseIri: string): Promise<Quad[]> {
       return mine;
     };
     parser.on('data', (q: Quad) =>
-      quads.push(DataFactory.quad(label(q.subject) as Quad['subject'], q.predicate, label(q.object) as Quad['object'], q.graph)),
+      quads.push(DataFactory.quad(label<Quad['subject']>(q.subject), q.predicate, label<Quad['object']>(q.object), q.graph)),
     );
     parser.on('error', (error: Error) => reject(new RdfXmlSyntaxError(error.message)));
     parser.on('end', () => resolve(quads));

@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.js';
 export type Query = Record<string, string | string[] | number | undefined>;
 
 /** Every value of a parameter, in the order sent; none when it is absent. */
-export const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+export const list = (v: Query[string]): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [String(v)]);
 
 /** A parameter that must come at most once. */
 export function one(q: Query, name: string): string | undefined {
