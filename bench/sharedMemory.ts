@@ -168,7 +168,7 @@ if (!isMainThread) {
   // One case, in a fresh process: --case <dir> <private|shared> <threads>
   const [, dir, mode, threads, items, persons, changes] = argv as [string, string, 'private' | 'shared', string, string, string, string];
   const base = rss();
-  const shared = mode === 'shared' ? await readSharedIndexes(dir!, STORE) : undefined;
+  const shared = mode === 'shared' ? await readSharedIndexes(dir, STORE) : undefined;
   const image = shared ? { manifest: shared.manifest, buffers: shared.buffers } : undefined;
   const loader = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const workers = Array.from(

@@ -318,7 +318,7 @@ export async function readIndexes(
   store: string | undefined,
   options: { shared?: false } = {},
 ): Promise<ReadIndexes & { problems: IndexProblem[] }> {
-  return (await readGeneration(dir, store, options.shared ?? false)) as ReadIndexes & { problems: IndexProblem[] };
+  return await readGeneration(dir, store, options.shared ?? false);
 }
 
 /**

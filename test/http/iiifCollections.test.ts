@@ -25,6 +25,7 @@ const HOPE_RECORDS = 786;
 const LD_JSON = 'application/ld+json; profile="http://iiif.io/api/presentation/3/context.json"; charset=utf-8';
 const AS_JSON = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"; charset=utf-8';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- IIIF bodies are read as parsed JSON; @iiif/parser checks them
 type Json = Record<string, any>;
 const url = (path: string) => `http://${HOST}${path}`;
 const collection = (id: string) => url(`/items/${id}/iiif/collection`);

@@ -43,7 +43,7 @@ function searches(): EngineSearch[] {
 }
 
 async function caughtUp(host: IndexHost): Promise<void> {
-  for (const kind of ['person', 'item'] as const) while (!(await host.refresh(kind, 1000))) {}
+  for (const kind of ['person', 'item'] as const) while (!(await host.refresh(kind, 1000))) continue;
 }
 
 async function answers(host: IndexHost): Promise<unknown[]> {
