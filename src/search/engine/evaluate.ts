@@ -469,7 +469,7 @@ export class Evaluator {
   }
 
   private analysedPhrase(text: string, toks: readonly string[], mask: number): Hits {
-    let h = this.phrase(toks, mask);
+    const h = this.phrase(toks, mask);
     const forms = this.ix.analysed;
     const am = mask & this.ix.analysedMask;
     if (forms === undefined || am === 0) return h;
