@@ -45,6 +45,7 @@ TITLES.forEach((title, i) => writeFileSync(join(PACKAGES, `record${i + 1}.xml`),
 
 interface Body {
   numberOfResults: number;
+  correctedQuery?: string;
   highlightedTerms: string[];
   results: Array<{ docs: Array<{ id: string; title?: string }> }>;
 }
@@ -109,5 +110,13 @@ for (const backend of BACKENDS) {
       'Die Arbeiter-Bewegung in Sachsen',
       'Bücher aus dem Nachlass der Bewegungen',
     ]);
+  });
+
+  test(`${b} a first letter mistyped is corrected to a frequent word`, async () => {
+    const a = await app();
+    const none = await search(a, 'Qqqqxxxx');
+    assert.equal(none.numberOfResults, 0);
+    const kombat = await search(a, 'Kombat');
+    assert.deepEqual(kombat, { ...none, highlightedTerms: kombat.highlightedTerms, correctedQuery: 'Combat' });
   });
 }

@@ -84,6 +84,8 @@ const PERSON_ROWS: Row[] = [
 
 const ITEM_ROWS: Row[] = [
   ['Goehte', 'Goethe'], // a transposition is one edit
+  ['Kombat', 'Combat'], // a first letter wrong: Combat is frequent (786 items)
+  ['Syndicalizm', 'Syndicalism'],
   ['title:Goehte', 'title:Goethe'],
   ['description:Goehte', 'description:Goethe'],
   ['Tafelklaveir', 'Tafelklavier'], // compound words
@@ -180,6 +182,31 @@ test('corrections follow loads: new terms become candidates, deleted documents n
   assert.equal(corrected(ix, 'Goetue'), 'Goethe');
   ix.delete('goethe');
   assert.equal(corrected(ix, 'Goehte'), '');
+});
+
+test('a word with fewer than minHits documents gets a candidate with at least twice as many', () => {
+  const ix = new SearchIndex(personSchema);
+  for (let i = 0; i < 3; i++) ix.upsert(person(`goetze-${i}`, 'Goetze', 'Malerin'));
+  for (let i = 0; i < 5; i++) ix.upsert(person(`goethe-${i}`, 'Goethe', 'Dichter'));
+  // Goetze (3) is one letter from Goethe (5): fewer than minHits 10, but 5 is not twice 3
+  assert.equal(corrected(ix, 'Goetze', 10), '');
+  ix.upsert(person('goethe-5', 'Goethe', 'Dichter'));
+  assert.equal(corrected(ix, 'Goetze', 10), 'Goethe'); // 6 = twice 3
+  assert.equal(corrected(ix, 'Goetze', 3), ''); // enough documents: right, however rare
+  assert.equal(corrected(ix, 'Goehte', 10), 'Goethe'); // a word no document holds: any candidate
+});
+
+test('a mistyped first letter is corrected when the right word is frequent', () => {
+  const ix = new SearchIndex(personSchema);
+  for (let i = 0; i < 19; i++) ix.upsert(person(`c-${i}`, 'Combat', 'Zeitschrift'));
+  assert.equal(corrected(ix, 'Kombat'), ''); // 19 documents: not frequent enough
+  ix.upsert(person('c-19', 'Combat', 'Zeitschrift'));
+  assert.equal(corrected(ix, 'Kombat'), 'Combat');
+  assert.equal(corrected(ix, 'Ombat'), 'Combat'); // the first letter left out
+  assert.equal(corrected(ix, 'Ocmbat'), 'Combat'); // the first two swapped
+  ix.upsert(person('k', 'Kombinat', 'Zeitschrift'));
+  assert.equal(corrected(ix, 'Kombat'), 'Combat'); // one edit before Kombinat's two
+  assert.equal(corrected(ix, 'Kombinta'), 'Kombinat'); // the first letter kept: the walk as before
 });
 
 test('ties of distance and documents go to the first term in code point order', () => {

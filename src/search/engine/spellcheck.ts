@@ -11,9 +11,11 @@
  *   - candidates: terms within 2 edits of the folded word (optimal string alignment: a
  *     swap of two neighbouring letters is one edit; 1 edit for words of 4 letters), sharing
  *     its first letter (Lucene's minPrefix 1, which also keeps the walk small: nearTerms.ts),
- *     held by more live documents in those fields than the word; the fewest edits win, then
- *     the most documents, then code point order. Words under 4 letters or with a digit are
- *     left alone (numbers, dates, identifiers);
+ *     held by clearly more live documents in those fields than the word (at least MIN_RATIO
+ *     times as many, and more); the fewest edits win, then the most documents, then
+ *     code point order. A first letter mistyped is corrected too, one edit away, when the
+ *     right term is frequent (FIRST_LETTER_MIN_DOCS: `Kombat` → `Combat`). Words under 4
+ *     letters or with a digit are left alone (numbers, dates, identifiers);
  *   - only plain terms outside NOT are corrected, word by word (`Goethe-Hauss` becomes
  *     `Goethe-Haus`); field names, operators, phrases, prefixes,
  *     wildcards, ranges and everything between the terms stay as written. A replacement
@@ -39,6 +41,14 @@ export const MAX_EDITS = 2;
 export const MIN_WORD = 4;
 /** Leading characters a correction keeps (Lucene's DirectSpellChecker minPrefix). */
 export const MIN_PREFIX = 1;
+/**
+ * A word held by fewer than minHits documents is corrected to a candidate holding clearly
+ * more: at least this many times as many, and more (docs/search-engine.md "Spellcheck").
+ */
+export const MIN_RATIO = 2;
+/** A word with its first letter wrong is corrected to a term held by at least this many documents (`Kombat` → `Combat`). */
+export const FIRST_LETTER_MIN_DOCS = 20;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** The longest query text looked at (the routes' limits are far below). */
 const MAX_TEXT = 10_000;
 /** Words as written: letters with their marks, digits (each must fold to one token). */
@@ -199,20 +209,44 @@ class WordCorrector {
         },
         (n) => this.clock.tick(n),
       );
+      if (k === 1) candidates.push(...this.firstLetterVariants(word, mask));
       const best = this.mostFrequent(candidates, own, mask);
       if (best !== undefined) return best;
     }
     return undefined;
   }
 
-  /** The candidate held by the most live documents in the mask's fields, more than `own`. */
+  /**
+   * The terms one edit from `word` at its first letter (another first letter, one added or
+   * dropped before it, the first two swapped) held by at least FIRST_LETTER_MIN_DOCS live
+   * documents in the mask's fields: a mistyped first letter, which the walk keeping it
+   * (MIN_PREFIX) does not reach, corrected where the right word is frequent.
+   */
+  private firstLetterVariants(word: string, mask: number): string[] {
+    const rest = word.slice(1);
+    const variants = new Set<string>([rest, word.length > 1 ? word[1]! + word[0]! + word.slice(2) : word]);
+    for (const c of LETTERS) {
+      variants.add(c + rest);
+      variants.add(c + word);
+    }
+    variants.delete(word);
+    const out: string[] = [];
+    for (const v of variants) {
+      if (v.length >= MIN_WORD && this.ix.terms.get(v) !== undefined && this.df(v, mask) >= FIRST_LETTER_MIN_DOCS) out.push(v);
+    }
+    this.clock.tick(variants.size);
+    return out;
+  }
+
+  /** The candidate held by the most live documents in the mask's fields, clearly more than `own` (MIN_RATIO). */
   private mostFrequent(candidates: string[], own: number, mask: number): string | undefined {
     const ix = this.ix;
     const upper = (t: string) => ix.termDocs.array[ix.terms.get(t)!] ?? 0;
     // by the bound (documents ever indexed with the term) first, so few postings are read
     candidates.sort((a, b) => upper(b) - upper(a) || compareCodePoints(a, b));
     let best: string | undefined;
-    let bestDf = own;
+    // a candidate needs more than this
+    let bestDf = Math.max(own, MIN_RATIO * own - 1);
     for (const t of candidates) {
       const bound = upper(t);
       if (bound < bestDf || (bound === bestDf && best === undefined)) break;
