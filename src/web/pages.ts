@@ -19,7 +19,17 @@ import { itemMeta, personMeta } from './pageMeta.js';
 import { treeOf } from './treeView.js';
 import { chooseLang, facetLabel, facetValueLabel, format, MESSAGES, type Lang, type Messages } from './messages.js';
 import type { Renderer } from './render.js';
-import { engineFilters, ENGINE_SORT, readSearchState, ROWS, searchUrl, SORTS, type Query, type SearchState } from './searchState.js';
+import {
+  engineFilters,
+  ENGINE_SORT,
+  MAX_PAGE,
+  readSearchState,
+  ROWS,
+  searchUrl,
+  SORTS,
+  type Query,
+  type SearchState,
+} from './searchState.js';
 import { personView, gndOfPersonId, gndUri, isGndNumber, type PersonView } from './personView.js';
 
 /** The RDF syntaxes of an item's EDM graph at /items/{id} (src/http/linkedData.ts). */
@@ -64,7 +74,7 @@ interface ResultDoc {
 }
 
 /** The query parameters the pages read (./searchState.ts; `cpage` pages an item's children); `lang` is set apart. */
-const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['q', 'f', 'sort', 'page', 'cpage']);
+const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['q', 'query', 'f', 'sort', 'page', 'cpage']);
 
 /** What every page's layout needs: language, words, the link to the other language. */
 interface Frame {
@@ -253,7 +263,7 @@ export function createPages(deps: PageDeps): Pages {
       const docs = parseDocs<ResultDoc>(items);
       const pages = Math.max(1, Math.ceil(items.total / ROWS));
       const pageLinks: Array<{ page: number; href: string; current: boolean }> = [];
-      for (let p = Math.max(1, state.page - 3); p <= Math.min(pages, state.page + 3, 500); p++) {
+      for (let p = Math.max(1, state.page - 3); p <= Math.min(pages, state.page + 3, MAX_PAGE); p++) {
         pageLinks.push({ page: p, href: searchUrl({ ...state, page: p }), current: p === state.page });
       }
       const sorts = SORTS.map((s) => ({
@@ -287,8 +297,14 @@ export function createPages(deps: PageDeps): Pages {
           sorts,
           pages,
           pageLinks,
+          // First and last when the window of page links does not reach them.
+          firstPage: pageLinks.length > 0 && pageLinks[0]!.page > 1 ? searchUrl({ ...state, page: 1 }) : undefined,
+          lastPage:
+            pageLinks.length > 0 && pageLinks[pageLinks.length - 1]!.page < Math.min(pages, MAX_PAGE)
+              ? { page: Math.min(pages, MAX_PAGE), href: searchUrl({ ...state, page: Math.min(pages, MAX_PAGE) }) }
+              : undefined,
           previous: state.page > 1 ? searchUrl({ ...state, page: state.page - 1 }) : undefined,
-          next: state.page < Math.min(pages, 500) ? searchUrl({ ...state, page: state.page + 1 }) : undefined,
+          next: state.page < Math.min(pages, MAX_PAGE) ? searchUrl({ ...state, page: state.page + 1 }) : undefined,
           persons: persons === undefined ? [] : parseDocs<Record<string, unknown>>(persons).map((p) => personLink(f, personView(p))),
           personTotal: persons?.total ?? 0,
         }),

@@ -64,7 +64,8 @@ export interface ReadState {
 
 export function readSearchState(query: Query): ReadState {
   const problems: StateProblem[] = [];
-  let q = (first(query.q) ?? '').trim();
+  // `query=` is the API's and the DDB portal's name for the words (docs/pages.md): read as `q=` when `q` is absent.
+  let q = (first(query.q) ?? first(query.query) ?? '').trim();
   if (q.length > MAX_QUERY_LENGTH) {
     problems.push({ key: 'queryTooLong', values: { max: MAX_QUERY_LENGTH } });
     q = q.slice(0, MAX_QUERY_LENGTH);

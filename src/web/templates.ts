@@ -356,9 +356,18 @@ const search = `<% layout('@layout') %>
   <ul>
 <% if (it.previous) { %>    <li><a href="<%= it.previous %>" rel="prev"><%= it.t.previous %></a></li>
 <% } %>
+<% if (it.firstPage) { %>    <li><a href="<%= it.firstPage %>" aria-label="<%= it.fmt(it.t.pageOf, { page: 1, pages: it.pages }) %>">1</a></li>
+<% if (it.pageLinks[0].page > 2) { %>    <li class="gap" aria-hidden="true">…</li>
+<% } %>
+<% } %>
 <% it.pageLinks.forEach(function (p) { %>
     <li><a href="<%= p.href %>"<% if (p.current) { %> aria-current="page"<% } %> aria-label="<%= it.fmt(it.t.pageOf, { page: p.page, pages: it.pages }) %>"><%= p.page %></a></li>
 <% }) %>
+<% if (it.lastPage) { %>
+<% if (it.pageLinks[it.pageLinks.length - 1].page < it.lastPage.page - 1) { %>    <li class="gap" aria-hidden="true">…</li>
+<% } %>
+    <li><a href="<%= it.lastPage.href %>" aria-label="<%= it.fmt(it.t.pageOf, { page: it.lastPage.page, pages: it.pages }) %>"><%= it.lastPage.page %></a></li>
+<% } %>
 <% if (it.next) { %>    <li><a href="<%= it.next %>" rel="next"><%= it.t.next %></a></li>
 <% } %>
   </ul>

@@ -101,6 +101,16 @@ for (const backend of BACKENDS) {
       assert.ok(second.body.includes('<li><a href="/search?q=File" rel="prev">Zurück</a></li>'));
     });
 
+    test("search: query= (the API's name for the words) works as q= does", async () => {
+      const q = await get('/search?q=File');
+      const query = await get('/search?query=File');
+      assert.equal(query.statusCode, 200);
+      assert.ok(query.body.includes('<p class="total" role="status">1–20 von 25</p>'));
+      // The same page; only the language switch keeps the parameter as it was written.
+      assert.equal(query.body, q.body.replace('href="/search?q=File&amp;lang=en"', 'href="/search?query=File&amp;lang=en"'));
+      assert.ok(query.body.includes('<li><a href="/search?q=File&amp;page=2" rel="next">Weiter</a></li>'), 'links write q=');
+    });
+
     test('search: facets are filter links with counts; a chosen one is shown and removable', async () => {
       const html = (await get('/search?q=File')).body;
       const link = '/search?q=File&amp;f=affiliate_fct%3AGoethe%2C+Johann+Wolfgang+von';
@@ -471,6 +481,43 @@ describe('a blocked item', () => {
       const search = (await get('/search?q=File&page=2')).body;
       assert.ok(search.includes('21–24 von 24'));
       assert.ok(!search.includes('/item/FILE25'));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the pager', () => {
+  test('links the first and the last page when its window of pages does not reach them', async () => {
+    const many = Array.from({ length: 170 }, (_, i) => ({ id: `P${String(i).padStart(3, '0')}`, title: `Page item ${i}` }));
+    const t = await startTestApp(BACKENDS[0]!, { load: [writePagePackages(many)] });
+    try {
+      const pager = async (url: string) => {
+        const html = (await t.app.inject({ url, headers: BROWSER })).body;
+        return html.slice(html.indexOf('<nav class="pager"'), html.indexOf('</nav>', html.indexOf('<nav class="pager"')) + 6);
+      };
+      const link = (page: number, current = false) =>
+        `    <li><a href="/search${page === 1 ? '' : `?page=${page}`}"${current ? ' aria-current="page"' : ''} aria-label="Seite ${page} von 9">${page}</a></li>\n`;
+      assert.equal(
+        await pager('/search'),
+        '<nav class="pager" aria-label="Seiten">\n  <ul>\n' +
+          [1, 2, 3, 4].map((p) => link(p, p === 1)).join('') +
+          '    <li class="gap" aria-hidden="true">…</li>\n' +
+          link(9) +
+          '    <li><a href="/search?page=2" rel="next">Weiter</a></li>\n  </ul>\n</nav>',
+      );
+      assert.equal(
+        await pager('/search?page=6'),
+        '<nav class="pager" aria-label="Seiten">\n  <ul>\n' +
+          '    <li><a href="/search?page=5" rel="prev">Zurück</a></li>\n' +
+          link(1) +
+          '    <li class="gap" aria-hidden="true">…</li>\n' +
+          [3, 4, 5, 6, 7, 8, 9].map((p) => link(p, p === 6)).join('') +
+          '    <li><a href="/search?page=7" rel="next">Weiter</a></li>\n  </ul>\n</nav>',
+      );
+      // Next to the window, no gap is shown.
+      assert.ok((await pager('/search?page=5')).includes(`${link(1)}${link(2)}`));
+      assert.ok(!(await pager('/search?page=5')).includes('class="gap"'));
     } finally {
       await t.close();
     }
