@@ -50,7 +50,7 @@ export class SqliteOai implements Sync<OaiStore> {
   private readonly ops: { [K in keyof OaiOps]: (arg: OaiOps[K][0]) => OaiOps[K][1] };
   private readonly pending: Statement<[], { seq: number; id: string }>;
   private readonly clear: Statement<[number]>;
-  private readonly list: Record<'all' | 'set', Record<'bodies' | 'heads', Statement>>;
+  private readonly list: Record<'whole' | 'all' | 'set', Record<'bodies' | 'heads', Statement>>;
   private readonly setsOf: Statement<[string], { num: number; spec: string }>;
   private readonly byId: Record<'bodies' | 'heads', Statement<[string], RecordRow>>;
   private readonly setExists: Statement<[string], number>;
@@ -145,7 +145,16 @@ export class SqliteOai implements Sync<OaiStore> {
         `SELECT ${columns(bodies).replace('FROM oai_records r', 'FROM oai_sets s JOIN oai_records r ON r.num = s.num')}
          WHERE s.spec = ? AND s.num > ? AND r.datestamp >= ? AND r.datestamp <= ? ORDER BY s.num LIMIT ?`,
       );
-    this.list = { all: { bodies: all(true), heads: all(false) }, set: { bodies: inSet(true), heads: inSet(false) } };
+    // A list without from/until walks the primary key alone. With the datestamp terms in its WHERE,
+    // SQLite picks the datestamp index and sorts every record of the range by num for each page:
+    // a full harvest of 120,000 records then read 0.7 s a page instead of milliseconds
+    // (docs/oai-pmh.md "Speed"). A bounded range keeps the index, which finds a recent range fast.
+    const whole = (bodies: boolean) => db.prepare(`SELECT ${columns(bodies)} WHERE r.num > ? ORDER BY r.num LIMIT ?`);
+    this.list = {
+      whole: { bodies: whole(true), heads: whole(false) },
+      all: { bodies: all(true), heads: all(false) },
+      set: { bodies: inSet(true), heads: inSet(false) },
+    };
     this.setsOf = db.prepare(`SELECT num, spec FROM oai_sets WHERE ${inJson('num')} ORDER BY num, spec`);
     this.byId = {
       bodies: db.prepare(`SELECT ${columns(true)} WHERE r.id = ?`),
@@ -158,10 +167,13 @@ export class SqliteOai implements Sync<OaiStore> {
     this.earliest = db.prepare<[], number | null>('SELECT min(datestamp) FROM oai_records').pluck();
     // Each read in one transaction: a page and its sets are of one snapshot.
     this.readList = db.transaction((q: OaiListQuery) => {
-      const kind = q.set === undefined ? 'all' : 'set';
+      const bounded = q.from !== undefined || q.until !== undefined;
+      const kind = q.set !== undefined ? 'set' : bounded ? 'all' : 'whole';
       const statement = this.list[kind][q.bodies ? 'bodies' : 'heads'];
       const range = [q.after, q.from ?? 0, q.until ?? NO_UNTIL, q.limit];
-      const rows = (q.set === undefined ? statement.all(...range) : statement.all(q.set, ...range)) as RecordRow[];
+      const rows = (
+        kind === 'whole' ? statement.all(q.after, q.limit) : kind === 'all' ? statement.all(...range) : statement.all(q.set, ...range)
+      ) as RecordRow[];
       return this.withSets(rows, q.bodies);
     });
     this.readOne = db.transaction((id: string, body: boolean) => {
