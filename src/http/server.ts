@@ -295,7 +295,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   // For search engines (docs/sitemaps.md): robots.txt and the sitemaps of the pages, no key.
   if (config.web.enabled) registerSitemapRoutes(app, { config, store });
   if (config.web.enabled)
-    await registerPageRoutes(app, { config, store, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
+    await registerPageRoutes(app, { config, store, media, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
   await app.register(openapiRoute);
   await app.register(registerDocsRoutes);
   fastPath = createFastPath({

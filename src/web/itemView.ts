@@ -10,12 +10,26 @@ export interface DisplayField {
   values: string[];
 }
 
-export interface MediaFile {
+/** One rendition of an image: a path on this server and the package's name for its size. */
+export interface Rendition {
   /** A path on this server (`/binary/…`). */
+  href: string;
+  /** `full`, `mvpr`, `list`, `grid`, `mvth` in the real packages; '' when the package names none. */
+  variant: string;
+}
+
+/** One image of the item: its renditions (the real packages list each position in up to five sizes), largest first. */
+export interface MediaImage {
+  renditions: Rendition[];
+  name: string;
+  mimetype: string;
+}
+
+/** A file that is no image (a PDF, a sound, an unnamed `.bin`): offered for download, never put into `<img>`. */
+export interface MediaDownload {
   href: string;
   name: string;
   mimetype: string;
-  image: boolean;
 }
 
 export interface ItemView {
@@ -25,7 +39,10 @@ export interface ItemView {
   fields: DisplayField[];
   /** preview/thumbnail: a /binary path, or '' */
   thumbnail: string;
-  media: MediaFile[];
+  images: MediaImage[];
+  files: MediaDownload[];
+  /** Whether `/items/{id}/iiif` answers a manifest: a binary with a position (src/http/bodies/iiifManifest.ts). */
+  hasManifest: boolean;
   license: { text: string; url: string } | undefined;
   /** view/item/rights: free text (the newer packages write HTML into it: shown as text). */
   rights: string;
@@ -74,15 +91,54 @@ function displayFields(item: Obj): DisplayField[] {
   return out;
 }
 
-function mediaFiles(pkg: Obj): MediaFile[] {
-  const out: MediaFile[] = [];
+/** The real packages' renditions, largest first (the order of the IIIF manifest's canvases, docs/iiif.md). */
+const RENDITIONS = ['full', 'mvpr', 'list', 'grid', 'mvth'];
+const rank = (variant: string): number => (RENDITIONS.includes(variant) ? RENDITIONS.indexOf(variant) : RENDITIONS.length);
+
+const IMAGE_EXTENSION = /\.(jpe?g|png|gif|webp|avif)$/i;
+
+function isImage(mimetype: string, href: string): boolean {
+  // The type the package names decides; a path's extension only when it names none.
+  return mimetype === '' ? IMAGE_EXTENSION.test(href) : mimetype.toLowerCase().startsWith('image/');
+}
+
+/**
+ * The package's binaries as images and downloads. Renditions of one image (one `position`,
+ * or one `/binary/<id>/<variant>/<n>` path without it) are one image.
+ */
+function mediaOf(pkg: Obj): { images: MediaImage[]; files: MediaDownload[]; hasManifest: boolean } {
+  const images = new Map<string, MediaImage>();
+  const files: MediaDownload[] = [];
+  let hasManifest = false;
   for (const b of listOf(objectOf(pkg.binaries)?.binary)) {
     const href = binaryHref(attr(b, 'path') || attr(b, 'ref'));
     if (href === '') continue;
+    if (Number.isInteger(Number(attr(b, 'position'))) && attr(b, 'position') !== '') hasManifest = true;
     const mimetype = attr(b, 'mimetype');
-    out.push({ href, name: attr(b, 'name'), mimetype, image: mimetype.startsWith('image/') || /\.(jpe?g|png|gif|webp)$/i.test(href) });
+    const name = attr(b, 'name');
+    if (!isImage(mimetype, href)) {
+      files.push({ href, name, mimetype: mimetype || 'application/octet-stream' });
+      continue;
+    }
+    const path = /^\/binary\/([^/]+)\/([^/]+)\/([^/.]+)\.[^/]*$/.exec(href);
+    const variant = attr(b, 'category') || (path?.[2] ?? '');
+    const position = attr(b, 'position') || (path?.[3] ?? '');
+    const key = position === '' ? href : `${position}`;
+    const image = images.get(key);
+    if (image === undefined) images.set(key, { renditions: [{ href, variant }], name, mimetype });
+    else if (!image.renditions.some((r) => r.href === href)) image.renditions.push({ href, variant });
   }
-  return out;
+  for (const image of images.values()) image.renditions.sort((a, b) => rank(a.variant) - rank(b.variant));
+  return { images: [...images.values()], files, hasManifest };
+}
+
+/**
+ * The rendition the item page shows: the smallest that still fills its picture (`mvpr`, the
+ * real service's preview size, or the next larger), else the largest there is.
+ */
+export function previewRendition(renditions: readonly Rendition[]): Rendition | undefined {
+  const fitting = renditions.filter((r) => rank(r.variant) <= rank('mvpr'));
+  return fitting[fitting.length - 1] ?? renditions[0];
 }
 
 export function itemView(id: string, pkg: unknown): ItemView {
@@ -100,7 +156,7 @@ export function itemView(id: string, pkg: unknown): ItemView {
     subtitle: textOf(preview.subtitle) || textOf(item.subtitle),
     fields: displayFields(item),
     thumbnail: binaryHref(attr(preview.thumbnail, 'href')),
-    media: mediaFiles(p),
+    ...mediaOf(p),
     license: licenseText === '' && licenseUrl === '' ? undefined : { text: licenseText || licenseUrl, url: licenseUrl },
     // The newer packages write a link into it as HTML: shown as its text.
     rights: textOf(item.rights).replace(/<[^>]*>/g, ''),

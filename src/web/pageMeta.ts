@@ -56,7 +56,7 @@ export interface ItemMetaInput {
 
 export function itemMeta({ item, path, origin, parent }: ItemMetaInput): PageMeta {
   const canonical = `${origin}${path}`;
-  const images = item.media.filter((m) => m.image).map((m) => `${origin}${m.href}`);
+  const images = item.images.map((m) => `${origin}${m.renditions[0]!.href}`);
   const thumbnail = item.thumbnail === '' ? undefined : `${origin}${item.thumbnail}`;
   const image = images[0] ?? thumbnail;
   const fields = item.fields.map((f) => `${f.name}: ${f.values.join(', ')}`).join('; ');

@@ -15,6 +15,7 @@ import type { Store } from '../store/Store.js';
 import { VERSION } from '../version.js';
 import type { Engine } from './engine.js';
 import { itemView } from './itemView.js';
+import { canShow, shownFiles, shownImages, type MediaSource } from './mediaView.js';
 import { itemMeta, personMeta } from './pageMeta.js';
 import { treeOf } from './treeView.js';
 import { chooseLang, facetLabel, facetValueLabel, format, MESSAGES, type Lang, type Messages } from './messages.js';
@@ -53,6 +54,8 @@ export interface PageDeps {
   store: Pick<Store, 'getItemDocument' | 'getAncestry' | 'getChildren' | 'listLoads' | 'listHarvests'>;
   engine: Engine;
   render: Renderer;
+  /** Where the item's media can be shown from (./mediaView.ts). */
+  media: MediaSource;
 }
 
 /** Facets shown beside the results, in this order. */
@@ -149,7 +152,7 @@ export interface Pages {
 }
 
 export function createPages(deps: PageDeps): Pages {
-  const { store, engine, render } = deps;
+  const { store, engine, render, media } = deps;
 
   function problem(f: Frame, status: number, heading: string, message: string): PageAnswer {
     return { status, html: render('problem', { ...f, title: heading, heading, message }) };
@@ -286,7 +289,7 @@ export function createPages(deps: PageDeps): Pages {
           total: items.total,
           from: items.total === 0 ? 0 : (state.page - 1) * ROWS + 1,
           to: (state.page - 1) * ROWS + docs.length,
-          results: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),
+          results: await hitsOf(f, docs),
           providers: await providersOf(docs.map((d) => d.id)),
           facets: facetLinks(f, state, items.facets),
           active: state.filters.map((x) => ({
@@ -324,12 +327,19 @@ export function createPages(deps: PageDeps): Pages {
       const pagedLink = (p: number) => f.link(p === 1 ? itemPath(id) : `${itemPath(id)}?cpage=${p}`);
       const crumbs = await breadcrumb(id);
       const enc = encodeURIComponent(id);
+      // The package's preview thumbnail stands in for an item whose binaries list no image.
+      const images =
+        view.images.length > 0 || view.thumbnail === ''
+          ? view.images
+          : [{ renditions: [{ href: view.thumbnail, variant: '' }], name: '', mimetype: '' }];
       return {
         status: 200,
         html: render('item', {
           ...f,
           title: view.title,
           item: view,
+          images: await shownImages(images, media, f.t),
+          files: await shownFiles(view.files, media, f.lang, f.t),
           crumbs: crumbs.map((n) => ({ label: n.label || n.id, href: f.link(itemPath(n.id)) })),
           children: children.nodes.map((c) => ({ label: c.label || c.id, href: f.link(itemPath(c.id)), childCount: c.childCount })),
           childTotal: children.total,
@@ -363,7 +373,8 @@ export function createPages(deps: PageDeps): Pages {
             { label: f.t.apiPackage, href: `/items/${enc}`, type: 'application/json' },
             { label: f.t.apiAip, href: `/items/${enc}/aip`, type: 'application/xml' },
             { label: 'EDM', href: `/items/${enc}/edm`, type: 'application/xml' },
-            { label: f.t.apiIiif, href: `/items/${enc}/iiif`, type: 'application/ld+json' },
+            // The manifest only where there is one: an item without binaries answers 404 there.
+            ...(view.hasManifest ? [{ label: f.t.apiIiif, href: `/items/${enc}/iiif`, type: 'application/ld+json' }] : []),
             { label: f.t.apiParents, href: `/items/${enc}/parents`, type: 'application/json' },
           ],
         }),
@@ -423,7 +434,7 @@ export function createPages(deps: PageDeps): Pages {
           }),
           // The person as linked data, by Accept at the API's path (docs/linked-data.md "Persons").
           alternates: PERSON_DATA_TYPES.map((type) => ({ type, href: `/entities/${encodeURIComponent(gnd.toUpperCase())}` })),
-          items: docs.map((d) => ({ ...d, href: f.link(itemPath(d.id)), thumbnail: thumbnailOf(d.thumbnail) })),
+          items: await hitsOf(f, docs),
           itemTotal: items.total,
           allItems: f.link(searchUrl({ ...state, filters: [filter] })),
         }),
@@ -441,6 +452,16 @@ export function createPages(deps: PageDeps): Pages {
     const ancestry = await store.getAncestry(id);
     if (ancestry === undefined) return [];
     return ancestry.nodes.slice(1).reverse();
+  }
+
+  /** Hits for the results and person pages: a thumbnail only where it can be shown (./mediaView.ts), else the placeholder. */
+  async function hitsOf(f: Frame, docs: readonly ResultDoc[]) {
+    const out = [];
+    for (const d of docs) {
+      const thumbnail = thumbnailOf(d.thumbnail);
+      out.push({ ...d, href: f.link(itemPath(d.id)), thumbnail: (await canShow(media, thumbnail)) ? thumbnail : '' });
+    }
+    return out;
   }
 
   /** The provider of each hit, from its package (the result doc has none). */

@@ -49,8 +49,9 @@ select { font: inherit; padding: 0.35rem; }
 .chip { display: inline-block; background: #e6eef6; border-radius: 1rem; padding: 0.15rem 0.75rem; text-decoration: none; }
 .hits { list-style: none; padding: 0; margin: 0.5rem 0; }
 .hit a { display: flex; gap: 0.75rem; padding: 0.6rem 0; border-bottom: 1px solid #d9e2ec; text-decoration: none; color: inherit; }
-.hit img, .hit .nothumb { flex: none; width: 96px; height: 96px; object-fit: cover; border-radius: 4px; background: #e6eef6; }
-.hit .nothumb { display: flex; align-items: center; justify-content: center; font-size: 2rem; color: #3e4c59; }
+.hit .thumb { position: relative; flex: none; width: 96px; height: 96px; }
+.hit .thumb img, .hit .nothumb { position: absolute; inset: 0; width: 96px; height: 96px; object-fit: cover; border-radius: 4px; }
+.hit .nothumb { display: flex; align-items: center; justify-content: center; font-size: 2rem; color: #3e4c59; background: #e6eef6; }
 .hit .text { display: flex; flex-direction: column; min-width: 0; }
 .hit .title { color: #0b4f8a; font-weight: 600; text-decoration: underline; overflow-wrap: anywhere; }
 .hit .subtitle, .hit .provider { color: #3e4c59; font-size: 0.95rem; overflow-wrap: anywhere; }
@@ -63,7 +64,11 @@ select { font: inherit; padding: 0.35rem; }
 .breadcrumb li + li::before { content: "›"; padding: 0 0.4rem; color: #3e4c59; }
 .subtitle { color: #3e4c59; margin-top: 0; }
 .media { list-style: none; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); }
-.media img { max-width: 100%; height: auto; border-radius: 4px; background: #e6eef6; }
+.media .pic { position: relative; display: block; aspect-ratio: 4 / 3; overflow: hidden; border-radius: 4px; background: #e6eef6; color: #3e4c59; }
+.media .ph { position: absolute; inset: 0; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 0.5rem; text-align: center; }
+.media .ph .note { font-size: 0.9rem; }
+.media .pic img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
+.media .caption { display: block; font-size: 0.9rem; color: #3e4c59; overflow-wrap: anywhere; }
 .children { padding-left: 1.5rem; }
 .formats { display: flex; flex-wrap: wrap; gap: 0.75rem; list-style: none; padding: 0; }
 .note { font-size: 0.9rem; color: #3e4c59; }

@@ -16,11 +16,7 @@ const facet = `<section class="facet" aria-labelledby="facet-<%= it.group.field 
 
 const hit = `<li class="hit">
   <a href="<%= it.hit.href %>">
-<% if (it.hit.thumbnail) { %>
-    <img src="<%= it.hit.thumbnail %>" alt="" loading="lazy" width="96" height="96">
-<% } else { %>
-    <span class="nothumb" aria-hidden="true"><%= (it.hit.media || '·').slice(0, 1).toUpperCase() %></span>
-<% } %>
+    <span class="thumb"><span class="nothumb" aria-hidden="true"><%= (it.hit.media || '·').slice(0, 1).toUpperCase() %></span><% if (it.hit.thumbnail) { %><img src="<%= it.hit.thumbnail %>" alt="" loading="lazy" width="96" height="96"><% } %></span>
     <span class="text">
       <span class="title"><%= it.hit.title || it.hit.label || it.hit.id %></span>
 <% if (it.hit.subtitle) { %>
@@ -109,21 +105,27 @@ const item = `<% layout('@layout') %>
 <% if (it.item.subtitle) { %><p class="subtitle"><%= it.item.subtitle %></p><% } %>
 <div class="item-layout">
 <div class="item-main">
-<% if (it.item.media.length > 0 || it.item.thumbnail) { %>
+<% if (it.images.length > 0 || it.files.length > 0) { %>
 <section aria-labelledby="media">
   <h2 id="media"><%= it.t.media %></h2>
+<% if (it.images.length > 0) { %>
   <ul class="media">
-<% if (it.item.thumbnail && !it.item.media.some(function (m) { return m.image; })) { %>
-    <li><img src="<%= it.item.thumbnail %>" alt="<%= it.t.image %>: <%= it.item.title %>"></li>
-<% } %>
-<% it.item.media.forEach(function (m, i) { %>
-<% if (m.image) { %>
-    <li><a href="<%= m.href %>"><img src="<%= m.href %>" alt="<%= it.t.image %> <%= i + 1 %>: <%= m.name || it.item.title %>" loading="lazy"></a></li>
+<% it.images.forEach(function (m) { %>
+<% if (m.shown) { %>
+    <li><a class="pic" href="<%= m.href %>"><span class="ph" aria-hidden="true"><%= m.kind %></span><img src="<%= m.src %>" alt="" loading="lazy"><span class="visually-hidden"><%= it.t.openImage %>: <%= m.name || it.item.title %></span></a><% if (m.name) { %><span class="caption"><%= m.name %></span><% } %></li>
 <% } else { %>
-    <li><a href="<%= m.href %>"><%= it.t.download %> <%= i + 1 %>: <%= m.name || m.href %></a><% if (m.mimetype) { %> <span class="type">(<%= m.mimetype %>)</span><% } %></li>
+    <li><span class="pic"><span class="ph"><%= m.kind %><span class="visually-hidden">: <%= m.name || it.item.title %>,</span> <span class="note"><%= it.t.notHere %></span></span></span><% if (m.name) { %><span class="caption" aria-hidden="true"><%= m.name %></span><% } %></li>
 <% } %>
 <% }) %>
   </ul>
+<% } %>
+<% if (it.files.length > 0) { %>
+  <ul class="files">
+<% it.files.forEach(function (d) { %>
+    <li><% if (d.shown) { %><a href="<%= d.href %>" download><%= it.t.download %>: <%= d.name || d.href.split('/').pop() %></a><% } else { %><%= it.t.download %>: <%= d.name || d.href.split('/').pop() %><% } %> <span class="type">(<%= d.facts.join(', ') %><% if (!d.shown) { %>; <%= it.t.notHere %><% } %>)</span></li>
+<% }) %>
+  </ul>
+<% } %>
 </section>
 <% } %>
 <section aria-labelledby="details">

@@ -201,6 +201,17 @@ test('a visitor searches, filters, pages, reads an item, walks its hierarchy and
   assert.equal(await page.locator('h1').textContent(), 'File 01 <script>alert("x")</script> ]]> & \'quoted\'');
   assert.equal(await page.locator('main script').count(), 0);
   assert.equal(dialogs, 0);
+  // Its media: image 1 drawn from the one rendition the folder holds, image 2 (not there) a placeholder, no broken image.
+  const pictures = page.locator('ul.media li');
+  assert.equal(await pictures.count(), 2);
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>('ul.media img');
+    return img !== null && img.complete && img.naturalWidth > 0;
+  });
+  assert.equal(await pictures.nth(1).locator('img').count(), 0);
+  assert.ok(await pictures.nth(1).locator('.ph').isVisible());
+  assert.equal(await page.locator('ul.files a').count(), 0, 'the files the folder does not hold are not linked');
+  await visit(page, 'item-media');
 
   // A person from the results, and an item that refers to the person.
   await page.goto(`${base}/search?q=Goethe`);

@@ -43,6 +43,14 @@ test('demo prints curl commands that work as printed', { timeout: 180_000 }, asy
     assert.equal(page.status, 200);
     assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.match(await page.text(), /<strong>1\.001<\/strong> Objekte/);
+    // The DDB packages' images come from the real service's binary URL, which the pages' CSP allows.
+    const binary = await fetch(`${home}binary/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/list/1.jpg`, { redirect: 'manual' });
+    assert.equal(binary.status, 307);
+    assert.equal(
+      binary.headers.get('location'),
+      'https://api.deutsche-digitale-bibliothek.de/binary/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/list/1.jpg',
+    );
+    assert.match(String(page.headers.get('content-security-policy')), /img-src 'self' https:\/\/api\.deutsche-digitale-bibliothek\.de;/);
     const curls = out
       .split('\n')
       .map((l) => l.trim())

@@ -4,8 +4,9 @@
  * with display fields, license and institution. Their titles hold markup (`<script>`,
  * `]]>`, quotes) that every page must escape (docs/pages.md "Built for the web as it is").
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { jpegImage } from '../helpers/images.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 export interface PagePackage {
@@ -16,6 +17,8 @@ export interface PagePackage {
   /** facet name → values */
   facets?: Record<string, string[]>;
   fields?: Array<[string, string]>;
+  /** `<binary>` attributes, in order. */
+  binaries?: Array<Record<string, string>>;
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -46,6 +49,16 @@ export function pageCortexXml(p: PagePackage): string {
     '<ns4:license rdf:resource="http://creativecommons.org/publicdomain/mark/1.0/" url="http://creativecommons.org/publicdomain/mark/1.0/deed.de">Public Domain &lt;b&gt;Mark&lt;/b&gt;</ns4:license>' +
     '<ns4:institution><ns4:url>http://example.org/archive</ns4:url><ns4:id>X</ns4:id><ns4:name>Archiv &lt;i&gt;Test&lt;/i&gt; ]]&gt;</ns4:name></ns4:institution>' +
     `<ns4:fields usage="display">${fields}</ns4:fields></ns4:item></view>` +
+    (p.binaries === undefined
+      ? ''
+      : `<binaries>${p.binaries
+          .map(
+            (b) =>
+              `<binary ${Object.entries(b)
+                .map(([k, v]) => `${k}="${esc(v)}"`)
+                .join(' ')}/>`,
+          )
+          .join('')}</binaries>`) +
     '</cortex>'
   );
 }
@@ -82,7 +95,44 @@ export function hostileArchive(): PagePackage[] {
         i <= 3 ? { affiliate_fct: ['Goethe, Johann Wolfgang von'], affiliate_fct_normdata: ['http://d-nb.info/gnd/118540238'] } : {},
       ),
       fields: [['Signatur', `Sig ${n} <b>bold</b>`]],
+      ...(i === 1 ? { binaries: FILE01_BINARIES } : {}),
     });
   }
   return out;
+}
+
+const rendition = (category: string, position: string, ext = 'jpg', mimetype = 'image/jpeg', name = `Blatt ${position} ${HOSTILE}`) => ({
+  category,
+  primary: position === '1' ? 'true' : 'false',
+  position,
+  path: `/binary/FILE01/${category}/${position}.${ext}`,
+  mimetype,
+  name,
+});
+
+/**
+ * FILE01's binaries as the real packages list them: one image in five renditions, a second
+ * image in one, a PDF and an unnamed `.bin`. writePageMedia holds some of them.
+ */
+export const FILE01_BINARIES = [
+  ...['full', 'list', 'grid', 'mvth', 'mvpr'].map((c) => rendition(c, '1')),
+  rendition('full', '2'),
+  rendition('doc', '3', 'pdf', 'application/pdf', 'Findbuch'),
+  rendition('data', '4', 'bin', 'application/octet-stream', ''),
+];
+
+/**
+ * A generated media folder (config media.path) holding FILE01's `list`, `mvpr` and `full`
+ * renditions of image 1 and its PDF (2,500 bytes), and FILE02's thumbnail; nothing else.
+ */
+export function writePageMedia(): string {
+  const dir = tempDir('page-media');
+  const put = (path: string, bytes: Buffer) => {
+    mkdirSync(join(dir, dirname(path)), { recursive: true });
+    writeFileSync(join(dir, path), bytes);
+  };
+  for (const c of ['list', 'mvpr', 'full']) put(`FILE01/${c}/1.jpg`, jpegImage(64, 48));
+  put('FILE01/doc/3.pdf', Buffer.alloc(2500, 0x20));
+  put('FILE02/list/1.jpg', jpegImage(32, 32));
+  return dir;
 }

@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { HOSTILE, hostileArchive, writePagePackages } from './pagePackages.js';
+import { HOSTILE, hostileArchive, writePageMedia, writePagePackages } from './pagePackages.js';
 
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -32,7 +32,11 @@ for (const backend of BACKENDS) {
     let t: TestApp;
     let get: (url: string, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
     before(async () => {
-      t = await startTestApp(backend, { load: [writePagePackages(hostileArchive())], loadEntities: [`${FIXTURES}persons`] });
+      t = await startTestApp(backend, {
+        load: [writePagePackages(hostileArchive())],
+        loadEntities: [`${FIXTURES}persons`],
+        flags: { media: { path: writePageMedia() } },
+      });
       get = (url, headers = {}) => t.app.inject({ url, headers: { ...BROWSER, ...headers } });
     });
     after(() => t.close());
@@ -196,7 +200,6 @@ for (const backend of BACKENDS) {
       assert.deepEqual(crumbs, ['FONDS', 'SERIES']);
       assert.ok(html.includes(`<li><span aria-current="page">File 01 ${ESCAPED}</span></li>`));
       assert.ok(html.includes('<dt>Signatur</dt>\n    <dd>Sig 01 &lt;b&gt;bold&lt;/b&gt;</dd>'));
-      assert.ok(html.includes(`<img src="/binary/FILE01/list/1.jpg" alt="Bild: File 01 ${ESCAPED}">`));
       assert.ok(
         html.includes(
           '<a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a>',
@@ -223,7 +226,7 @@ for (const backend of BACKENDS) {
       assert.ok(head.includes('<meta property="og:url" content="http://localhost:80/item/FILE01">'));
       assert.ok(head.includes(`<meta property="og:title" content="File 01 ${ESCAPED}">`));
       assert.ok(head.includes('<meta property="og:type" content="article">'));
-      assert.ok(head.includes('<meta property="og:image" content="http://localhost:80/binary/FILE01/list/1.jpg">'));
+      assert.ok(head.includes('<meta property="og:image" content="http://localhost:80/binary/FILE01/full/1.jpg">'));
       assert.match(
         head,
         new RegExp(
@@ -235,7 +238,7 @@ for (const backend of BACKENDS) {
       assert.equal(ld['@type'], 'CreativeWork');
       assert.equal(ld.name, `File 01 ${HOSTILE}`, 'the JSON-LD holds the title as it is, escaped for the script element only');
       assert.equal(ld.url, 'http://localhost:80/item/FILE01');
-      assert.deepEqual(ld.image, ['http://localhost:80/binary/FILE01/list/1.jpg']);
+      assert.deepEqual(ld.image, ['http://localhost:80/binary/FILE01/full/1.jpg', 'http://localhost:80/binary/FILE01/full/2.jpg']);
       assert.equal(ld.license, 'http://creativecommons.org/publicdomain/mark/1.0/deed.de');
       assert.deepEqual((ld.isPartOf as Record<string, unknown>)['@id'], 'http://localhost:80/item/SERIES');
       // The EDM graph in each RDF syntax (docs/linked-data.md), in the head.
@@ -247,6 +250,61 @@ for (const backend of BACKENDS) {
         'application/rdf+xml /items/FILE01',
       ]);
       assert.ok(html.indexOf('<link rel="alternate"') < html.indexOf('</head>'));
+    });
+
+    test('item: media: renditions as one image, placeholders for what no source holds, files as downloads', async () => {
+      const html = (await get('/item/FILE01')).body;
+      const from = html.indexOf('<section aria-labelledby="media">');
+      const blatt = (n: number) => `Blatt ${n} ${ESCAPED}`;
+      assert.equal(
+        html.slice(from, html.indexOf('</section>', from) + 10),
+        [
+          '<section aria-labelledby="media">',
+          '  <h2 id="media">Medien</h2>',
+          '  <ul class="media">',
+          // Five renditions, one image: mvpr shown (the smallest that fills the picture), full opened; grid and mvth are not in the folder.
+          `    <li><a class="pic" href="/binary/FILE01/full/1.jpg"><span class="ph" aria-hidden="true">Bild · JPEG</span><img src="/binary/FILE01/mvpr/1.jpg" alt="" loading="lazy"><span class="visually-hidden">Bild öffnen: ${blatt(1)}</span></a><span class="caption">${blatt(1)}</span></li>`,
+          // Not in the folder and no media.baseUrl: the placeholder alone, never an <img> that breaks.
+          `    <li><span class="pic"><span class="ph">Bild · JPEG<span class="visually-hidden">: ${blatt(2)},</span> <span class="note">hier nicht verfügbar</span></span></span><span class="caption" aria-hidden="true">${blatt(2)}</span></li>`,
+          '  </ul>',
+          '  <ul class="files">',
+          '    <li><a href="/binary/FILE01/doc/3.pdf" download>Datei: Findbuch</a> <span class="type">(PDF, 2,5 kB)</span></li>',
+          '    <li>Datei: 4.bin <span class="type">(Typ unbekannt; hier nicht verfügbar)</span></li>',
+          '  </ul>',
+          '</section>',
+        ].join('\n'),
+      );
+      assert.equal((html.match(/<img /g) ?? []).length, 1, 'one <img> for five renditions; none for a file');
+      const english = (await get('/item/FILE01?lang=en')).body;
+      assert.ok(
+        english.includes('<li><a href="/binary/FILE01/doc/3.pdf" download>File: Findbuch</a> <span class="type">(PDF, 2.5 kB)</span></li>'),
+      );
+      // An item without binaries: its preview thumbnail where the folder holds it, else no media at all; no IIIF link (its manifest is a 404).
+      const second = (await get('/item/FILE02')).body;
+      assert.ok(
+        second.includes(
+          `<li><a class="pic" href="/binary/FILE02/list/1.jpg"><span class="ph" aria-hidden="true">Bild · JPG</span><img src="/binary/FILE02/list/1.jpg" alt="" loading="lazy"><span class="visually-hidden">Bild öffnen: File 02 ${ESCAPED}</span></a></li>`,
+        ),
+      );
+      assert.ok(!second.includes('/items/FILE02/iiif'));
+      assert.equal((await get('/items/FILE02/iiif', t.json)).statusCode, 404);
+      const third = (await get('/item/FILE03')).body;
+      assert.ok(
+        third.includes(
+          `<li><span class="pic"><span class="ph">Bild · JPG<span class="visually-hidden">: File 03 ${ESCAPED},</span> <span class="note">hier nicht verfügbar</span></span></span></li>`,
+        ),
+      );
+      assert.ok(!third.includes('<img'));
+      // In the results: a thumbnail where the folder holds one, the placeholder elsewhere.
+      const results = (await get('/search?q=File&sort=title')).body;
+      assert.ok(
+        results.includes(
+          '<span class="thumb"><span class="nothumb" aria-hidden="true">T</span><img src="/binary/FILE02/list/1.jpg" alt="" loading="lazy" width="96" height="96"></span>',
+        ),
+      );
+      assert.ok(
+        results.includes('<a href="/item/FILE03">\n    <span class="thumb"><span class="nothumb" aria-hidden="true">T</span></span>'),
+      );
     });
 
     test('item: its children, paged', async () => {
@@ -450,7 +508,12 @@ describe('the item page reads both generations of real packages', () => {
           '<dt>Objektbeschreibung</dt>\n    <dd>Fotoalbum des Malers Willy Irmscher. Halbband; 8,5 x 12 x 2,2 cm (1942). Dresden: SLUB/DF 2018.A.67</dd>\n    <dd>Motiv: Abb. Vorsatz.',
         ),
       );
-      assert.match(html, /<img src="\/binary\/0ac6ad6e-a985-4251-91ca-f4b918326ead" alt="Bild 1: [^"]+" loading="lazy">/);
+      // No media.path and no media.baseUrl: the placeholder.
+      assert.match(
+        html,
+        /<li><span class="pic"><span class="ph">Bild · JPEG<span class="visually-hidden">: Abb\. Vorsatz[^<]+<\/span> <span class="note">hier nicht verfügbar<\/span>/,
+      );
+      assert.ok(!html.includes('<img'));
       assert.ok(html.includes('<dt>Rechte</dt>\n    <dd>Bitte beachten Sie die Nutzungsbedingungen der Deutschen Fotothek.</dd>'));
       assert.ok(
         html.includes(
@@ -518,6 +581,46 @@ describe('the pager', () => {
       // Next to the window, no gap is shown.
       assert.ok((await pager('/search?page=5')).includes(`${link(1)}${link(2)}`));
       assert.ok(!(await pager('/search?page=5')).includes('class="gap"'));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('media from media.baseUrl', () => {
+  test('what the media folder does not hold is shown from media.baseUrl, whose origin the CSP allows', async () => {
+    // A stand-in origin that nothing answers on: the browser shows the placeholder behind the picture.
+    const t = await startTestApp(BACKENDS[0]!, {
+      load: [writePagePackages(hostileArchive())],
+      flags: { media: { path: writePageMedia(), baseUrl: 'http://127.0.0.1:9/media/' } },
+    });
+    try {
+      const res = await t.app.inject({ url: '/item/FILE01', headers: BROWSER });
+      assert.equal(
+        res.headers['content-security-policy'],
+        "default-src 'none'; img-src 'self' http://127.0.0.1:9; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      );
+      const html = res.body;
+      // Image 1 from the folder's renditions; image 2 and the .bin, which it does not hold, from the base URL (through /binary's redirect).
+      assert.ok(
+        html.includes(
+          '<li><a class="pic" href="/binary/FILE01/full/1.jpg"><span class="ph" aria-hidden="true">Bild · JPEG</span><img src="/binary/FILE01/mvpr/1.jpg" alt="" loading="lazy">',
+        ),
+      );
+      assert.ok(
+        html.includes(
+          '<li><a class="pic" href="/binary/FILE01/full/2.jpg"><span class="ph" aria-hidden="true">Bild · JPEG</span><img src="/binary/FILE01/full/2.jpg" alt="" loading="lazy">',
+        ),
+      );
+      assert.ok(
+        html.includes('<li><a href="/binary/FILE01/data/4.bin" download>Datei: 4.bin</a> <span class="type">(Typ unbekannt)</span></li>'),
+      );
+      const redirect = await t.app.inject({ url: '/binary/FILE01/full/2.jpg' });
+      assert.equal(redirect.statusCode, 307);
+      assert.equal(redirect.headers.location, 'http://127.0.0.1:9/media/FILE01/full/2.jpg');
+      // Every hit has a picture now, over its placeholder.
+      const results = (await t.app.inject({ url: '/search?q=File', headers: BROWSER })).body;
+      assert.equal((results.match(/<span class="thumb"><span class="nothumb" aria-hidden="true">T<\/span><img /g) ?? []).length, 20);
     } finally {
       await t.close();
     }

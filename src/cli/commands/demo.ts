@@ -20,6 +20,13 @@ const DEMO_ITEM = 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR';
 /** An issue of the periodical "Combat", loaded from Europeana EDM: issue, year and root. */
 const DEMO_EDM_ISSUE = 'TUDVNP6I2PTCLZEABBM34RV6ZVJDFV6H';
 
+/**
+ * The real service's binaries (its production server, path `/binary`; docs/configuration.md
+ * `media.baseUrl`): the demo's DDB packages name their images there, so a machine with internet
+ * shows them at first sight.
+ */
+export const DDB_BINARY_URL = 'https://api.deutsche-digitale-bibliothek.de/binary';
+
 export async function demoCommand(config: Config, store: Store, io: CliIo): Promise<void> {
   // A port in use (another demo running, most likely) stops the demo before it changes
   // anything: no load, no key, so a demo already running keeps working as it printed.
@@ -39,7 +46,10 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   const key = generateApiKey();
   const name = `demo-${Date.now()}-${process.pid}`;
   await store.createKey(name, hashApiKey(key));
-  const running = await serveCommand(config, store, io.err, async () => {
+  // Media from the real service unless the operator named a source of their own.
+  const served: Config =
+    config.media.baseUrl === '' && config.media.path === '' ? { ...config, media: { ...config.media, baseUrl: DDB_BINARY_URL } } : config;
+  const running = await serveCommand(served, store, io.err, async () => {
     await store.revokeKey(name);
   });
   const base = running.httpUrl;

@@ -19,6 +19,7 @@ import type { ConstraintStrategy, Handler, HTTPVersion, Req } from 'find-my-way'
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import type { Engine } from '../../web/engine.js';
+import type { MediaDirectory } from '../../media/mediaDirectory.js';
 import { createPages, type PageAnswer, type PageDeps, type PageRequest, type Pages } from '../../web/pages.js';
 import { createRenderer } from '../../web/render.js';
 import { STYLESHEET } from '../../web/stylesheet.js';
@@ -32,6 +33,8 @@ export interface PageRouteDeps {
   config: Config;
   store: PageDeps['store'];
   engine: Engine;
+  /** The operator's media directory; undefined when media.path is "". */
+  media?: MediaDirectory | undefined;
   /** In a worker of `serve --workers N`: the limiter's store, counting for the node (../clusterRateLimit.ts). */
   rateLimitStore?: RateLimitStoreClass | undefined;
 }
@@ -99,7 +102,12 @@ export function searchPageHandler(pages: Pages, headers: Readonly<Record<string,
 
 export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDeps): Promise<void> {
   const { config } = deps;
-  const pages = createPages({ store: deps.store, engine: deps.engine, render: createRenderer() });
+  const pages = createPages({
+    store: deps.store,
+    engine: deps.engine,
+    render: createRenderer(),
+    media: { directory: deps.media, baseUrl: config.media.baseUrl.replace(/\/+$/, '') },
+  });
   const headers = securityHeaders(config);
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
   app.addConstraintStrategy(pageConstraintStrategy());
