@@ -17,6 +17,7 @@ import type { XmlElement } from './xmlTree.js';
 export type LabelLanguage = 'de' | 'en';
 
 const ENGLISH: Readonly<Record<string, string>> = {
+  '(Beschreibung)': '(description)',
   '(wann)': '(when)',
   '(wer)': '(who)',
   '(wo)': '(where)',
@@ -25,6 +26,8 @@ const ENGLISH: Readonly<Record<string, string>> = {
   Beschreibung: 'Description',
   Bestand: 'Holding',
   Beteiligte: 'Contributors',
+  'Bezug (Ereignis)': 'Reference (event)',
+  'Bezug (was)': 'Reference (what)',
   'Bezug (wer)': 'Reference (who)',
   'Bezug (wo)': 'Reference (where)',
   'Bezug (wann)': 'Reference (when)',
@@ -48,9 +51,11 @@ const ENGLISH: Readonly<Record<string, string>> = {
   Lizenzstatus: 'License status',
   'Material/Technik': 'Material/technique',
   Maße: 'Dimensions',
+  'Objekt Bezeichnung': 'Object name',
   Objektbeschreibung: 'Object description',
   Objektbezeichnung: 'Object name',
   Objekttyp: 'Object type',
+  'Original Titel': 'Original title',
   Ort: 'Place',
   Provenienz: 'Provenance',
   Quelle: 'Source',
@@ -68,6 +73,7 @@ const ENGLISH: Readonly<Record<string, string>> = {
   Urheber: 'Creator',
   Verlag: 'Publisher',
   'Verwandtes Objekt/Literatur': 'Related object/literature',
+  'Weitere Nummer(n)': 'Other number(s)',
   'Weitere Titel': 'Other titles',
   Zeitraum: 'Period',
 };
@@ -96,4 +102,9 @@ export function viewInLanguage(view: XmlElement, language: LabelLanguage): XmlEl
     return { ...el, children: el.children.map((c) => (isElement(c) ? walk(c, field) : c)) };
   };
   return walk(view, false);
+}
+
+/** The English label of a field the packages name in German, or undefined when the table does not know it. */
+export function englishLabel(germanName: string): string | undefined {
+  return Object.hasOwn(ENGLISH, germanName.trim()) ? ENGLISH[germanName.trim()] : undefined;
 }

@@ -14,6 +14,7 @@ import type { FacetCounts } from '../search/engine/types.js';
 import type { Store } from '../store/Store.js';
 import { VERSION } from '../version.js';
 import type { Engine } from './engine.js';
+import { readableDate, readableFields } from './fieldValues.js';
 import { itemView } from './itemView.js';
 import { canShow, shownFiles, shownImages, type MediaSource } from './mediaView.js';
 import { itemMeta, personMeta } from './pageMeta.js';
@@ -338,6 +339,7 @@ export function createPages(deps: PageDeps): Pages {
           ...f,
           title: view.title,
           item: view,
+          fields: readableFields(view.fields, f.lang),
           images: await shownImages(images, media, f.t),
           files: await shownFiles(view.files, media, f.lang, f.t),
           crumbs: crumbs.map((n) => ({ label: n.label || n.id, href: f.link(itemPath(n.id)) })),
@@ -425,7 +427,8 @@ export function createPages(deps: PageDeps): Pages {
         html: render('person', {
           ...f,
           title: person.name,
-          person,
+          // Dates as people write them on the page; the JSON-LD below keeps them ISO.
+          person: { ...person, born: readableDate(person.born, f.lang), died: readableDate(person.died, f.lang) },
           meta: personMeta({
             person,
             path: `/person/${encodeURIComponent(gnd.toUpperCase())}`,
@@ -487,5 +490,10 @@ function thumbnailOf(path: string): string {
 
 function personLink(f: Frame, p: PersonView) {
   const gnd = gndOfPersonId(p.id);
-  return { ...p, href: gnd === undefined ? undefined : f.link(`/person/${encodeURIComponent(gnd)}`) };
+  return {
+    ...p,
+    born: readableDate(p.born, f.lang),
+    died: readableDate(p.died, f.lang),
+    href: gnd === undefined ? undefined : f.link(`/person/${encodeURIComponent(gnd)}`),
+  };
 }

@@ -131,10 +131,16 @@ const item = `<% layout('@layout') %>
 <section aria-labelledby="details">
   <h2 id="details"><%= it.t.details %></h2>
   <dl class="facts">
-<% it.item.fields.forEach(function (f) { %>
-    <dt><%= f.name %></dt>
+<% it.fields.forEach(function (f) { %>
+    <dt><%= f.label %></dt>
 <% f.values.forEach(function (v) { %>
-    <dd><%= v %></dd>
+<% if (v.html !== undefined) { %>
+    <dd><%~ v.html %></dd>
+<% } else if (v.href) { %>
+    <dd><a href="<%= v.href %>" rel="external noopener"><%= v.text %></a></dd>
+<% } else { %>
+    <dd><%= v.text %></dd>
+<% } %>
 <% }) %>
 <% }) %>
 <% if (it.item.provider) { %>

@@ -149,7 +149,7 @@ for (const backend of BACKENDS) {
       assert.match(html, /<h2 id="persons">Passende Personen \(\d+\)<\/h2>/);
       assert.ok(
         html.includes(
-          '<li><a href="/person/118540238">Johann Wolfgang von Goethe</a> <span class="dates">(1749-08-28–1832-03-22)</span></li>',
+          '<li><a href="/person/118540238">Johann Wolfgang von Goethe</a> <span class="dates">(28. August 1749–22. März 1832)</span></li>',
         ),
       );
     });
@@ -199,7 +199,8 @@ for (const backend of BACKENDS) {
       const crumbs = [...html.matchAll(/<li><a href="\/item\/([A-Z0-9]+)">/g)].map((m) => m[1]);
       assert.deepEqual(crumbs, ['FONDS', 'SERIES']);
       assert.ok(html.includes(`<li><span aria-current="page">File 01 ${ESCAPED}</span></li>`));
-      assert.ok(html.includes('<dt>Signatur</dt>\n    <dd>Sig 01 &lt;b&gt;bold&lt;/b&gt;</dd>'));
+      // The record's <b> is not in the safe subset (paragraphs, line breaks, links): its text stays.
+      assert.ok(html.includes('<dt>Signatur</dt>\n    <dd>Sig 01 bold</dd>'));
       assert.ok(
         html.includes(
           '<a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a>',
@@ -346,8 +347,8 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200);
       const html = res.body;
       assert.ok(html.includes('<h1>Johann Wolfgang von Goethe</h1>'));
-      assert.ok(html.includes('<dt>Born</dt><dd>1749-08-28, Frankfurt am Main</dd>'));
-      assert.ok(html.includes('<dt>Died</dt><dd>1832-03-22, Weimar</dd>'));
+      assert.ok(html.includes('<dt>Born</dt><dd>28 August 1749, Frankfurt am Main</dd>'));
+      assert.ok(html.includes('<dt>Died</dt><dd>22 March 1832, Weimar</dd>'));
       assert.match(html, /<dt>Occupations<\/dt><dd>[^<]*Schriftsteller/);
       assert.ok(
         html.includes(
@@ -522,7 +523,7 @@ describe('the item page reads both generations of real packages', () => {
       );
       // An older one (NF42…): attributes and {$} values.
       const old = (await t.app.inject({ url: '/item/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR?lang=en', headers: BROWSER })).body;
-      assert.ok(old.includes('<dt>Dokumenttyp</dt>\n    <dd>Kapitel</dd>'));
+      assert.ok(old.includes('<dt>Document type</dt>\n    <dd>Kapitel</dd>'), "the label in the page's language");
       assert.ok(old.includes('rel="license external noopener">Weltweit frei von bekannten urheberrechtlichen Einschränkungen</a>'));
     } finally {
       await t.close();
@@ -621,6 +622,86 @@ describe('media from media.baseUrl', () => {
       // Every hit has a picture now, over its placeholder.
       const results = (await t.app.inject({ url: '/search?q=File', headers: BROWSER })).body;
       assert.equal((results.match(/<span class="thumb"><span class="nothumb" aria-hidden="true">T<\/span><img /g) ?? []).length, 20);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('readable records', () => {
+  test("labels in the page's language, language names, dates as people write them, safe HTML, each value once, URIs as links", async () => {
+    const record = {
+      id: 'READABLE',
+      title: 'Lesbar',
+      fields: [
+        ['Sprache', 'fre'],
+        ['Sprache', 'slv'],
+        ['Entstehungszeit', '1749-08-28'],
+        ['Datierung', '1949-01-01-1949-12-31'],
+        ['Datierung', '1949-01-01 - 1950-12-31'],
+        [
+          'Beschreibung',
+          'Erste Zeile<br />zweite mit <a href="https://example.org/x" onclick="steal()">Link</a> und <a href="javascript:alert(1)">ohne</a><script>alert(1)</script>',
+        ],
+        ['Schlagwort', 'Brief'],
+        ['Thema', 'Reise'],
+        ['Schlagwort', 'brief '],
+        ['Schlagwort', 'Reise'],
+        ['Identifikator', 'hdl:20.500.11811/1234'],
+        ['Identifikator', 'urn:nbn:de:gbv:7-1'],
+        ['Teil von', 'http://hdl.handle.net/1/2'],
+        ['Signatur', 'A < B & C'],
+      ] as Array<[string, string]>,
+    };
+    const t = await startTestApp(BACKENDS[0]!, { load: [writePagePackages([record])] });
+    try {
+      const details = async (lang: string) => {
+        const html = (await t.app.inject({ url: `/item/READABLE?lang=${lang}`, headers: BROWSER })).body;
+        const from = html.indexOf('<dl class="facts">');
+        return html.slice(from, html.indexOf('<dt>Institution</dt>', from));
+      };
+      const dl = (rows: string[]) => ['<dl class="facts">', ...rows.map((r) => `    ${r}`), '    '].join('\n');
+      const html =
+        '<dd>Erste Zeile<br />zweite mit <a href="https://example.org/x" rel="external noopener">Link</a> und <a rel="external noopener">ohne</a></dd>';
+      assert.equal(
+        await details('de'),
+        dl([
+          '<dt>Sprache</dt>',
+          '<dd>Französisch</dd>',
+          '<dd>Slowenisch</dd>',
+          '<dt>Entstehungszeit</dt>',
+          '<dd>28. August 1749</dd>',
+          '<dt>Datierung</dt>',
+          '<dd>1949</dd>',
+          '<dd>1949–1950</dd>',
+          '<dt>Beschreibung</dt>',
+          html,
+          '<dt>Schlagwort</dt>',
+          '<dd>Brief</dd>',
+          '<dd>Reise</dd>',
+          '<dt>Thema</dt>',
+          '<dd>Reise</dd>',
+          '<dt>Identifikator</dt>',
+          '<dd><a href="https://hdl.handle.net/20.500.11811/1234" rel="external noopener">hdl:20.500.11811/1234</a></dd>',
+          '<dd><a href="https://nbn-resolving.org/urn:nbn:de:gbv:7-1" rel="external noopener">urn:nbn:de:gbv:7-1</a></dd>',
+          '<dt>Teil von</dt>',
+          '<dd><a href="http://hdl.handle.net/1/2" rel="external noopener">http://hdl.handle.net/1/2</a></dd>',
+          '<dt>Signatur</dt>',
+          '<dd>A &lt; B &amp; C</dd>',
+        ]),
+      );
+      const english = await details('en');
+      for (const row of [
+        '<dt>Language</dt>\n    <dd>French</dd>\n    <dd>Slovenian</dd>',
+        '<dt>Date of creation</dt>\n    <dd>28 August 1749</dd>',
+        '<dt>Date</dt>\n    <dd>1949</dd>',
+        '<dt>Description</dt>',
+        '<dt>Keyword</dt>',
+        '<dt>Identifier</dt>',
+        '<dt>Part of</dt>',
+        '<dt>Shelfmark</dt>',
+      ])
+        assert.ok(english.includes(row), row);
     } finally {
       await t.close();
     }

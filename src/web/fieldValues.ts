@@ -1,0 +1,141 @@
+/**
+ * A record's display fields for people (docs/pages.md "Readable records"): labels in the
+ * page's language (the DDB's label vocabulary, src/formats/viewLabels.ts), language codes as
+ * names, ISO dates as people write them, the record's HTML cut down to a safe subset, the same
+ * value once, and identifiers that are URIs as links. Values are otherwise the provider's data,
+ * shown as given.
+ */
+import sanitizeHtml from 'sanitize-html';
+import { englishLabel } from '../formats/viewLabels.js';
+import type { DisplayField } from './itemView.js';
+import type { Lang } from './messages.js';
+import { webUrl } from './packageReading.js';
+
+/** One value as the page writes it: text, a link, or sanitised HTML. */
+export interface ReadableValue {
+  text: string;
+  /** Set: the value links there. */
+  href?: string;
+  /** Set: the record's HTML, sanitised to paragraphs, line breaks and http(s) links. */
+  html?: string;
+}
+
+export interface ReadableField {
+  label: string;
+  values: ReadableValue[];
+}
+
+/** The German field names (as stored) whose values are language codes. */
+const LANGUAGE_FIELDS: ReadonlySet<string> = new Set(['Sprache', 'Sprache des Objekts', 'Language']);
+
+/** Markup the records carry (`<br />`, `<a href>`, `<p>`): a value holding one of these is HTML, anything else is text. */
+const RECORD_HTML = /<\/?(?:a|p|br|b|i|em|strong|span|div|ul|ol|li|sup|sub|u)\b[^>]*>/i;
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'a'],
+  allowedAttributes: { a: ['href', 'rel'] },
+  allowedSchemes: ['http', 'https'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  // A link out of a record is the provider's: never the site's own.
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'external noopener' }) },
+};
+
+/** The record's HTML as the safe subset, or undefined when the value is no HTML. */
+export function sanitizedHtml(value: string): string | undefined {
+  if (!RECORD_HTML.test(value)) return undefined;
+  return sanitizeHtml(value, SANITIZE).trim();
+}
+
+function dateOf(y: string, m: string, d: string): Date | undefined {
+  const date = new Date(Date.UTC(2000, Number(m) - 1, Number(d)));
+  date.setUTCFullYear(Number(y));
+  return date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d) ? date : undefined;
+}
+
+/**
+ * An ISO date (`1749-08-28`) or the DDB's range of two (`1949-01-01-1949-12-31`) as people
+ * write them: `28. August 1749` / `28 August 1749`, `1949`, `1949–1950`; anything else as given.
+ */
+export function readableDate(value: string, lang: Lang): string {
+  const v = value.trim();
+  const format = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const one = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (one) {
+    const d = dateOf(one[1]!, one[2]!, one[3]!);
+    return d === undefined ? value : format.format(d);
+  }
+  const range = /^(\d{4})-(\d{2})-(\d{2})\s*[-/–]\s*(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (range) {
+    const [, y1, m1, d1, y2, m2, d2] = range as unknown as [string, string, string, string, string, string, string];
+    const from = dateOf(y1, m1, d1);
+    const to = dateOf(y2, m2, d2);
+    if (from === undefined || to === undefined) return value;
+    // Whole years: from the first of January to the last of December.
+    if (`${m1}-${d1}` === '01-01' && `${m2}-${d2}` === '12-31') return y1 === y2 ? String(Number(y1)) : `${Number(y1)}–${Number(y2)}`;
+    return from.getTime() === to.getTime() ? format.format(from) : `${format.format(from)} – ${format.format(to)}`;
+  }
+  return value;
+}
+
+/** An ISO 639 code (`fre`, `fra`, `fr`, `slv`) as the language's name in the page's language; anything else as given. */
+export function languageName(value: string, lang: Lang): string {
+  const code = value.trim().toLowerCase();
+  if (!/^[a-z]{2,3}$/.test(code)) return value;
+  try {
+    const name = new Intl.DisplayNames([lang], { type: 'language', fallback: 'none' }).of(code);
+    return name === undefined || name === 'root' || name.toLowerCase() === code ? value : name;
+  } catch {
+    return value;
+  }
+}
+
+/** A URI that names something on the web: http(s) as given, handles and URNs by their resolvers. */
+export function uriLink(value: string): string | undefined {
+  const v = value.trim();
+  const web = webUrl(v);
+  if (web !== '') return web;
+  const handle = /^hdl:(\d[\w.]*\/\S+)$/i.exec(v);
+  if (handle) return `https://hdl.handle.net/${handle[1]}`;
+  if (/^urn:nbn:[a-z0-9:.-]+$/i.test(v)) return `https://nbn-resolving.org/${v}`;
+  return undefined;
+}
+
+const sameText = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** The display fields for people: labels translated, fields of one label together, each value once and readable. */
+export function readableFields(fields: readonly DisplayField[], lang: Lang): ReadableField[] {
+  const byLabel = new Map<string, { field: ReadableField; seen: Set<string> }>();
+  for (const f of fields) {
+    const label = lang === 'en' ? (englishLabel(f.name) ?? f.name) : f.name;
+    let entry = byLabel.get(label);
+    if (entry === undefined) {
+      entry = { field: { label, values: [] }, seen: new Set() };
+      byLabel.set(label, entry);
+    }
+    for (const raw of f.values) {
+      const html = sanitizedHtml(raw);
+      const text = html !== undefined ? sanitizeHtml(raw, { allowedTags: [], allowedAttributes: {} }) : raw;
+      const key = sameText(text);
+      if (key === '' || entry.seen.has(key)) continue;
+      entry.seen.add(key);
+      if (html !== undefined) {
+        entry.field.values.push({ text, html });
+        continue;
+      }
+      const href = uriLink(raw);
+      if (href !== undefined) {
+        entry.field.values.push({ text: raw.trim(), href });
+        continue;
+      }
+      const shown = LANGUAGE_FIELDS.has(f.name) ? languageName(raw, lang) : readableDate(raw, lang);
+      entry.field.values.push({ text: shown });
+    }
+  }
+  return [...byLabel.values()].map((e) => e.field).filter((f) => f.values.length > 0);
+}
