@@ -11,7 +11,8 @@
  *   node --import tsx --expose-gc --max-old-space-size=4096 bench/engine.ts [N=1000000] [--persons] [--only=<text>]
  *
  * `--only=spell` runs only the query rows whose name contains the text (here: the
- * spellcheck rows).
+ * spellcheck rows). `--shards=<n>` searches in n shards (SearchIndexOptions.shards;
+ * docs/search-engine.md "Shards"; default 1).
  */
 import { SearchIndex } from '../src/search/engine/SearchIndex.js';
 import { itemSchema } from '../src/search/schemas/itemSchema.js';
@@ -22,6 +23,7 @@ import { itemDoc, personDoc, word } from './engineDocs.js';
 const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 1_000_000);
 const PERSONS = process.argv.includes('--persons');
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const SHARDS = Number(process.argv.find((a) => a.startsWith('--shards='))?.slice('--shards='.length) ?? 1);
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MB`;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const table: Array<[string, string]> = [];
@@ -32,7 +34,7 @@ const row = (name: string, value: string) => {
 
 /** Builds an index from N generated documents, timing only the upserts (wall and CPU). */
 function build(schema: typeof itemSchema, make: (i: number) => SearchDocument, label: string): SearchIndex {
-  const ix = new SearchIndex(schema);
+  const ix = new SearchIndex(schema, { shards: SHARDS });
   const BATCH = 10_000;
   let wall = 0;
   let cpu = 0;

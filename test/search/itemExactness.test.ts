@@ -110,8 +110,14 @@ function request(c: Case, sort: SearchSort, page: { offset?: number; rows: numbe
   };
 }
 
+/** Shard counts every search runs at (docs/search-engine.md "Shards"): the same answer, byte for byte. */
+const SHARDS = [1, 2, 7];
+
 function engine(req: SearchRequest): SearchResult {
-  return index.search(req, FAR());
+  const [first, ...rest] = SHARDS.map((n) => index.search(req, FAR(), undefined, n));
+  const text = JSON.stringify(first);
+  rest.forEach((r, i) => assert.equal(JSON.stringify(r), text, `${SHARDS[i + 1]} shards answer as one: ${JSON.stringify(req)}`));
+  return first!;
 }
 
 /** Every page with a cursor until nextCursor stays the same. */

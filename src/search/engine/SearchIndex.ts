@@ -60,6 +60,8 @@ export interface SearchIndexOptions {
   postingsCache?: { bytes?: number; minPostings?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
   limits?: ExpansionLimits;
+  /** Parts a search orders and counts facets in, merged exactly (shards.ts; default 1). */
+  shards?: number;
   /** Per-search arrays kept for the next search (scratchPool.ts): at most `bytes` (default 32 MiB) of arrays of at least `minLength` (default 16,384). */
   scratch?: { bytes?: number; minLength?: number };
   /**
@@ -133,6 +135,8 @@ export class SearchIndex {
   /** Bitsets of long facet values (facetBits.ts). */
   readonly facetBits: FacetBits;
   readonly limits: ExpansionLimits | undefined;
+  /** SearchIndexOptions.shards. */
+  readonly shards: number;
 
   /** Ordinal -> id (kept after a delete: `live` says whether the document is there). */
   readonly ids = new StringColumn();
@@ -216,6 +220,7 @@ export class SearchIndex {
     this.wildcard = options.wildcard ?? globMatcher;
     this.now = options.now ?? Date.now;
     this.limits = options.limits;
+    this.shards = options.shards ?? 1;
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
     this.facetBits = new FacetBits(
@@ -583,8 +588,16 @@ export class SearchIndex {
     return n;
   }
 
-  /** `limits`: the service's bounds on wildcards (evaluate.ts ExpansionLimits); without, at most MAX_WILDCARD_TERMS words per wildcard. */
-  search(request: SearchRequest, deadline: number, limits: ExpansionLimits | undefined = this.limits): SearchResult {
-    return runSearch(this, request, deadline, limits);
+  /**
+   * `limits`: the service's bounds on wildcards (evaluate.ts ExpansionLimits); without, at
+   * most MAX_WILDCARD_TERMS words per wildcard. `shards`: SearchIndexOptions.shards.
+   */
+  search(
+    request: SearchRequest,
+    deadline: number,
+    limits: ExpansionLimits | undefined = this.limits,
+    shards: number = this.shards,
+  ): SearchResult {
+    return runSearch(this, request, deadline, limits, shards);
   }
 }

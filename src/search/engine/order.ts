@@ -48,6 +48,11 @@ export interface Component {
   /** Compares hit `a` with a value from a cursor. */
   compareValue(a: number, v: CursorValue): number;
   value(a: number): CursorValue;
+  /**
+   * Compares two values of this component (what `value` gives), as `compare` compares their
+   * hits: the merge of the pages of several shards (shards.ts) orders by them.
+   */
+  compareValues(v: CursorValue, w: CursorValue): number;
 }
 
 export type CursorValue = number | string | null;
@@ -84,6 +89,7 @@ export function numberComponent(get: (hit: number) => number, descending: boolea
       const x = get(a);
       return Number.isNaN(x) ? null : x;
     },
+    compareValues: (v, w) => cmp(v === null ? NaN : Number(v), w === null ? NaN : Number(w)),
   };
 }
 
@@ -98,6 +104,7 @@ export function stringComponent(get: (hit: number) => string | undefined, descen
     compare: (a, b) => cmp(get(a), get(b)),
     compareValue: (a, v) => cmp(get(a), v === null ? undefined : String(v)),
     value: (a) => get(a) ?? null,
+    compareValues: (v, w) => cmp(v === null ? undefined : String(v), w === null ? undefined : String(w)),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type Component,
   type CursorValue,
 } from './order.js';
+import { mergePages, shardHits, sumCounts, type ShardHit } from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
@@ -24,28 +25,57 @@ import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './t
 
 export const MAX_ROWS = 100_000;
 
-export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number, limits?: ExpansionLimits): SearchResult {
+/**
+ * `shards`: the hits are ordered and their facets counted in that many parts, merged
+ * exactly (shards.ts; the same answer for any number).
+ */
+export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number, limits?: ExpansionLimits, shards = 1): SearchResult {
   const clock = new Deadline(deadline, ix.now);
   clock.check();
   ix.scratchPool.begin(); // nothing of an earlier search is in use (scratchPool.ts)
   checkPaging(req);
   checkSpellcheck(req);
+  if (!Number.isInteger(shards) || shards < 1) throw new RangeError(`shards must be a whole number ≥ 1; got ${shards}.`);
   const scoring = req.sort.kind === 'relevance';
   const ev = new Evaluator(ix, scoring, clock, limits);
   const hits = filtered(ix, ev, req.query, req.filters);
-  const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock));
-  // Tier queries match apart from the query: their leaves are no matched terms.
-  const tierDocs = (q: SearchRequest['query']) => new Evaluator(ix, false, clock, limits).evaluate(q).docs;
+  const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock, shards));
+  // Tier queries match apart from the query: their leaves are no matched terms (evaluated
+  // once for all shards).
+  const tierMemo = new Map<SearchRequest['query'], Uint32Array>();
+  const tierDocs = (q: SearchRequest['query']) => {
+    let docs = tierMemo.get(q);
+    if (docs === undefined) tierMemo.set(q, (docs = new Evaluator(ix, false, clock, limits).evaluate(q).docs));
+    return docs;
+  };
   const fingerprint = fingerprintOf(req);
   const skip = req.cursor === undefined ? req.offset : 0;
   // Every live document by a string key: only the candidates for the page are ordered.
   const ordered = byRankCandidates(ix, req, hits, skip + req.rows, fingerprint) ?? hits;
-  const plan = sortPlan(ix, req.sort, req.query, ordered, tierDocs);
-  const order = plan.order;
-  const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
   const tick = () => clock.tick(1024);
-  const coarse = { keys: plan.keys, afterKey: after ? plan.afterKey(after) : -Infinity, tie: plan.tie };
-  const page = smallestHits(ordered.docs.length, order, skip + req.rows, after, tick, coarse).slice(skip);
+  let after: CursorValue[] | undefined;
+  let order: Component[] = [];
+  /** The best `skip + rows` hits of one shard's part of the hits, in order. */
+  const pageOf = (part: Hits): ShardHit[] => {
+    const plan = sortPlan(ix, req.sort, req.query, part, tierDocs);
+    order = plan.order;
+    if (req.cursor !== undefined && req.cursor !== '*') after ??= decodeCursor(req.cursor, fingerprint, order.length);
+    const coarse = { keys: plan.keys, afterKey: after ? plan.afterKey(after) : -Infinity, tie: plan.tie };
+    return smallestHits(part.docs.length, order, skip + req.rows, after, tick, coarse).map((h) => ({
+      doc: part.docs[h]!,
+      score: part.scores ? part.scores[h]! : 0,
+      values: order.map((c) => c.value(h)),
+    }));
+  };
+  const page = (
+    shards === 1
+      ? pageOf(ordered)
+      : mergePages(
+          shardHits(ordered, shards).map((part) => pageOf(part)),
+          order,
+          skip + req.rows,
+        )
+  ).slice(skip);
   const matchedTerms: string[] = [];
   for (const m of ev.matched) {
     if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, hits.docs) : hasValue(ix, m.facet, m.ids, hits.docs)))
@@ -53,8 +83,8 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   }
   const result: SearchResult = {
     total: hits.docs.length,
-    ids: page.map((h) => ix.id(ordered.docs[h]!)),
-    scores: page.map((h) => (ordered.scores ? ordered.scores[h]! : 0)),
+    ids: page.map((h) => ix.id(h.doc)),
+    scores: page.map((h) => h.score),
     facets,
     matchedTerms,
   };
@@ -68,13 +98,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   }
   if (req.cursor !== undefined) {
     const last = page[page.length - 1];
-    result.nextCursor =
-      last === undefined
-        ? req.cursor
-        : encodeCursor(
-            fingerprint,
-            order.map((c) => c.value(last)),
-          );
+    result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, last.values);
   }
   return result;
 }
@@ -164,7 +188,7 @@ export function fingerprintOf(req: SearchRequest): string {
   return `${hashString(text).toString(36)}.${hashString2(text).toString(36)}`;
 }
 
-function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock: Deadline): FacetCounts {
+function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock: Deadline, shards: number): FacetCounts {
   const f = facetIndex(ix, fr.field);
   if (!Number.isInteger(fr.limit) || fr.limit < -1)
     throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
@@ -172,24 +196,13 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
     throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
   const col = ix.facets[f]!;
   const nValues = col.values.size;
-  let counts: Uint32Array;
-  if (docs.length === ix.size) {
-    // every live document is a hit: the live counts are the answer, no pass needed
-    counts = col.live.array;
-  } else if (!col.hasValues) {
-    counts = new Uint32Array(nValues);
-  } else if (col.single) {
-    // one load per hit (facetColumn.ts); slot 0 counts the hits without a value
-    const all = new Uint32Array(nValues + 1);
-    const single = col.single.array;
-    if (single instanceof Uint8Array) countSingle8(single, docs, all);
-    else if (single instanceof Uint16Array) countSingle16(single, docs, all);
-    else countSingle32(single, docs, all);
-    counts = all.subarray(1);
-  } else {
-    counts = new Uint32Array(nValues);
-    countMulti(col.start!.array, col.ids!.array, docs, counts);
-  }
+  // every live document is a hit: the live counts are the answer, no pass needed
+  const counts =
+    docs.length === ix.size
+      ? col.live.array
+      : shards === 1
+        ? countValues(ix, f, docs)
+        : sumCounts(shardHits({ docs, scores: null }, shards).map((part) => countValues(ix, f, part.docs)));
   clock.tick(docs.length);
   // candidates: values with a live document whose count reaches mincount
   const live = col.live.array;
@@ -255,4 +268,23 @@ function hasValue(ix: SearchIndex, f: number, ids: readonly number[], docs: Uint
     }
   }
   return false;
+}
+
+/** How many of `docs` have each value of facet `f`. */
+function countValues(ix: SearchIndex, f: number, docs: Uint32Array): Uint32Array {
+  const col = ix.facets[f]!;
+  const nValues = col.values.size;
+  if (!col.hasValues) return new Uint32Array(nValues);
+  if (col.single) {
+    // one load per hit (facetColumn.ts); slot 0 counts the hits without a value
+    const all = new Uint32Array(nValues + 1);
+    const single = col.single.array;
+    if (single instanceof Uint8Array) countSingle8(single, docs, all);
+    else if (single instanceof Uint16Array) countSingle16(single, docs, all);
+    else countSingle32(single, docs, all);
+    return all.subarray(1);
+  }
+  const counts = new Uint32Array(nValues);
+  countMulti(col.start!.array, col.ids!.array, docs, counts);
+  return counts;
 }

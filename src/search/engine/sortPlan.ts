@@ -16,7 +16,7 @@ import { tokens } from './fold.js';
 import { SearchRequestError } from './errors.js';
 import type { Hits } from './evaluate.js';
 import { isZeros } from './hits.js';
-import { hashString, mix32, numberComponent, type Component, type CursorValue, type TieKey } from './order.js';
+import { compareCodePoints, hashString, mix32, numberComponent, type Component, type CursorValue, type TieKey } from './order.js';
 import type { RankedStrings } from './ranks.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { SearchSort } from './types.js';
@@ -208,6 +208,11 @@ function rankedComponent(r: RankedStrings, docs: Uint32Array, descending: boolea
       return sign * col.compareBytes(d, cursorBytes, cursorBytes.length);
     },
     value: (a) => col.get(docs[a]!) ?? null,
+    // code point order of the strings is the UTF-8 byte order `compare` reads (order.ts)
+    compareValues: (v, w) => {
+      if (v === null || w === null) return v === w ? 0 : v === null ? 1 : -1;
+      return sign * compareCodePoints(String(v), String(w));
+    },
   };
 }
 
