@@ -139,3 +139,37 @@ export function readableFields(fields: readonly DisplayField[], lang: Lang): Rea
   }
   return [...byLabel.values()].map((e) => e.field).filter((f) => f.values.length > 0);
 }
+
+/** RightsStatements.org's statements by their URI's code (https://rightsstatements.org/page/1.0/). */
+const RIGHTS_STATEMENTS: Readonly<Record<string, string>> = {
+  InC: 'In Copyright',
+  'InC-OW-EU': 'In Copyright – EU Orphan Work',
+  'InC-EDU': 'In Copyright – Educational Use Permitted',
+  'InC-NC': 'In Copyright – Non-Commercial Use Permitted',
+  'InC-RUU': 'In Copyright – Rights-holder(s) Unlocatable or Unidentifiable',
+  'NoC-CR': 'No Copyright – Contractual Restrictions',
+  'NoC-NC': 'No Copyright – Non-Commercial Use Only',
+  'NoC-OKLR': 'No Copyright – Other Known Legal Restrictions',
+  'NoC-US': 'No Copyright – United States',
+  CNE: 'Copyright Not Evaluated',
+  UND: 'Copyright Undetermined',
+  NKC: 'No Known Copyright',
+};
+
+/**
+ * The short name of a licence by its URI, for the badge beside the record's own wording:
+ * `CC BY-NC-SA 4.0`, `CC0 1.0`, `Public Domain Mark 1.0`, a RightsStatements.org statement's
+ * name; '' for a URI of neither.
+ */
+export function licenseName(uri: string): string {
+  const cc = /^https?:\/\/creativecommons\.org\/(licenses|publicdomain)\/([a-z-]+)\/(\d+(?:\.\d+)?)/i.exec(uri.trim());
+  if (cc) {
+    const [, kind, code, version] = cc as unknown as [string, string, string, string];
+    if (kind.toLowerCase() === 'licenses') return `CC ${code.toUpperCase()} ${version}`;
+    if (code.toLowerCase() === 'zero') return `CC0 ${version}`;
+    if (code.toLowerCase() === 'mark') return `Public Domain Mark ${version}`;
+    return '';
+  }
+  const rs = /^https?:\/\/rightsstatements\.org\/vocab\/([A-Za-z-]+)\/\d/.exec(uri.trim());
+  return rs ? (RIGHTS_STATEMENTS[rs[1]!] ?? '') : '';
+}

@@ -14,7 +14,7 @@ import type { FacetCounts } from '../search/engine/types.js';
 import type { Store } from '../store/Store.js';
 import { VERSION } from '../version.js';
 import type { Engine } from './engine.js';
-import { readableDate, readableFields } from './fieldValues.js';
+import { licenseName, readableDate, readableFields } from './fieldValues.js';
 import { itemView } from './itemView.js';
 import { canShow, shownFiles, shownImages, type MediaSource } from './mediaView.js';
 import { itemMeta, personMeta } from './pageMeta.js';
@@ -340,6 +340,7 @@ export function createPages(deps: PageDeps): Pages {
           title: view.title,
           item: view,
           fields: readableFields(view.fields, f.lang),
+          licenseName: view.license === undefined ? '' : licenseName(view.license.url) || licenseName(view.license.text),
           images: await shownImages(images, media, f.t),
           files: await shownFiles(view.files, media, f.lang, f.t),
           crumbs: crumbs.map((n) => ({ label: n.label || n.id, href: f.link(itemPath(n.id)) })),

@@ -64,6 +64,7 @@ select { font: inherit; padding: 0.35rem; }
 .breadcrumb li + li::before { content: "›"; padding: 0 0.4rem; color: #3e4c59; }
 .subtitle { color: #3e4c59; margin-top: 0; }
 .media { list-style: none; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); }
+.badge { display: inline-block; padding: 0 0.4rem; border: 1px solid #3e4c59; border-radius: 4px; font-size: 0.85rem; font-weight: 600; color: #1b1b1b; white-space: nowrap; }
 .media .pic { position: relative; display: block; aspect-ratio: 4 / 3; overflow: hidden; border-radius: 4px; background: #e6eef6; color: #3e4c59; }
 .media .ph { position: absolute; inset: 0; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 0.5rem; text-align: center; }
 .media .ph .note { font-size: 0.9rem; }

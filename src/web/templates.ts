@@ -149,7 +149,7 @@ const item = `<% layout('@layout') %>
 <% } %>
 <% if (it.item.license) { %>
     <dt><%= it.t.license %></dt>
-    <dd><% if (it.item.license.url) { %><a href="<%= it.item.license.url %>" rel="license external noopener"><%= it.item.license.text %></a><% } else { %><%= it.item.license.text %><% } %></dd>
+    <dd><% if (it.licenseName) { %><span class="badge"><%= it.licenseName %></span> <% } %><% if (it.item.license.url) { %><a href="<%= it.item.license.url %>" rel="license external noopener"><%= it.item.license.text %></a><% } else { %><%= it.item.license.text %><% } %></dd>
 <% } %>
 <% if (it.item.rights) { %>
     <dt><%= it.t.rights %></dt>

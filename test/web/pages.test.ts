@@ -203,7 +203,7 @@ for (const backend of BACKENDS) {
       assert.ok(html.includes('<dt>Signatur</dt>\n    <dd>Sig 01 bold</dd>'));
       assert.ok(
         html.includes(
-          '<a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a>',
+          '<dd><span class="badge">Public Domain Mark 1.0</span> <a href="http://creativecommons.org/publicdomain/mark/1.0/deed.de" rel="license external noopener">Public Domain &lt;b&gt;Mark&lt;/b&gt;</a></dd>',
         ),
       );
       assert.ok(
@@ -518,13 +518,20 @@ describe('the item page reads both generations of real packages', () => {
       assert.ok(html.includes('<dt>Rechte</dt>\n    <dd>Bitte beachten Sie die Nutzungsbedingungen der Deutschen Fotothek.</dd>'));
       assert.ok(
         html.includes(
-          '<a href="http://rightsstatements.org/vocab/InC/1.0/" rel="license external noopener">http://rightsstatements.org/vocab/InC/1.0/</a>',
+          '<dd><span class="badge">In Copyright</span> <a href="http://rightsstatements.org/vocab/InC/1.0/" rel="license external noopener">http://rightsstatements.org/vocab/InC/1.0/</a></dd>',
         ),
       );
       // An older one (NF42…): attributes and {$} values.
       const old = (await t.app.inject({ url: '/item/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR?lang=en', headers: BROWSER })).body;
       assert.ok(old.includes('<dt>Document type</dt>\n    <dd>Kapitel</dd>'), "the label in the page's language");
       assert.ok(old.includes('rel="license external noopener">Weltweit frei von bekannten urheberrechtlichen Einschränkungen</a>'));
+      // The licence's name as a badge beside the record's wording.
+      const goethe = (await t.app.inject({ url: '/item/TNPFDKO2VDGBZ72RWC6RKDNZYZQZP3XK', headers: BROWSER })).body;
+      assert.ok(
+        goethe.includes(
+          '<dd><span class="badge">CC BY-NC-SA 4.0</span> <a href="http://creativecommons.org/licenses/by-nc-sa/4.0/" rel="license external noopener">',
+        ),
+      );
     } finally {
       await t.close();
     }
