@@ -72,12 +72,13 @@ export const ERRORS = {
     () =>
       'Your security level does not allow access to this method: the API key is unknown or revoked. Ask the operator of this service for a valid key.',
   ),
+  // The operations: those of /openapi.json, listed from the routes themselves (src/http/allowedMethods.ts).
   routeNotFound: define(
     'NotFoundException',
     404,
-    ['method', 'path'],
-    (method: string, path: string) =>
-      `There is no ${method} ${shown(path)}. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest), and GET /entities/{gnd} (a person as linked data); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package, or its EDM graph as linked data), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`,
+    ['method', 'path', 'operations'],
+    (method: string, path: string, operations: string) =>
+      `There is no ${method} ${shown(path)}. The operations are GET ${operations}; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`,
   ),
   uriTooLong: define(
     'UriTooLongException',

@@ -2,7 +2,7 @@
  * A store that cannot answer now: its server unreachable, or its file locked by another
  * process. The backends raise these (src/store/), the search passes them on from its
  * threads and processes (src/search/), and the HTTP layer answers them with the catalog's
- * 503 StoreUnavailableException (src/http/errorHandler.ts storeErrorOf). Here, below both
+ * 503 StoreUnavailableException (src/http/errorMapping.ts, by its code). Here, below both
  * store and search, as the contract between them is (./searchFeed.ts; docs/architecture.md
  * "Layers").
  */
@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 
 /**
  * The store's server (or, with replicas, every server reads may go to) cannot be reached.
- * In a request it is the catalog's 503 storeUnavailable (src/http/errorHandler.ts): the
+ * In a request it is the catalog's 503 storeUnavailable (src/http/errorMapping.ts): the
  * client may retry; a command prints this message, which names the server.
  */
 export class StoreUnreachableError extends UsageError {

@@ -24,6 +24,17 @@ export interface KnownPaths {
   onRoute(route: RouteOptions): void;
   /** Whether a concrete path (no query string, /2 prefix already removed) is one of the routes'. */
   isKnown(path: string): boolean;
+  /**
+   * The operations for the 404's message: the paths of the GET routes that /openapi.json
+   * describes (not hidden), in the order they were registered, as OpenAPI writes them
+   * (`/items/{id}/aip`, `/binary/{path}`), joined by ', '.
+   */
+  operations(): string;
+}
+
+/** A route pattern as OpenAPI writes its path: `:id` as `{id}`, a trailing `*` as `{path}` (./routes/openapi.ts). */
+function describedPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{path}');
 }
 
 /** A route pattern as a regular expression: `:id` one segment, `*` the rest. */
@@ -37,6 +48,8 @@ function patternOf(url: string): RegExp {
 export function createKnownPaths(): KnownPaths {
   const patterns: RegExp[] = [/^\*$/];
   const seen = new Set<string>();
+  const described: string[] = [];
+  let listed: string | undefined;
   return {
     onRoute(route) {
       // Only the GET routes: @fastify/cors's OPTIONS route for '*' would make every path known.
@@ -47,8 +60,13 @@ export function createKnownPaths(): KnownPaths {
       if (route.constraints?.page !== undefined) return;
       seen.add(route.url);
       patterns.push(patternOf(route.url));
+      if (route.schema?.hide !== true) {
+        described.push(describedPath(route.url));
+        listed = undefined;
+      }
     },
     isKnown: (path) => patterns.some((p) => p.test(path)),
+    operations: () => (listed ??= described.join(', ')),
   };
 }
 
@@ -63,7 +81,7 @@ export function pathOf(url: string): string {
  * OPTIONS without `Origin` and `Access-Control-Request-Method`: 204 with
  * `Allow` on a known path, our 404 elsewhere. Preflights go on to the plugin.
  */
-export function plainOptionsHook(cors: CorsHeaders, send: SendError, isKnownPath: (path: string) => boolean): onRequestHookHandler {
+export function plainOptionsHook(cors: CorsHeaders, send: SendError, known: KnownPaths): onRequestHookHandler {
   // The reply is returned when sent (Fastify then waits for it, as for an async hook); else done() goes on.
   // eslint-disable-next-line @typescript-eslint/no-misused-promises
   return (request, reply, done) => {
@@ -74,7 +92,8 @@ export function plainOptionsHook(cors: CorsHeaders, send: SendError, isKnownPath
       return done();
     }
     const path = pathOf(request.url);
-    if (!isKnownPath(path)) return send(request, reply, ApiError.of('routeNotFound', 'OPTIONS', redactUrl(pathOf(request.originalUrl))));
+    if (!known.isKnown(path))
+      return send(request, reply, ApiError.of('routeNotFound', 'OPTIONS', redactUrl(pathOf(request.originalUrl)), known.operations()));
     cors.addTo(reply, request.headers.origin);
     reply.code(204).header('Allow', ALLOW).header('Content-Length', '0').send();
   };

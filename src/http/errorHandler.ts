@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERRORS } from '../errors.js';
 import { errorToJson, errorToXml, type ErrorBody } from './bodies/errorBody.js';
-import { ALLOW, pathOf } from './allowedMethods.js';
+import { ALLOW, pathOf, type KnownPaths } from './allowedMethods.js';
 import type { CorsHeaders } from './corsHeaders.js';
 import { apiErrorOf, type ErrorMappingSettings } from './errorMapping.js';
 import { errorRepresentation } from './formatChoice.js';
@@ -30,17 +30,13 @@ export function createErrorSender(cors: CorsHeaders): SendError {
   };
 }
 
-export function installErrorHandling(
-  app: FastifyInstance,
-  send: SendError,
-  isKnownPath: (path: string) => boolean,
-  settings: ErrorMappingSettings,
-): void {
+export function installErrorHandling(app: FastifyInstance, send: SendError, known: KnownPaths, settings: ErrorMappingSettings): void {
   app.setErrorHandler((error, request, reply) => send(request, reply, apiErrorOf(error, request, settings)));
   app.setNotFoundHandler((request, reply) => {
     // Known: the path the routes see (without /2); shown: the path as sent.
     const shownPath = redactUrl(pathOf(request.originalUrl));
-    if (!isKnownPath(pathOf(request.url))) return send(request, reply, ApiError.of('routeNotFound', request.method, shownPath));
+    if (!known.isKnown(pathOf(request.url)))
+      return send(request, reply, ApiError.of('routeNotFound', request.method, shownPath, known.operations()));
     return send(request, reply, ApiError.of('methodNotAllowed', request.method, shownPath).withHeaders({ Allow: ALLOW }));
   });
 }

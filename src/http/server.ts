@@ -16,6 +16,7 @@ import type { Store } from '../store/Store.js';
 import { createKnownPaths, plainOptionsHook } from './allowedMethods.js';
 import { createAuthenticator } from './auth.js';
 import { createAuthHooks } from './authHooks.js';
+import { createRouteAccess } from './routeAccess.js';
 import { createClientErrorHandler, createConnectHandler, createVersionCheck } from './clientErrors.js';
 import { createCorsHeaders } from './corsHeaders.js';
 import { createErrorSender, installErrorHandling } from './errorHandler.js';
@@ -47,7 +48,7 @@ import { registerInstitutionRoutes } from './routes/institutions.js';
 import { registerItemRoutes } from './routes/items.js';
 import { openapiOptions, openapiRoute, registerDocsRoutes } from './routes/openapi.js';
 import { registerOaiRoutes } from './routes/oai.js';
-import { registerReconcileRoutes } from './routes/reconcile.js';
+import { createReconcileRoutes } from './routes/reconcile.js';
 import { registerPartRoutes } from './routes/parts.js';
 import { registerPersonDataRoutes } from './routes/personData.js';
 import { registerSitemapRoutes } from './routes/sitemaps.js';
@@ -58,7 +59,7 @@ import { registerSolrRoutes } from './routes/searchSelect.js';
 import { registerFacetValueRoutes } from './routes/searchFacetValues.js';
 import { registerMltRoutes } from './routes/searchMlt.js';
 import { registerOrganizationRoutes } from './routes/searchOrganization.js';
-import { registerServiceRoutes } from './routes/service.js';
+import { registerStatusRoute, registerVersionRoute } from './routes/service.js';
 
 export interface ServerOptions {
   /** A destination for the logs, written line by line; default stdout (./logSink.ts). Tests pass a stream to read them. */
@@ -101,6 +102,15 @@ export interface NodeServerParts {
 }
 
 const serverParts = new WeakMap<FastifyInstance, NodeServerParts>();
+
+const routeAccesses = new WeakMap<FastifyInstance, () => readonly string[]>();
+
+/** The URL patterns of the routes an app answers without a key (tests compare them with docs/api.md). */
+export function publicRoutesOf(app: FastifyInstance): readonly string[] {
+  const publicRoutes = routeAccesses.get(app);
+  if (publicRoutes === undefined) throw new Error('publicRoutesOf: the app was not made by buildServer');
+  return publicRoutes();
+}
 
 export function nodeServerPartsOf(app: FastifyInstance): NodeServerParts {
   const parts = serverParts.get(app);
@@ -205,7 +215,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
 
   // The paths of the routes, for 405 and OPTIONS (./allowedMethods.ts).
   const known = createKnownPaths();
-  installErrorHandling(app, sendError, known.isKnown, config.search);
+  installErrorHandling(app, sendError, known, config.search);
   app.addHook('onRoute', addQueryChecks);
   // Each route counts its answers on its own tally, found once here, not per request (./metrics.ts).
   app.addHook('onRoute', (route) => {
@@ -231,7 +241,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     if (!request.headers.host) return done(ApiError.of('missingHost'));
     done();
   });
-  app.addHook('onRequest', plainOptionsHook(corsHeaders, sendError, known.isKnown));
+  app.addHook('onRequest', plainOptionsHook(corsHeaders, sendError, known));
 
   const anyOrigin = config.http.corsOrigin === '*';
   await app.register(cors, { origin: anyOrigin ? '*' : config.http.corsOrigin.split(',').map((s) => s.trim()), ...CORS });
@@ -261,43 +271,55 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
     );
   }
 
-  const onRequest = auth.onRequest;
   const hierarchies = createHierarchyAnswers(store);
   const packages = createPackageAnswers(store, config);
   const graphs = createItemGraphAnswers(store, config);
-  registerItemRoutes(app, { config, onRequest, hierarchies, packages, graphs });
-  searches = registerEntityRoutes(app, { store, config, onRequest, searches: node?.searches });
+  // Every route needs a key unless it is added to the public context below, by decision
+  // (docs/api.md "Operations without a key"; ./routeAccess.ts). Added in the order of /openapi.json.
+  const { keyed, open, openPlugin, publicRoutes } = await createRouteAccess(app, auth.onRequest);
+  routeAccesses.set(app, publicRoutes);
+  registerItemRoutes(keyed, { config, hierarchies, packages, graphs });
+  searches = registerEntityRoutes(keyed, { store, config, searches: node?.searches });
   // The item search family (docs/search.md), on the same runner as /entities.
-  registerSearchRoutes(app, { config, onRequest, search: searches });
-  registerSolrRoutes(app, { config, onRequest, search: searches });
-  registerFacetValueRoutes(app, { config, onRequest, search: searches });
-  registerMltRoutes(app, { config, onRequest, search: searches });
-  registerOrganizationRoutes(app, { config, onRequest, store });
-  registerHealthRoutes(app, { store, searches });
-  registerMetricsRoute(app, { config, metrics: node ? { ...metrics, text: node.metrics(() => metrics.json()) } : metrics, onRequest });
-  registerChildrenRoutes(app, { store, config, onRequest });
-  registerPartRoutes(app, { store, config, onRequest, graphs });
-  registerPersonDataRoutes(app, { store, config, onRequest });
-  registerServiceRoutes(app, { store, config, onRequest });
-  registerInstitutionRoutes(app, { store, config, onRequest });
+  registerSearchRoutes(keyed, { config, search: searches });
+  registerSolrRoutes(keyed, { config, search: searches });
+  registerFacetValueRoutes(keyed, { config, search: searches });
+  registerMltRoutes(keyed, { config, search: searches });
+  registerOrganizationRoutes(keyed, { config, store });
+  registerHealthRoutes(open, { store, searches });
+  const metricsDeps = { config, metrics: node ? { ...metrics, text: node.metrics(() => metrics.json()) } : metrics };
+  registerMetricsRoute(config.metrics.requireKey ? keyed : open, metricsDeps);
+  registerChildrenRoutes(keyed, { store, config });
+  registerPartRoutes(keyed, { store, config, graphs });
+  registerPersonDataRoutes(keyed, { store, config });
+  registerVersionRoute(open, { config });
+  registerStatusRoute(keyed, { store, config });
+  registerInstitutionRoutes(keyed, { store, config });
   const media = config.media.path === '' ? undefined : MediaDirectory.open(config.media.path);
-  registerBinaryRoutes(app, { config, onRequest, media });
-  registerIiifRoutes(app, { config, store, onRequest, media });
-  // Hierarchies as IIIF Collections, and IIIF Change Discovery (docs/iiif.md).
-  registerIiifCollectionRoutes(app, { config, store, onRequest });
-  registerRootRoute(app, { config });
+  // Images are linked from pages and viewers that send no key (docs/decisions.md "API keys").
+  registerBinaryRoutes(config.media.requireKey ? keyed : open, { config, media });
+  registerIiifRoutes(keyed, { config, store, media });
+  // Hierarchies as IIIF Collections, and IIIF Change Discovery (docs/iiif.md): keyed as the manifests are.
+  registerIiifCollectionRoutes(keyed, { config, store });
+  registerRootRoute(open, { config });
   // The OAI-PMH provider (docs/oai-pmh.md): no key, its own limit per address.
-  if (config.oai.enabled) await registerOaiRoutes(app, { config, store, rateLimitStore: node?.rateLimitStore('oai') });
-  // The W3C Reconciliation API (docs/reconciliation.md), on the same search runner.
-  await registerReconcileRoutes(app, { config, store, onRequest, search: searches });
+  if (config.oai.enabled)
+    await openPlugin((scope) => registerOaiRoutes(scope, { config, store, rateLimitStore: node?.rateLimitStore('oai') }));
+  // The W3C Reconciliation API (docs/reconciliation.md), on the same search runner: its
+  // endpoint public (it asks for the key itself unless the manifest is asked for), its lookups keyed.
+  const reconcile = createReconcileRoutes({ config, store, checkKey: auth.onRequest, search: searches });
+  await openPlugin((scope) => reconcile.endpoint(scope));
+  reconcile.lookups(keyed);
   // Pages for people (docs/pages.md), on the same search runner as the API.
   const runner = searches;
   // For search engines (docs/sitemaps.md): robots.txt and the sitemaps of the pages, no key.
-  if (config.web.enabled) registerSitemapRoutes(app, { config, store });
+  if (config.web.enabled) registerSitemapRoutes(open, { config, store });
   if (config.web.enabled)
-    await registerPageRoutes(app, { config, store, media, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') });
-  await app.register(openapiRoute);
-  await app.register(registerDocsRoutes);
+    await openPlugin((scope) =>
+      registerPageRoutes(scope, { config, store, media, engine: (s) => runner.engine(s), rateLimitStore: node?.rateLimitStore('pages') }),
+    );
+  await openPlugin(openapiRoute);
+  await openPlugin(registerDocsRoutes);
   fastPath = createFastPath({
     config,
     // The fast path writes the same request log line as the routes (./requestLog.ts).

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+import { notFoundMessage } from '../helpers/operations.js';
 import { rawRequest, type RawResponse } from '../helpers/raw.js';
 
 const EXPOSE = 'ETag, Last-Modified, Retry-After, WWW-Authenticate, Content-Encoding';
@@ -183,14 +184,7 @@ for (const backend of BACKENDS) {
         const res = await ask(line);
         assert.equal(res.status, 404, line);
         const [method, path] = line.split(' ');
-        assert.equal(
-          res.body,
-          body(
-            404,
-            'NotFoundException',
-            `There is no ${method} ${path}. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest), and GET /entities/{gnd} (a person as linked data); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package, or its EDM graph as linked data), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.`,
-          ),
-        );
+        assert.equal(res.body, body(404, 'NotFoundException', await notFoundMessage(t.app, method!, path!)));
       }
       // A real preflight is still answered by the CORS plugin.
       const preflight = await ask('OPTIONS /entities', 'Origin: https://app.example\r\nAccess-Control-Request-Method: GET\r\n');

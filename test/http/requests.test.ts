@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { BACKENDS } from '../helpers/backends.js';
 import { startTestApp } from '../helpers/app.js';
 import { CHAPTER_ID, CORTEX_DIR } from '../helpers/paths.js';
+import { notFoundMessage } from '../helpers/operations.js';
 import { rawRequest } from '../helpers/raw.js';
 
 const NOT_ACCEPTABLE = (offered: string) =>
@@ -122,8 +123,7 @@ for (const backend of BACKENDS) {
           JSON.stringify({
             status: 404,
             name: 'NotFoundException',
-            message:
-              'There is no GET /items/a/b/aip. The operations are GET /search, /search/facets, /search/facets/{facetName}, /search/facets/maxpages, /search/sortcriteria, /search/suggest and /search/mlt; GET /search/person, /search/person/facets, /search/person/facets/{facetName}, /search/person/facets/maxpages, /search/person/sortcriteria, /search/person/suggest, the same under GET /entities (/entities/facets/{facetName}, /entities/facets/maxpages, /entities/sortcriteria, /entities/suggest), and GET /entities/{gnd} (a person as linked data); GET /search/organization, /search/organization/facets/{facetName}, /search/organization/facets/maxpages, /search/organization/sortcriteria, /search/organization/suggest; GET /search/index/{index}/{handler} (index search or person, handler select); GET /items/{id} (the package, or its EDM graph as linked data), and /items/{id}/ followed by aip, parents, children, view, edm, indexing-profile, binaries, source, source/description, source/record or iiif; GET /binary/{path}; GET /institutions, /institutions/sectors and /institutions/map; GET /version and GET /status; each also under /2. See / for the list, /openapi.json for the description and /docs to try them.',
+            message: await notFoundMessage(t.app, 'GET', '/items/a/b/aip'),
           }),
         ],
       ];

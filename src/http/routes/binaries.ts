@@ -12,7 +12,7 @@
  * asks for one.
  */
 import send from '@fastify/send';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { binarySegments, type MediaDirectory } from '../../media/mediaDirectory.js';
@@ -21,7 +21,6 @@ import { commonErrors, keyQuery } from '../schemas.js';
 
 export interface BinaryRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   /** undefined when media.path is "". */
   media: MediaDirectory | undefined;
 }
@@ -114,7 +113,6 @@ export function registerBinaryRoutes(app: FastifyInstance, deps: BinaryRouteDeps
   app.get(
     '/binary/*',
     {
-      ...(config.media.requireKey ? { onRequest: deps.onRequest } : {}),
       // The OpenAPI description says when no key is asked for (an empty security list).
       schema: config.media.requireKey ? binarySchema : { ...binarySchema, security: [] },
       // A 206 must carry the bytes asked for, not a compressed form of them; images do not compress.

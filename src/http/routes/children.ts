@@ -5,7 +5,7 @@
  * blocked one, as `aip`. Validators: a digest ETag of each rendered page
  * (../validators.ts), Cache-Control, 304.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { childrenToJson, childrenToXml } from '../bodies/children.js';
@@ -21,7 +21,6 @@ const CHILDREN_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface ChildrenRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   store: Pick<Store, 'dataVersion' | 'getChildren' | 'getItemHead'>;
 }
 
@@ -69,5 +68,5 @@ export function registerChildrenRoutes(app: FastifyInstance, deps: ChildrenRoute
     );
   }
 
-  app.get<Route>('/items/:id/children', { onRequest: deps.onRequest, schema: childrenSchema }, children);
+  app.get<Route>('/items/:id/children', { schema: childrenSchema }, children);
 }

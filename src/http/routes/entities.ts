@@ -7,7 +7,7 @@
  */
 import { exportHits } from '../../search/exportHits.js';
 import { afterIdOf, sendNdjson, wantsNdjson } from '../ndjson.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { entitiesToJson } from '../bodies/entities.js';
 import { createSearchRunner, type SearchRunner } from '../../search/searchPool.js';
@@ -21,7 +21,6 @@ import type { Query } from '../searchRequest/queryParameters.js';
 export interface EntityRouteDeps {
   store: Store;
   config: Config;
-  onRequest: onRequestHookHandler;
   /** The runner to use (a worker of `serve --workers N` forwards to its primary); default: one of this process's own. */
   searches?: SearchRunner | undefined;
 }
@@ -43,7 +42,7 @@ export function registerEntityRoutes(app: FastifyInstance, deps: EntityRouteDeps
   for (const path of ['/entities', '/search/person'])
     app.get(
       path,
-      { onRequest: deps.onRequest, schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } },
+      { schema: entitiesSchema, config: { parameterHints: ENTITY_PARAMETER_HINTS, digestValidators: true } },
       async (request: FastifyRequest, reply: FastifyReply) => {
         const search = toPersonSearch(request.query as Query);
         if (wantsNdjson(request)) {

@@ -8,7 +8,7 @@
  * every origin; the API key as on every item operation.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError, shown } from '../../errors.js';
 import { buildManifest, canvasSources, IIIF_PRESENTATION_CONTEXT, packageBinaries } from '../bodies/iiifManifest.js';
@@ -23,7 +23,6 @@ import { commonErrors, itemParams, keyQuery } from '../schemas.js';
 export interface IiifRouteDeps {
   config: Config;
   store: Pick<Store, 'getItemDocument' | 'getAncestry'>;
-  onRequest: onRequestHookHandler;
   /** undefined when media.path is "": every canvas then has the default size. */
   media: MediaDirectory | undefined;
 }
@@ -150,5 +149,5 @@ export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): v
     return reply.header('Content-Type', type).send(body);
   }
 
-  app.get<{ Params: { id: string } }>('/items/:id/iiif', { onRequest: deps.onRequest, schema: iiifSchema, config: OPEN_CORS }, manifest);
+  app.get<{ Params: { id: string } }>('/items/:id/iiif', { schema: iiifSchema, config: OPEN_CORS }, manifest);
 }

@@ -14,7 +14,7 @@
  *
  * Negotiation, CORS and the key as for the manifests (./iiif.ts); a digest ETag (../validators.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Config } from '../../config.js';
 import type { ChildNode } from '../../domain/hierarchy.js';
 import { isValidItemId } from '../../domain/itemIds.js';
@@ -28,7 +28,6 @@ import { collectionUrl, iiifBase, iiifContentType } from './iiif.js';
 export interface IiifCollectionDeps {
   config: Config;
   store: Pick<Store, 'getItemDocument' | 'getAncestry' | 'getChildren' | 'countOaiRecords' | 'listOaiActivity'>;
-  onRequest: onRequestHookHandler;
 }
 
 export const DISCOVERY_CONTEXT = 'http://iiif.io/api/discovery/1/context.json';
@@ -44,7 +43,6 @@ export function registerIiifCollectionRoutes(app: FastifyInstance, deps: IiifCol
   const { config, store } = deps;
   const size = config.iiif.pageSize;
   const options: RouteShorthandOptions = {
-    onRequest: deps.onRequest,
     schema: { hide: true },
     config: { ...OPEN_CORS, digestValidators: true },
   };

@@ -5,7 +5,7 @@
  * is read once per data version and the rendered bodies kept with their
  * validators (../validators.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { institutionMap, institutionTree, sectorCounts } from '../bodies/institutions.js';
@@ -20,7 +20,6 @@ const INSTITUTION_CACHE_BYTES = 8 * 1024 * 1024;
 
 export interface InstitutionRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   store: Pick<Store, 'dataVersion' | 'listProviders'>;
 }
 
@@ -57,20 +56,14 @@ export function registerInstitutionRoutes(app: FastifyInstance, deps: Institutio
     return sendTagged(request, reply.header('Content-Type', rep.contentType), await body(key, make), cacheControl);
   };
 
-  app.get<{ Querystring: ListQuery }>(
-    '/institutions',
-    { onRequest: deps.onRequest, schema: institutionsSchema },
-    async (request, reply) => {
-      const { hasItems = false, sector } = request.query;
-      return answer(request, reply, `list\u0000${hasItems}\u0000${sector ?? ''}`, (list) => institutionTree(list, { hasItems, sector }));
-    },
-  );
+  app.get<{ Querystring: ListQuery }>('/institutions', { schema: institutionsSchema }, async (request, reply) => {
+    const { hasItems = false, sector } = request.query;
+    return answer(request, reply, `list\u0000${hasItems}\u0000${sector ?? ''}`, (list) => institutionTree(list, { hasItems, sector }));
+  });
 
-  app.get('/institutions/sectors', { onRequest: deps.onRequest, schema: sectorsSchema }, async (request, reply) =>
-    answer(request, reply, 'sectors', sectorCounts),
-  );
+  app.get('/institutions/sectors', { schema: sectorsSchema }, async (request, reply) => answer(request, reply, 'sectors', sectorCounts));
 
-  app.get<{ Querystring: MapQuery }>('/institutions/map', { onRequest: deps.onRequest, schema: mapSchema }, async (request, reply) => {
+  app.get<{ Querystring: MapQuery }>('/institutions/map', { schema: mapSchema }, async (request, reply) => {
     const { hasItems = false, offset = 0, length = '-1', clusterid = '-1' } = request.query;
     if (!/^(-1|[0-9]{1,7})$/.test(length) || Number(length) > MAP_LIMITS.maxLength) {
       throw ApiError.of(

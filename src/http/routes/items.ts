@@ -2,7 +2,7 @@
  * GET /items/{id}/aip, /items/{id} and /items/{id}/parents
  * (spec 4.3, 4.4; docs/decisions.md "Hierarchy", "Item package").
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { isValidItemId } from '../../domain/itemIds.js';
@@ -17,7 +17,6 @@ import { sendTagged } from '../validators.js';
 
 export interface ItemRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   hierarchies: HierarchyAnswers;
   packages: PackageAnswers;
   /** The item's EDM graph in RDF syntaxes, for GET /items/{id} (docs/linked-data.md). */
@@ -61,8 +60,7 @@ export function registerItemRoutes(app: FastifyInstance, deps: ItemRouteDeps): v
 
   // `compress: false`: package bodies are compressed once and cached (../packageAnswers.ts), never per request.
   type Route = { Params: { id: string } };
-  const onRequest = deps.onRequest;
-  app.get<Route>('/items/:id/aip', { onRequest, schema: aipSchema, compress: false }, aip);
-  app.get<Route>('/items/:id', { onRequest, schema: itemSchema, compress: false }, item);
-  app.get<Route>('/items/:id/parents', { onRequest, schema: parentsSchema }, parents);
+  app.get<Route>('/items/:id/aip', { schema: aipSchema, compress: false }, aip);
+  app.get<Route>('/items/:id', { schema: itemSchema, compress: false }, item);
+  app.get<Route>('/items/:id/parents', { schema: parentsSchema }, parents);
 }

@@ -9,14 +9,13 @@
  * outside without a proxy that keeps /metrics in. Exempt from the rate limit
  * (a scraper is one address) and not in /openapi.json.
  */
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Metrics } from '../metrics.js';
 
 export interface MetricsRouteDeps {
   config: Config;
   metrics: Metrics;
-  onRequest: onRequestHookHandler;
 }
 
 export function registerMetricsRoute(app: FastifyInstance, deps: MetricsRouteDeps): void {
@@ -26,7 +25,6 @@ export function registerMetricsRoute(app: FastifyInstance, deps: MetricsRouteDep
     {
       schema: { hide: true },
       config: { rateLimit: false },
-      ...(deps.config.metrics.requireKey ? { onRequest: deps.onRequest } : {}),
     },
     async (_request, reply) => {
       const text = await deps.metrics.text();

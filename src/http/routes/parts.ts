@@ -4,7 +4,7 @@
  * getItemsIdBinaries, getItemsIdSource, getItemsIdSourceComponent): what each
  * answers is ../../formats/packageParts.ts's, how is ../partAnswers.ts's.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { PACKAGE_PARTS, type PackagePart } from '../../formats/packageParts.js';
@@ -18,7 +18,6 @@ import { partSchema } from '../partSchemas.js';
 
 export interface PartRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   store: Pick<Store, 'getItemDocument' | 'getItemHead'>;
   /** The EDM graph in the RDF syntaxes besides RDF/XML, for GET /items/{id}/edm (docs/linked-data.md). */
   graphs: ItemGraphAnswers;
@@ -41,6 +40,6 @@ export function registerPartRoutes(app: FastifyInstance, deps: PartRouteDeps): v
   };
   for (const part of PACKAGE_PARTS) {
     // `compress: false`: bodies are compressed once and cached (../partAnswers.ts), never per request.
-    app.get<Route>(`/items/:id/${part}`, { onRequest: deps.onRequest, schema: partSchema(part), compress: false }, handler(part));
+    app.get<Route>(`/items/:id/${part}`, { schema: partSchema(part), compress: false }, handler(part));
   }
 }

@@ -4,7 +4,7 @@
  * (../../formats/rdf/personGraph.ts). The person is the stored entity document of
  * http://d-nb.info/gnd/{gnd}, as GET /entities shows it. Behind a key, as /entities is.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { canonicalGndUri } from '../../domain/person.js';
 import { ApiError } from '../../errors.js';
@@ -18,7 +18,6 @@ import { sendTagged, tagged } from '../validators.js';
 
 export interface PersonDataRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   store: Pick<Store, 'readSearchBodies'>;
 }
 
@@ -55,7 +54,7 @@ export function registerPersonDataRoutes(app: FastifyInstance, deps: PersonDataR
   const cacheControl = `public, max-age=${deps.config.http.cacheMaxAgeSeconds}`;
   app.get<{ Params: { gnd: string } }>(
     '/entities/:gnd',
-    { onRequest: deps.onRequest, schema: personDataSchema },
+    { schema: personDataSchema },
     async (request: FastifyRequest<{ Params: { gnd: string } }>, reply: FastifyReply) => {
       const gnd = request.params.gnd;
       const choice = PERSON_DATA.choose(request, deps.config.http.requireAccept);

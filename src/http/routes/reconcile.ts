@@ -10,7 +10,9 @@
  *   (data extension property proposals), `/reconcile/preview?id=` (HTML).
  *
  * Everything but the manifest takes the key as every read route does (auth.anonymousRead
- * opens it; docs/reconciliation.md "Keys"). CORS is open to every origin on every route, as
+ * opens it; docs/reconciliation.md "Keys"): the server registers `/reconcile` among the public
+ * routes, where it checks the key itself unless the manifest is asked for, and the other
+ * routes among the keyed ones (../routeAccess.ts). CORS is open to every origin on every route, as
  * the spec's "Cross-Origin Access" requires of all endpoints alike. Bad input is a 400 of our
  * catalog saying what to fix (the spec leaves error bodies open: "Error Handling"), a batch
  * over `batchSize` the 413 the spec names; never a 500.
@@ -41,8 +43,16 @@ import { HOST } from './iiif.js';
 export interface ReconcileRouteDeps {
   config: Config;
   store: Pick<Store, 'listProviders' | 'dataVersion'>;
-  onRequest: onRequestHookHandler;
+  /** The key check, for `/reconcile` asked for more than its manifest. */
+  checkKey: onRequestHookHandler;
   search: { engine(search: EngineSearch): Promise<EngineAnswer> };
+}
+
+export interface ReconcileRoutes {
+  /** `GET|POST /reconcile`: the manifest without a key, queries and extensions with one. */
+  endpoint(open: FastifyInstance): Promise<void>;
+  /** The suggest, properties and preview routes, which need a key. */
+  lookups(keyed: FastifyInstance): void;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -116,7 +126,7 @@ function baseOf(request: FastifyRequest): string {
   return `${request.protocol}://${host}${path.slice(0, path.indexOf('/reconcile'))}`;
 }
 
-export async function registerReconcileRoutes(app: FastifyInstance, deps: ReconcileRouteDeps): Promise<void> {
+export function createReconcileRoutes(deps: ReconcileRouteDeps): ReconcileRoutes {
   const { config, store } = deps;
   let institutions: { version: string; list: Promise<readonly ProviderSummary[]> } | undefined;
   const sources: EntitySources = {
@@ -143,61 +153,65 @@ export async function registerReconcileRoutes(app: FastifyInstance, deps: Reconc
   /** The manifest needs no key; everything else is checked as every read route. */
   const keyUnlessManifest: onRequestHookHandler = function (request, reply, done) {
     if (request.method !== 'POST' && ![...queryArgs(request).keys()].some((k) => !k.startsWith('oauth_'))) return done();
-    return (deps.onRequest as unknown as (this: unknown, ...args: unknown[]) => unknown).call(this, request, reply, done);
+    return (deps.checkKey as unknown as (this: unknown, ...args: unknown[]) => unknown).call(this, request, reply, done);
   };
+  const options = (onRequest?: onRequestHookHandler): RouteShorthandOptions => ({
+    schema: { hide: true },
+    config: { ...OPEN_CORS, ignoresQuery: true },
+    ...(onRequest === undefined ? {} : { onRequest }),
+  });
 
-  await app.register(async (scope) => {
-    scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FORM_BYTES }, (_request, body, done) => done(null, body));
-    // Any other body: refused below with what to send instead, not a 415 of the framework's.
-    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_BYTES }, (_request, _body, done) => done(null, undefined));
-    scope.setErrorHandler((error, _request, _reply) => {
-      if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        throw ApiError.of(
-          'badRequest',
-          `the form is larger than ${FORM_BYTES} bytes; send at most ${FORM_BYTES} bytes, in smaller batches.`,
-        );
-      }
-      // The application's handler answers everything else (../errorHandler.ts).
-      throw error;
-    });
-    const options = (onRequest: onRequestHookHandler): RouteShorthandOptions => ({
-      schema: { hide: true },
-      config: { ...OPEN_CORS, ignoresQuery: true },
-      onRequest,
-    });
-
-    const endpoint = async (request: FastifyRequest, reply: FastifyReply) => {
-      let args: Args;
-      if (request.method === 'POST') {
-        const type = String(request.headers['content-type'] ?? '')
-          .split(';')[0]!
-          .trim()
-          .toLowerCase();
-        if (type !== FORM_TYPE) {
+  const registerEndpoint = async (app: FastifyInstance) => {
+    await app.register(async (scope) => {
+      scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FORM_BYTES }, (_request, body, done) => done(null, body));
+      // Any other body: refused below with what to send instead, not a 415 of the framework's.
+      scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_BYTES }, (_request, _body, done) => done(null, undefined));
+      scope.setErrorHandler((error, _request, _reply) => {
+        if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
           throw ApiError.of(
             'badRequest',
-            `a POST to /reconcile carries queries= or extend= as ${FORM_TYPE} (Reconciliation API 0.2), not ${type === '' ? 'a body without Content-Type' : shown(type, 60)}.`,
+            `the form is larger than ${FORM_BYTES} bytes; send at most ${FORM_BYTES} bytes, in smaller batches.`,
           );
         }
-        checkArgs(queryArgs(request), []);
-        args = argsOf(typeof request.body === 'string' ? request.body : '');
-      } else args = queryArgs(request);
-      checkArgs(args, ['queries', 'extend']);
-      const queries = arg(args, 'queries');
-      const extendText = arg(args, 'extend');
-      if (queries !== undefined && extendText !== undefined) throw ApiError.of('badRequest', 'send either queries= or extend=, not both.');
-      if (queries !== undefined) return sendJson(reply, await reconcileBatch(sources, readQueryBatch(queries)));
-      if (extendText !== undefined) return sendJson(reply, await extend(sources, readExtendQuery(extendText)));
-      if (request.method === 'POST') throw ApiError.of('badRequest', 'the form has neither queries= nor extend=; send one of them.');
-      return reply
-        .header('Content-Type', JSON_TYPE)
-        .header('Cache-Control', `public, max-age=${config.http.cacheMaxAgeSeconds}`)
-        .send(JSON.stringify(buildManifest(manifestOptions(request))));
-    };
-    scope.get('/reconcile', options(keyUnlessManifest), endpoint);
-    scope.post('/reconcile', options(keyUnlessManifest), endpoint);
+        // The application's handler answers everything else (../errorHandler.ts).
+        throw error;
+      });
+      const endpoint = async (request: FastifyRequest, reply: FastifyReply) => {
+        let args: Args;
+        if (request.method === 'POST') {
+          const type = String(request.headers['content-type'] ?? '')
+            .split(';')[0]!
+            .trim()
+            .toLowerCase();
+          if (type !== FORM_TYPE) {
+            throw ApiError.of(
+              'badRequest',
+              `a POST to /reconcile carries queries= or extend= as ${FORM_TYPE} (Reconciliation API 0.2), not ${type === '' ? 'a body without Content-Type' : shown(type, 60)}.`,
+            );
+          }
+          checkArgs(queryArgs(request), []);
+          args = argsOf(typeof request.body === 'string' ? request.body : '');
+        } else args = queryArgs(request);
+        checkArgs(args, ['queries', 'extend']);
+        const queries = arg(args, 'queries');
+        const extendText = arg(args, 'extend');
+        if (queries !== undefined && extendText !== undefined)
+          throw ApiError.of('badRequest', 'send either queries= or extend=, not both.');
+        if (queries !== undefined) return sendJson(reply, await reconcileBatch(sources, readQueryBatch(queries)));
+        if (extendText !== undefined) return sendJson(reply, await extend(sources, readExtendQuery(extendText)));
+        if (request.method === 'POST') throw ApiError.of('badRequest', 'the form has neither queries= nor extend=; send one of them.');
+        return reply
+          .header('Content-Type', JSON_TYPE)
+          .header('Cache-Control', `public, max-age=${config.http.cacheMaxAgeSeconds}`)
+          .send(JSON.stringify(buildManifest(manifestOptions(request))));
+      };
+      scope.get('/reconcile', options(keyUnlessManifest), endpoint);
+      scope.post('/reconcile', options(keyUnlessManifest), endpoint);
+    });
+  };
 
-    const keyed = options(deps.onRequest);
+  const registerLookups = (scope: FastifyInstance) => {
+    const keyed = options();
     scope.get('/reconcile/suggest/entity', keyed, async (request, reply) => {
       const args = queryArgs(request);
       checkArgs(args, ['prefix', 'cursor', 'type']);
@@ -243,5 +257,6 @@ export async function registerReconcileRoutes(app: FastifyInstance, deps: Reconc
         .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
         .send(previewHtml(entity, options));
     });
-  });
+  };
+  return { endpoint: registerEndpoint, lookups: registerLookups };
 }

@@ -6,7 +6,7 @@
  * into an engine request, with messages that say what to fix; this file renders the answer. docs/search.md describes
  * the fields, facets and sorts.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { exportHits } from '../../search/exportHits.js';
 import { afterIdOf, sendNdjson, wantsNdjson } from '../ndjson.js';
 import type { Config } from '../../config.js';
@@ -23,7 +23,6 @@ import type { SearchService } from './searchEngine.js';
 
 export interface SearchRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   search: SearchService;
 }
 
@@ -43,9 +42,9 @@ const PERSON_FACET_TYPES: Record<string, 'SEARCH'> = Object.fromEntries(personSc
 const SORTS = { item: ITEM_SORTS, person: PERSON_SORTS } as const;
 
 export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void {
-  const { config, onRequest, search } = deps;
+  const { config, search } = deps;
   const json = (request: FastifyRequest) => jsonOnly(request, config.http.requireAccept).contentType;
-  const cached = { onRequest, config: { digestValidators: true } };
+  const cached = { config: { digestValidators: true } };
 
   app.get(
     '/search',

@@ -6,7 +6,7 @@
  * values are those of the search with `facet=<name>&rows=0`, on the same engine and with
  * the same parameters as GET /search (GET /entities): docs/search.md "Facet values".
  */
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { PERSON_FACETS } from '../../domain/personFacets.js';
@@ -29,7 +29,6 @@ import type { Query } from '../searchRequest/queryParameters.js';
 
 export interface FacetValueRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   search: Pick<SearchRunner, 'engine'>;
 }
 
@@ -56,13 +55,13 @@ export function maxPages(limits: { defaultRows: number; maxOffset: number }): st
 }
 
 export function registerFacetValueRoutes(app: FastifyInstance, deps: FacetValueRouteDeps): void {
-  const { config, onRequest, search } = deps;
+  const { config, search } = deps;
   const json = (request: FastifyRequest) => jsonOnly(request, config.http.requireAccept).contentType;
   const cached = { digestValidators: true };
 
   app.get(
     '/search/facets/:facetName',
-    { onRequest, schema: itemFacetValuesSchema, config: { ...cached, parameterHints: ITEM_FACET_VALUE_HINTS } },
+    { schema: itemFacetValuesSchema, config: { ...cached, parameterHints: ITEM_FACET_VALUE_HINTS } },
     async (request, reply) => {
       const type = json(request);
       const { facetName } = request.params as { facetName: string };
@@ -78,7 +77,7 @@ export function registerFacetValueRoutes(app: FastifyInstance, deps: FacetValueR
   for (const prefix of ['/search/person', '/entities']) {
     app.get(
       `${prefix}/facets/:facetName`,
-      { onRequest, schema: personFacetValuesSchema, config: { ...cached, parameterHints: PERSON_FACET_VALUE_HINTS } },
+      { schema: personFacetValuesSchema, config: { ...cached, parameterHints: PERSON_FACET_VALUE_HINTS } },
       async (request, reply) => {
         const type = json(request);
         const { facetName } = request.params as { facetName: string };
@@ -90,12 +89,12 @@ export function registerFacetValueRoutes(app: FastifyInstance, deps: FacetValueR
           .send(facetEntry(facetName, result.facets.find((f) => f.field === facetName)?.values ?? []));
       },
     );
-    app.get(`${prefix}/facets/maxpages`, { onRequest, schema: maxPagesSchema('person'), config: cached }, async (request, reply) =>
+    app.get(`${prefix}/facets/maxpages`, { schema: maxPagesSchema('person'), config: cached }, async (request, reply) =>
       reply.header('Content-Type', json(request)).send(maxPages(ENTITY_LIMITS)),
     );
   }
 
-  app.get('/search/facets/maxpages', { onRequest, schema: maxPagesSchema('item'), config: cached }, async (request, reply) =>
+  app.get('/search/facets/maxpages', { schema: maxPagesSchema('item'), config: cached }, async (request, reply) =>
     reply.header('Content-Type', json(request)).send(maxPages(SEARCH_LIMITS)),
   );
 }

@@ -6,7 +6,7 @@
  * `fields: true`), then a relevance search for any of its terms, without the item itself.
  * docs/search.md "More like this".
  */
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { searchResultToJson } from '../bodies/searchResult.js';
@@ -24,7 +24,6 @@ import type { SearchService } from './searchEngine.js';
 
 export interface MltRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   search: Pick<SearchService, 'engine'>;
 }
 
@@ -81,8 +80,8 @@ export function mltClauses(stored: Record<string, StoredValue>, fields: readonly
 }
 
 export function registerMltRoutes(app: FastifyInstance, deps: MltRouteDeps): void {
-  const { config, onRequest, search } = deps;
-  app.get('/search/mlt', { onRequest, schema: mltSchema, config: { digestValidators: true } }, async (request, reply) => {
+  const { config, search } = deps;
+  app.get('/search/mlt', { schema: mltSchema, config: { digestValidators: true } }, async (request, reply) => {
     const type = jsonOnly(request, config.http.requireAccept).contentType;
     const q = request.query as Query;
     for (const f of list(q.facet)) {

@@ -5,7 +5,7 @@
  * of their own (src/search/organizationIndex.ts), rebuilt when the data version moves.
  * Parameters and answers as the person search's family: docs/search.md "Organizations".
  */
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { SearchRequest, SearchResult } from '../../search/engine/types.js';
 import { buildOrganizationIndex, ORGANIZATION_FACETS, type OrganizationIndex } from '../../search/organizationIndex.js';
@@ -30,14 +30,13 @@ import { facetEntry, maxPages } from './searchFacetValues.js';
 
 export interface OrganizationRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   store: Pick<Store, 'dataVersion' | 'listProviders'>;
 }
 
 const FACETS: readonly string[] = ORGANIZATION_FACETS;
 
 export function registerOrganizationRoutes(app: FastifyInstance, deps: OrganizationRouteDeps): void {
-  const { config, onRequest, store } = deps;
+  const { config, store } = deps;
   const json = (request: FastifyRequest) => jsonOnly(request, config.http.requireAccept).contentType;
   const cached = { digestValidators: true };
   let built: { version: string; organizations: OrganizationIndex } | undefined;
@@ -66,7 +65,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
 
   app.get(
     '/search/organization',
-    { onRequest, schema: organizationSearchSchema, config: { ...cached, parameterHints: ORGANIZATION_PARAMETER_HINTS } },
+    { schema: organizationSearchSchema, config: { ...cached, parameterHints: ORGANIZATION_PARAMETER_HINTS } },
     async (request, reply) => {
       const type = json(request);
       const { request: engineRequest, randomSeed } = toOrganizationSearch(request.query as Query);
@@ -85,7 +84,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
     },
   );
 
-  app.get('/search/organization/facets', { onRequest, schema: organizationFacetsSchema, config: cached }, async (request, reply) => {
+  app.get('/search/organization/facets', { schema: organizationFacetsSchema, config: cached }, async (request, reply) => {
     const wanted = (request.query as { type?: string }).type?.toUpperCase();
     const facets = FACETS.filter(() => wanted === undefined || wanted === 'SEARCH').map((name) => ({ name, type: 'SEARCH' }));
     return reply.header('Content-Type', json(request)).send(JSON.stringify(facets));
@@ -93,7 +92,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
 
   app.get(
     '/search/organization/facets/:facetName',
-    { onRequest, schema: organizationFacetValuesSchema, config: { ...cached, parameterHints: ORGANIZATION_PARAMETER_HINTS } },
+    { schema: organizationFacetValuesSchema, config: { ...cached, parameterHints: ORGANIZATION_PARAMETER_HINTS } },
     async (request, reply) => {
       const type = json(request);
       const { facetName } = request.params as { facetName: string };
@@ -104,19 +103,15 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
     },
   );
 
-  app.get(
-    '/search/organization/facets/maxpages',
-    { onRequest, schema: maxPagesSchema('organization'), config: cached },
-    async (request, reply) => reply.header('Content-Type', json(request)).send(maxPages(SEARCH_LIMITS)),
+  app.get('/search/organization/facets/maxpages', { schema: maxPagesSchema('organization'), config: cached }, async (request, reply) =>
+    reply.header('Content-Type', json(request)).send(maxPages(SEARCH_LIMITS)),
   );
 
-  app.get(
-    '/search/organization/sortcriteria',
-    { onRequest, schema: organizationSortCriteriaSchema, config: cached },
-    async (request, reply) => reply.header('Content-Type', json(request)).send(JSON.stringify(ORGANIZATION_SORTS)),
+  app.get('/search/organization/sortcriteria', { schema: organizationSortCriteriaSchema, config: cached }, async (request, reply) =>
+    reply.header('Content-Type', json(request)).send(JSON.stringify(ORGANIZATION_SORTS)),
   );
 
-  app.get('/search/organization/suggest', { onRequest, schema: organizationSuggestSchema, config: cached }, async (request, reply) => {
+  app.get('/search/organization/suggest', { schema: organizationSuggestSchema, config: cached }, async (request, reply) => {
     const type = json(request);
     const { prefix, rows } = readSuggestion(request.query as Query, {
       completes: 'a name',

@@ -9,7 +9,7 @@
  * ../searchRequest/solrSearch.ts reads the parameters; the stored fields that `fl` picks are
  * the schema's (Schema.storedFields), listed in docs/search.md "Solr-native select".
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import { solrErrorToJson, solrResponseToJson, type SolrParams } from '../bodies/solrResponse.js';
@@ -54,12 +54,11 @@ function echoed(request: FastifyRequest): SolrParams {
 
 export interface SolrRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   search: SearchService;
 }
 
 export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): void {
-  const { config, onRequest, search } = deps;
+  const { config, search } = deps;
   /** Every failure of these routes in Solr's shape, with the status, message and headers of the catalog's answer. */
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const api = apiErrorOf(error, request, config.search);
@@ -72,7 +71,7 @@ export function registerSolrRoutes(app: FastifyInstance, deps: SolrRouteDeps): v
 
   app.get(
     '/search/index/:index/:handler',
-    { onRequest, schema: solrSelectSchema, errorHandler, config: { digestValidators: false } },
+    { schema: solrSelectSchema, errorHandler, config: { digestValidators: false } },
     async (request: FastifyRequest, reply: FastifyReply) => {
       const started = performance.now();
       const type = jsonOnly(request, config.http.requireAccept).contentType;

@@ -13,7 +13,7 @@
  * read of the data: it names the operator's harvest sources (their URLs are
  * shown without user information or query).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import type { HarvestStatus, LoadRun, Store } from '../../store/Store.js';
@@ -24,7 +24,6 @@ import { statusSchema, versionSchema } from '../partSchemas.js';
 
 export interface ServiceRouteDeps {
   config: Config;
-  onRequest: onRequestHookHandler;
   store: Pick<Store, 'countItems' | 'countPersons' | 'dataVersion' | 'listHarvests' | 'listLoads'>;
 }
 
@@ -71,12 +70,10 @@ const loadEntry = (l: LoadRun) => ({
   problems: l.problems,
 });
 
-export function registerServiceRoutes(app: FastifyInstance, deps: ServiceRouteDeps): void {
-  const { config, store } = deps;
-  // Counting a million rows takes a while; the answer only changes with the data.
-  let counted: { version: string; items: number; persons: number } | undefined;
-
-  async function version(request: FastifyRequest, reply: FastifyReply) {
+/** GET /version, which needs no key (the server registers it among the public routes). */
+export function registerVersionRoute(app: FastifyInstance, deps: Pick<ServiceRouteDeps, 'config'>): void {
+  const { config } = deps;
+  app.get('/version', { schema: versionSchema }, async (request: FastifyRequest, reply: FastifyReply) => {
     const accept = request.headers.accept;
     if (accept === undefined || accept.trim() === '') {
       if (config.http.requireAccept) throw ApiError.of('notAcceptable', 'text/plain (none was sent)');
@@ -84,7 +81,14 @@ export function registerServiceRoutes(app: FastifyInstance, deps: ServiceRouteDe
       throw ApiError.of('notAcceptable', 'text/plain');
     }
     return reply.header('Content-Type', 'text/plain; charset=utf-8').header('Cache-Control', 'no-cache').send(VERSION);
-  }
+  });
+}
+
+/** GET /status, which needs a key (the server registers it among the keyed routes). */
+export function registerStatusRoute(app: FastifyInstance, deps: ServiceRouteDeps): void {
+  const { config, store } = deps;
+  // Counting a million rows takes a while; the answer only changes with the data.
+  let counted: { version: string; items: number; persons: number } | undefined;
 
   async function status(request: FastifyRequest, reply: FastifyReply) {
     const rep = jsonOnly(request, config.http.requireAccept);
@@ -103,6 +107,5 @@ export function registerServiceRoutes(app: FastifyInstance, deps: ServiceRouteDe
     return reply.header('Content-Type', rep.contentType).header('Cache-Control', 'no-cache').send(JSON.stringify(body));
   }
 
-  app.get('/version', { schema: versionSchema }, version);
-  app.get('/status', { onRequest: deps.onRequest, schema: statusSchema }, status);
+  app.get('/status', { schema: statusSchema }, status);
 }
