@@ -55,8 +55,12 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   const tick = () => clock.tick(1024);
   let after: CursorValue[] | undefined;
   let order: Component[] = [];
-  /** The best `skip + rows` hits of one shard's part of the hits, in order. */
-  const pageOf = (part: Hits): ShardHit[] => {
+  /**
+   * The best `skip + rows` hits of one shard's part of the hits, in order; with `values`,
+   * each with its sort values, which the merge compares (one shard needs only the last
+   * hit's, for the cursor: a page of many rows need not make a key string per hit).
+   */
+  const pageOf = (part: Hits, values: boolean): ShardHit[] => {
     const plan = sortPlan(ix, req.sort, req.query, part, tierDocs);
     order = plan.order;
     if (req.cursor !== undefined && req.cursor !== '*') after ??= decodeCursor(req.cursor, fingerprint, order.length);
@@ -64,14 +68,15 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
     return smallestHits(part.docs.length, order, skip + req.rows, after, tick, coarse).map((h) => ({
       doc: part.docs[h]!,
       score: part.scores ? part.scores[h]! : 0,
-      values: order.map((c) => c.value(h)),
+      values: values ? order.map((c) => c.value(h)) : [],
+      hit: h,
     }));
   };
   const page = (
     shards === 1
-      ? pageOf(ordered)
+      ? pageOf(ordered, false)
       : mergePages(
-          shardHits(ordered, shards).map((part) => pageOf(part)),
+          shardHits(ordered, shards).map((part) => pageOf(part, true)),
           order,
           skip + req.rows,
         )
@@ -98,7 +103,9 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   }
   if (req.cursor !== undefined) {
     const last = page[page.length - 1];
-    result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, last.values);
+    // one shard: `order` is still the plan of its one part, which `last.hit` is a hit of
+    const values = last === undefined ? [] : shards === 1 ? order.map((c) => c.value(last.hit)) : last.values;
+    result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, values);
   }
   return result;
 }

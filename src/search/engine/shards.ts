@@ -13,6 +13,8 @@ export interface ShardHit {
   doc: number;
   score: number;
   values: CursorValue[];
+  /** Its place among its shard's hits (what the shard's sort plan compares). */
+  hit: number;
 }
 
 /** The shards' parts of `hits`: `count` contiguous runs of nearly equal length (some empty when there are fewer hits). */
