@@ -20,7 +20,6 @@ export default tseslint.config(
       // The Store interface is async so that every backend fits it; SQLite's answers are synchronous
       // (better-sqlite3), so its methods are async without awaiting anything.
       '@typescript-eslint/require-await': 'off',
-      // Unused arguments keep a signature readable (handlers, visitors); an underscore marks the rest.
       // Fastify takes async hooks and handlers (it awaits what they return); so do our own
       // callback registries. Misused promises in conditions and spreads are still errors.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, properties: false } }],
@@ -33,6 +32,7 @@ export default tseslint.config(
       // A caught error passed on as it came (unknown) is allowed: wrapping it would lose its class.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
+      // Unused arguments keep a signature readable (handlers, visitors); an underscore marks the rest.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
