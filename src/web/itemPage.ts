@@ -1,0 +1,94 @@
+import { licenseName, readableFields } from './fieldValues.js';
+import { first, frame, itemPath, problemPage, type PageAnswer, type PageRequest } from './frame.js';
+import { itemView } from './itemView.js';
+import { shownFiles, shownImages } from './mediaView.js';
+import { format } from './messages.js';
+import type { PageDeps } from './pageDeps.js';
+import { itemMeta } from './pageMeta.js';
+import { readSearchState, searchUrl } from './searchState.js';
+
+/** The RDF syntaxes of an item's EDM graph at /items/{id} (src/http/linkedData.ts). */
+const LINKED_DATA_TYPES = ['application/ld+json', 'text/turtle', 'application/n-triples', 'application/rdf+xml'] as const;
+const CHILD_ROWS = 20;
+
+/** The item page (docs/pages.md): the record for people, its media, its place in the hierarchy. */
+export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Promise<PageAnswer> {
+  const { store, render, media } = deps;
+  const f = frame(itemPath(id), req, (t) => t.notFound);
+  const doc = await store.getItemDocument(id, 'json');
+  if (doc === undefined) return problemPage(render, f, 404, f.t.notFound, format(f.t.itemNotFound, { id }));
+  if (doc.blockedReason !== null) return problemPage(render, f, 404, f.t.notFound, f.t.blocked);
+  const view = itemView(id, JSON.parse(doc.body.toString('utf8')));
+  const { state } = readSearchState({});
+  const cpage = pageParam(first(req.query.cpage));
+  const children = (await store.getChildren(id, (cpage - 1) * CHILD_ROWS, CHILD_ROWS)) ?? { total: 0, nodes: [] };
+  const childPages = Math.max(1, Math.ceil(children.total / CHILD_ROWS));
+  const pagedLink = (p: number) => f.link(p === 1 ? itemPath(id) : `${itemPath(id)}?cpage=${p}`);
+  const crumbs = await breadcrumb(deps.store, id);
+  const enc = encodeURIComponent(id);
+  // The package's preview thumbnail stands in for an item whose binaries list no image.
+  const images =
+    view.images.length > 0 || view.thumbnail === ''
+      ? view.images
+      : [{ renditions: [{ href: view.thumbnail, variant: '' }], name: '', mimetype: '' }];
+  return {
+    status: 200,
+    html: render('item', {
+      ...f,
+      title: view.title,
+      item: view,
+      fields: readableFields(view.fields, f.lang),
+      licenseName: view.license === undefined ? '' : licenseName(view.license.url) || licenseName(view.license.text),
+      images: await shownImages(images, media, f.t),
+      files: await shownFiles(view.files, media, f.lang, f.t),
+      crumbs: crumbs.map((n) => ({ label: n.label || n.id, href: f.link(itemPath(n.id)) })),
+      children: children.nodes.map((c) => ({ label: c.label || c.id, href: f.link(itemPath(c.id)), childCount: c.childCount })),
+      childTotal: children.total,
+      childPage: cpage,
+      childPages,
+      childPrevious: cpage > 1 ? pagedLink(cpage - 1) : undefined,
+      childNext: cpage < childPages ? pagedLink(cpage + 1) : undefined,
+      treeHref: f.link(`${itemPath(id)}/tree`),
+      inHierarchy: crumbs.length > 0 || children.total > 0,
+      providerSearch:
+        view.provider === undefined
+          ? undefined
+          : f.link(searchUrl({ ...state, filters: [{ field: 'provider_fct', value: view.provider.name }] })),
+      // For search engines and link previews (docs/pages.md "Found by search engines").
+      meta: itemMeta({
+        item: view,
+        path: itemPath(id),
+        origin: req.origin ?? '',
+        parent:
+          crumbs.length === 0
+            ? undefined
+            : {
+                path: itemPath(crumbs[crumbs.length - 1]!.id),
+                label: crumbs[crumbs.length - 1]!.label || crumbs[crumbs.length - 1]!.id,
+              },
+      }),
+      // The item's EDM graph in each RDF syntax, by Accept at the API's path (docs/linked-data.md).
+      alternates: LINKED_DATA_TYPES.map((type) => ({ type, href: `/items/${enc}` })),
+      // The API answers JSON or XML by Accept (a browser's gets XML): the labels name the resource.
+      api: [
+        { label: f.t.apiPackage, href: `/items/${enc}`, type: 'application/json' },
+        { label: f.t.apiAip, href: `/items/${enc}/aip`, type: 'application/xml' },
+        { label: 'EDM', href: `/items/${enc}/edm`, type: 'application/xml' },
+        // The manifest only where there is one: an item without binaries answers 404 there.
+        ...(view.hasManifest ? [{ label: f.t.apiIiif, href: `/items/${enc}/iiif`, type: 'application/ld+json' }] : []),
+        { label: f.t.apiParents, href: `/items/${enc}/parents`, type: 'application/json' },
+      ],
+    }),
+  };
+}
+
+/** The item itself first, up to the root: reversed into a breadcrumb, root first, without the item. */
+async function breadcrumb(store: PageDeps['store'], id: string) {
+  const ancestry = await store.getAncestry(id);
+  if (ancestry === undefined) return [];
+  return ancestry.nodes.slice(1).reverse();
+}
+
+function pageParam(value: string | undefined): number {
+  return value !== undefined && /^[0-9]{1,6}$/.test(value) && Number(value) >= 1 ? Number(value) : 1;
+}
