@@ -246,8 +246,8 @@ export interface OaiRecord {
   deleted: boolean;
   /** Its setSpecs, in code point order. */
   sets: string[];
-  /** The package's cortex XML, when asked for and not deleted. */
-  xml?: string;
+  /** The package's cortex XML as UTF-8 bytes, when asked for and not deleted (a format decodes what it needs). */
+  body?: Buffer;
 }
 
 export interface OaiListQuery {

@@ -40,10 +40,13 @@ test('every fixture package: the cut EDM is the EDM part', async () => {
     const ids = await opened.store.listItemIds({ limit: 10_000 });
     assert.ok(ids.length > 800, `${ids.length} packages`);
     for (const id of ids) {
-      const xml = (await opened.store.getItemDocument(id, 'xml'))!.body.toString('utf8');
+      const bytes = (await opened.store.getItemDocument(id, 'xml'))!.body;
+      const xml = bytes.toString('utf8');
       const cut = edmRdfElement(xml);
       assert.ok(cut !== undefined, `${id}: has EDM`);
       assert.deepEqual(tree(parseXml(cut)), viaParser(xml), `${id}: the same EDM`);
+      // The stored bytes, as the provider hands them over: only the prefix up to </edm> decoded.
+      assert.equal(edmRdfElement(bytes), cut, `${id}: the same cut from the bytes`);
     }
   } finally {
     await opened.dispose();
@@ -58,12 +61,21 @@ test('odd shapes: a comment, a prefixed RDF bound on <edm>, an element in the de
     `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF r:about="y"/></edm></cortex>`,
     `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF><!-- inside --><r:Description/></r:RDF></edm></cortex>`,
     `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF><r:Description a="&lt;edm&gt;"/></r:RDF></edm><view/></cortex>`,
+    // Where a first </edm> is not the edm part's end, and text of several bytes a character.
+    `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><!-- </edm> --><edm><r:RDF><r:Description a="Grüße"/></r:RDF></edm></cortex>`,
+    `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><properties><![CDATA[</edm>]]></properties><edm><r:RDF r:about="ä"/></edm></cortex>`,
+    `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF><r:Description a="ß"/></r:RDF></edm ><view><![CDATA[</edm>]]></view></cortex>`,
+    `<cortex xmlns="${CORTEX}" xmlns:r="${RDF}"><edm><r:RDF><r:Description a="€"/></r:RDF></edm><!-- after --></cortex>`,
   ];
   for (const xml of shapes) {
     const cut = edmRdfElement(xml);
     assert.ok(cut !== undefined, xml);
     assert.deepEqual(tree(parseXml(cut)), viaParser(xml), xml);
+    const fromBytes = edmRdfElement(Buffer.from(xml, 'utf8'));
+    assert.ok(fromBytes !== undefined, `bytes: ${xml}`);
+    assert.deepEqual(tree(parseXml(fromBytes)), viaParser(xml), `bytes: ${xml}`);
   }
+  assert.equal(edmRdfElement(Buffer.from(`<cortex xmlns="${CORTEX}"><properties/></cortex>`)), undefined);
   assert.equal(edmRdfElement(`<cortex xmlns="${CORTEX}"><properties/></cortex>`), undefined);
   // An RDF prefix that is not RDF's namespace is no EDM part.
   assert.equal(edmRdfElement(`<cortex xmlns="${CORTEX}" xmlns:r="urn:other"><edm><r:RDF/></edm></cortex>`), undefined);

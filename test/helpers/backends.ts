@@ -88,7 +88,9 @@ export const POSTGRES: TestBackend = {
     };
   },
   connect: (url) => openPostgresStore({ url, maxConnections: 2 }),
-  config: (url) => ({ backend: 'postgres', url }),
+  // store.path names the data directory under PostgreSQL (the default search index goes
+  // beside it, src/search/indexPath.ts): a temporary one, so no test writes into data/.
+  config: (url) => ({ backend: 'postgres', url, path: join(tempDir('pgdata'), 'heritage.db') }),
 };
 
 /** Every backend, in the order the loops run them. */

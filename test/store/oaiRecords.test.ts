@@ -83,7 +83,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await heads(store, 'sector-sec_04'), [`A:live:${lib}`]);
       const first = (await store.getOaiRecord('A', true))!;
       assert.ok(first.datestamp >= before && first.datestamp <= Math.floor(Date.now() / 1000), `datestamp ${first.datestamp}`);
-      assert.ok(first.xml?.includes('<item-id>A</item-id>'), 'the package XML comes with the record');
+      assert.ok(first.body?.toString('utf8').includes('<item-id>A</item-id>'), 'the package XML comes with the record');
       assert.equal(await store.oaiEarliestDatestamp(), first.datestamp);
 
       // The same package again changes nothing; a changed one moves its datestamp.
@@ -109,7 +109,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await heads(store), [`A:live:${lib}`, `B:deleted:${mus}`, 'C:deleted:']);
       assert.deepEqual(await heads(store, 'sector-sec_06'), [`B:deleted:${mus}`]);
       const gone = (await store.getOaiRecord('B', true))!;
-      assert.equal(gone.xml, undefined);
+      assert.equal(gone.body, undefined);
       assert.equal(gone.deleted, true);
       assert.equal(await store.oaiSetExists('sector-sec_06'), true, 'a set of deleted records is still a set');
 

@@ -27,19 +27,19 @@ interface Format {
   prefix: string;
   schema: string;
   namespace: string;
-  /** The metadata element of a live record; undefined when the package cannot give it. */
-  write(xml: string): string | undefined;
+  /** The metadata element of a live record (the package's UTF-8 bytes); undefined when the package cannot give it. */
+  write(body: Buffer): string | undefined;
 }
 
 /** The package as stored, the cortex document element (no DOCTYPE ever: none is stored, and none would be passed on). */
-function cortexElement(xml: string): string | undefined {
-  const body = documentElementText(xml);
+function cortexElement(bytes: Buffer): string | undefined {
+  const body = documentElementText(bytes.toString('utf8'));
   return /^<[A-Za-z_]/.test(body) ? body : undefined;
 }
 
 export const FORMATS: readonly Format[] = [
   { prefix: 'edm', schema: 'http://www.europeana.eu/schemas/edm/EDM.xsd', namespace: NS.edm, write: edmRdfElement },
-  { prefix: 'oai_dc', schema: OAI_DC_SCHEMA, namespace: OAI_DC_NS, write: oaiDcElement },
+  { prefix: 'oai_dc', schema: OAI_DC_SCHEMA, namespace: OAI_DC_NS, write: (body) => oaiDcElement(body.toString('utf8')) },
   // No public schema describes the cortex package: its namespace stands for it (docs/oai-pmh.md "Formats").
   { prefix: 'ddb', schema: NS.cortex, namespace: NS.cortex, write: cortexElement },
 ];
@@ -143,7 +143,7 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
                 'noMetadataFormats',
                 'The record is deleted: no format of it is available any more (its header is listed with status="deleted").',
               );
-            formats = FORMATS.filter((f) => f.write(record.xml!) !== undefined);
+            formats = FORMATS.filter((f) => f.write(record.body!) !== undefined);
             if (formats.length === 0)
               return fail('noMetadataFormats', 'The package of this record cannot be given in any format of this repository.');
           }
@@ -192,12 +192,12 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
             return respond(
               recordElement({ identifier: args.identifier!, datestamp: record.datestamp, deleted: true, sets: record.sets }, undefined),
             );
-          const metadata = format.write(record.xml!);
+          const metadata = format.write(record.body!);
           if (metadata === undefined)
             return fail(
               'cannotDisseminateFormat',
               `The package of this record has nothing to give as ${format.prefix}: ask for ${FORMATS.filter(
-                (f) => f.write(record.xml!) !== undefined,
+                (f) => f.write(record.body!) !== undefined,
               )
                 .map((f) => f.prefix)
                 .join(' or ')}.`,
@@ -268,7 +268,7 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
                 parts.push(header(r));
                 continue;
               }
-              const metadata = r.deleted ? undefined : format.write(r.xml!);
+              const metadata = r.deleted ? undefined : format.write(r.body!);
               if (!r.deleted && metadata === undefined) continue;
               parts.push(
                 recordElement({ identifier: identifierOf(r.id), datestamp: r.datestamp, deleted: r.deleted, sets: r.sets }, metadata),

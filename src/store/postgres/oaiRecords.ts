@@ -141,7 +141,7 @@ function toRecord(r: RecordRow, bodies: boolean): OaiRecord {
     // A live record without a body cannot be: the body goes with the items row it joins.
     deleted: r.deleted || (bodies && r.body === null),
     sets: r.sets,
-    ...(r.body === null ? {} : { xml: decodeBody(r.body).toString('utf8') }),
+    ...(r.body === null ? {} : { body: decodeBody(r.body) }),
   };
 }
 

@@ -228,7 +228,7 @@ export class SqliteOai implements Sync<OaiStore> {
       // A live record without a body cannot be: the body goes with the items row it joins.
       deleted: r.deleted === 1 || (bodies && r.body === null),
       sets: sets.get(r.num) ?? [],
-      ...(r.body === null ? {} : { xml: decodeBody(r.body).toString('utf8') }),
+      ...(r.body === null ? {} : { body: decodeBody(r.body) }),
     }));
   }
 
