@@ -93,6 +93,15 @@ export const ERRORS = {
     (count: number, max: number) =>
       `The reconciliation request holds ${count} queries or ids; at most ${max} are taken at once (the manifest's batchSize). Send them in batches of ${max} or fewer.`,
   ),
+  // The W3C Reconciliation API 0.2 "Authentication": "When invalid authentication is supplied in any
+  // HTTP request, the service MUST return an HTTP 401 error" (the other routes answer 403, as the DDB).
+  reconcileInvalidApiKey: define(
+    'NotAuthorizedException',
+    401,
+    [],
+    () =>
+      "The API key is unknown or revoked. Send a valid key as the manifest's security scheme says (oauth_consumer_key=<API key>); the operator of this service gives keys.",
+  ),
   reconcileEntityNotFound: define(
     'EntityNotFoundException',
     404,

@@ -405,6 +405,27 @@ for (const backend of BACKENDS) {
         payload: 'queries={}',
       });
       assert.equal(post.statusCode, 401);
+      // A wrong key is a 401 too (the API's "Authentication"), not the 403 of the other routes.
+      const wrong = 'not-a-key-0123456789';
+      for (const url of [q, '/reconcile/suggest/entity?prefix=Go', '/reconcile/preview?id=x', '/reconcile/properties?type=person']) {
+        const r = await inject(t, `${url}&oauth_consumer_key=${wrong}`, { key: false });
+        assert.equal(r.statusCode, 401, url);
+        assert.equal(r.headers['access-control-allow-origin'], '*');
+        assert.deepEqual(r.json(), {
+          name: 'NotAuthorizedException',
+          status: 401,
+          message:
+            "The API key is unknown or revoked. Send a valid key as the manifest's security scheme says (oauth_consumer_key=<API key>); the operator of this service gives keys.",
+        });
+      }
+      const wrongPost = await inject(t, '/reconcile', {
+        method: 'POST',
+        key: false,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `OAuth oauth_consumer_key="${wrong}"` },
+        payload: 'queries={}',
+      });
+      assert.equal(wrongPost.statusCode, 401, wrongPost.body);
+      assert.equal(wrongPost.body.includes(wrong), false);
       // The key as the manifest says: in the query.
       const byQuery = await inject(t, `${q}&oauth_consumer_key=${t.key}`, { key: false });
       assert.equal(byQuery.statusCode, 200, byQuery.body);

@@ -94,6 +94,19 @@ function checkArgs(args: Args, allowed: readonly string[]): void {
 
 const arg = (args: Args, name: string) => args.get(name)?.[0];
 
+/**
+ * A key the check refused (403 on every other route, as on the real service) is the 401 the
+ * Reconciliation API's "Authentication" requires; everything else goes on to the application's
+ * handler (../errorHandler.ts). The route's own handler, so that the key check's error, thrown in
+ * a hook, comes here too.
+ */
+function reconcileErrors(error: unknown): never {
+  if (error instanceof ApiError && error.errorName === 'NotAuthorizedException' && error.status === 403) {
+    throw ApiError.of('reconcileInvalidApiKey').withHeaders(error.headers);
+  }
+  throw error;
+}
+
 function cursorOf(args: Args): number {
   const text = arg(args, 'cursor');
   if (text === undefined || text === '') return 0;
@@ -158,6 +171,7 @@ export function createReconcileRoutes(deps: ReconcileRouteDeps): ReconcileRoutes
   const options = (onRequest?: onRequestHookHandler): RouteShorthandOptions => ({
     schema: { hide: true },
     config: { ...OPEN_CORS, ignoresQuery: true },
+    errorHandler: reconcileErrors,
     ...(onRequest === undefined ? {} : { onRequest }),
   });
 
