@@ -11,8 +11,11 @@ import type { CorsHeaders } from './corsHeaders.js';
 import type { SendError } from './errorHandler.js';
 import { redactUrl } from './redact.js';
 
-/** Every operation is read-only (spec section 4). */
+/** Every operation of the DDB's API is read-only (spec section 4). */
 export const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** The Allow of a path that also takes POST: OAI-PMH's (OAI-PMH 2.0 section 3.1.1.2) and the Reconciliation API's forms. */
+const ALLOW_POST = 'GET, HEAD, POST, OPTIONS';
 
 /**
  * The paths the routes answer, learnt from the routes themselves (an onRoute
@@ -24,6 +27,8 @@ export interface KnownPaths {
   onRoute(route: RouteOptions): void;
   /** Whether a concrete path (no query string, /2 prefix already removed) is one of the routes'. */
   isKnown(path: string): boolean;
+  /** The `Allow` of a known path: ALLOW, with POST where a route takes it. */
+  allowOf(path: string): string;
   /**
    * The operations for the 404's message: the paths of the GET routes that /openapi.json
    * describes (not hidden), in the order they were registered, as OpenAPI writes them
@@ -47,6 +52,7 @@ function patternOf(url: string): RegExp {
 
 export function createKnownPaths(): KnownPaths {
   const patterns: RegExp[] = [/^\*$/];
+  const posted: RegExp[] = [];
   const seen = new Set<string>();
   const described: string[] = [];
   let listed: string | undefined;
@@ -54,6 +60,7 @@ export function createKnownPaths(): KnownPaths {
     onRoute(route) {
       // Only the GET routes: @fastify/cors's OPTIONS route for '*' would make every path known.
       const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (methods.includes('POST')) posted.push(patternOf(route.url));
       if (!methods.includes('GET') || seen.has(route.url)) return;
       // A page that shares its path with the API answers browsers only (./routes/pages.ts):
       // for the API the path is known only through a route of its own.
@@ -66,6 +73,7 @@ export function createKnownPaths(): KnownPaths {
       }
     },
     isKnown: (path) => patterns.some((p) => p.test(path)),
+    allowOf: (path) => (posted.some((p) => p.test(path)) ? ALLOW_POST : ALLOW),
     operations: () => (listed ??= described.join(', ')),
   };
 }
@@ -95,6 +103,6 @@ export function plainOptionsHook(cors: CorsHeaders, send: SendError, known: Know
     if (!known.isKnown(path))
       return send(request, reply, ApiError.of('routeNotFound', 'OPTIONS', redactUrl(pathOf(request.originalUrl)), known.operations()));
     cors.addTo(reply, request.headers.origin);
-    reply.code(204).header('Allow', ALLOW).header('Content-Length', '0').send();
+    reply.code(204).header('Allow', known.allowOf(path)).header('Content-Length', '0').send();
   };
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERRORS } from '../errors.js';
 import { errorToJson, errorToXml, type ErrorBody } from './bodies/errorBody.js';
-import { ALLOW, pathOf, type KnownPaths } from './allowedMethods.js';
+import { pathOf, type KnownPaths } from './allowedMethods.js';
 import type { CorsHeaders } from './corsHeaders.js';
 import { apiErrorOf, type ErrorMappingSettings } from './errorMapping.js';
 import { errorRepresentation } from './formatChoice.js';
@@ -37,6 +37,10 @@ export function installErrorHandling(app: FastifyInstance, send: SendError, know
     const shownPath = redactUrl(pathOf(request.originalUrl));
     if (!known.isKnown(pathOf(request.url)))
       return send(request, reply, ApiError.of('routeNotFound', request.method, shownPath, known.operations()));
-    return send(request, reply, ApiError.of('methodNotAllowed', request.method, shownPath).withHeaders({ Allow: ALLOW }));
+    return send(
+      request,
+      reply,
+      ApiError.of('methodNotAllowed', request.method, shownPath).withHeaders({ Allow: known.allowOf(pathOf(request.url)) }),
+    );
   });
 }

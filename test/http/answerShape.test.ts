@@ -186,6 +186,15 @@ for (const backend of BACKENDS) {
         const [method, path] = line.split(' ');
         assert.equal(res.body, body(404, 'NotFoundException', await notFoundMessage(t.app, method!, path!)));
       }
+      // OAI-PMH and the Reconciliation API also take their arguments as a POSTed form: Allow says so.
+      for (const path of ['/oai', '/reconcile', '/2/oai']) {
+        const res = await ask(`OPTIONS ${path}`);
+        assert.equal(res.status, 204, path);
+        assert.equal(headersOf(res).allow, 'GET, HEAD, POST, OPTIONS', path);
+        const refused = await ask(`PUT ${path}`, 'Content-Type: application/json\r\nContent-Length: 2\r\n', '{}');
+        assert.equal(refused.status, 405, path);
+        assert.equal(headersOf(refused).allow, 'GET, HEAD, POST, OPTIONS', path);
+      }
       // A real preflight is still answered by the CORS plugin.
       const preflight = await ask('OPTIONS /entities', 'Origin: https://app.example\r\nAccess-Control-Request-Method: GET\r\n');
       assert.equal(preflight.status, 204);
