@@ -105,9 +105,6 @@ export async function entityCases(
     (JSON.parse(places.body.toString()) as { facets: Array<{ field: string; facetValues: Array<{ value: string }> }> }).facets.find(
       (f) => f.field === 'person_place_fct',
     )?.facetValues[0]?.value ?? 'Berlin';
-  // Entity targets are latencies: measured with one connection, so p99 is the time a
-  // request takes, not the queue in front of it; the 50-connection rows show throughput.
-  const one = 1;
   return [
     { name: 'aip JSON', path: `/items/${item}/aip`, headers: json, target: '≥ 0.8 × ceiling' },
     { name: `aip JSON, ${spread} items in turn`, path: rotating[0]!, paths: rotating, headers: json, target: '≥ 0.8 × ceiling' },
@@ -115,38 +112,73 @@ export async function entityCases(
     { name: 'aip JSON, gzip', path: `/items/${item}/aip`, headers: { ...json, 'accept-encoding': 'gzip' }, target: '≥ 0.8 × ceiling' },
     { name: 'parents, depth 12', path: `/items/${manifest.deepLeafId}/parents`, headers: json, target: '≥ 0.7 × ceiling' },
     { name: 'parents, shallow, XML', path: `/items/${manifest.shallowItemId}/parents`, headers: xml, target: '≥ 0.7 × ceiling' },
+    ...entitySearchCases(
+      {
+        rare: manifest.rareTerm,
+        common: manifest.commonTerm,
+        veryCommon: manifest.veryCommonTerm,
+        topPlace,
+        personId: manifest.knownPersonIds[0]!,
+      },
+      json,
+    ),
+  ];
+}
+
+/** The terms and values the entity search rows ask for. */
+export interface EntityTerms {
+  rare: string;
+  common: string;
+  veryCommon: string;
+  /** The most frequent birth/death place, for a filter that keeps many hits. */
+  topPlace: string;
+  /** A person's id, for the id lookup. */
+  personId: string;
+}
+
+/**
+ * The person search rows (GET /entities; targets in docs/benchmarks.md), also run on the
+ * engine alone by bench/scale.ts. Latency targets are measured with one connection, so p99
+ * is the time a request takes, not the queue in front of it; the 50-connection rows show throughput.
+ */
+export function entitySearchCases(t: EntityTerms, json: Record<string, string>): Case[] {
+  const q = (query: string, rest = '') => `/entities?query=${encodeURIComponent(query)}${rest}`;
+  const topPlace = t.topPlace;
+  // Latencies are measured with one connection: p99 is a request's own time.
+  const one = 1;
+  return [
     {
-      name: `entities rare '${manifest.rareTerm}' + facet`,
-      path: q(manifest.rareTerm, '&facet=person_occupation_fct'),
+      name: `entities rare '${t.rare}' + facet`,
+      path: q(t.rare, '&facet=person_occupation_fct'),
       headers: json,
       target: 'p99 ≤ 5 ms',
       connections: one,
     },
-    { name: `entities rare '${manifest.rareTerm}' + facet`, path: q(manifest.rareTerm, '&facet=person_occupation_fct'), headers: json },
+    { name: `entities rare '${t.rare}' + facet`, path: q(t.rare, '&facet=person_occupation_fct'), headers: json },
     {
-      name: `entities common '${manifest.commonTerm}' + name facet + filter`,
-      path: q(manifest.commonTerm, '&facet=person_name_fct&person_gender_fct=Frau'),
+      name: `entities common '${t.common}' + name facet + filter`,
+      path: q(t.common, '&facet=person_name_fct&person_gender_fct=Frau'),
       headers: json,
       target: 'p99 ≤ 50 ms',
       connections: one,
     },
     {
-      name: `entities common '${manifest.commonTerm}' + place facet + filter, ALPHA`,
-      path: q(manifest.commonTerm, '&facet=person_place_fct&person_gender_fct=Frau&sort=ALPHA_ASC'),
+      name: `entities common '${t.common}' + place facet + filter, ALPHA`,
+      path: q(t.common, '&facet=person_place_fct&person_gender_fct=Frau&sort=ALPHA_ASC'),
       headers: json,
       target: 'p99 ≤ 50 ms',
       connections: one,
     },
     {
-      name: `entities very common '${manifest.veryCommonTerm}' + occupation facet + filter`,
-      path: q(manifest.veryCommonTerm, '&facet=person_occupation_fct&person_gender_fct=Mann'),
+      name: `entities very common '${t.veryCommon}' + occupation facet + filter`,
+      path: q(t.veryCommon, '&facet=person_occupation_fct&person_gender_fct=Mann'),
       headers: json,
       target: 'p99 ≤ 50 ms',
       connections: one,
     },
     {
-      name: `entities very common '${manifest.veryCommonTerm}' + occupation facet + filter, ALPHA`,
-      path: q(manifest.veryCommonTerm, '&facet=person_occupation_fct&person_gender_fct=Mann&sort=ALPHA_ASC'),
+      name: `entities very common '${t.veryCommon}' + occupation facet + filter, ALPHA`,
+      path: q(t.veryCommon, '&facet=person_occupation_fct&person_gender_fct=Mann&sort=ALPHA_ASC'),
       headers: json,
       target: 'p99 ≤ 50 ms',
       connections: one,
@@ -166,10 +198,10 @@ export async function entityCases(
       connections: one,
     },
     { name: 'entities *:* + gender facet + filter', path: q('*:*', '&facet=person_gender_fct&person_gender_fct=Frau'), headers: json },
-    { name: 'entities id lookup', path: q(`id:"${manifest.knownPersonIds[0]}"`), headers: json },
+    { name: 'entities id lookup', path: q(`id:"${t.personId}"`), headers: json },
     {
       name: 'entities deep page (offset 10000)',
-      path: q(manifest.veryCommonTerm, '&offset=10000&rows=20'),
+      path: q(t.veryCommon, '&offset=10000&rows=20'),
       headers: json,
       connections: one,
     },

@@ -77,7 +77,8 @@ export function personDoc(i: number): SearchDocument {
   const died = born !== null && r.next() < 0.8 ? born + 20 + Math.floor(r.next() * 70) : null;
   const place = pick(r, 'Ort ', 5000);
   const occupation = word(zipf(r, 3000));
-  const gender = r.next() < 0.5 ? 'männlich' : 'weiblich';
+  // The stored vocabulary (src/search/schemas/personFields.ts), which the entity rows filter on.
+  const gender = r.next() < 0.5 ? 'Mann' : 'Frau';
   const count = Math.floor(1 / (r.next() + 0.001));
   return {
     id: `http://d-nb.info/gnd/${100_000_000 + i}`,
