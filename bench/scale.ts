@@ -17,13 +17,14 @@
  *
  * Options: `--items` (10,000,000), `--persons` (1,000,000), `--workers` (search threads; one
  * per core), `--seconds` per row and connection count (5; at least `--min-requests`, 100, and
- * at most four times the seconds), `--dir` (data/bench-scale), `--keep` (keep the index files).
+ * at most four times the seconds), `--dir` (data/bench-scale), `--keep` (keep the index files),
+ * `--reuse` (start from the index a run with `--keep` left, without building it again).
  *
  * The machine is guarded: a step starts only with 6 GiB available (MemAvailable), and a
  * step is stopped when less than 1.5 GiB is left, so the bench cannot exhaust a shared machine.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     'min-requests': { type: 'string', default: '100' },
     dir: { type: 'string', default: join(ROOT, 'data/bench-scale') },
     keep: { type: 'boolean', default: false },
+    reuse: { type: 'boolean', default: false },
   },
 });
 const items = Number(values.items);
@@ -93,11 +95,18 @@ const bytesIn = (d: string) => readdirSync(d).reduce((s, f) => s + statSync(join
 
 mkdirSync(base, { recursive: true });
 const load0 = loadavg();
-log(`building ${items.toLocaleString('en')} items + ${persons.toLocaleString('en')} persons into ${dir} ...`);
-// The JavaScript heap holds the dictionaries and a batch of documents; the index's arrays lie outside it.
-const built = (
-  await step('scaleBuild.ts', ['--items', String(items), '--persons', String(persons), '--dir', dir], ['--max-old-space-size=8192'])
-)[0]!.line as Record<string, Record<string, number>>;
+const builtFile = join(base, `build-${items}.json`);
+let built: Record<string, Record<string, number>>;
+if (values.reuse && existsSync(builtFile) && existsSync(dir)) {
+  log(`reusing the index in ${dir} (built as ${builtFile} says)`);
+  built = JSON.parse(readFileSync(builtFile, 'utf8')) as typeof built;
+} else {
+  log(`building ${items.toLocaleString('en')} items + ${persons.toLocaleString('en')} persons into ${dir} ...`);
+  // The JavaScript heap holds the dictionaries and a batch of documents; the index's arrays lie outside it.
+  const args = ['--items', String(items), '--persons', String(persons), '--dir', dir];
+  built = (await step('scaleBuild.ts', args, ['--max-old-space-size=8192']))[0]!.line as typeof built;
+  writeFileSync(builtFile, JSON.stringify(built));
+}
 const diskBytes = bytesIn(dir);
 
 // Cold: the files' pages dropped from the page cache (GNU dd: nocache with count=0 drops a whole file's).

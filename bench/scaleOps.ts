@@ -26,12 +26,12 @@ export type ScaleOp =
   | { op: 'personTerms' }
   | { op: 'itemTerms' };
 
-/** The person rows' terms (bench/cases.ts entitySearchCases), and a common one to misspell. */
+/** The person rows' terms (bench/cases.ts entitySearchCases), and common ones to misspell. */
 export interface PersonTerms {
   rare: string;
   common: string;
   veryCommon: string;
-  spell: string;
+  spell: string[];
   hits: Record<'rare' | 'common' | 'veryCommon', number>;
 }
 

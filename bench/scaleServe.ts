@@ -21,7 +21,7 @@ import { Worker } from 'node:worker_threads';
 import { readSharedIndexes } from '../src/search/indexFiles.js';
 import { entitySearchCases } from './cases.js';
 import { itemCursorWalk, itemSearchCases, type Answer, type ItemTerms, type SearchCase } from './itemSearch.js';
-import { spellCases } from './pageCases.js';
+import { misspelling } from './pageCases.js';
 import { resident } from './resident.js';
 import { opsOf, v1Body, type EngineHits, type PersonTerms, type ScaleAnswer, type ScaleOp, type ScaleSetup } from './scaleOps.js';
 
@@ -143,11 +143,10 @@ async function topValues(path: string): Promise<Record<string, string>> {
 }
 
 const top = await topValues('/search?query=*:*&rows=0&facet=type_fct&facet=sector_fct');
-const terms: ItemTerms = {
-  ...((await dispatch({ op: 'itemTerms' })) as Omit<ItemTerms, 'topType' | 'topSector'>),
-  topType: top.type_fct!,
-  topSector: top.sector_fct!,
+const { spell: itemSpell, ...chosen } = (await dispatch({ op: 'itemTerms' })) as Omit<ItemTerms, 'topType' | 'topSector'> & {
+  spell: string[];
 };
+const terms: ItemTerms = { ...chosen, topType: top.type_fct!, topSector: top.sector_fct! };
 const walk = await itemCursorWalk(fetchEngine, 100_000);
 const people = (await dispatch({ op: 'personTerms' })) as PersonTerms;
 const topPlace = (await topValues('/entities?query=*:*&facet=person_place_fct&rows=1')).person_place_fct!;
@@ -164,11 +163,33 @@ const entityRows = entitySearchCases({ ...people, topPlace, personId: 'http://d-
 const seen = new Set<string>();
 const cases: SearchCase[] = [
   ...itemSearchCases(terms, walk.deepPages),
-  ...(await spellCases(fetchEngine, terms.common, people.spell)),
+  ...(await misspeltRows()),
   ...entityRows
     .filter((c) => !seen.has(c.name) && seen.add(c.name))
     .map((c) => ({ name: c.name, path: c.path, target: c.target ?? '', ...(c.paths ? { paths: c.paths } : {}) })),
 ];
+
+/**
+ * The did-you-mean rows of bench/pageCases.ts spellCases, each on the first of its candidates
+ * that has a misspelling corrected back to it (the common term first, for items, as there).
+ */
+async function misspeltRows(): Promise<SearchCase[]> {
+  const rows: SearchCase[] = [];
+  const kinds = [
+    { route: '/search', label: 'search', candidates: [terms.common, ...itemSpell] },
+    { route: '/entities', label: 'entities', candidates: people.spell },
+  ];
+  for (const { route, label, candidates } of kinds) {
+    const ask = (q: string) => `${route}?query=${encodeURIComponent(q)}`;
+    for (const term of candidates) {
+      const wrong = await misspelling(fetchEngine, term, ask).catch(() => undefined);
+      if (wrong === undefined) continue;
+      rows.push({ name: `${label} misspelt '${wrong}' → correctedQuery '${term}'`, path: ask(wrong), target: 'p99 ≤ 5 ms' });
+      break;
+    }
+  }
+  return rows;
+}
 
 function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
