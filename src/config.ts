@@ -120,6 +120,12 @@ export const DEFAULTS = {
      * "" for none. /binary/<id>/list/1.jpg goes to <baseUrl>/<id>/list/1.jpg.
      */
     baseUrl: '',
+    /**
+     * Origins (`https://images.example.org`) whose images the pages may show where a record
+     * built from EDM names them (edm:isShownBy, edm:object, edm:hasView; docs/pages.md
+     * "Images"): the pages' CSP allows exactly these. Env: comma-separated.
+     */
+    origins: [] as readonly string[],
     /** Ask binaries for an API key too; off as on the real service (docs/configuration.md). */
     requireKey: false,
   },
@@ -454,6 +460,13 @@ function validate(c: Config): void {
   positive('harvest.timeoutSeconds', c.harvest.timeoutSeconds);
   if (c.media.baseUrl !== '' && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(c.media.baseUrl)) {
     throw new UsageError(`media.baseUrl must be an http:// or https:// URL without query or fragment, got '${c.media.baseUrl}'.`);
+  }
+  for (const origin of c.media.origins) {
+    // An origin and nothing else: it is written into the pages' CSP as it is.
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin) && !/^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(origin))
+      throw new UsageError(
+        `media.origins: each entry must be an origin such as https://images.example.org (scheme, host, optional port; no path), got '${origin}'.`,
+      );
   }
 }
 

@@ -18,6 +18,28 @@ export interface ReadableValue {
   href?: string;
   /** Set: the record's HTML, sanitised to paragraphs, line breaks and http(s) links. */
   html?: string;
+  /** Set: a name or subject that links to a page of ours, a person's or a search. */
+  link?: string;
+}
+
+/**
+ * Where names and subjects link (docs/pages.md "Readable records"): a person's page for a
+ * GND URI the store knows, else a search for the words.
+ */
+export interface FieldLinks {
+  /** The person page of a GND URI, or undefined when there is none. */
+  person(uri: string): string | undefined;
+  search(text: string): string;
+}
+
+/** The German field names (as stored; src/formats/viewLabels.ts) whose values name persons or organisations. */
+const NAME_FIELDS: ReadonlySet<string> = new Set(['(wer)', 'Bezug (wer)', 'Urheber', 'Beteiligte', 'Autor', 'Herausgeber', 'Verlag']);
+/** Those whose values are subjects. */
+const SUBJECT_FIELDS: ReadonlySet<string> = new Set(['Thema', 'Schlagwort', 'Bezug (was)', 'Klassifikation']);
+
+/** The words a search for a name uses: without the life dates the DDB's records add (`Pecht, Friedrich (1814-1903)`). */
+function searchWords(text: string): string {
+  return text.replace(/\s*\([^()]*\d[^()]*\)\s*$/, '').trim();
 }
 
 export interface ReadableField {
@@ -109,7 +131,7 @@ export function uriLink(value: string): string | undefined {
 const sameText = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** The display fields for people: labels translated, fields of one label together, each value once and readable. */
-export function readableFields(fields: readonly DisplayField[], lang: Lang): ReadableField[] {
+export function readableFields(fields: readonly DisplayField[], lang: Lang, links?: FieldLinks): ReadableField[] {
   const byLabel = new Map<string, { field: ReadableField; seen: Set<string> }>();
   for (const f of fields) {
     const label = lang === 'en' ? (englishLabel(f.name) ?? f.name) : f.name;
@@ -118,7 +140,8 @@ export function readableFields(fields: readonly DisplayField[], lang: Lang): Rea
       entry = { field: { label, values: [] }, seen: new Set() };
       byLabel.set(label, entry);
     }
-    for (const raw of f.values) {
+    const linked = NAME_FIELDS.has(f.name) || SUBJECT_FIELDS.has(f.name);
+    for (const [i, raw] of f.values.entries()) {
       const html = sanitizedHtml(raw);
       const text = html !== undefined ? sanitizeHtml(raw, { allowedTags: [], allowedAttributes: {} }) : raw;
       const key = sameText(text);
@@ -126,6 +149,15 @@ export function readableFields(fields: readonly DisplayField[], lang: Lang): Rea
       entry.seen.add(key);
       if (html !== undefined) {
         entry.field.values.push({ text, html });
+        continue;
+      }
+      const person = links === undefined || f.resources[i] === undefined ? undefined : links.person(f.resources[i]);
+      if (person !== undefined) {
+        entry.field.values.push({ text: raw.trim(), link: person });
+        continue;
+      }
+      if (links !== undefined && linked && searchWords(raw) !== '' && uriLink(raw) === undefined) {
+        entry.field.values.push({ text: raw.trim(), link: links.search(searchWords(raw)) });
         continue;
       }
       const href = uriLink(raw);

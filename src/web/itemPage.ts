@@ -1,15 +1,32 @@
-import { licenseName, readableFields } from './fieldValues.js';
+import { plainCitation } from './citation.js';
+import { licenseName, readableFields, type FieldLinks } from './fieldValues.js';
 import { first, frame, itemPath, problemPage, type PageAnswer, type PageRequest } from './frame.js';
 import { itemView } from './itemView.js';
 import { shownFiles, shownImages } from './mediaView.js';
 import { format } from './messages.js';
 import type { PageDeps } from './pageDeps.js';
 import { itemMeta } from './pageMeta.js';
+import { gndUri } from './personView.js';
 import { readSearchState, searchUrl } from './searchState.js';
 
 /** The RDF syntaxes of an item's EDM graph at /items/{id} (src/http/linkedData.ts). */
 const LINKED_DATA_TYPES = ['application/ld+json', 'text/turtle', 'application/n-triples', 'application/rdf+xml'] as const;
 const CHILD_ROWS = 20;
+
+/** The record to download, at the page's own paths (no key; ../http/routes/pages.ts): file name, type, label. */
+const DOWNLOADS = [
+  { file: 'record.json', type: 'application/json', label: (t: string) => `${t} · JSON` },
+  { file: 'record.xml', type: 'application/xml', label: (t: string) => `${t} · XML` },
+  { file: 'edm.rdf', type: 'application/rdf+xml', label: () => 'EDM · RDF/XML', edm: true },
+  { file: 'edm.ttl', type: 'text/turtle', label: () => 'EDM · Turtle', edm: true },
+  { file: 'edm.jsonld', type: 'application/ld+json', label: () => 'EDM · JSON-LD', edm: true },
+  { file: 'edm.nt', type: 'application/n-triples', label: () => 'EDM · N-Triples', edm: true },
+] as const;
+
+/** The scripts of the viewer (our own files; docs/pages.md "Viewer"). */
+const VIEWER_SCRIPTS = ['/assets/openseadragon.min.js', '/assets/viewer.js'];
+
+const GND_PERSON = /^https?:\/\/d-nb\.info\/gnd\/([0-9][0-9Xx-]*)$/;
 
 /** The item page (docs/pages.md): the record for people, its media, its place in the hierarchy. */
 export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Promise<PageAnswer> {
@@ -26,20 +43,50 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
   const pagedLink = (p: number) => f.link(p === 1 ? itemPath(id) : `${itemPath(id)}?cpage=${p}`);
   const crumbs = await breadcrumb(deps.store, id);
   const enc = encodeURIComponent(id);
-  // The package's preview thumbnail stands in for an item whose binaries list no image.
+  const links = await fieldLinks(
+    deps,
+    view.fields.flatMap((field) => field.resources),
+    f.link,
+  );
+  const licenseShort = view.license === undefined ? '' : licenseName(view.license.url) || licenseName(view.license.text);
+  const permalink = `${req.origin ?? ''}${itemPath(id)}`;
+  // The package's preview thumbnail stands in for an item whose package lists no binaries (a
+  // sound's or a file's thumbnail path names no picture).
   const images =
-    view.images.length > 0 || view.thumbnail === ''
+    view.images.length > 0 || view.files.length > 0 || view.thumbnail === ''
       ? view.images
-      : [{ renditions: [{ href: view.thumbnail, variant: '' }], name: '', mimetype: '' }];
+      : [{ renditions: [{ href: view.thumbnail, variant: '' }], name: '', mimetype: '', origin: '' }];
+  const shown = await shownImages(images, media, f.t);
+  const withViewer = view.hasManifest && shown.some((m) => m.shown && m.src.startsWith('/binary/'));
   return {
     status: 200,
     html: render('item', {
       ...f,
       title: view.title,
       item: view,
-      fields: readableFields(view.fields, f.lang),
-      licenseName: view.license === undefined ? '' : licenseName(view.license.url) || licenseName(view.license.text),
-      images: await shownImages(images, media, f.t),
+      fields: readableFields(view.fields, f.lang, links),
+      licenseName: licenseShort,
+      images: shown,
+      // The viewer where there is a manifest and a picture it paints (its canvases paint /binary/…);
+      // the page works without it.
+      viewer: withViewer ? `${itemPath(id)}/iiif` : undefined,
+      scripts: withViewer ? VIEWER_SCRIPTS : [],
+      permalink,
+      citation: plainCitation({
+        title: view.title,
+        fields: view.fields,
+        provider: view.provider?.name ?? '',
+        permalink,
+        license: licenseShort || (view.license?.text ?? ''),
+        lang: f.lang,
+        t: f.t,
+        today: new Date(),
+      }),
+      downloads: DOWNLOADS.filter((d) => !('edm' in d) || view.hasEdm).map((d) => ({
+        href: `${itemPath(id)}/${d.file}`,
+        type: d.type,
+        label: d.label(f.t.recordPackage),
+      })),
       files: await shownFiles(view.files, media, f.lang, f.t),
       crumbs: crumbs.map((n) => ({ label: n.label || n.id, href: f.link(itemPath(n.id)) })),
       children: children.nodes.map((c) => ({ label: c.label || c.id, href: f.link(itemPath(c.id)), childCount: c.childCount })),
@@ -79,6 +126,29 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
         { label: f.t.apiParents, href: `/items/${enc}/parents`, type: 'application/json' },
       ],
     }),
+  };
+}
+
+/**
+ * Links of names and subjects: a person page for each GND URI of a person the store holds
+ * (one lookup each, as the person page makes), a search for anything else.
+ */
+async function fieldLinks(deps: PageDeps, resources: readonly string[], link: (path: string) => string): Promise<FieldLinks> {
+  const persons = new Map<string, string>();
+  for (const uri of new Set(resources)) {
+    const gnd = GND_PERSON.exec(uri)?.[1]?.toUpperCase();
+    if (gnd === undefined) continue;
+    const found = await deps.engine({
+      kind: 'person',
+      request: { query: { kind: 'term', field: 'id', text: gndUri(gnd) }, sort: { kind: 'relevance' }, offset: 0, rows: 0 },
+    });
+    if (found.total > 0) persons.set(uri, link(`/person/${encodeURIComponent(gnd)}`));
+  }
+  return {
+    person: (uri) => persons.get(uri),
+    // A phrase of the words: quotes and backslashes in them would end it (docs/search.md).
+    search: (text) =>
+      link(searchUrl({ q: `"${text.replace(/["\\]/g, ' ').trim()}"`, filters: [], sort: 'relevance', page: 1, lang: undefined })),
   };
 }
 

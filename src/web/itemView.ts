@@ -3,11 +3,14 @@
  * its `view`, its media, license and provider. Pure: the package's JSON form in, a view
  * model out (src/web/packageReading.ts reads both package generations).
  */
-import { attr, listOf, objectOf, textOf, textsOf, webUrl, type Obj } from './packageReading.js';
+import { edmMediaUrls } from './edmMedia.js';
+import { attr, listOf, objectOf, textOf, webUrl, type Obj } from './packageReading.js';
 
 export interface DisplayField {
   name: string;
   values: string[];
+  /** The authority URI each value names (`@resource`, a GND person's for `(wer)`), '' where none; as long as values. */
+  resources: string[];
 }
 
 /** One rendition of an image: a path on this server and the package's name for its size. */
@@ -23,6 +26,8 @@ export interface MediaImage {
   renditions: Rendition[];
   name: string;
   mimetype: string;
+  /** Its URL at its origin, for a package built from EDM (./edmMedia.ts); '' for none. */
+  origin: string;
 }
 
 /** A file that is no image (a PDF, a sound, an unnamed `.bin`): offered for download, never put into `<img>`. */
@@ -30,6 +35,8 @@ export interface MediaDownload {
   href: string;
   name: string;
   mimetype: string;
+  /** Its URL at its origin, for a package built from EDM (./edmMedia.ts); '' for none. */
+  origin: string;
 }
 
 export interface ItemView {
@@ -43,6 +50,8 @@ export interface ItemView {
   files: MediaDownload[];
   /** Whether `/items/{id}/iiif` answers a manifest: a binary with a position (src/http/bodies/iiifManifest.ts). */
   hasManifest: boolean;
+  /** Whether the package has an `edm` part: the item's EDM graph can be downloaded. */
+  hasEdm: boolean;
   license: { text: string; url: string } | undefined;
   /** view/item/rights: free text (the newer packages write HTML into it: shown as text). */
   rights: string;
@@ -80,12 +89,16 @@ function displayFields(item: Obj): DisplayField[] {
       const f = objectOf(field);
       if (f === undefined) continue;
       const name = textOf(f.name);
-      const values = textsOf(f.value);
+      const given = listOf(f.value).filter((v) => textOf(v).trim() !== '');
+      const values = given.map(textOf);
+      const resources = given.map((v) => attr(v, 'resource'));
       if (name === '' || values.length === 0) continue;
       // Repeated fields of one name (the EDM-built packages write one per value) show as one.
       const last = out[out.length - 1];
-      if (last !== undefined && last.name === name) last.values.push(...values);
-      else out.push({ name, values });
+      if (last !== undefined && last.name === name) {
+        last.values.push(...values);
+        last.resources.push(...resources);
+      } else out.push({ name, values, resources });
     }
   }
   return out;
@@ -109,6 +122,7 @@ function isImage(mimetype: string, href: string): boolean {
 function mediaOf(pkg: Obj): { images: MediaImage[]; files: MediaDownload[]; hasManifest: boolean } {
   const images = new Map<string, MediaImage>();
   const files: MediaDownload[] = [];
+  const origins = edmMediaUrls(pkg);
   let hasManifest = false;
   for (const b of listOf(objectOf(pkg.binaries)?.binary)) {
     const href = binaryHref(attr(b, 'path') || attr(b, 'ref'));
@@ -116,8 +130,9 @@ function mediaOf(pkg: Obj): { images: MediaImage[]; files: MediaDownload[]; hasM
     if (Number.isInteger(Number(attr(b, 'position'))) && attr(b, 'position') !== '') hasManifest = true;
     const mimetype = attr(b, 'mimetype');
     const name = attr(b, 'name');
+    const origin = origins?.get(Number(attr(b, 'position'))) ?? '';
     if (!isImage(mimetype, href)) {
-      files.push({ href, name, mimetype: mimetype || 'application/octet-stream' });
+      files.push({ href, name, mimetype: mimetype || 'application/octet-stream', origin });
       continue;
     }
     const path = /^\/binary\/([^/]+)\/([^/]+)\/([^/.]+)\.[^/]*$/.exec(href);
@@ -125,7 +140,7 @@ function mediaOf(pkg: Obj): { images: MediaImage[]; files: MediaDownload[]; hasM
     const position = attr(b, 'position') || (path?.[3] ?? '');
     const key = position === '' ? href : `${position}`;
     const image = images.get(key);
-    if (image === undefined) images.set(key, { renditions: [{ href, variant }], name, mimetype });
+    if (image === undefined) images.set(key, { renditions: [{ href, variant }], name, mimetype, origin });
     else if (!image.renditions.some((r) => r.href === href)) image.renditions.push({ href, variant });
   }
   for (const image of images.values()) image.renditions.sort((a, b) => rank(a.variant) - rank(b.variant));
@@ -157,6 +172,7 @@ export function itemView(id: string, pkg: unknown): ItemView {
     fields: displayFields(item),
     thumbnail: binaryHref(attr(preview.thumbnail, 'href')),
     ...mediaOf(p),
+    hasEdm: objectOf(p.edm) !== undefined,
     license: licenseText === '' && licenseUrl === '' ? undefined : { text: licenseText || licenseUrl, url: licenseUrl },
     // The newer packages write a link into it as HTML: shown as its text.
     rights: textOf(item.rights).replace(/<[^>]*>/g, ''),

@@ -1,8 +1,10 @@
 /**
  * Which of an item's media the pages can show (docs/pages.md "Images"): a file the
  * operator's media directory (`media.path`) holds is shown from there; one it does not hold is
- * shown from `media.baseUrl` when that is set (`/binary/…` redirects there); with neither, the
- * pages write a placeholder naming the media type instead of an `<img>` that could only break.
+ * shown, for a package built from EDM, from its URL at its origin when `media.origins` names
+ * that origin (the CSP allows exactly those), and for any other package from `media.baseUrl`
+ * when that is set (`/binary/…` redirects there); with none, the pages write a placeholder
+ * naming the media type instead of an `<img>` that could only break.
  */
 import { binarySegments, type MediaDirectory } from '../media/mediaDirectory.js';
 import { previewRendition, type MediaDownload, type MediaImage, type Rendition } from './itemView.js';
@@ -13,6 +15,19 @@ export interface MediaSource {
   directory: MediaDirectory | undefined;
   /** `media.baseUrl`; "" for none. */
   baseUrl: string;
+  /** `media.origins`: where a record built from EDM may show its media from. */
+  origins: readonly string[];
+}
+
+/** Whether the page may show a URL at its origin: http(s), of an origin `media.origins` names. */
+export function allowedOrigin(source: MediaSource, url: string): boolean {
+  if (url === '') return false;
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && source.origins.includes(u.origin);
+  } catch {
+    return false;
+  }
 }
 
 export interface ShownImage {
@@ -25,6 +40,8 @@ export interface ShownImage {
   name: string;
   /** The media type in words, for the placeholder: `Bild · JPEG`. */
   kind: string;
+  /** Not shown but at an origin the CSP does not allow: the placeholder links there. */
+  elsewhere: string;
 }
 
 export interface ShownFile {
@@ -33,6 +50,8 @@ export interface ShownFile {
   name: string;
   /** `PDF`, `MP4`, `1,2 MB`: type and, when the media directory holds the file, its size. */
   facts: string[];
+  /** Sound and film play in the browser's own `<audio>` and `<video>`; '' for other files. */
+  player: 'audio' | 'video' | '';
 }
 
 async function localSize(source: MediaSource, href: string): Promise<number | undefined> {
@@ -68,15 +87,18 @@ export async function shownImages(images: readonly MediaImage[], source: MediaSo
   for (const image of images) {
     const local: Rendition[] = [];
     for (const r of image.renditions) if ((await localSize(source, r.href)) !== undefined) local.push(r);
-    // The directory's renditions first; the others only from media.baseUrl.
-    const usable = local.length > 0 ? local : source.baseUrl !== '' ? image.renditions : [];
+    // The directory's renditions first; then an EDM record's own URL at its origin, which
+    // media.baseUrl (the real service's binaries) does not have under our path; the others from media.baseUrl.
+    const atOrigin = local.length === 0 && image.origin !== '' && allowedOrigin(source, image.origin);
+    const usable = local.length > 0 ? local : image.origin === '' && source.baseUrl !== '' ? image.renditions : [];
     const type = typeName(image.mimetype) || /\.([a-z]+)$/i.exec(image.renditions[0]?.href ?? '')?.[1]?.toUpperCase() || '';
     out.push({
-      shown: usable.length > 0,
-      src: previewRendition(usable)?.href ?? '',
-      href: usable[0]?.href ?? '',
+      shown: usable.length > 0 || atOrigin,
+      src: atOrigin ? image.origin : (previewRendition(usable)?.href ?? ''),
+      href: atOrigin ? image.origin : (usable[0]?.href ?? ''),
       name: image.name,
       kind: type === '' ? t.image : `${t.image} · ${type}`,
+      elsewhere: usable.length === 0 && !atOrigin ? image.origin : '',
     });
   }
   return out;
@@ -88,7 +110,15 @@ export async function shownFiles(files: readonly MediaDownload[], source: MediaS
     const size = await localSize(source, file.href);
     const facts = [typeName(file.mimetype) || t.unknownType];
     if (size !== undefined) facts.push(sizeText(size, lang));
-    out.push({ shown: size !== undefined || source.baseUrl !== '', href: file.href, name: file.name, facts });
+    // A link may lead anywhere: a file at its origin is offered there, allowed or not.
+    const atOrigin = size === undefined && file.origin !== '';
+    out.push({
+      shown: size !== undefined || atOrigin || source.baseUrl !== '',
+      href: atOrigin ? file.origin : file.href,
+      name: file.name,
+      facts,
+      player: /^audio\//i.test(file.mimetype) ? 'audio' : /^video\//i.test(file.mimetype) ? 'video' : '',
+    });
   }
   return out;
 }

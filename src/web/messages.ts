@@ -3,6 +3,8 @@
  * `?lang=` (the switch link), else the Accept-Language header (RFC 9110 section 12.5.4),
  * else German, the language of the DDB's own portal and of most records.
  */
+import { ITEM_DE, ITEM_EN } from './itemMessages.js';
+
 export type Lang = 'de' | 'en';
 export const LANGS: readonly Lang[] = ['de', 'en'];
 
@@ -116,6 +118,7 @@ const de = {
   tooManyFilters: 'Höchstens {max} Filter werden verwendet; die übrigen wurden weggelassen.',
   unknownSort: 'Die Sortierung „{sort}“ gibt es nicht: schreiben Sie sort= und eine von {sorts}.',
   badPage: 'Die Seite „{page}“ gibt es nicht, nur 1 bis {max}; engen Sie die Suche ein, um weiter zu sehen.',
+  ...ITEM_DE,
 };
 
 export type Messages = typeof de;
@@ -230,6 +233,7 @@ const en: Messages = {
   tooManyFilters: 'At most {max} filters are used; the others were left out.',
   unknownSort: 'The order “{sort}” is not known: write sort= and one of {sorts}.',
   badPage: 'The page “{page}” is not one of 1 to {max}; narrow the search to see further.',
+  ...ITEM_EN,
 };
 
 export const MESSAGES: Readonly<Record<Lang, Messages>> = { de, en };

@@ -79,9 +79,50 @@ select { font: inherit; padding: 0.35rem; }
 .tree li.current > a { font-weight: 700; }
 .tree .open { text-decoration: none; margin-left: 0.25rem; font-size: 0.9rem; }
 .variants { columns: 16rem; }
+.viewer-area { width: 100%; height: 60vh; min-height: 18rem; background: #1b1b1b; border-radius: 4px; }
+.media audio, .media video, .files audio, .files video { display: block; width: 100%; max-width: 32rem; margin: 0.25rem 0; }
+.citation { font-size: 0.95rem; overflow-wrap: anywhere; }
+.permalink { overflow-wrap: anywhere; }
 @media (min-width: 48rem) {
   .results-layout { display: grid; grid-template-columns: minmax(0, 1fr) 18rem; gap: 2rem; }
   .item-layout { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); gap: 2rem; }
   h1 { font-size: 2rem; }
+}
+/* Dark: the same layout in dark colours, each pair again at least 4.5:1. */
+@media (prefers-color-scheme: dark) {
+  :root { color-scheme: dark; }
+  html { color: #e4e7eb; background: #12171d; }
+  a { color: #8cc4ff; }
+  a:hover { color: #c2e0ff; }
+  a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible { outline-color: #fb923c; }
+  .skip { background: #12171d; }
+  header.site { background: #0b1a2a; }
+  button { background: #8cc4ff; color: #0b1a2a; }
+  header.site button { background: #e6eef6; color: #102a43; }
+  .searchbox input[type=search], select { background: #1f2933; color: #e4e7eb; border-color: #9aa5b1; }
+  footer.site { border-top-color: #323f4b; color: #cbd2d9; }
+  .facet li a.active, .chip { background: #243b53; color: #e4e7eb; }
+  .facet .count, .count, .dates, .subtitle, .note, .hit .subtitle, .hit .provider, .media .caption, .breadcrumb li + li::before { color: #cbd2d9; }
+  .hit a { border-bottom-color: #323f4b; }
+  .hit .title { color: #8cc4ff; }
+  .hit .nothumb, .media .pic { background: #243b53; color: #cbd2d9; }
+  .pager a, .pager span { border-color: #52606d; }
+  .pager a[aria-current] { background: #8cc4ff; color: #0b1a2a; border-color: #8cc4ff; }
+  .badge { border-color: #cbd2d9; color: #e4e7eb; }
+  .problem { background: #3b1219; border-left-color: #f97066; }
+}
+/* Print: the record on paper; no navigation, search, viewer or controls; link targets written out. */
+@media print {
+  html { color: #000; background: #fff; font-size: 11pt; }
+  header.site, footer.site, .skip, .searchbox, .pager, .viewer, .sort, .facet, .side, .active-filters, .formats, .item-side .pager { display: none !important; }
+  main { max-width: none; padding: 0; }
+  a { color: #000; }
+  .facts a[href^="http"]::after, .permalink a::after { content: " <" attr(href) ">"; font-size: 0.85em; overflow-wrap: anywhere; }
+  .permalink a::after { content: ""; }
+  .item-layout { display: block; }
+  .media { grid-template-columns: repeat(3, 1fr); }
+  .media .pic { break-inside: avoid; }
+  h1, h2, h3 { break-after: avoid; }
+  .facts dd { break-inside: avoid; }
 }
 `;

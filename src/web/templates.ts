@@ -3,6 +3,7 @@
  * TypeScript strings rather than files so that the compiled package (dist/) holds them
  * without a copy step; each is registered under `@<name>` (./render.ts).
  */
+import { ITEM_TEMPLATE } from './itemTemplate.js';
 
 const facet = `<section class="facet" aria-labelledby="facet-<%= it.group.field %>">
   <h3 id="facet-<%= it.group.field %>"><%= it.group.label %></h3>
@@ -89,117 +90,6 @@ const home = `<% layout('@layout') %>
 </section>
 `;
 
-const item = `<% layout('@layout') %>
-<% if (it.crumbs.length > 0) { %>
-<nav class="breadcrumb" aria-label="<%= it.t.breadcrumb %>">
-  <ol>
-<% it.crumbs.forEach(function (c) { %>
-    <li><a href="<%= c.href %>"><%= c.label %></a></li>
-<% }) %>
-    <li><span aria-current="page"><%= it.item.title %></span></li>
-  </ol>
-</nav>
-<% } %>
-<article class="item">
-<h1><%= it.item.title %></h1>
-<% if (it.item.subtitle) { %><p class="subtitle"><%= it.item.subtitle %></p><% } %>
-<div class="item-layout">
-<div class="item-main">
-<% if (it.images.length > 0 || it.files.length > 0) { %>
-<section aria-labelledby="media">
-  <h2 id="media"><%= it.t.media %></h2>
-<% if (it.images.length > 0) { %>
-  <ul class="media">
-<% it.images.forEach(function (m) { %>
-<% if (m.shown) { %>
-    <li><a class="pic" href="<%= m.href %>"><span class="ph" aria-hidden="true"><%= m.kind %></span><img src="<%= m.src %>" alt="" loading="lazy"><span class="visually-hidden"><%= it.t.openImage %>: <%= m.name || it.item.title %></span></a><% if (m.name) { %><span class="caption"><%= m.name %></span><% } %></li>
-<% } else { %>
-    <li><span class="pic"><span class="ph"><%= m.kind %><span class="visually-hidden">: <%= m.name || it.item.title %>,</span> <span class="note"><%= it.t.notHere %></span></span></span><% if (m.name) { %><span class="caption" aria-hidden="true"><%= m.name %></span><% } %></li>
-<% } %>
-<% }) %>
-  </ul>
-<% } %>
-<% if (it.files.length > 0) { %>
-  <ul class="files">
-<% it.files.forEach(function (d) { %>
-    <li><% if (d.shown) { %><a href="<%= d.href %>" download><%= it.t.download %>: <%= d.name || d.href.split('/').pop() %></a><% } else { %><%= it.t.download %>: <%= d.name || d.href.split('/').pop() %><% } %> <span class="type">(<%= d.facts.join(', ') %><% if (!d.shown) { %>; <%= it.t.notHere %><% } %>)</span></li>
-<% }) %>
-  </ul>
-<% } %>
-</section>
-<% } %>
-<section aria-labelledby="details">
-  <h2 id="details"><%= it.t.details %></h2>
-  <dl class="facts">
-<% it.fields.forEach(function (f) { %>
-    <dt><%= f.label %></dt>
-<% f.values.forEach(function (v) { %>
-<% if (v.html !== undefined) { %>
-    <dd><%~ v.html %></dd>
-<% } else if (v.href) { %>
-    <dd><a href="<%= v.href %>" rel="external noopener"><%= v.text %></a></dd>
-<% } else { %>
-    <dd><%= v.text %></dd>
-<% } %>
-<% }) %>
-<% }) %>
-<% if (it.item.provider) { %>
-    <dt><%= it.t.provider %></dt>
-    <dd><a href="<%= it.providerSearch %>"><%= it.item.provider.name %></a><% if (it.item.provider.url) { %> · <a href="<%= it.item.provider.url %>" rel="external noopener"><%= it.item.provider.url %></a><% } %></dd>
-<% } %>
-<% if (it.item.license) { %>
-    <dt><%= it.t.license %></dt>
-    <dd><% if (it.licenseName) { %><span class="badge"><%= it.licenseName %></span> <% } %><% if (it.item.license.url) { %><a href="<%= it.item.license.url %>" rel="license external noopener"><%= it.item.license.text %></a><% } else { %><%= it.item.license.text %><% } %></dd>
-<% } %>
-<% if (it.item.rights) { %>
-    <dt><%= it.t.rights %></dt>
-    <dd><%= it.item.rights %></dd>
-<% } %>
-  </dl>
-<% if (it.item.origin) { %>
-  <p><a href="<%= it.item.origin %>" rel="external noopener"><%= it.t.original %></a></p>
-<% } %>
-</section>
-</div>
-<div class="item-side">
-<% if (it.childTotal > 0) { %>
-<section aria-labelledby="children">
-  <h2 id="children"><%= it.t.children %> <span class="count">(<%= it.fmt(it.t.childrenCount, { total: it.childTotal.toLocaleString(it.lang) }) %>)</span></h2>
-  <ol class="children">
-<% it.children.forEach(function (c) { %>
-    <li><a href="<%= c.href %>"><%= c.label %></a><% if (c.childCount > 0) { %> <span class="count">(<%= c.childCount.toLocaleString(it.lang) %>)</span><% } %></li>
-<% }) %>
-  </ol>
-<% if (it.childPages > 1) { %>
-  <nav class="pager" aria-label="<%= it.t.parts %>: <%= it.t.pages %>">
-    <ul>
-<% if (it.childPrevious) { %>      <li><a href="<%= it.childPrevious %>" rel="prev"><%= it.t.previous %></a></li>
-<% } %>
-      <li><span><%= it.fmt(it.t.pageOf, { page: it.childPage, pages: it.childPages }) %></span></li>
-<% if (it.childNext) { %>      <li><a href="<%= it.childNext %>" rel="next"><%= it.t.next %></a></li>
-<% } %>
-    </ul>
-  </nav>
-<% } %>
-</section>
-<% } %>
-<% if (it.inHierarchy) { %>
-<p><a href="<%= it.treeHref %>"><%= it.t.hierarchy %></a></p>
-<% } %>
-<section aria-labelledby="formats">
-  <h2 id="formats"><%= it.t.dataFormats %></h2>
-  <ul class="formats">
-<% it.api.forEach(function (a) { %>
-    <li><a href="<%= a.href %>" type="<%= a.type %>"><%= a.label %></a></li>
-<% }) %>
-  </ul>
-  <p class="note"><%= it.t.apiKeyNote %></p>
-</section>
-</div>
-</div>
-</article>
-`;
-
 const layout = `<!DOCTYPE html>
 <html lang="<%= it.lang %>">
 <head>
@@ -207,6 +97,10 @@ const layout = `<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><% if (it.title !== it.t.siteName) { %><%= it.title %> · <% } %><%= it.t.siteName %></title>
 <link rel="stylesheet" href="/assets/pages.css">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<% (it.scripts || []).forEach(function (src) { %>
+<script src="<%= src %>" defer></script>
+<% }) %>
 <% if (it.meta) { %>
 <meta name="description" content="<%= it.meta.description %>">
 <link rel="canonical" href="<%= it.meta.canonical %>">
@@ -412,4 +306,15 @@ const tree = `<% layout('@layout') %>
 `;
 
 /** Every template by name. */
-export const TEMPLATES: Readonly<Record<string, string>> = { facet, hit, node, home, item, layout, person, problem, search, tree };
+export const TEMPLATES: Readonly<Record<string, string>> = {
+  facet,
+  hit,
+  node,
+  home,
+  item: ITEM_TEMPLATE,
+  layout,
+  person,
+  problem,
+  search,
+  tree,
+};

@@ -27,6 +27,13 @@ const DEMO_EDM_ISSUE = 'TUDVNP6I2PTCLZEABBM34RV6ZVJDFV6H';
  */
 export const DDB_BINARY_URL = 'https://api.deutsche-digitale-bibliothek.de/binary';
 
+/**
+ * Where the demo's records built from EDM keep their images (docs/configuration.md
+ * `media.origins`): MIMO's image server. The HOPE records' handles redirect to hosts of their
+ * own, which no list names ahead; their pictures are placeholders that link to the source.
+ */
+export const DEMO_MEDIA_ORIGINS: readonly string[] = ['http://www.mimo-db.eu'];
+
 export async function demoCommand(config: Config, store: Store, io: CliIo): Promise<void> {
   // A port in use (another demo running, most likely) stops the demo before it changes
   // anything: no load, no key, so a demo already running keeps working as it printed.
@@ -48,7 +55,9 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   await store.createKey(name, hashApiKey(key));
   // Media from the real service unless the operator named a source of their own.
   const served: Config =
-    config.media.baseUrl === '' && config.media.path === '' ? { ...config, media: { ...config.media, baseUrl: DDB_BINARY_URL } } : config;
+    config.media.baseUrl === '' && config.media.path === ''
+      ? { ...config, media: { ...config.media, baseUrl: DDB_BINARY_URL, origins: [...config.media.origins, ...DEMO_MEDIA_ORIGINS] } }
+      : config;
   const running = await serveCommand(served, store, io.err, async () => {
     await store.revokeKey(name);
   });

@@ -93,8 +93,76 @@ export function iiifBase(request: FastifyRequest, marker: string, what = 'IIIF i
 /** The URL of an item's IIIF Collection (docs/iiif.md "Collections"). */
 export const collectionUrl = (base: string, id: string): string => `${base}/items/${encodeURIComponent(id)}/iiif/collection`;
 
+/**
+ * The manifest of an item (docs/iiif.md), its id `manifestUrl`; with the Last-Modified of the
+ * package or of the newest image in it. Throws the catalog's errors (no such item, blocked, no binaries).
+ */
+export async function itemManifest(
+  deps: IiifRouteDeps,
+  id: string,
+  urls: { manifestUrl: string; serviceUrl: string; base: string },
+): Promise<{ body: string; lastModified: Date }> {
+  const { store, media } = deps;
+  const doc = await store.getItemDocument(id, 'json');
+  if (!doc) throw ApiError.of('itemNotFound', id);
+  if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
+  const pkg: unknown = JSON.parse(doc.body.toString('utf8'));
+  const sources = canvasSources(packageBinaries(pkg));
+  if (sources.length === 0) throw ApiError.of('itemHasNoBinaries', id);
+
+  // For each canvas, the largest variant the media directory holds, and its size.
+  const found = new Map<string, ImageSize | null>();
+  let lastModified = doc.lastModified;
+  if (media !== undefined) {
+    for (const source of sources) {
+      for (const variant of source.variants) {
+        // The package's path is data: it gets the same checks as a request's.
+        const segments = binarySegments(variant.path.slice('/binary/'.length));
+        const file = segments === undefined ? undefined : await media.find(segments);
+        if (file === undefined) continue;
+        found.set(variant.path, (await media.imageSize(file)) ?? null);
+        if (file.mtime > lastModified) lastModified = file.mtime;
+        break;
+      }
+    }
+  }
+
+  // The parent's Collection, when the store holds the parent (docs/iiif.md "Collections").
+  const parent = (await store.getAncestry(id))?.nodes[1];
+  const body = JSON.stringify(
+    buildManifest({
+      itemId: id,
+      pkg,
+      manifestUrl: urls.manifestUrl,
+      serviceUrl: urls.serviceUrl,
+      media: found,
+      partOf: parent === undefined ? undefined : { id: collectionUrl(urls.base, parent.id), label: parent.label },
+    }),
+  );
+  return { body, lastModified };
+}
+
+/** A manifest answer: validators, 304 or the body in `type`. */
+export function sendManifest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  manifest: { body: string; lastModified: Date },
+  type: string,
+  cacheControl: string,
+) {
+  // Weak: the same manifest compressed or not (RFC 9110 §8.8.1).
+  const tag = createHash('sha1').update(manifest.body).digest('base64url');
+  reply
+    .header('Vary', 'Accept, Accept-Encoding')
+    .header('Cache-Control', cacheControl)
+    .header('ETag', `W/"${tag}"`)
+    .header('Last-Modified', manifest.lastModified.toUTCString());
+  if (notModified(request, tag, manifest.lastModified)) return reply.code(304).send();
+  return reply.header('Content-Type', type).send(manifest.body);
+}
+
 export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): void {
-  const { config, store, media } = deps;
+  const { config } = deps;
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
 
   async function manifest(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
@@ -102,51 +170,8 @@ export function registerIiifRoutes(app: FastifyInstance, deps: IiifRouteDeps): v
     if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
     const type = iiifContentType(config, request);
     const { serviceUrl, base } = iiifBase(request, '/items/', "manifest's URLs");
-    const doc = await store.getItemDocument(id, 'json');
-    if (!doc) throw ApiError.of('itemNotFound', id);
-    if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
-    const pkg: unknown = JSON.parse(doc.body.toString('utf8'));
-    const sources = canvasSources(packageBinaries(pkg));
-    if (sources.length === 0) throw ApiError.of('itemHasNoBinaries', id);
-
-    // For each canvas, the largest variant the media directory holds, and its size.
-    const found = new Map<string, ImageSize | null>();
-    let lastModified = doc.lastModified;
-    if (media !== undefined) {
-      for (const source of sources) {
-        for (const variant of source.variants) {
-          // The package's path is data: it gets the same checks as a request's.
-          const segments = binarySegments(variant.path.slice('/binary/'.length));
-          const file = segments === undefined ? undefined : await media.find(segments);
-          if (file === undefined) continue;
-          found.set(variant.path, (await media.imageSize(file)) ?? null);
-          if (file.mtime > lastModified) lastModified = file.mtime;
-          break;
-        }
-      }
-    }
-
-    // The parent's Collection, when the store holds the parent (docs/iiif.md "Collections").
-    const parent = (await store.getAncestry(id))?.nodes[1];
-    const body = JSON.stringify(
-      buildManifest({
-        itemId: id,
-        pkg,
-        manifestUrl: `${base}/items/${encodeURIComponent(id)}/iiif`,
-        serviceUrl,
-        media: found,
-        partOf: parent === undefined ? undefined : { id: collectionUrl(base, parent.id), label: parent.label },
-      }),
-    );
-    // Weak: the same manifest compressed or not (RFC 9110 §8.8.1).
-    const tag = createHash('sha1').update(body).digest('base64url');
-    reply
-      .header('Vary', 'Accept, Accept-Encoding')
-      .header('Cache-Control', cacheControl)
-      .header('ETag', `W/"${tag}"`)
-      .header('Last-Modified', lastModified.toUTCString());
-    if (notModified(request, tag, lastModified)) return reply.code(304).send();
-    return reply.header('Content-Type', type).send(body);
+    const answer = await itemManifest(deps, id, { manifestUrl: `${base}/items/${encodeURIComponent(id)}/iiif`, serviceUrl, base });
+    return sendManifest(request, reply, answer, type, cacheControl);
   }
 
   app.get<{ Params: { id: string } }>('/items/:id/iiif', { schema: iiifSchema, config: OPEN_CORS }, manifest);

@@ -17,12 +17,20 @@ import type { RateLimitStoreClass } from '../clusterRateLimit.js';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { ConstraintStrategy, Handler, HTTPVersion, Req } from 'find-my-way';
 import type { Config } from '../../config.js';
+import type { Store } from '../../store/Store.js';
 import { ApiError } from '../../errors.js';
 import type { Engine } from '../../web/engine.js';
 import type { MediaDirectory } from '../../media/mediaDirectory.js';
 import { createPages, type PageAnswer, type PageDeps, type PageRequest, type Pages } from '../../web/pages.js';
 import { createRenderer } from '../../web/render.js';
 import { STYLESHEET } from '../../web/stylesheet.js';
+import { FAVICON_SVG } from '../../web/favicon.js';
+import { VIEWER_SCRIPT } from '../../web/viewerScript.js';
+import { isValidItemId } from '../../domain/itemIds.js';
+import { edmInSyntax } from '../itemGraphAnswers.js';
+import type { RdfType } from '../linkedData.js';
+import { itemManifest, iiifBase, sendManifest } from './iiif.js';
+import { openSeadragonAssets } from './openSeadragonAssets.js';
 import type { Query } from '../../web/searchState.js';
 import { apiErrorOf } from '../errorMapping.js';
 import { originOf } from '../requestOrigin.js';
@@ -31,7 +39,7 @@ import { bodyTag, weakEtag } from '../validators.js';
 
 export interface PageRouteDeps {
   config: Config;
-  store: PageDeps['store'];
+  store: PageDeps['store'] & Pick<Store, 'getItemDocument' | 'getAncestry'>;
   engine: Engine;
   /** The operator's media directory; undefined when media.path is "". */
   media?: MediaDirectory | undefined;
@@ -44,6 +52,19 @@ export const PAGE_CONSTRAINT = 'page';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const CSS_TYPE = 'text/css; charset=utf-8';
+const JS_TYPE = 'text/javascript; charset=utf-8';
+const SVG_TYPE = 'image/svg+xml';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The record's downloads at /item/{id}/{file}: the stored package, or its EDM graph in an RDF syntax. */
+const RECORD_DOWNLOADS: ReadonlyArray<{ file: string; format: 'json' | 'xml'; type: string; rdf?: RdfType }> = [
+  { file: 'record.json', format: 'json', type: JSON_TYPE },
+  { file: 'record.xml', format: 'xml', type: 'application/xml; charset=utf-8' },
+  { file: 'edm.rdf', format: 'xml', type: 'application/rdf+xml; charset=utf-8', rdf: 'application/rdf+xml' },
+  { file: 'edm.ttl', format: 'xml', type: 'text/turtle; charset=utf-8', rdf: 'text/turtle' },
+  { file: 'edm.jsonld', format: 'xml', type: 'application/ld+json; charset=utf-8', rdf: 'application/ld+json' },
+  { file: 'edm.nt', format: 'xml', type: 'application/n-triples; charset=utf-8', rdf: 'application/n-triples' },
+];
 
 /** 'html' when the Accept prefers text/html to JSON (a browser's does), as ./root.ts decides. */
 const prefersHtml = byHeaderValue((accept: string) => negotiate(accept, ['application/json', 'text/html']) === 'text/html');
@@ -65,11 +86,16 @@ function pageConstraintStrategy(): ConstraintStrategy<HTTPVersion.V1, string> {
   };
 }
 
-/** The CSP of the pages: no scripts at all; images from here and from where /binary redirects. */
+/**
+ * The CSP of the pages (docs/pages.md "Built for the web as it is"): scripts only from files
+ * of our own (the viewer, /assets/), none inline; images and sound from here, from where /binary
+ * redirects, and from the origins media.origins names for records built from EDM.
+ */
 function securityHeaders(config: Config): Record<string, string> {
-  const mediaOrigin = config.media.baseUrl === '' ? '' : ` ${new URL(config.media.baseUrl).origin}`;
+  const origins = [...(config.media.baseUrl === '' ? [] : [new URL(config.media.baseUrl).origin]), ...config.media.origins];
+  const media = ["'self'", ...new Set(origins)].join(' ');
   return {
-    'Content-Security-Policy': `default-src 'none'; img-src 'self'${mediaOrigin}; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'none'; img-src ${media}; media-src ${media}; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',
   };
@@ -106,7 +132,7 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
     store: deps.store,
     engine: deps.engine,
     render: createRenderer(),
-    media: { directory: deps.media, baseUrl: config.media.baseUrl.replace(/\/+$/, '') },
+    media: { directory: deps.media, baseUrl: config.media.baseUrl.replace(/\/+$/, ''), origins: config.media.origins },
   });
   const headers = securityHeaders(config);
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
@@ -168,16 +194,57 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
       options(false),
       pageHandler((req, request) => pages.person(param(request, 'gnd'), req), headers),
     );
-    const css = Buffer.from(STYLESHEET);
-    const cssTag = weakEtag(bodyTag(css));
-    scope.get('/assets/pages.css', { ...options(false), config: { rateLimit: false, ignoresQuery: true } }, (request, reply) => {
-      reply
-        .header('Content-Type', CSS_TYPE)
-        .header('Cache-Control', cacheControl)
-        .header('ETag', cssTag)
-        .header('X-Content-Type-Options', 'nosniff');
-      if (request.headers['if-none-match'] === cssTag) return reply.code(304).removeHeader('Content-Type').send();
-      return reply.send(css);
+    // Files of the pages: the stylesheet, the viewer (our script and OpenSeadragon's, from the
+    // npm package, never a CDN: docs/pages.md "Viewer"), the icon. Not counted by the limit.
+    const asset = (path: string, type: string, body: Buffer) => {
+      const tag = weakEtag(bodyTag(body));
+      scope.get(path, { ...options(false), config: { rateLimit: false, ignoresQuery: true } }, (request, reply) => {
+        reply
+          .header('Content-Type', type)
+          .header('Cache-Control', cacheControl)
+          .header('ETag', tag)
+          .header('X-Content-Type-Options', 'nosniff');
+        if (request.headers['if-none-match'] === tag) return reply.code(304).removeHeader('Content-Type').send();
+        return reply.send(body);
+      });
+    };
+    asset('/assets/pages.css', CSS_TYPE, Buffer.from(STYLESHEET));
+    asset('/assets/viewer.js', JS_TYPE, Buffer.from(VIEWER_SCRIPT));
+    const seadragon = openSeadragonAssets();
+    asset('/assets/openseadragon.min.js', JS_TYPE, seadragon.script);
+    for (const [name, png] of seadragon.images) asset(`/assets/openseadragon/images/${name}`, 'image/png', png);
+    asset('/favicon.svg', SVG_TYPE, Buffer.from(FAVICON_SVG));
+    asset('/favicon.ico', SVG_TYPE, Buffer.from(FAVICON_SVG));
+
+    // The item's manifest for the viewer, without a key as the page itself (docs/pages.md "Viewer");
+    // the API's /items/{id}/iiif is the same manifest, keyed.
+    scope.get('/item/:id/iiif', options(false), async (request, reply) => {
+      const id = param(request, 'id');
+      if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
+      const { serviceUrl, base } = iiifBase(request, '/item/', "manifest's URLs");
+      const manifest = await itemManifest({ config, store: deps.store, media: deps.media }, id, {
+        manifestUrl: `${base}/item/${encodeURIComponent(id)}/iiif`,
+        serviceUrl,
+        base,
+      });
+      return sendManifest(request, reply, manifest, JSON_TYPE, cacheControl);
     });
+    // The record to download (docs/pages.md "Cite and share"): the package as JSON and XML, its EDM graph in each RDF syntax.
+    for (const d of RECORD_DOWNLOADS) {
+      scope.get(`/item/:id/${d.file}`, options(false), async (request, reply) => {
+        const id = param(request, 'id');
+        if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
+        const doc = await deps.store.getItemDocument(id, d.format);
+        if (doc === undefined) throw ApiError.of('itemNotFound', id);
+        if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
+        const body = d.rdf === undefined ? doc.body : Buffer.from(await edmInSyntax(doc.body.toString('utf8'), id, d.rdf));
+        return reply
+          .header('Content-Type', d.type)
+          .header('Content-Disposition', `attachment; filename="${id}-${d.file}"`)
+          .header('Cache-Control', cacheControl)
+          .header('X-Content-Type-Options', 'nosniff')
+          .send(body);
+      });
+    }
   });
 }
