@@ -50,7 +50,11 @@ test('demo prints curl commands that work as printed', { timeout: 180_000 }, asy
       binary.headers.get('location'),
       'https://api.deutsche-digitale-bibliothek.de/binary/NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR/list/1.jpg',
     );
-    assert.match(String(page.headers.get('content-security-policy')), /img-src 'self' https:\/\/api\.deutsche-digitale-bibliothek\.de;/);
+    // And the origin of the MIMO records' images (docs/pages.md "Images").
+    assert.match(
+      String(page.headers.get('content-security-policy')),
+      /img-src 'self' https:\/\/api\.deutsche-digitale-bibliothek\.de http:\/\/www\.mimo-db\.eu;/,
+    );
     const curls = out
       .split('\n')
       .map((l) => l.trim())

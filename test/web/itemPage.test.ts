@@ -81,7 +81,7 @@ for (const backend of BACKENDS) {
       assert.equal(res.statusCode, 200);
       assert.equal(
         res.headers['content-security-policy'],
-        `default-src 'none'; img-src 'self' http://127.0.0.1:9 ${ALLOWED}; media-src 'self' http://127.0.0.1:9 ${ALLOWED}; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+        `default-src 'none'; img-src 'self' http://127.0.0.1:9 ${ALLOWED}; media-src 'self' http://127.0.0.1:9 ${ALLOWED}; style-src 'self' 'sha256-9xTiqzfwFaL2SGb1rmr8gysEwVVjIvqWAgmZgqFqpEE='; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       );
       assert.equal(
         section(res.body, '<section aria-labelledby="media">'),

@@ -608,7 +608,7 @@ describe('media from media.baseUrl', () => {
       const res = await t.app.inject({ url: '/item/FILE01', headers: BROWSER });
       assert.equal(
         res.headers['content-security-policy'],
-        "default-src 'none'; img-src 'self' http://127.0.0.1:9; media-src 'self' http://127.0.0.1:9; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        "default-src 'none'; img-src 'self' http://127.0.0.1:9; media-src 'self' http://127.0.0.1:9; style-src 'self' 'sha256-9xTiqzfwFaL2SGb1rmr8gysEwVVjIvqWAgmZgqFqpEE='; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       );
       const html = res.body;
       // Image 1 from the folder's renditions; image 2 and the .bin, which it does not hold, from the base URL (through /binary's redirect).

@@ -30,7 +30,7 @@ import { isValidItemId } from '../../domain/itemIds.js';
 import { edmInSyntax } from '../itemGraphAnswers.js';
 import type { RdfType } from '../linkedData.js';
 import { itemManifest, iiifBase, sendManifest } from './iiif.js';
-import { openSeadragonAssets } from './openSeadragonAssets.js';
+import { OPENSEADRAGON_STYLE_HASH, openSeadragonAssets } from './openSeadragonAssets.js';
 import type { Query } from '../../web/searchState.js';
 import { apiErrorOf } from '../errorMapping.js';
 import { originOf } from '../requestOrigin.js';
@@ -95,7 +95,7 @@ function securityHeaders(config: Config): Record<string, string> {
   const origins = [...(config.media.baseUrl === '' ? [] : [new URL(config.media.baseUrl).origin]), ...config.media.origins];
   const media = ["'self'", ...new Set(origins)].join(' ');
   return {
-    'Content-Security-Policy': `default-src 'none'; img-src ${media}; media-src ${media}; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'Content-Security-Policy': `default-src 'none'; img-src ${media}; media-src ${media}; style-src 'self' '${OPENSEADRAGON_STYLE_HASH}'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',
   };
