@@ -8,7 +8,10 @@
  * by src/formats/itemFields.ts: `affiliate_fct_involved` and `affiliate_fct_subject` (the names of
  * `affiliate_fct_role` with that role: `Pecht, August Friedrich_1_affiliate_fct_involved`
  * gives `Pecht, August Friedrich`; the real /search takes both as parameters, OpenAPI
- * 6.8) and `has_media_fct` ("true"/"false": whether the package lists binaries).
+ * 6.8), `has_media_fct` ("true"/"false": whether the package lists binaries), and the
+ * licence of the item's media, `license` (its URI) and `license_group` (the DDB's group of
+ * it, `rights_001` to `rights_003`: src/domain/licenseGroups.ts), named as the real /search
+ * names its parameters and facets (OpenAPI 6.8).
  */
 export const ITEM_FACETS = [
   'time_fct',
@@ -34,4 +37,6 @@ export const ITEM_FACETS = [
   'dataprovider_fct',
   'dataprovider_fct_normdata',
   'has_media_fct',
+  'license',
+  'license_group',
 ] as const;

@@ -10,7 +10,11 @@
  * - `indexing-profile`: the facets (`<facet name="place_fct"><value>Leipzig</value>…`);
  * - `view/item/fields[@usage="index"]`: title, description, ranking, begin_time, end_time;
  * - `preview`: title, subtitle, thumbnail, @type, @media;
- * - `view/item`: label, category, latitude, longitude;
+ * - `view/item`: label, category, latitude, longitude, license (`license`, `license_group`:
+ *   the index fields of those names where the package has them, else the licence's URI and
+ *   its group; src/domain/licenseGroups.ts);
+ * - `edm`: the first `Place` with coordinates that is not the object's `currentLocation`,
+ *   when the view has none (as src/ingest/edm/view.ts chooses for the packages it builds);
  * - `binaries`: whether there are any (`has_media_fct`);
  * - `properties`: item-id, cortex-type.
  * The `edm` and `metadata-record` parts are not read: what they hold for search the DDB
@@ -27,6 +31,7 @@
  * Field list and semantics: docs/search-engine.md ("Item fields").
  */
 import { ITEM_FACETS } from '../domain/itemFacets.js';
+import { canonicalLicense, isLicenseGroup, licenseGroupOf } from '../domain/licenseGroups.js';
 import { cortexToJson } from './cortexToJson.js';
 import { parseXml } from './xmlTree.js';
 
@@ -54,7 +59,10 @@ export interface ItemResultDoc {
   category: string;
   /** preview/@type, else properties/cortex-type ("Kultur"). */
   type: string;
-  /** view/item/latitude and longitude as written (WGS84 decimal degrees, or ""). */
+  /**
+   * view/item/latitude and longitude as written (WGS84 decimal degrees), else those of the
+   * package's EDM place; "" when there is no valid pair (docs/search.md "Geography").
+   */
   latitude: string;
   longitude: string;
 }
@@ -77,6 +85,8 @@ const NO_VALUES: readonly unknown[] = [];
 const FACETS: ReadonlySet<string> = new Set(ITEM_FACETS);
 /** Index fields (view/item/fields[@usage="index"]/field/@id) that become text fields. */
 const TEXT_FIELDS = new Set(['title', 'description', 'ranking']);
+/** Index fields read as they are (the DDB's licence and licence group of the item's media). */
+const OTHER_INDEX_FIELDS = new Set(['begin_time', 'end_time', 'license', 'license_group']);
 /** The role suffix of affiliate_fct_role values: `<name>_<level>_affiliate_fct_<role>`. */
 const ROLE_MARK = '_affiliate_fct_';
 const ROLE_FACETS: Readonly<Record<string, string>> = { involved: 'affiliate_fct_involved', subject: 'affiliate_fct_subject' };
@@ -210,7 +220,7 @@ function indexFields(item: Obj | undefined): Map<string, string[]> {
       if (field === undefined) continue;
       const id = attributeOf(field, 'id');
       const key =
-        id === 'begin_time' || id === 'end_time' || (id !== undefined && TEXT_FIELDS.has(id))
+        id !== undefined && (OTHER_INDEX_FIELDS.has(id) || TEXT_FIELDS.has(id))
           ? id
           : textOf(field['name']) === 'description'
             ? 'description'
@@ -219,6 +229,50 @@ function indexFields(item: Obj | undefined): Map<string, string[]> {
     }
   }
   return fields;
+}
+
+/** The licence facets: the view's index fields `license` / `license_group`, else the view's licence and its group. */
+function licenseFacets(item: Obj | undefined, fields: Map<string, string[]>, facets: Map<string, string[]>): void {
+  const uri = canonicalLicense(fields.get('license')?.[0] ?? attributeOf(objectOf(item?.['license']), 'resource') ?? '');
+  if (uri === '') return;
+  facets.set('license', [uri]);
+  const given = fields.get('license_group')?.[0]?.trim();
+  facets.set('license_group', [given !== undefined && isLicenseGroup(given) ? given : licenseGroupOf(uri)]);
+}
+
+/** A coordinate in WGS84 decimal degrees within ±limit, as written (trimmed); undefined for anything else. */
+export function coordinateOf(text: string | undefined, limit: number): string | undefined {
+  const t = text?.trim();
+  if (t === undefined || !/^[+-]?(\d{1,3}(\.\d+)?|\.\d+)$/.test(t)) return undefined;
+  return Math.abs(Number(t)) <= limit ? t : undefined;
+}
+
+/**
+ * The point of the item: the view's latitude and longitude, else the first `Place` of the
+ * package's EDM with both (older JSON `lat`/`long`, the newer the same names) that is not
+ * where the object is kept (`ProvidedCHO/currentLocation`: the institution's position, which
+ * provider-info carries). Both or neither.
+ */
+function pointOf(root: Obj | undefined, item: Obj | undefined): { latitude: string; longitude: string } {
+  const lat = coordinateOf(firstText(item?.['latitude']), 90);
+  const long = coordinateOf(firstText(item?.['longitude']), 180);
+  if (lat !== undefined && long !== undefined) return { latitude: lat, longitude: long };
+  const rdf = objectOf(objectOf(root?.['edm'])?.['RDF']);
+  const kept = new Set<string>();
+  for (const cho of listOf(rdf?.['ProvidedCHO']))
+    for (const loc of listOf(objectOf(cho)?.['currentLocation'])) {
+      const r = attributeOf(objectOf(loc), 'resource') ?? textOf(loc);
+      if (r !== undefined) kept.add(r);
+    }
+  for (const p of listOf(rdf?.['Place'])) {
+    const place = objectOf(p);
+    const about = attributeOf(place, 'about');
+    if (place === undefined || (about !== undefined && kept.has(about))) continue;
+    const plat = coordinateOf(textOf(listOf(place['lat'])[0]), 90);
+    const plong = coordinateOf(textOf(listOf(place['long'])[0]), 180);
+    if (plat !== undefined && plong !== undefined) return { latitude: plat, longitude: plong };
+  }
+  return { latitude: '', longitude: '' };
 }
 
 function hasBinaries(binaries: Obj | undefined): boolean {
@@ -240,6 +294,7 @@ export function itemFields(pkg: unknown, storedId = ''): ItemFields {
   const facets = profileFacets(profile);
   facets.set('has_media_fct', [hasBinaries(objectOf(root?.['binaries'])) ? 'true' : 'false']);
   const fields = indexFields(item);
+  licenseFacets(item, fields, facets);
 
   const title = firstText(preview?.['title'], item?.['title']);
   const subtitle = firstText(preview?.['subtitle'], item?.['subtitle']);
@@ -255,8 +310,7 @@ export function itemFields(pkg: unknown, storedId = ''): ItemFields {
     media: attributeOf(preview, 'media') || firstText(item?.['media']),
     category: firstText(item?.['category']) || cortexType,
     type: attributeOf(preview, 'type') || cortexType,
-    latitude: firstText(item?.['latitude']),
-    longitude: firstText(item?.['longitude']),
+    ...pointOf(root, item),
   };
   return {
     id,

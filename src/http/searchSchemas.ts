@@ -79,8 +79,6 @@ const OPENAPI_SEARCH_PARAMETERS = [
   'label',
   'language',
   'last_update',
-  'license',
-  'license_group',
   'mapping_version',
   'md_format',
   'objecttype',

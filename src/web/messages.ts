@@ -111,6 +111,9 @@ const de = {
   time_fct: 'Zeit',
   objecttype_fct: 'Objekttyp',
   has_media_fct: 'Mit Medien',
+  license_group: 'Nachnutzung',
+  reusable: 'Nur frei nachnutzbare',
+  reusableHint: 'Medien ohne Bedingungen oder mit einfachen Bedingungen (Creative Commons) weiterverwendbar',
   loadedAt: '{records} Datensätze, {date}',
   footer: 'Diese Seiten zeigen die Daten, die der Betreiber geladen hat.',
   queryTooLong: 'Die Suchwörter sind länger als {max} Zeichen; gesucht wurde mit den ersten {max}. Kürzen Sie sie.',
@@ -226,6 +229,9 @@ const en: Messages = {
   time_fct: 'Time',
   objecttype_fct: 'Object type',
   has_media_fct: 'With media',
+  license_group: 'Reuse',
+  reusable: 'Reusable only',
+  reusableHint: 'Media reusable without conditions or on simple conditions (Creative Commons)',
   loadedAt: '{records} records, {date}',
   footer: 'These pages show the data the operator loaded.',
   queryTooLong: 'The search words are longer than {max} characters; the first {max} were searched for. Shorten them.',
@@ -266,6 +272,13 @@ const MEDIA_TYPES: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
   mediatype_008: { de: 'Institution', en: 'Institution' },
 };
 
+/** The DDB's licence groups (src/domain/licenseGroups.ts), as its page on reusing search results names them. */
+const LICENSE_GROUP_LABELS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
+  rights_001: { de: 'Weiterverwendung ohne Bedingungen – frei', en: 'Reuse without conditions – free' },
+  rights_002: { de: 'Einfache Weiterverwendung mit Bedingungen', en: 'Simple reuse with conditions' },
+  rights_003: { de: 'Weiterverwendung nur mit Genehmigung', en: 'Reuse only with permission' },
+};
+
 const BOOLEANS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
   true: { de: 'ja', en: 'yes' },
   false: { de: 'nein', en: 'no' },
@@ -273,7 +286,16 @@ const BOOLEANS: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
 
 /** How a facet value reads: vocabulary codes by their names, anything else as written. */
 export function facetValueLabel(field: string, value: string, lang: Lang): string {
-  const table = field === 'sector_fct' ? SECTORS : field === 'type_fct' ? MEDIA_TYPES : field === 'has_media_fct' ? BOOLEANS : undefined;
+  const table =
+    field === 'sector_fct'
+      ? SECTORS
+      : field === 'type_fct'
+        ? MEDIA_TYPES
+        : field === 'has_media_fct'
+          ? BOOLEANS
+          : field === 'license_group'
+            ? LICENSE_GROUP_LABELS
+            : undefined;
   return table?.[value]?.[lang] ?? value;
 }
 

@@ -1,3 +1,4 @@
+import { REUSABLE_GROUPS } from '../domain/licenseGroups.js';
 import { ALL, type QueryNode } from '../query/ast.js';
 import { parseQuery } from '../query/parse.js';
 import { queryFields } from '../search/engine/schema.js';
@@ -8,13 +9,35 @@ import { hitsOf, parseDocs, personLink, providersOf, type ResultDoc } from './hi
 import { facetLabel, facetValueLabel, format } from './messages.js';
 import type { PageDeps } from './pageDeps.js';
 import { personView } from './personView.js';
-import { engineFilters, ENGINE_SORT, MAX_PAGE, readSearchState, ROWS, searchUrl, SORTS } from './searchState.js';
+import { engineFilters, ENGINE_SORT, MAX_PAGE, readSearchState, ROWS, searchUrl, SORTS, type SearchState } from './searchState.js';
 
 /** Facets shown beside the results, in this order. */
-const RESULT_FACETS = ['type_fct', 'sector_fct', 'provider_fct', 'place_fct', 'affiliate_fct', 'keywords_fct', 'language_fct'] as const;
+const RESULT_FACETS = [
+  'type_fct',
+  'sector_fct',
+  'license_group',
+  'provider_fct',
+  'place_fct',
+  'affiliate_fct',
+  'keywords_fct',
+  'language_fct',
+] as const;
 const FACET_VALUES = 8;
 const PERSON_ROWS = 5;
 const ITEM_FIELDS = queryFields(itemSchema);
+
+/**
+ * The "reusable" filter (docs/pages.md): the licence groups whose media may be reused
+ * without asking (src/domain/licenseGroups.ts REUSABLE_GROUPS), in place of any other licence
+ * group filter; active when exactly those are, and then a link that takes them off.
+ */
+function reusableLink(state: SearchState): { href: string; active: boolean } {
+  const others = state.filters.filter((x) => x.field !== 'license_group');
+  const groups = state.filters.filter((x) => x.field === 'license_group').map((x) => x.value);
+  const active = groups.length === REUSABLE_GROUPS.length && REUSABLE_GROUPS.every((g) => groups.includes(g));
+  const filters = active ? others : [...others, ...REUSABLE_GROUPS.map((value) => ({ field: 'license_group', value }))];
+  return { href: searchUrl({ ...state, filters, page: 1 }), active };
+}
 
 /** The results page (docs/pages.md): hits, facets, sort, pager, and persons whose names match. */
 export async function searchPage(deps: PageDeps, req: PageRequest): Promise<PageAnswer> {
@@ -94,6 +117,7 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
         href: searchUrl({ ...state, filters: state.filters.filter((y) => y !== x), page: 1 }),
       })),
       clearFilters: searchUrl({ ...state, filters: [], page: 1 }),
+      reusable: reusableLink(state),
       sorts,
       pages,
       pageLinks,

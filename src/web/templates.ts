@@ -288,6 +288,7 @@ const search = `<% layout('@layout') %>
 </section>
 <% } %>
 <h2><%= it.t.filters %></h2>
+<p class="reusable"><a href="<%= it.reusable.href %>" title="<%= it.t.reusableHint %>"<% if (it.reusable.active) { %> aria-current="true" class="active"<% } %>><%= it.t.reusable %></a></p>
 <% it.facets.forEach(function (g) { %>
 <%~ include('@facet', { group: g, lang: it.lang }) %>
 <% }) %>

@@ -145,7 +145,7 @@ for (const backend of BACKENDS) {
         '/search/index/search/select?facet=true&facet.field=colour_fct',
         { facet: 'true', 'facet.field': 'colour_fct' },
         400,
-        "facet.field 'colour_fct' is not a facet of the search index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct.",
+        "facet.field 'colour_fct' is not a facet of the search index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group.",
       ],
       [
         '/search/index/search/select?cursorMark=*&start=10',
@@ -165,7 +165,7 @@ for (const backend of BACKENDS) {
         '/search/index/search/select?fl=id,colour',
         { fl: 'id,colour' },
         400,
-        "fl names 'colour', which is not a stored field. Stored fields: id, title, subtitle, label, thumbnail, media, category, type, latitude, longitude, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, begin_time, end_time; * for all, score for the score.",
+        "fl names 'colour', which is not a stored field. Stored fields: id, title, subtitle, label, thumbnail, media, category, type, latitude, longitude, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group, begin_time, end_time; * for all, score for the score.",
       ],
       [
         '/search/index/search/select?wt=xml',

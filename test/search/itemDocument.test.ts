@@ -121,6 +121,8 @@ describe('whole documents, read off the packages by hand', () => {
           provider_fct: [GOETHE_HAUS],
           apd_keywords_fct: ['Druckgraphik'],
           has_media_fct: ['true'], // five <binary> elements
+          license: ['http://creativecommons.org/licenses/by-nc-sa/4.0/'], // index field license
+          license_group: ['rights_002'], // index field license_group
         },
         numbers: { begin_time: 680449, end_time: 685562 }, // index fields begin_time, end_time
         sort: { title: 'cornelie goethe', begin_time: 680449 },
@@ -178,6 +180,8 @@ describe('whole documents, read off the packages by hand', () => {
           dataprovider_fct_normdata: [`${org}Y4U5WTWIXQYY4P2DWZLZYH3Z4ETTJ336`],
           sector_fct: ['sec_04'],
           has_media_fct: ['true'], // binaries.binary: one, with a ref
+          license: ['http://creativecommons.org/licenses/by-sa/4.0/'], // view.item.license.resource
+          license_group: ['rights_002'], // a CC licence: reuse with conditions (binaries.binary.license_group says so too)
         },
         // Index fields begin_time and end_time: both 730172, for the display field "(wann)" 21.02.2000.
         // By timeVocabulary.dayNumber that day is 730173: the newer generation counts one day
@@ -230,6 +234,8 @@ describe('whole documents, read off the packages by hand', () => {
           type_fct: ['mediatype_003'], // edm:type TEXT
           provider_fct: providers,
           has_media_fct: ['true'],
+          license: ['http://www.europeana.eu/rights/rr-f/'], // edm:rights of the aggregation
+          license_group: ['rights_003'], // rights reserved: reuse only with permission
         },
         // 1974-01-01 and 1974-12-31 as day numbers: 720626 + 364 = 720990.
         numbers: { begin_time: 720626, end_time: 720990 },
@@ -419,5 +425,41 @@ describe('all fixture packages in the real SearchIndex', () => {
         ],
       },
     ]);
+  });
+
+  it('counts and filters the licence facets: the DDB group where a package names it, else the group of its URI', () => {
+    // The 786 HOPE records say edm:rights rr-f, the 209 MIMO objects CC BY-NC-SA 3.0, the
+    // Europeana sample record the Public Domain Mark (grep of the fixtures); the five real
+    // packages name theirs in their view.
+    const LICENSE_COUNTS = { rr: 786, byncsa3: 209 };
+    const licenses = hits('*:*', {
+      rows: 0,
+      facets: ['license_group', 'license'].map((field) => ({ field, limit: -1, mincount: 1, sort: 'count' as const })),
+    });
+    assert.deepEqual(licenses.facets, [
+      {
+        field: 'license_group',
+        values: [
+          { value: 'rights_003', count: LICENSE_COUNTS.rr + 1 },
+          { value: 'rights_002', count: LICENSE_COUNTS.byncsa3 + 3 },
+          { value: 'rights_001', count: 2 },
+        ],
+      },
+      {
+        field: 'license',
+        values: [
+          { value: 'http://www.europeana.eu/rights/rr-f/', count: LICENSE_COUNTS.rr },
+          { value: 'http://creativecommons.org/licenses/by-nc-sa/3.0/', count: LICENSE_COUNTS.byncsa3 },
+          { value: 'http://creativecommons.org/licenses/by-nc-sa/4.0/', count: 2 },
+          { value: 'http://creativecommons.org/publicdomain/mark/1.0/', count: 2 },
+          { value: 'http://creativecommons.org/licenses/by-sa/4.0/', count: 1 },
+          { value: 'http://rightsstatements.org/vocab/InC/1.0/', count: 1 },
+        ],
+      },
+    ]);
+    // The reusable ones: free, or free on conditions.
+    const reusable = hits('*:*', { rows: 3, filters: { license_group: ['rights_001', 'rights_002'] } });
+    assert.equal(reusable.total, LICENSE_COUNTS.byncsa3 + 5);
+    assert.deepEqual(hits('license:"http://creativecommons.org/publicdomain/mark/1.0/" AND license_group:rights_001', {}).total, 2);
   });
 });

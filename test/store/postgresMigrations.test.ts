@@ -1,7 +1,8 @@
 /**
  * PostgreSQL schema migrations keep what a store already holds. Migration 2 (as SQLite's
  * migration 11) computes every stored item's stored fields, which a
- * search answer shows of its hits, in batches of 500, inside the one migrate transaction.
+ * search answer shows of its hits, in batches of 500, inside the one migrate transaction;
+ * migration 6 (as SQLite's 15) computes them again.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -75,6 +76,23 @@ test('[postgres] migration 2 gives every item of a store at schema 1 its stored 
       );
     } finally {
       await store.close();
+    }
+    // Migration 6 computes them again: stale ones, as schema 5 left them, give way to the new.
+    await client.query(`UPDATE item_fields SET doc = '{"stale":true}'`);
+    await client.query('DELETE FROM schema_migrations WHERE version = 6');
+    const again = createPool({ url: db.url, max: 1 });
+    try {
+      assert.deepEqual(await migratePostgres(again, db.url), { from: 5, to: 6 });
+    } finally {
+      await again.end();
+    }
+    const recomputed = await client.query<{ id: string; doc: string }>(
+      'SELECT i.id, f.doc FROM item_fields f JOIN items i ON i.num = f.item',
+    );
+    assert.equal(recomputed.rows.length, items.length);
+    for (const r of recomputed.rows) {
+      const item = items.find((i) => i.id === r.id)!;
+      assert.equal(r.doc, itemStoredFieldsJson(item.json, item.id), `${item.id}: stored fields again`);
     }
     await client.query('DELETE FROM items WHERE id = $1', [items[0]!.id]);
     const left = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM item_fields');

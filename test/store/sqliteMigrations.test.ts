@@ -3,7 +3,8 @@
  * moves package bodies out of the items row: a store written before it serves
  * the same packages and hierarchies after it, and deleting an item deletes
  * its bodies. Migration 10 compresses the bodies, all or
- * none. Migration 11 computes every stored item's stored fields.
+ * none. Migration 11 computes every stored item's stored fields, migration 15 computes them
+ * again (the licence facets and coordinates they gained).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -414,6 +415,34 @@ test('[sqlite] migration 11 gives every stored item its stored fields; a blocked
   }
 });
 
+test('[sqlite] migration 15 computes the stored fields of a store at schema 14 again: stale ones give way to the licence facets', async () => {
+  const dir = tempDir('test');
+  const path = join(dir, 'old.db');
+  try {
+    const { items } = storeAtSchema9(path);
+    await openSqliteStore({ path }).close();
+    // As schema 14 left the store: stored fields made before the licence facets.
+    const old = new Database(path);
+    old.prepare(`UPDATE item_fields SET doc = '{"stale":true}'`).run();
+    old.pragma('user_version = 14');
+    old.close();
+    await openSqliteStore({ path }).close();
+    const after = new Database(path);
+    try {
+      assert.equal(after.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      const fieldsOf = after
+        .prepare<[string], string>('SELECT f.doc FROM item_fields f JOIN items i ON i.num = f.item WHERE i.id = ?')
+        .pluck();
+      for (const item of items) assert.equal(fieldsOf.get(item.id), itemStoredFieldsJson(item.json, item.id), `${item.id}: stored fields`);
+      assert.deepEqual(JSON.parse(fieldsOf.get('4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22')!), GOETHE_FIELDS);
+    } finally {
+      after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const GOETHE_FIELDS = {
   id: '4XUDMRWXBMC7O3FPLATAK2HLCMLBBO22',
   title: 'Cornelie Goethe',
@@ -455,6 +484,8 @@ const GOETHE_FIELDS = {
   sector_fct: ['sec_06'],
   provider_fct: ['Frankfurter Goethe-Haus. Freies Deutsches Hochstift'],
   has_media_fct: ['true'],
+  license: ['http://creativecommons.org/licenses/by-nc-sa/4.0/'],
+  license_group: ['rights_002'],
   begin_time: 680449,
   end_time: 685562,
 };

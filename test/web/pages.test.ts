@@ -139,6 +139,29 @@ for (const backend of BACKENDS) {
       assert.ok((await get('/search?q=File')).body.includes('1–20 von 25'));
     });
 
+    test('search: the "reusable" filter keeps the licence groups reusable without asking; the groups by name', async () => {
+      const html = (await get('/search?q=File')).body;
+      const reusable = '/search?q=File&amp;f=license_group%3Arights_001&amp;f=license_group%3Arights_002';
+      assert.ok(
+        html.includes(
+          `<p class="reusable"><a href="${reusable}" title="Medien ohne Bedingungen oder mit einfachen Bedingungen (Creative Commons) weiterverwendbar">Nur frei nachnutzbare</a></p>`,
+        ),
+      );
+      // Every page package carries the Public Domain Mark: the first group.
+      assert.ok(
+        html.includes(
+          '<li><a href="/search?q=File&amp;f=license_group%3Arights_001"><span class="label">Weiterverwendung ohne Bedingungen – frei</span> <span class="count">25</span></a></li>',
+        ),
+      );
+      const on = (await get(reusable.replaceAll('&amp;', '&'))).body;
+      assert.ok(on.includes('<p class="total" role="status">1–20 von 25</p>'));
+      assert.ok(on.includes('<p class="reusable"><a href="/search?q=File" title="'), 'active: the link takes the filter off');
+      assert.ok(on.includes('aria-current="true" class="active">Nur frei nachnutzbare</a></p>'));
+      const en = (await get('/search?q=File&f=license_group:rights_003&lang=en')).body;
+      assert.ok(en.includes('Reusable only</a></p>'));
+      assert.ok(en.includes('Reuse: Reuse only with permission'), 'the active filter by name');
+    });
+
     test('search: sorting by title, descending', async () => {
       const html = (await get('/search?q=File&sort=-title')).body;
       const ids = [...html.matchAll(/<a href="\/item\/([A-Z0-9]+)">/g)].map((m) => m[1]);

@@ -32,7 +32,17 @@ const ITEM_FACET_TYPES: Record<string, 'SEARCH' | 'EXTENDED' | 'TECHNICAL'> = Ob
     f,
     f.endsWith('_normdata')
       ? 'TECHNICAL'
-      : ['time_fct', 'place_fct', 'affiliate_fct', 'keywords_fct', 'language_fct', 'type_fct', 'sector_fct', 'provider_fct'].includes(f)
+      : [
+            'time_fct',
+            'place_fct',
+            'affiliate_fct',
+            'keywords_fct',
+            'language_fct',
+            'type_fct',
+            'sector_fct',
+            'provider_fct',
+            'license_group',
+          ].includes(f)
         ? 'SEARCH'
         : 'EXTENDED',
   ]),

@@ -5,6 +5,7 @@
  */
 import { and, or, type QueryNode } from '../../query/ast.js';
 import { ITEM_FACETS } from '../../domain/itemFacets.js';
+import { canonicalLicense } from '../../domain/licenseGroups.js';
 import type { SearchRequest, SearchSort } from '../../search/engine/types.js';
 import { itemSchema } from '../../search/schemas/itemSchema.js';
 import { ITEM_FIELD_PARAMETERS, SEARCH_LIMITS } from '../searchSchemas.js';
@@ -77,7 +78,12 @@ export function toItemSearch(q: Query): ItemSearch {
   });
   const paging = readPaging(q, { offset: 'offset', defaultRows: SEARCH_LIMITS.defaultRows });
   const { sort, seed } = readSort(one(q, 'sort'), ITEM_SORTS);
-  const filters = readFilters(q, { facets: ITEM_FACETS, listedBy: (f) => `facet=${f}` });
+  const filters = readFilters(q, {
+    facets: ITEM_FACETS,
+    listedBy: (f) => `facet=${f}`,
+    // a licence URI in any spelling finds the items of its facet value (docs/search.md "Licences")
+    normalise: (f, v) => (f === 'license' ? canonicalLicense(v) : v),
+  });
   const request: SearchRequest = { query, filters, facets, sort: itemSort(sort), ...paging };
   // Did you mean (docs/search-engine.md "Spellcheck"): the API's default minHits is 1.
   if (text !== undefined && text.trim() !== '') request.spellcheck = { minHits: 1, text };

@@ -31,7 +31,7 @@ export const SEARCH_LOG_LOCK = 7_316_001;
 /** SQL, or a step that needs more than SQL (it runs inside the migration's transaction). */
 export type Migration = string | ((db: Queryable) => Promise<void>);
 
-/** Rows computed per statement by migration 2: bounds the memory of a step, not its transaction. */
+/** Rows computed per statement by migrations 2 and 6: bounds the memory of a step, not its transaction. */
 const CONVERT_BATCH = 500;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -290,6 +290,22 @@ export const MIGRATIONS: readonly Migration[] = [
   END $$;
   CREATE TRIGGER oai_records_created BEFORE INSERT ON oai_records FOR EACH ROW EXECUTE FUNCTION oai_records_created();
   `,
+  // 6: the stored fields again, as SQLite's migration 15: the licence facets and coordinates
+  // from a package's EDM places (docs/search.md "Licences", "Geography").
+  async (db) => {
+    for (let after = 0; ;) {
+      const { rows } = await db.query<{ item: string; id: string; body: Buffer }>(
+        'SELECT j.item, i.id, j.body FROM item_json j JOIN items i ON i.num = j.item WHERE j.item > $1 ORDER BY j.item LIMIT $2',
+        [after, CONVERT_BATCH],
+      );
+      if (rows.length === 0) break;
+      await db.query('UPDATE item_fields f SET doc = u.doc FROM unnest($1::bigint[], $2::text[]) AS u (item, doc) WHERE f.item = u.item', [
+        rows.map((r) => r.item),
+        rows.map((r) => itemStoredFieldsJson(decodeBody(r.body).toString('utf8'), r.id)),
+      ]);
+      after = Number(rows[rows.length - 1]!.item);
+    }
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

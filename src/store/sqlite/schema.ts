@@ -12,7 +12,7 @@ import { SqliteOai } from './oaiRecords.js';
 /** SQL, or a step that needs more than SQL (it runs inside the migration's transaction). */
 export type Migration = string | ((db: Database) => void);
 
-/** Rows converted per statement by migrations 10 and 11: bounds the memory of a conversion, not its transaction. */
+/** Rows converted per statement by migrations 10, 11 and 15: bounds the memory of a conversion, not its transaction. */
 const CONVERT_BATCH = 500;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -391,6 +391,21 @@ export const MIGRATIONS: readonly Migration[] = [
     UPDATE oai_records SET created = new.datestamp WHERE num = new.num;
   END;
   `,
+  // 15: the stored fields again, for what they gained: the licence facets `license` and
+  // `license_group`, and coordinates from a package's EDM places (docs/search.md "Licences",
+  // "Geography"). Items written before would show neither.
+  (db) => {
+    const batch = db.prepare<[number, number], { item: number; id: string; body: Buffer }>(
+      'SELECT j.item, i.id, j.body FROM item_json j JOIN items i ON i.num = j.item WHERE j.item > ? ORDER BY j.item LIMIT ?',
+    );
+    const put = db.prepare<[string, number]>('UPDATE item_fields SET doc = ? WHERE item = ?');
+    for (let after = 0; ;) {
+      const rows = batch.all(after, CONVERT_BATCH);
+      for (const { item, id, body } of rows) put.run(itemStoredFieldsJson(decodeBody(body).toString('utf8'), id), item);
+      if (rows.length < CONVERT_BATCH) break;
+      after = rows[rows.length - 1]!.item;
+    }
+  },
 ];
 
 /**
