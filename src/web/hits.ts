@@ -5,7 +5,7 @@ import type { EngineAnswer } from '../search/indexHost.js';
 import { readableDate } from './fieldValues.js';
 import { itemPath, type Frame } from './frame.js';
 import { itemView } from './itemView.js';
-import { canShow, type MediaSource } from './mediaView.js';
+import { allowedOrigin, canShow, canShowLocally, type MediaSource } from './mediaView.js';
 import type { PageDeps } from './pageDeps.js';
 import { gndOfPersonId, type PersonView } from './personView.js';
 
@@ -22,14 +22,33 @@ export function parseDocs<T>(answer: EngineAnswer): T[] {
   return answer.docs.map((d) => JSON.parse(d) as T);
 }
 
-/** Hits for the results and person pages: a thumbnail only where it can be shown (./mediaView.ts), else the placeholder. */
-export async function hitsOf(media: MediaSource, f: Frame, docs: readonly ResultDoc[]) {
+/**
+ * Hits for the results and person pages: a thumbnail only where it can be shown (./mediaView.ts),
+ * else the placeholder. `store` reads the package of a hit whose thumbnail the media folder does
+ * not hold: a record built from EDM shows it from its origin (when media.origins allows it), never
+ * from media.baseUrl.
+ */
+export async function hitsOf(media: MediaSource, f: Frame, docs: readonly ResultDoc[], store?: PageDeps['store']) {
   const out = [];
   for (const d of docs) {
     const thumbnail = thumbnailOf(d.thumbnail);
-    out.push({ ...d, href: f.link(itemPath(d.id)), thumbnail: (await canShow(media, thumbnail)) ? thumbnail : '' });
+    out.push({ ...d, href: f.link(itemPath(d.id)), thumbnail: await shownThumbnail(media, d.id, thumbnail, store) });
   }
   return out;
+}
+
+async function shownThumbnail(media: MediaSource, id: string, thumbnail: string, store: PageDeps['store'] | undefined): Promise<string> {
+  if (thumbnail === '' || (await canShowLocally(media, thumbnail))) return thumbnail;
+  if (store === undefined || (media.baseUrl === '' && media.origins.length === 0))
+    return (await canShow(media, thumbnail)) ? thumbnail : '';
+  const doc = await store.getItemDocument(id, 'json');
+  if (doc === undefined || doc.blockedReason !== null) return '';
+  const view = itemView(id, JSON.parse(doc.body.toString('utf8')));
+  const image = view.images.find((i) => i.renditions.some((r) => r.href === thumbnail)) ?? view.images[0];
+  // A package without an image of that path: its preview's own picture, where the path names one.
+  if (image === undefined) return media.baseUrl !== '' && /\.(jpe?g|png|gif|webp|avif)$/i.test(thumbnail) ? thumbnail : '';
+  if (image.origin === '') return media.baseUrl !== '' ? thumbnail : '';
+  return allowedOrigin(media, image.origin) ? image.origin : '';
 }
 
 /** The provider of each hit, from its package (the result doc has none). */

@@ -61,6 +61,11 @@ async function localSize(source: MediaSource, href: string): Promise<number | un
   return segments === undefined ? undefined : (await source.directory.find(segments))?.size;
 }
 
+/** Whether the media directory holds a `/binary/…` path. */
+export async function canShowLocally(source: MediaSource, href: string): Promise<boolean> {
+  return href !== '' && (await localSize(source, href)) !== undefined;
+}
+
 /** Whether a `/binary/…` path can be shown: in the media directory, or from `media.baseUrl`. */
 export async function canShow(source: MediaSource, href: string): Promise<boolean> {
   if (href === '') return false;

@@ -52,7 +52,7 @@ export async function personPage(deps: PageDeps, gnd: string, req: PageRequest):
       }),
       // The person as linked data, by Accept at the API's path (docs/linked-data.md "Persons").
       alternates: PERSON_DATA_TYPES.map((type) => ({ type, href: `/entities/${encodeURIComponent(gnd.toUpperCase())}` })),
-      items: await hitsOf(media, f, docs),
+      items: await hitsOf(media, f, docs, deps.store),
       itemTotal: items.total,
       allItems: f.link(searchUrl({ ...state, filters: [filter] })),
     }),

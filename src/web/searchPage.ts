@@ -106,7 +106,7 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
       total: items.total,
       from: items.total === 0 ? 0 : (state.page - 1) * ROWS + 1,
       to: (state.page - 1) * ROWS + docs.length,
-      results: await hitsOf(media, f, docs),
+      results: await hitsOf(media, f, docs, store),
       providers: await providersOf(
         store,
         docs.map((d) => d.id),

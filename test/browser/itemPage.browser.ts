@@ -209,6 +209,22 @@ test('pictures of records built from EDM load from their origin, which the CSP a
   assert.equal(await page.locator('li.hit a[href="/item/EDMORIGIN01"]').count(), 1);
   await page.close();
 
+  // The results too: the thumbnails of the records whose pictures can be shown, loaded.
+  const results = await open('/search?sort=title');
+  const thumbnails = await results.page.evaluate(async () => {
+    const pictures = [...document.querySelectorAll<HTMLImageElement>('.hit img')];
+    pictures.forEach((img) => void (img.loading = 'eager'));
+    await Promise.all(pictures.map((img) => img.decode().catch(() => undefined)));
+    return pictures.map((img) => ({ src: img.currentSrc, width: img.naturalWidth }));
+  });
+  assert.deepEqual(thumbnails, [
+    { src: `${base}/binary/EDMLOCAL/list/1.jpg`, width: 1600 },
+    { src: `${allowed.url}/img/a.jpg`, width: 320 },
+  ]);
+  assert.deepEqual(results.refused, []);
+  await assertAccessible(results.page, 'results with pictures from their origin');
+  await results.page.close();
+
   const elsewhere = await open('/item/EDMELSEWHERE');
   assert.deepEqual(await images(elsewhere.page), []);
   assert.equal(

@@ -117,6 +117,27 @@ for (const backend of BACKENDS) {
       assert.ok(!local.includes(`${ALLOWED}/img/local.jpg`));
     });
 
+    test('in the results, a record built from EDM shows its thumbnail from the folder or its allowed origin, never from media.baseUrl', async () => {
+      const html = (await get('/search?sort=title')).body;
+      const thumb = (id: string) => {
+        const from = html.indexOf(`<a href="/item/${id}">`);
+        assert.ok(from >= 0, id);
+        return html.slice(html.indexOf('<span class="thumb">', from), html.indexOf('<span class="text">', from)).trim();
+      };
+      assert.equal(
+        thumb('EDMORIGIN01'),
+        `<span class="thumb"><span class="nothumb" aria-hidden="true">I</span><img src="${ALLOWED}/img/a.jpg" alt="" loading="lazy" width="96" height="96"></span>`,
+      );
+      assert.equal(
+        thumb('EDMLOCAL'),
+        '<span class="thumb"><span class="nothumb" aria-hidden="true">I</span><img src="/binary/EDMLOCAL/list/1.jpg" alt="" loading="lazy" width="96" height="96"></span>',
+      );
+      assert.equal(thumb('EDMELSEWHERE'), '<span class="thumb"><span class="nothumb" aria-hidden="true">I</span></span>');
+      // A sound's thumbnail path names no picture: the placeholder, not media.baseUrl's file in an <img>.
+      assert.ok(thumb('EDMSOUND').startsWith('<span class="thumb"><span class="nothumb" aria-hidden="true">'));
+      assert.ok(!thumb('EDMSOUND').includes('<img'));
+    });
+
     test('sound and film play in the browser’s own elements, beside their download link', async () => {
       const html = (await get('/item/EDMSOUND')).body;
       assert.equal(
