@@ -57,7 +57,7 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
       ? view.images
       : [{ renditions: [{ href: view.thumbnail, variant: '' }], name: '', mimetype: '', origin: '' }];
   const shown = await shownImages(images, media, f.t);
-  const withViewer = view.hasManifest && shown.some((m) => m.shown && m.src.startsWith('/binary/'));
+  const withViewer = view.hasManifest && shown.some((m) => m.shown);
   return {
     status: 200,
     html: render('item', {
@@ -67,8 +67,7 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
       fields: readableFields(view.fields, f.lang, links),
       licenseName: licenseShort,
       images: shown,
-      // The viewer where there is a manifest and a picture it paints (its canvases paint /binary/…);
-      // the page works without it.
+      // The viewer where there is a manifest and a picture to show in it; the page works without it.
       viewer: withViewer ? `${itemPath(id)}/iiif` : undefined,
       scripts: withViewer ? VIEWER_SCRIPTS : [],
       permalink,

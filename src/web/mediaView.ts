@@ -127,3 +127,19 @@ export async function shownFiles(files: readonly MediaDownload[], source: MediaS
   }
   return out;
 }
+
+/**
+ * The images of a record built from EDM that the pages show from their origin (the folder does
+ * not hold them, `media.origins` allows it), by each rendition's `/binary/…` path: the viewer's
+ * manifest paints them from there (docs/pages.md "Viewer").
+ */
+export async function originImages(images: readonly MediaImage[], source: MediaSource): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const image of images) {
+    if (image.origin === '' || !allowedOrigin(source, image.origin)) continue;
+    let local = false;
+    for (const r of image.renditions) if (await canShowLocally(source, r.href)) local = true;
+    if (!local) for (const r of image.renditions) out.set(r.href, image.origin);
+  }
+  return out;
+}

@@ -275,6 +275,11 @@ test('the viewer opens from our manifest, with OpenSeadragon from our origin, an
     (b) => (document.querySelector('section.viewer canvas') as HTMLCanvasElement).toDataURL().length !== b,
     before,
   );
+  // A record built from EDM: the viewer paints its pictures from their allowed origin, as the page shows them.
+  const origin = await open('/item/EDMORIGIN01');
+  await origin.page.waitForSelector('section.viewer[data-loaded="true"]');
+  assert.deepEqual(origin.refused, []);
+  await origin.page.close();
   // A picture of the page opens in the viewer instead of as a file.
   await page.locator('.media a.pic').click();
   assert.equal(page.url(), `${base}/item/EDMLOCAL`);

@@ -25,6 +25,8 @@ import { createPages, type PageAnswer, type PageDeps, type PageRequest, type Pag
 import { createRenderer } from '../../web/render.js';
 import { STYLESHEET } from '../../web/stylesheet.js';
 import { FAVICON_SVG } from '../../web/favicon.js';
+import { itemView } from '../../web/itemView.js';
+import { originImages } from '../../web/mediaView.js';
 import { VIEWER_SCRIPT } from '../../web/viewerScript.js';
 import { isValidItemId } from '../../domain/itemIds.js';
 import { edmInSyntax } from '../itemGraphAnswers.js';
@@ -36,6 +38,20 @@ import { apiErrorOf } from '../errorMapping.js';
 import { originOf } from '../requestOrigin.js';
 import { byHeaderValue, negotiate } from '../negotiate.js';
 import { bodyTag, weakEtag } from '../validators.js';
+
+/** The manifest with each painting body the page shows from its origin (`/binary/…` path → URL) painted from there. */
+function paintedFrom(body: string, serviceUrl: string, origins: ReadonlyMap<string, string>): string {
+  if (origins.size === 0) return body;
+  const byUrl = new Map([...origins].map(([path, url]) => [serviceUrl + encodeURI(path), url]));
+  const manifest = JSON.parse(body) as { items?: Array<{ items?: Array<{ items?: Array<{ body?: { id?: string } }> }> }> };
+  for (const canvas of manifest.items ?? [])
+    for (const page of canvas.items ?? [])
+      for (const annotation of page.items ?? []) {
+        const url = annotation.body?.id === undefined ? undefined : byUrl.get(annotation.body.id);
+        if (url !== undefined) annotation.body!.id = url;
+      }
+  return JSON.stringify(manifest);
+}
 
 export interface PageRouteDeps {
   config: Config;
@@ -128,12 +144,8 @@ export function searchPageHandler(pages: Pages, headers: Readonly<Record<string,
 
 export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDeps): Promise<void> {
   const { config } = deps;
-  const pages = createPages({
-    store: deps.store,
-    engine: deps.engine,
-    render: createRenderer(),
-    media: { directory: deps.media, baseUrl: config.media.baseUrl.replace(/\/+$/, ''), origins: config.media.origins },
-  });
+  const mediaSource = { directory: deps.media, baseUrl: config.media.baseUrl.replace(/\/+$/, ''), origins: config.media.origins };
+  const pages = createPages({ store: deps.store, engine: deps.engine, render: createRenderer(), media: mediaSource });
   const headers = securityHeaders(config);
   const cacheControl = `public, max-age=${config.http.cacheMaxAgeSeconds}`;
   app.addConstraintStrategy(pageConstraintStrategy());
@@ -227,7 +239,13 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
         serviceUrl,
         base,
       });
-      return sendManifest(request, reply, manifest, JSON_TYPE, cacheControl);
+      // A record built from EDM whose pictures the page shows from their origin: the viewer paints them from there too.
+      const doc = await deps.store.getItemDocument(id, 'json');
+      const origins =
+        doc === undefined
+          ? new Map<string, string>()
+          : await originImages(itemView(id, JSON.parse(doc.body.toString('utf8'))).images, mediaSource);
+      return sendManifest(request, reply, { ...manifest, body: paintedFrom(manifest.body, serviceUrl, origins) }, JSON_TYPE, cacheControl);
     });
     // The record to download (docs/pages.md "Cite and share"): the package as JSON and XML, its EDM graph in each RDF syntax.
     for (const d of RECORD_DOWNLOADS) {
