@@ -134,8 +134,8 @@ const b = built as unknown as {
 };
 const rate = (docs: number, ms: number) => Math.round(docs / (ms / 1000)).toLocaleString('en');
 const readyOf = (r: { at: number; line: Record<string, unknown> }) => {
-  const l = r.line as { sinceStartMs: number; readMs: number; restoreMs: number[]; workers: number };
-  return `${(r.at / 1000).toFixed(1)} s from the spawn (in the process: ${(l.sinceStartMs / 1000).toFixed(1)} s; reading and checking the files ${(l.readMs / 1000).toFixed(1)} s, restoring in each of ${l.workers} threads ${l.restoreMs.map((m) => (m / 1000).toFixed(1)).join(' / ')} s)`;
+  const l = r.line as { sinceStartMs: number; cpuMs: number; readMs: number; restoreMs: number[]; workers: number };
+  return `${(r.at / 1000).toFixed(1)} s from the spawn, ${(l.cpuMs / 1000).toFixed(1)} s CPU (in the process: ${(l.sinceStartMs / 1000).toFixed(1)} s; reading and checking the files ${(l.readMs / 1000).toFixed(1)} s, restoring in each of ${l.workers} threads ${l.restoreMs.map((m) => (m / 1000).toFixed(1)).join(' / ')} s)`;
 };
 const perItem = (bytes: number) => `${(bytes / GiB).toFixed(2)} GiB, ${(bytes / items / 1024).toFixed(3)} KiB per item`;
 const table: Array<[string, string]> = [

@@ -121,6 +121,8 @@ const restored = await Promise.all(
 emit({
   event: 'ready',
   sinceStartMs: performance.now(),
+  // CPU of the whole process to here (every thread): what the start costs on a machine of its own.
+  cpuMs: cpuMs(),
   readMs,
   restoreMs: restored.map((r) => r.ms),
   restoreKindsMs: restored.map((r) => r.kinds),

@@ -63,10 +63,10 @@ function nearestAll(counted: Counted[], lo: number, hi: number, goal: number, mi
  * Common words to misspell, nearest 2.5 % of the documents first: the misspelt rows need one
  * whose misspelling finds nothing and is corrected back to it (bench/pageCases.ts
  * misspelling), which not every word of the generator has (a misspelling of a random word is
- * often nearer another one), and a letter dropped or swapped past the second (five or more).
+ * often nearer another one), and a letter to drop or swap past the second (four or more).
  */
 function toMisspell(counted: Counted[], n: number): string[] {
-  return nearestAll(counted, Math.max(1, Math.ceil(n * 0.005)), n, n * 0.025, 5)
+  return nearestAll(counted, Math.max(1, Math.ceil(n * 0.001)), n, n * 0.025, 4)
     .slice(0, 40)
     .map((c) => c.w);
 }

@@ -263,7 +263,7 @@ async function readSharedSegment(dir: string, entry: KindEntry): Promise<{ sourc
   const fh = await open(path, 'r');
   try {
     // Through views of at most READ_PIECE bytes: a typed array spans at most 2^32 elements, and
-    // the item segment passes 4 GiB at about 8 M items (docs/benchmarks.md "Scale").
+    // the item segment passes 4 GiB at about 10 M items (docs/benchmarks.md "Scale").
     for (let at = 0; at < size;) {
       const piece = new Uint8Array(buffer, at, Math.min(size - at, READ_PIECE));
       const { bytesRead } = await fh.read(piece, 0, piece.length, at);

@@ -48,8 +48,10 @@ function l0(i: number): boolean {
 }
 
 /** An image of the pool with its bytes in one SharedArrayBuffer, as a search worker gets it (indexFiles.ts sharedSources). */
-function sharedImage(pool: ListPool): { source: ImageSource; bytes: Uint8Array } {
-  const sink = new ImageSink();
+function sharedImage(
+  pool: ListPool,
+  sink = new ImageSink(),
+): { source: ImageSource; bytes: Uint8Array; names: string[]; sections: Map<string, { type: SectionType; bytes: Uint8Array }> } {
   pool.image(sink, 'p');
   const parts = sink.sections.map((s) => ({ s, data: Buffer.concat([...s.pieces()].map((x) => Buffer.from(x))) }));
   const size = parts.reduce((n, p) => n + ((p.data.length + 63) & ~63), 0);
@@ -61,7 +63,7 @@ function sharedImage(pool: ListPool): { source: ImageSource; bytes: Uint8Array }
     sections.set(s.name, { type: s.type, bytes: bytes.subarray(at, at + data.length) });
     at += (data.length + 63) & ~63;
   }
-  return { source: new ImageSource(sink.values, sections, true), bytes };
+  return { source: new ImageSource(sink.values, sections, true), bytes, names: [...sections.keys()], sections };
 }
 
 it('restored over shared memory, copies a chunk before writing into it: the shared bytes never change, every list reads back', () => {
@@ -111,4 +113,39 @@ it('restored over shared memory, copies a chunk before writing into it: the shar
   }
   assert.ok(Buffer.from(bytes).equals(snapshot), 'the shared bytes are as written');
   assert.ok(bytes.length > 8 * 2 ** 20);
+});
+
+it('a pool of more bytes than a section holds is written in several sections of whole chunks and reads back', () => {
+  const pool = new ListPool();
+  const lists = 500;
+  const want: number[][] = Array.from({ length: lists }, () => []);
+  for (let l = 0; l < lists; l++) pool.create();
+  let x = 4242;
+  for (let i = 0; i < 2_000_000; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    const l = (x >>> 8) % lists;
+    pool.push(l, x);
+    want[l]!.push(x);
+  }
+  // 5 MiB a section: each 4 MiB chunk alone in its own (the server writes 1 GiB: indexImage.ts SECTION_BYTES)
+  const { source, names, sections } = sharedImage(pool, new ImageSink(5 * 2 ** 20));
+  const chunks = source.value<number>('p.chunks');
+  assert.ok(chunks >= 3);
+  assert.deepEqual(
+    names.filter((n) => n.startsWith('p.bytes')),
+    Array.from({ length: chunks }, (_, k) => (k === 0 ? 'p.bytes' : `p.bytes#${k}`)),
+  );
+  const back = new ListPool();
+  back.restore(source, 'p');
+  for (let l = 0; l < lists; l++) {
+    const r = back.reader(l);
+    const got: number[] = [];
+    while (!r.done) got.push(r.read());
+    assert.deepEqual(got, want[l], `list ${l}`);
+  }
+  // A section missing is a damaged image, not a shorter pool.
+  const { source: whole } = sharedImage(pool);
+  assert.equal(whole.has('p.bytes#1'), false);
+  sections.delete(`p.bytes#${chunks - 1}`);
+  assert.throws(() => new ListPool().restore(new ImageSource(source.values, sections), 'p'), /section p\.bytes/);
 });

@@ -50,10 +50,24 @@ function bytesOf(a: Typed, length: number): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, length * a.BYTES_PER_ELEMENT);
 }
 
+/**
+ * The most bytes of pool chunks in one section (1 GiB): a reader views a section as one typed
+ * array, and a typed array spans at most 2^32 elements (Node 20), which the item postings pass
+ * at about 26 M items (docs/benchmarks.md "Scale"). A pool of more is written as several
+ * sections, `<name>`, `<name>#1`, `<name>#2`, … of whole chunks.
+ */
+export const SECTION_BYTES = 2 ** 30;
+
+/** The name of the k-th section of a pool's chunks. */
+const groupName = (name: string, k: number) => (k === 0 ? name : `${name}#${k}`);
+
 /** Collects an image (SearchIndex.image and the image methods of its parts). */
 export class ImageSink {
   readonly values: Record<string, unknown> = {};
   readonly sections: ImageSection[] = [];
+
+  /** `sectionBytes`: the most bytes of chunks per section (SECTION_BYTES; tests give less). */
+  constructor(private readonly sectionBytes = SECTION_BYTES) {}
 
   value(name: string, v: unknown): void {
     this.values[name] = v;
@@ -82,19 +96,35 @@ export class ImageSink {
     });
   }
 
-  /** The chunks of a byte pool: every chunk whole, the last one up to `lastBytes`. */
+  /**
+   * The chunks of a byte pool: every chunk whole, the last one up to `lastBytes`; in sections of
+   * whole chunks of at most `sectionBytes` each (a chunk larger than that alone in its own).
+   */
   chunks(name: string, chunks: readonly Uint8Array[], lastBytes: number): void {
     const list = chunks.slice();
-    this.sections.push({
-      name,
-      type: 'u8',
-      *pieces() {
-        for (let i = 0; i < list.length; i++) {
-          const c = list[i]!;
-          yield i === list.length - 1 ? c.subarray(0, lastBytes) : c;
-        }
-      },
-    });
+    const piece = (i: number) => (i === list.length - 1 ? list[i]!.subarray(0, lastBytes) : list[i]!);
+    const groups: number[][] = [[]];
+    let size = 0;
+    for (let i = 0; i < list.length; i++) {
+      const bytes = piece(i).length;
+      if (groups.at(-1)!.length > 0 && size + bytes > this.sectionBytes) {
+        groups.push([]);
+        size = 0;
+      }
+      groups.at(-1)!.push(i);
+      size += bytes;
+    }
+    // How many, so that a reader tells a section missing from a pool that ends at a chunk.
+    if (groups.length > 1) this.value(`${name}.sections`, groups.length);
+    groups.forEach((group, k) =>
+      this.sections.push({
+        name: groupName(name, k),
+        type: 'u8',
+        *pieces() {
+          for (const i of group) yield piece(i);
+        },
+      }),
+    );
   }
 
   /** Strings 0..n of an append-only array: UTF-8 bytes and the offsets of each (n + 1), made by the writer. */
@@ -184,22 +214,38 @@ export class ImageSource {
    * into a whole chunk of its size (the pool appends to it).
    */
   chunks(name: string, sizes: readonly number[], alloc: (size: number) => Uint8Array = (n) => new Uint8Array(n)): Uint8Array[] {
-    const b = this.section(name, 'u8');
+    // The pool's sections in order (ImageSink.chunks), each of whole chunks.
+    const sections = (this.values[`${name}.sections`] as number | undefined) ?? 1;
+    const parts = Array.from({ length: sections }, (_, k) => this.section(groupName(name, k), 'u8'));
+    if (this.sections.has(groupName(name, sections)))
+      throw new ImageError(`section ${groupName(name, sections)}: one more than the image names`);
+    const total = parts.reduce((n, b) => n + b.length, 0);
     const count = sizes.length;
     if (count === 0) {
-      if (b.length !== 0) throw new ImageError(`section ${name}: bytes without chunks`);
+      if (total !== 0) throw new ImageError(`section ${name}: bytes without chunks`);
       return [];
     }
+    const wrong = () => new ImageError(`section ${name}: ${total} bytes in ${parts.length} sections for chunks of ${sizes.join(', ')}`);
     const out: Uint8Array[] = [];
+    let p = 0;
     let at = 0;
+    const next = () => {
+      if (at === parts[p]!.length && p + 1 < parts.length) {
+        p++;
+        at = 0;
+      }
+    };
     for (let i = 0; i < count - 1; i++) {
-      out.push(b.subarray(at, at + sizes[i]!));
+      next();
+      if (at + sizes[i]! > parts[p]!.length) throw wrong();
+      out.push(parts[p]!.subarray(at, at + sizes[i]!));
       at += sizes[i]!;
     }
-    const last = b.length - at;
-    if (last < 0 || last > sizes[count - 1]!) throw new ImageError(`section ${name}: ${b.length} bytes for chunks of ${sizes.join(', ')}`);
+    next();
+    const last = parts[p]!.length - at;
+    if (p !== parts.length - 1 || last > sizes[count - 1]!) throw wrong();
     const whole = alloc(sizes[count - 1]!);
-    whole.set(b.subarray(at));
+    whole.set(parts[p]!.subarray(at));
     out.push(whole);
     return out;
   }
