@@ -18,6 +18,7 @@ import { SearchIndex } from '../src/search/engine/SearchIndex.js';
 import { itemSchema } from '../src/search/schemas/itemSchema.js';
 import { personSchema } from '../src/search/schemas/personSchema.js';
 import type { SearchDocument, SearchRequest } from '../src/search/engine/types.js';
+import { loadavg } from 'node:os';
 import { itemDoc, personDoc, word } from './engineDocs.js';
 
 const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 1_000_000);
@@ -59,22 +60,28 @@ function measure(name: string, make: (k: number) => SearchRequest, ix: SearchInd
   if (ONLY !== undefined && !name.includes(ONLY)) return;
   for (let k = 0; k < 20; k++) ix.search(make(k), Date.now() + 60_000);
   const times: number[] = [];
+  const cpus: number[] = [];
   let total = 0;
   const c0 = process.cpuUsage();
   for (let k = 0; k < runs; k++) {
     const req = make(k);
     const t0 = performance.now();
+    const u0 = process.cpuUsage();
     const res = ix.search(req, Date.now() + 60_000);
+    const u = process.cpuUsage(u0);
     times.push(performance.now() - t0);
+    cpus.push((u.user + u.system) / 1000);
     total += res.total;
   }
   const c = process.cpuUsage(c0);
   const cpu = (c.user + c.system) / 1000 / runs;
   times.sort((a, b) => a - b);
-  const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
+  cpus.sort((a, b) => a - b);
+  const at = (a: number[], q: number) => a[Math.min(a.length - 1, Math.floor(q * a.length))]!.toFixed(2);
+  const p = (q: number) => at(times, q);
   row(
     name,
-    `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, mean CPU ${cpu.toFixed(2)} ms (mean hits ${Math.round(total / runs).toLocaleString('en')}, ${runs} runs)`,
+    `p50 ${p(0.5)} ms / p99 ${p(0.99)} ms, CPU p50 ${at(cpus, 0.5)} / p99 ${at(cpus, 0.99)} / mean ${cpu.toFixed(2)} ms (mean hits ${Math.round(total / runs).toLocaleString('en')}, ${runs} runs, load ${loadavg()[0]!.toFixed(1)})`,
   );
 }
 
@@ -129,6 +136,37 @@ measure(
   100,
 );
 measure(
+  'common term + place facet (no filter)',
+  (k) => ({ query: term(word(5 + (k % 40))), facets: [facet('place_fct')], sort: { kind: 'relevance' }, offset: 0, rows }),
+  items,
+  100,
+);
+measure('very common term, no facets', (k) => ({ query: term(word(k % 5)), sort: { kind: 'relevance' }, offset: 0, rows }), items, 100);
+measure(
+  'two common words OR + place facet',
+  (k) => ({
+    query: { kind: 'or', children: [term(word(3 + (k % 20))), term(word(30 + (k % 17)))] },
+    facets: [facet('place_fct')],
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows,
+  }),
+  items,
+  100,
+);
+measure(
+  'two common words AND + place facet',
+  (k) => ({
+    query: { kind: 'and', children: [term(word(k % 20)), term(word(20 + (k % 17)))] },
+    facets: [facet('place_fct')],
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows,
+  }),
+  items,
+  100,
+);
+measure(
   'two-word phrase of common words',
   (k) => ({
     query: { kind: 'phrase', field: null, text: `${word(k % 10)} ${word(10 + (k % 7))}` },
@@ -143,6 +181,32 @@ const allFacets = ['type_fct', 'sector_fct', 'place_fct', 'time_fct'].map(facet)
 measure(
   '*:* + type, sector, place, time facets',
   () => ({ query: { kind: 'all' }, facets: allFacets, sort: { kind: 'relevance' }, offset: 0, rows }),
+  items,
+  100,
+);
+measure(
+  '*:* + type filter (one value) + sector, place, time facets',
+  (k) => ({
+    query: { kind: 'all' },
+    filters: { type_fct: [`mediatype_00${k % 4}`] },
+    facets: ['sector_fct', 'place_fct', 'time_fct'].map(facet),
+    sort: { kind: 'relevance' },
+    offset: 0,
+    rows,
+  }),
+  items,
+  100,
+);
+measure(
+  '*:* + sector filter (two values) + type, place facets, by title',
+  (k) => ({
+    query: { kind: 'all' },
+    filters: { sector_fct: [`sec_0${k % 3}`, `sec_0${3 + (k % 3)}`] },
+    facets: ['type_fct', 'place_fct'].map(facet),
+    sort: { kind: 'key', key: 'title', descending: false },
+    offset: 0,
+    rows,
+  }),
   items,
   100,
 );
@@ -188,6 +252,19 @@ if (persons) {
     () => ({
       query: { kind: 'all' },
       facets: [facet('person_gender_fct'), facet('person_place_fct')],
+      sort: { kind: 'relevance' },
+      offset: 0,
+      rows,
+    }),
+    persons,
+    100,
+  );
+  measure(
+    'persons: *:* + gender filter + occupation facet',
+    (k) => ({
+      query: { kind: 'all' },
+      filters: { person_gender_fct: [k % 2 === 0 ? 'männlich' : 'weiblich'] },
+      facets: [facet('person_occupation_fct')],
       sort: { kind: 'relevance' },
       offset: 0,
       rows,
