@@ -30,6 +30,7 @@ import { FacetColumn } from './facetColumn.js';
 import { Growable } from './growable.js';
 import { ListPool } from './listPool.js';
 import { FacetBits } from './facetBits.js';
+import { FilterCounts } from './filterCounts.js';
 import { PostingsCache } from './postingsCache.js';
 import { TF_CAP } from './postings.js';
 import { RankedStrings } from './ranks.js';
@@ -71,6 +72,11 @@ export interface SearchIndexOptions {
    * reads their values instead.
    */
   facetBits?: { bytes?: number; minPostings?: number; minHits?: number };
+  /**
+   * What `*:*` under one facet filter finds, kept up to date by every change (filterCounts.ts):
+   * at most `bytes` (default 4 MiB) of counts of at most `entries` filters (default 32).
+   */
+  filterCounts?: { bytes?: number; entries?: number };
   /**
    * The languages a document of a schema with `analysis` is analysed in when its language
    * facet names none that analysis.ts knows (config `search.languages`); default German
@@ -134,6 +140,8 @@ export class SearchIndex {
   readonly scratchPool: ScratchPool;
   /** Bitsets of long facet values (facetBits.ts). */
   readonly facetBits: FacetBits;
+  /** Totals and facet counts of `*:*` under one facet filter, kept up to date (filterCounts.ts). */
+  readonly filterCounts: FilterCounts;
   readonly limits: ExpansionLimits | undefined;
   /** SearchIndexOptions.shards. */
   readonly shards: number;
@@ -213,6 +221,7 @@ export class SearchIndex {
     this.analysedMask = am >>> 0;
     this.weightsFit32 = this.weights.every((w) => Number.isInteger(w)) && TF_CAP * this.weights.reduce((a, b) => a + b, 0) < 2 ** 24;
     this.facets = schema.facets.map(() => new FacetColumn());
+    this.filterCounts = new FilterCounts(this.facets, options.filterCounts?.bytes ?? 4 * 2 ** 20, options.filterCounts?.entries ?? 32);
     this.numbers = schema.numbers.map(() => new Growable(Float64Array, 1024, NaN));
     this.sortNumbers = schema.sortKeys.map((k) => (k.type === 'number' ? new Growable(Float64Array, 1024, NaN) : undefined));
     this.sortStrings = schema.sortKeys.map((k) => (k.type === 'string' ? new StringColumn() : undefined));
@@ -357,6 +366,7 @@ export class SearchIndex {
     this.displays.set(ord, typeof display === 'string' ? display : undefined);
     this.indexText(ord, doc);
     this.indexFacets(ord, doc);
+    this.filterCounts.added(ord);
     this.schema.numbers.forEach((f, i) => {
       const v = doc.numbers[f.name];
       this.numbers[i]!.set(ord, typeof v === 'number' && Number.isFinite(v) ? v : NaN);
@@ -375,6 +385,7 @@ export class SearchIndex {
   delete(id: string): boolean {
     const ord = this.byId.get(id);
     if (ord === undefined) return false;
+    this.filterCounts.removed(ord);
     this.live.array[ord] = 0;
     this.liveCount--;
     this.version++;

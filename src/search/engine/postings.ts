@@ -5,7 +5,7 @@
  */
 import type { Deadline } from './errors.js';
 import { EMPTY_DOCS, Scratch, unionDocs } from './hits.js';
-import { PostingsCache } from './postingsCache.js';
+import { PostingsCache, type CachedPostings } from './postingsCache.js';
 import type { SearchIndex } from './SearchIndex.js';
 
 export const TF_CAP = 3;
@@ -26,6 +26,23 @@ export class Postings {
    * `domain` (a bitset over ordinals), only the documents in it are pushed; df counts all.
    */
   readPostings(id: number, mask: number, out: Scratch, best: boolean, domain: Uint32Array | null = null, forms = false): number {
+    const ix = this.ix;
+    const e = this.decoded(id, mask, best, forms);
+    const docs = e.docs;
+    const values = e.values!;
+    out.reserve(e.n);
+    out.n = keepLive(docs, values, e.n, ix.live.array, domain, out.docs, out.vals, out.n);
+    const df = keptDf;
+    this.deadline.tick(e.n);
+    return df;
+  }
+
+  /**
+   * Every posting of term `id` (with `forms`: of an analysed form) decoded so far, live or
+   * not, each with its weight in the fields of `mask` (0 outside them): the cached list
+   * brought up to date (or, for a short list, decoded now and not kept). Read only.
+   */
+  decoded(id: number, mask: number, best: boolean, forms = false): CachedPostings {
     const ix = this.ix;
     const key = `${forms ? 'a' : 't'}${id}:${mask}:${best ? 1 : 0}`;
     const e = ix.postingsCache.get(key) ?? {
@@ -58,13 +75,7 @@ export class Postings {
       }
     }
     ix.postingsCache.put(key, e);
-    const docs = e.docs;
-    const values = e.values!;
-    out.reserve(e.n);
-    out.n = keepLive(docs, values, e.n, ix.live.array, domain, out.docs, out.vals, out.n);
-    const df = keptDf;
-    this.deadline.tick(e.n);
-    return df;
+    return e;
   }
 
   /** Consecutive words in one value of a field of `mask`. */

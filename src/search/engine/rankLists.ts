@@ -32,11 +32,6 @@ export class RankLists {
   ) {}
 
   /**
-   * Live ordinals, ascending, among which are the first `need` live documents in ascending
-   * order of the key whose value is not below `from` (undefined: from the first). Undefined
-   * when that cannot be told from the groups (too few documents with a value): order all.
-   */
-  /**
    * The groups, up to date: the ordinals of integer rank r are byRank[start[r] .. start[r + 1]);
    * ordinals from `built` on are in none (nor are half-ranked ones: ranks.pendingOrdinals()).
    */
@@ -46,7 +41,13 @@ export class RankLists {
     return { byRank: this.byRank, start: this.start, built: this.built };
   }
 
-  candidates(need: number, from: string | undefined): Uint32Array | undefined {
+  /**
+   * Live ordinals, ascending, among which are the first `need` live documents in ascending
+   * order of the key whose value is not below `from` (undefined: from the first); with
+   * `keep`, of the live documents it keeps (a filter), and only those. Undefined when that
+   * cannot be told from the groups (too few documents with a value): order all.
+   */
+  candidates(need: number, from: string | undefined, keep?: (d: number) => boolean): Uint32Array | undefined {
     const ix = this.index;
     const ranks = ix.sortRanks[this.key]!;
     this.groups();
@@ -60,7 +61,7 @@ export class RankLists {
       const before = out.length;
       for (let k = this.start[r]!; k < this.start[r + 1]!; k++) {
         const d = this.byRank[k]!;
-        if (live[d] === 1) out.push(d);
+        if (live[d] === 1 && (keep === undefined || keep(d))) out.push(d);
       }
       // The group of the cursor's own value may lie before the cursor: it does not count.
       if (r !== first || from === undefined) counted += out.length - before;
@@ -68,8 +69,9 @@ export class RankLists {
     if (counted < need) return undefined;
     // Not in the groups: half-ranked since the last refresh, or added since the rebuild.
     const rank = ranks.rank.array;
-    for (const d of ranks.pendingOrdinals()) if (live[d] === 1 && d < this.built) out.push(d);
-    for (let d = this.built; d < ix.ordinals; d++) if (live[d] === 1 && rank[d] === rank[d]) out.push(d);
+    const kept = (d: number) => keep === undefined || keep(d);
+    for (const d of ranks.pendingOrdinals()) if (live[d] === 1 && d < this.built && kept(d)) out.push(d);
+    for (let d = this.built; d < ix.ordinals; d++) if (live[d] === 1 && rank[d] === rank[d] && kept(d)) out.push(d);
     const docs = Uint32Array.from(out);
     docs.sort();
     // A pending ordinal may also be newer than the rebuild: once only.

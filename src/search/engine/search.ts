@@ -17,10 +17,12 @@ import {
   type Component,
   type CursorValue,
 } from './order.js';
+import { hasAny } from './filterCounts.js';
 import { mergePages, shardHits, sumCounts, type ShardHit } from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
+import { MAX_TOP, topCandidates, topQuery } from './topScores.js';
 import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
 
 export const MAX_ROWS = 100_000;
@@ -37,9 +39,27 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   checkSpellcheck(req);
   if (!Number.isInteger(shards) || shards < 1) throw new RangeError(`shards must be a whole number ≥ 1; got ${shards}.`);
   const scoring = req.sort.kind === 'relevance';
-  const ev = new Evaluator(ix, scoring, clock, limits);
-  const hits = filtered(ix, ev, req.query, req.filters);
-  const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, hits.docs, clock, shards));
+  const skip = req.cursor === undefined ? req.offset : 0;
+  // A relevance page of a word, or an OR or AND of words: the hits without scores, then
+  // only those that can be on the page scored (topScores.ts).
+  const top =
+    scoring && (req.cursor === undefined || req.cursor === '*') && skip + req.rows >= 1 && skip + req.rows <= MAX_TOP
+      ? topQuery(ix, req.query)
+      : undefined;
+  const ev = new Evaluator(ix, scoring && top === undefined, clock, limits);
+  // `*:*` under one facet filter: its total and facet counts are kept (filterCounts.ts),
+  // and its page is found among candidates; the hits are made only when something needs them.
+  const kept = keptFilter(ix, req);
+  let memo: Hits | undefined;
+  const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters));
+  let total: number;
+  if (kept === undefined) total = allHits().docs.length;
+  else {
+    const known = ix.filterCounts.total(kept.f, kept.ids);
+    total = known ?? allHits().docs.length;
+    if (known === undefined) ix.filterCounts.keep(kept.f, kept.ids, total);
+  }
+  const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, total, allHits, clock, shards, kept));
   // Tier queries match apart from the query: their leaves are no matched terms (evaluated
   // once for all shards).
   const tierMemo = new Map<SearchRequest['query'], Uint32Array>();
@@ -49,9 +69,19 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
     return docs;
   };
   const fingerprint = fingerprintOf(req);
-  const skip = req.cursor === undefined ? req.offset : 0;
-  // Every live document by a string key: only the candidates for the page are ordered.
-  const ordered = byRankCandidates(ix, req, hits, skip + req.rows, fingerprint) ?? hits;
+  // Every live document (or those of one filter) by a string key: only the candidates for the page are ordered.
+  let ordered: Hits | undefined;
+  if (top !== undefined) {
+    ordered = topCandidates(ix, req.query, top, allHits().docs, skip + req.rows, clock);
+    // a word that may be a compound: scored whole, as before
+    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters);
+  } else if (kept !== undefined) ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint, kept.keep);
+  else {
+    const h = allHits();
+    if (h.docs === ix.allLive() && (h.scores === null || isZeros(h.scores)))
+      ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint);
+  }
+  ordered ??= allHits();
   const tick = () => clock.tick(1024);
   let after: CursorValue[] | undefined;
   let order: Component[] = [];
@@ -83,11 +113,11 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   ).slice(skip);
   const matchedTerms: string[] = [];
   for (const m of ev.matched) {
-    if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, hits.docs) : hasValue(ix, m.facet, m.ids, hits.docs)))
+    if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, allHits().docs) : hasValue(ix, m.facet, m.ids, allHits().docs)))
       matchedTerms.push(m.text);
   }
   const result: SearchResult = {
-    total: hits.docs.length,
+    total,
     ids: page.map((h) => ix.id(h.doc)),
     scores: page.map((h) => h.score),
     facets,
@@ -111,21 +141,30 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
 }
 
 /**
- * When the hits are every live document (`*:*`, no filter) and the order is a string sort
+ * When the hits are every live document (`*:*`, no filter), or those `keep` keeps (`*:*`
+ * under one filter), `total` of them with a score of 0 each, and the order is a string sort
  * key ascending (`sort` by it, or relevance with all scores 0, which the schema's first
  * tiebreak orders), the page is among far fewer candidates (rankLists.ts): those hits,
  * for sortPlan and smallestHits to order exactly as they would all. Undefined otherwise.
  */
-function byRankCandidates(ix: SearchIndex, req: SearchRequest, hits: Hits, need: number, fingerprint: string): Hits | undefined {
-  if (need > 10_000 || hits.docs !== ix.allLive() || hits.docs.length <= 8 * need) return undefined;
+function byRankCandidates(
+  ix: SearchIndex,
+  req: SearchRequest,
+  total: number,
+  scoring: boolean,
+  need: number,
+  fingerprint: string,
+  keep?: (d: number) => boolean,
+): Hits | undefined {
+  // a filter keeping fewer reads more groups for its page than it has hits
+  if (need > 10_000 || total <= 8 * need) return undefined;
   let name: string;
   /** Where the key's value is among a cursor's values, and how many they are. */
   let at: number;
   let length: number;
   if (req.sort.kind === 'relevance') {
     const t = ix.schema.relevanceTiebreak[0];
-    if (t === undefined || t.descending || hits.scores === null || !isZeros(hits.scores) || exactKey(ix, req.query) !== null)
-      return undefined;
+    if (t === undefined || t.descending || exactKey(ix, req.query) !== null) return undefined;
     name = t.key;
     at = 1;
     length = 2 + ix.schema.relevanceTiebreak.length;
@@ -149,9 +188,9 @@ function byRankCandidates(ix: SearchIndex, req: SearchRequest, hits: Hits, need:
     from = v;
   }
   ix.refreshOrders(); // as sortPlan does first: the ranks the candidates are of
-  const docs = ix.rankLists(key).candidates(need, from);
+  const docs = ix.rankLists(key).candidates(need, from, keep);
   if (docs === undefined) return undefined;
-  return { docs, scores: hits.scores ? zeros(docs.length) : null };
+  return { docs, scores: scoring ? zeros(docs.length) : null };
 }
 
 /** The hits of a query with the request's facet filters. */
@@ -195,7 +234,37 @@ export function fingerprintOf(req: SearchRequest): string {
   return `${hashString(text).toString(36)}.${hashString2(text).toString(36)}`;
 }
 
-function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock: Deadline, shards: number): FacetCounts {
+/** `*:*` under the values `ids` of one facet `f`; `keep` tells its hits (filterCounts.ts). */
+interface KeptFilter {
+  f: number;
+  ids: number[];
+  keep: (d: number) => boolean;
+}
+
+/** The request's one facet filter when the query is `*:*` and the filter knows a value; else undefined. */
+function keptFilter(ix: SearchIndex, req: SearchRequest): KeptFilter | undefined {
+  if (req.query.kind !== 'all') return undefined;
+  const entries = Object.entries(req.filters ?? {});
+  if (entries.length !== 1) return undefined;
+  const [facet, values] = entries[0]!;
+  const f = facetIndex(ix, facet);
+  const col = ix.facets[f]!;
+  const ids = [...new Set(values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined))];
+  if (ids.length === 0) return undefined;
+  const mark = new Uint8Array(col.values.size);
+  for (const v of ids) mark[v] = 1;
+  return { f, ids, keep: (d) => hasAny(col, d, mark) };
+}
+
+function countFacet(
+  ix: SearchIndex,
+  fr: FacetRequest,
+  total: number,
+  hits: () => Hits,
+  clock: Deadline,
+  shards: number,
+  kept: KeptFilter | undefined,
+): FacetCounts {
   const f = facetIndex(ix, fr.field);
   if (!Number.isInteger(fr.limit) || fr.limit < -1)
     throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
@@ -203,14 +272,22 @@ function countFacet(ix: SearchIndex, fr: FacetRequest, docs: Uint32Array, clock:
     throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
   const col = ix.facets[f]!;
   const nValues = col.values.size;
+  const count = (): Uint32Array => {
+    const docs = hits().docs;
+    clock.tick(docs.length);
+    return shards === 1
+      ? countValues(ix, f, docs)
+      : sumCounts(shardHits({ docs, scores: null }, shards).map((part) => countValues(ix, f, part.docs)));
+  };
+  let counts: Uint32Array;
   // every live document is a hit: the live counts are the answer, no pass needed
-  const counts =
-    docs.length === ix.size
-      ? col.live.array
-      : shards === 1
-        ? countValues(ix, f, docs)
-        : sumCounts(shardHits({ docs, scores: null }, shards).map((part) => countValues(ix, f, part.docs)));
-  clock.tick(docs.length);
+  if (total === ix.size) counts = col.live.array;
+  else if (kept === undefined) counts = count();
+  else {
+    const known = ix.filterCounts.counts(kept.f, kept.ids, f);
+    counts = known ?? count();
+    if (known === undefined) ix.filterCounts.keep(kept.f, kept.ids, total, f, counts);
+  }
   // candidates: values with a live document whose count reaches mincount
   const live = col.live.array;
   const candidates: number[] = [];

@@ -1,0 +1,354 @@
+/**
+ * Relevance top-k without scoring every hit (docs/search-engine.md "Top-k by bounds"), for
+ * a word, or an OR or an AND of words: the hits are found without scores (what the total,
+ * the facets and the matched terms need), and only the hits that can be among the first `k`
+ * are scored.
+ *
+ * A word is the sum of its leaves (evaluate.ts `word`: its folded term, then ½ × each of
+ * its analysed forms), each leaf a list of postings with a weight (Σ field weight ×
+ * min(tf, 3)) and a factor (its idf, halved for a form). The ordinals are cut into windows
+ * of 64, and each long list keeps the largest weight of its postings per window (kept with
+ * its decoded postings, postingsCache.ts; both are append-only, so it is brought up to date
+ * by what was appended since). No hit of a window scores more than the sum over the leaves
+ * of factor × that window's largest weight, the window's bound (as Lucene's block-max
+ * bounds, over windows that every list shares so that the bounds of several lists add up).
+ * The windows are visited from the highest bound down; the best `k` scores of the hits
+ * seen so far give a threshold, and once no window left has a bound reaching it the rest
+ * are not read. Ties count: every hit whose score reaches the threshold is kept, so that the
+ * tiebreak decides among them as it would among all hits.
+ *
+ * The hits of the exact-title tier come first whatever their score (sortPlan.ts): they are
+ * found apart (the exact-match hash of each hit) and always kept. What is returned are
+ * candidates with their exact scores (summed in the order the evaluator sums them, so the
+ * same numbers to the last bit), which the caller orders as it would all hits.
+ */
+import type { QueryNode } from '../../query/ast.js';
+import { queryForms } from './analysis.js';
+import type { Deadline } from './errors.js';
+import { tokens } from './fold.js';
+import type { Hits } from './hits.js';
+import { hashString } from './order.js';
+import { idf, Postings } from './postings.js';
+import type { CachedPostings } from './postingsCache.js';
+import { hashString2, type SearchIndex } from './SearchIndex.js';
+import { exactKey } from './sortPlan.js';
+
+/** Ordinals per window (as a shift). */
+const WINDOW_BITS = 6;
+/** Lists of at least this many postings keep their window maxima between searches. */
+const KEEP_MAXIMA = 16_384;
+/** Bounds are widened by this much, so that a sum rounded otherwise never exceeds them. */
+const SLACK = 1 + 1e-9;
+/** Buckets the windows are sorted into by bound. */
+const BUCKETS = 256;
+/** Pages deeper than this order all hits as before. */
+export const MAX_TOP = 1000;
+
+/** One term (or analysed form) of a word, in the fields of `mask`; `half` for a form. */
+interface Leaf {
+  id: number;
+  forms: boolean;
+  mask: number;
+  half: boolean;
+}
+
+/** A query of words this module can bound: their leaves, per word in the evaluator's order. */
+export interface TopQuery {
+  words: Leaf[][];
+}
+
+/**
+ * The words of a relevance query of one word, or an OR or an AND of words (terms of one
+ * token on no field or a text field); undefined for any other query, and for a word that
+ * may split into a compound (no document holds it: evaluate.ts `compoundSplit`).
+ */
+export function topQuery(ix: SearchIndex, query: QueryNode<string>): TopQuery | undefined {
+  const terms = query.kind === 'term' ? [query] : query.kind === 'or' || query.kind === 'and' ? query.children : [];
+  if (terms.length === 0 || (query.kind === 'and' && terms.length < 2)) return undefined;
+  const allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
+  const words: Leaf[][] = [];
+  for (const t of terms) {
+    if (t.kind !== 'term') return undefined;
+    let mask: number;
+    if (t.field === null) mask = allText;
+    else {
+      const f = ix.textField.get(t.field);
+      if (t.field === ix.schema.idField || ix.schema.constants?.[t.field] !== undefined || f === undefined) return undefined;
+      mask = 1 << f;
+    }
+    const toks = tokens(t.text);
+    if (toks.length !== 1) return undefined;
+    const w = toks[0]!;
+    const leaves: Leaf[] = [];
+    const id = ix.terms.get(w);
+    const forms = ix.analysed;
+    const am = mask & ix.analysedMask;
+    const analysed = forms !== undefined && am !== 0;
+    if (id !== undefined) leaves.push({ id, forms: false, mask, half: false });
+    else if (analysed) return undefined; // a compound, maybe
+    if (analysed) {
+      for (const f of queryForms(w)) {
+        if (f !== w) {
+          const fid = ix.terms.get(f);
+          if (fid !== undefined) leaves.push({ id: fid, forms: false, mask: am, half: true });
+        }
+        const aid = forms.forms.get(f);
+        if (aid !== undefined) leaves.push({ id: aid, forms: true, mask: am, half: true });
+      }
+    }
+    words.push(leaves);
+  }
+  return { words };
+}
+
+/** A leaf read for one search. */
+interface List {
+  docs: Uint32Array;
+  values: Float32Array | Float64Array;
+  n: number;
+  factor: number;
+  half: boolean;
+  idf: number;
+  max: Uint8Array;
+  /** Where the last window's walk left off. */
+  at: number;
+}
+
+interface Maxima {
+  max: Uint8Array;
+  /** Postings folded in. */
+  n: number;
+}
+
+/** Window maxima of the long cached lists, dropped with their list. */
+const maximaOf = new WeakMap<CachedPostings, Maxima>();
+/** Live document frequency of a cached list as of an index version. */
+const dfOf = new WeakMap<CachedPostings, { version: number; n: number; df: number }>();
+
+/**
+ * The largest weight of `e`'s postings per window of ordinals, rounded up, 255 for 255 and
+ * above (read as unbounded).
+ */
+function maxima(e: CachedPostings, windows: number): Uint8Array {
+  let m = maximaOf.get(e);
+  if (m === undefined || m.max.length < windows) {
+    const max = new Uint8Array(Math.max(windows, m === undefined ? 0 : m.max.length) + (windows >>> 3));
+    if (m !== undefined) max.set(m.max);
+    m = { max, n: m?.n ?? 0 };
+    if (e.n >= KEEP_MAXIMA) maximaOf.set(e, m);
+  }
+  const docs = e.docs;
+  const values = e.values!;
+  const max = m.max;
+  for (let i = m.n; i < e.n; i++) {
+    const k = docs[i]! >>> WINDOW_BITS;
+    const w = Math.min(255, Math.ceil(values[i]!));
+    if (w > max[k]!) max[k] = w;
+  }
+  m.n = e.n;
+  return max;
+}
+
+/** Live documents among `e`'s postings: the document frequency its idf is of (postings.ts keepLive). */
+function liveDf(ix: SearchIndex, e: CachedPostings): number {
+  const known = dfOf.get(e);
+  if (known !== undefined && known.version === ix.version && known.n === e.n) return known.df;
+  const live = ix.live.array;
+  const docs = e.docs;
+  let df = 0;
+  for (let i = 0; i < e.n; i++) df += live[docs[i]!]!;
+  if (e.n >= KEEP_MAXIMA) dfOf.set(e, { version: ix.version, n: e.n, df });
+  return df;
+}
+
+function lowerBound(a: Uint32Array, n: number, x: number, from: number): number {
+  let lo = from;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Candidates for the first `k` hits of `docs` (the query's hits, ascending) by relevance,
+ * with their exact scores, ascending; undefined when the query must be scored whole (a word
+ * no live document holds may be a compound).
+ */
+export function topCandidates(
+  ix: SearchIndex,
+  query: QueryNode<string>,
+  top: TopQuery,
+  docs: Uint32Array,
+  k: number,
+  clock: Deadline,
+): Hits | undefined {
+  const postings = new Postings(ix, clock);
+  const windows = ((ix.ordinals - 1) >>> WINDOW_BITS) + 1;
+  const words: List[][] = [];
+  const analysed = ix.analysed !== undefined;
+  for (const leaves of top.words) {
+    const lists: List[] = [];
+    for (let i = 0; i < leaves.length; i++) {
+      const l = leaves[i]!;
+      const e = postings.decoded(l.id, l.mask, false, l.forms);
+      const df = liveDf(ix, e);
+      // a word no live document holds may be a compound (evaluate.ts word)
+      if (i === 0 && !l.half && df === 0 && analysed && (l.mask & ix.analysedMask) !== 0) return undefined;
+      const w = idf(ix.size, df);
+      lists.push({
+        docs: e.docs,
+        values: e.values!,
+        n: e.n,
+        idf: w,
+        half: l.half,
+        factor: l.half ? 0.5 * w : w,
+        max: maxima(e, windows),
+        at: 0,
+      });
+      clock.tick(1);
+    }
+    words.push(lists);
+  }
+  const all = words.flat();
+  clock.tick(windows * all.length);
+
+  // the exact-title tier: kept whatever the score
+  const key = exactKey(ix, query);
+  const ea = ix.exactA.array;
+  const eb = ix.exactB.array;
+  const a = key === null ? 0 : hashString(key);
+  const b = key === null ? 0 : hashString2(key);
+  const tier = (d: number) => key !== null && ea[d] === a && eb[d] === b;
+
+  const outDocs: number[] = [];
+  const outScores: number[] = [];
+  if (key !== null) {
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      if (ea[d] === a && eb[d] === b) {
+        outDocs.push(d);
+        outScores.push(scoreOf(words, d, true));
+      }
+    }
+    clock.tick(docs.length);
+  }
+
+  // bounds per window, sorted into buckets from the highest down
+  const bound = new Float64Array(windows);
+  for (const l of all) {
+    const max = l.max;
+    const f = l.factor;
+    for (let w = 0; w < windows; w++) {
+      const m = max[w]!;
+      if (m !== 0) bound[w]! += m === 255 ? Infinity : f * m;
+    }
+  }
+  let highest = 0;
+  for (let w = 0; w < windows; w++) if (bound[w]! > highest && bound[w]! < Infinity) highest = bound[w]!;
+  if (highest === 0) highest = 1;
+  const bucketOf = (x: number) => (x === Infinity ? BUCKETS : Math.min(BUCKETS - 1, Math.floor((x / highest) * BUCKETS)));
+  const start = new Uint32Array(BUCKETS + 2);
+  for (let w = 0; w < windows; w++) if (bound[w]! > 0) start[BUCKETS - bucketOf(bound[w]!) + 1]!++;
+  for (let i = 0; i <= BUCKETS; i++) start[i + 1]! += start[i]!;
+  const fill = start.slice(0, BUCKETS + 1);
+  const order = new Uint32Array(start[BUCKETS + 1]!);
+  for (let w = 0; w < windows; w++) if (bound[w]! > 0) order[fill[BUCKETS - bucketOf(bound[w]!)]!++] = w;
+
+  // the best k scores so far (a min-heap) and the hits that reached the threshold then
+  const heap = new Float64Array(k);
+  let size = 0;
+  const threshold = () => (size < k ? -Infinity : heap[0]!);
+  const push = (s: number) => {
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (heap[p]! <= s) break;
+        heap[i] = heap[p]!;
+        i = p;
+      }
+      heap[i] = s;
+      return;
+    }
+    if (s <= heap[0]!) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      const c = r < size && heap[r]! < heap[l]! ? r : l;
+      if (heap[c]! >= s) break;
+      heap[i] = heap[c]!;
+      i = c;
+    }
+    heap[i] = s;
+  };
+  const seenDocs: number[] = [];
+  const seenScores: number[] = [];
+  for (let g = 0; g <= BUCKETS; g++) {
+    // every window of bucket `g` on has a bound below the top of its range
+    const bucket = BUCKETS - g;
+    const top = bucket === BUCKETS ? Infinity : ((bucket + 1) / BUCKETS) * highest * SLACK;
+    if (top < threshold()) break;
+    for (let o = start[g]!; o < start[g + 1]!; o++) {
+      const w = order[o]!;
+      if (bound[w]! * SLACK < threshold()) continue;
+      const from = w << WINDOW_BITS;
+      let h = lowerBound(docs, docs.length, from, 0);
+      const end = from + (1 << WINDOW_BITS);
+      for (const l of all) l.at = lowerBound(l.docs, l.n, from, 0);
+      for (; h < docs.length && docs[h]! < end; h++) {
+        const d = docs[h]!;
+        if (tier(d)) continue;
+        const s = scoreOf(words, d, false);
+        if (s >= threshold()) {
+          push(s);
+          seenDocs.push(d);
+          seenScores.push(s);
+        }
+      }
+      clock.tick(64);
+    }
+  }
+  const t = threshold();
+  for (let i = 0; i < seenDocs.length; i++) {
+    if (seenScores[i]! >= t) {
+      outDocs.push(seenDocs[i]!);
+      outScores.push(seenScores[i]!);
+    }
+  }
+  const idx = outDocs.map((_, i) => i).sort((x, y) => outDocs[x]! - outDocs[y]!);
+  return { docs: Uint32Array.from(idx, (i) => outDocs[i]!), scores: Float64Array.from(idx, (i) => outScores[i]!) };
+}
+
+/**
+ * The score of hit `d` as the evaluator sums it: per word its leaves in order, then the
+ * words in order, each term scored idf × weight and a form halved after. With `search`, the
+ * lists are searched from their start; else each walks on from where the window's last hit
+ * left it (hits come ascending within a window).
+ */
+function scoreOf(words: List[][], d: number, search: boolean): number {
+  let total = 0;
+  for (const lists of words) {
+    let sum = 0;
+    let present = false;
+    for (const l of lists) {
+      let p = search ? lowerBound(l.docs, l.n, d, 0) : l.at;
+      while (p < l.n && l.docs[p]! < d) p++;
+      if (!search) l.at = p;
+      if (p < l.n && l.docs[p] === d) {
+        const v = l.values[p]!;
+        if (v > 0) {
+          const s = l.idf * v;
+          sum += l.half ? 0.5 * s : s;
+          present = true;
+        }
+      }
+    }
+    if (present) total += sum;
+  }
+  return total;
+}

@@ -1,0 +1,155 @@
+/**
+ * Relevance pages of a word, an OR and an AND of words without scoring every hit
+ * (src/search/engine/topScores.ts): every answer (total, page, scores to the last bit,
+ * facets, matched terms, the first cursor) equals the one of the same query scored whole,
+ * which `*:* AND (query)` is (the same hits and scores; its shape is not bounded), on the
+ * item schema with its language analysis (German and English words whose forms meet), with
+ * exact-title hits, ties, filters, deep offsets, 1 and 7 shards, and through replacements
+ * and deletes (idf and bounds move, lists grow past their kept window maxima).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { QueryNode } from '../../src/query/ast.js';
+import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
+import type { SearchDocument, SearchRequest } from '../../src/search/engine/types.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+
+const FAR = () => Date.now() + 60_000;
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  'haus',
+  'häuser',
+  'hauses',
+  'arbeiter',
+  'arbeitern',
+  'arbeit',
+  'working',
+  'works',
+  'worker',
+  'workers',
+  'stadt',
+  'städte',
+  'berlin',
+  'goethe',
+  'briefe',
+  'brief',
+  'bild',
+  'bilder',
+  'kirche',
+  'kirchen',
+  'foto',
+  'fotos',
+  'museum',
+  'karte',
+  'karten',
+  'house',
+  'houses',
+  'letter',
+  'letters',
+  'church',
+];
+
+function doc(r: () => number, id: string): SearchDocument {
+  // Zipf-like: the first words far more often
+  const word = () => WORDS[Math.min(WORDS.length - 1, Math.floor(Math.exp(r() * Math.log(WORDS.length + 1))) - 1)]!;
+  const words = (n: number) => Array.from({ length: n }, word).join(' ');
+  const title = r() < 0.05 ? word() : words(1 + Math.floor(r() * 4)); // some titles are one word: the exact tier
+  const lang = r() < 0.5 ? 'ger' : r() < 0.5 ? 'eng' : 'fre';
+  return {
+    id: `I${id}`,
+    text: {
+      title: [title],
+      subtitle: r() < 0.3 ? [words(2)] : [],
+      description: r() < 0.6 ? [words(5 + Math.floor(r() * 20))] : [],
+      keywords: r() < 0.5 ? [word()] : [],
+    },
+    facets: {
+      language_fct: [lang],
+      type_fct: [`mediatype_00${Math.floor(r() * 4)}`],
+      place_fct: r() < 0.5 ? [`Ort ${Math.floor(r() * 30)}`] : [],
+    },
+    numbers: {},
+    sort: { title },
+  };
+}
+
+const term = (text: string, field: string | null = null): QueryNode<string> => ({ kind: 'term', field, text });
+
+const QUERIES: QueryNode<string>[] = [
+  term('haus'),
+  term('Häuser'),
+  term('arbeiter'),
+  term('workers'),
+  term('church'),
+  term('stadt', 'title'),
+  term('briefe', 'description'),
+  term('nowhere'),
+  { kind: 'or', children: [term('haus'), term('kirche')] },
+  { kind: 'or', children: [term('goethe'), term('letters'), term('museum', 'title')] },
+  { kind: 'and', children: [term('haus'), term('stadt')] },
+  { kind: 'and', children: [term('arbeiter'), term('foto'), term('bild')] },
+];
+
+describe('relevance top-k by bounds', () => {
+  it('answers as scoring every hit', () => {
+    const r = rng(11);
+    const ix = new SearchIndex(itemSchema, { postingsCache: { minPostings: 500 } });
+    let next = 0;
+    for (let i = 0; i < 6000; i++) ix.upsert(doc(r, String(next++)));
+    for (let round = 0; round < 3; round++) {
+      for (const query of QUERIES) {
+        for (const filters of [undefined, { type_fct: ['mediatype_001', 'mediatype_002'] }]) {
+          for (const [offset, rows] of [
+            [0, 20],
+            [0, 1],
+            [37, 10],
+            [0, 400],
+          ] as const) {
+            for (const shards of [1, 7]) {
+              const req: SearchRequest = {
+                query,
+                filters,
+                facets: [{ field: 'place_fct', limit: 5, mincount: 1, sort: 'count' }],
+                sort: { kind: 'relevance' },
+                offset,
+                rows,
+              };
+              const what = `round ${round}, ${JSON.stringify(req)}, ${shards} shards`;
+              const got = ix.search(req, FAR(), undefined, shards);
+              const whole = ix.search({ ...req, query: { kind: 'and', children: [{ kind: 'all' }, query] } }, FAR(), undefined, shards);
+              assert.deepEqual(got, whole, what);
+              if (offset === 0 && rows === 20) {
+                // the first page of a cursor walk
+                const c = ix.search({ ...req, cursor: '*' }, FAR(), undefined, shards);
+                assert.deepEqual(c.ids, got.ids, `cursor *, ${what}`);
+                assert.deepEqual(c.scores, got.scores, `cursor * scores, ${what}`);
+                const rest = ix.search({ ...req, cursor: c.nextCursor }, FAR(), undefined, shards);
+                const all = ix.search({ ...req, rows: 40 }, FAR(), undefined, shards);
+                assert.deepEqual([...c.ids, ...rest.ids], all.ids.slice(0, c.ids.length + rest.ids.length), `next page, ${what}`);
+              }
+            }
+          }
+        }
+      }
+      // replace, delete and add: frequencies, idf and the lists' window maxima move
+      for (let k = 0; k < 2500; k++) {
+        const x = r();
+        const id = String(Math.floor(r() * next));
+        if (x < 0.3) ix.delete(`I${id}`);
+        else ix.upsert(doc(r, x < 0.6 ? id : String(next++)));
+      }
+    }
+  });
+});
