@@ -1,8 +1,9 @@
 /**
  * `*:*` pages and cursors ordered among candidates from the rank groups (src/search/engine/
  * rankLists.ts, search.ts byRankCandidates) against a brute-force order of every live
- * document: by relevance (all scores 0, so the title tiebreak, then the id) and by title,
- * missing titles last, with duplicates, half-ranked new documents, replacements and deletes.
+ * document: by relevance (all scores 0, so the title tiebreak, then the id), by title,
+ * missing titles last, and by id, with duplicates, half-ranked new documents, replacements
+ * and deletes.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -23,7 +24,7 @@ const schema: Schema = {
 
 const FAR = () => Date.now() + 60_000;
 
-it('pages and cursors of *:* by relevance and by title are those of a full sort, through new, replaced and deleted documents', () => {
+it('pages and cursors of *:* by relevance, by title and by id are those of a full sort, through new, replaced and deleted documents', () => {
   let x = 99;
   const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8;
   const titles = Array.from({ length: 700 }, (_, k) => `t${(k * 37) % 701}`);
@@ -43,9 +44,14 @@ it('pages and cursors of *:* by relevance and by title are those of a full sort,
         ([a, ta], [b, tb]) => (ta === tb ? 0 : ta === null ? 1 : tb === null ? -1 : compareCodePoints(ta, tb)) || compareCodePoints(a, b),
       )
       .map(([id]) => id);
+  const byId = () => [...docs.keys()].sort(compareCodePoints);
   const check = (label: string) => {
-    const want = expected();
-    for (const sort of [{ kind: 'relevance' }, { kind: 'key', key: 'title', descending: false }] as SearchSort[]) {
+    for (const sort of [
+      { kind: 'relevance' },
+      { kind: 'key', key: 'title', descending: false },
+      { kind: 'id', descending: false },
+    ] as SearchSort[]) {
+      const want = sort.kind === 'id' ? byId() : expected();
       const request = (rest: Partial<SearchRequest>): SearchRequest => ({ query: { kind: 'all' }, sort, offset: 0, rows: 50, ...rest });
       for (const offset of [0, 50, 333]) {
         assert.deepEqual(

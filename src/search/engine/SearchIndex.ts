@@ -179,7 +179,7 @@ export class SearchIndex {
    */
   readonly displays = new StringColumn();
   private suggester: Suggester | undefined;
-  /** Per string sort key, its ordinals grouped by rank, made when first asked for (rankLists.ts). */
+  /** Per string sort key (-1: the id), its ordinals grouped by rank, made when first asked for (rankLists.ts). */
   private readonly lists = new Map<number, RankLists>();
   private liveCount = 0;
   /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
@@ -585,10 +585,10 @@ export class SearchIndex {
     return this.suggester.suggest(prefix, limit);
   }
 
-  /** The ordinals of string sort key `key` grouped by rank (rankLists.ts). */
+  /** The ordinals of string sort key `key` (-1: of the id) grouped by rank (rankLists.ts). */
   rankLists(key: number): RankLists {
     let l = this.lists.get(key);
-    if (l === undefined) this.lists.set(key, (l = new RankLists(this, key)));
+    if (l === undefined) this.lists.set(key, (l = new RankLists(this, key === -1 ? this.idRanks : this.sortRanks[key]!)));
     return l;
   }
 

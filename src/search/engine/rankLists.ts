@@ -1,5 +1,5 @@
 /**
- * The first hits of every live document in the order of a string sort key, without
+ * The first hits of every live document in the order of a string sort key (or of the id), without
  * ordering them all (measured in the bench): `*:*` by relevance (all scores equal, so the
  * items' tiebreak, the title, orders) and its cursor pages through 100,000 hits filled a
  * key for each of a million hits and scanned them all for 20.
@@ -12,6 +12,7 @@
  * candidates: the caller orders them exactly as it would all hits, so the answer is the
  * same; a document outside them has a greater rank than enough documents inside.
  */
+import type { RankedStrings } from './ranks.js';
 import type { SearchIndex } from './SearchIndex.js';
 
 /** Ordinals not covered by the groups (added since the rebuild) before it is rebuilt. */
@@ -27,8 +28,8 @@ export class RankLists {
 
   constructor(
     private readonly index: SearchIndex,
-    /** A string sort key (SearchIndex.sortKey). */
-    private readonly key: number,
+    /** The ranks of a string sort key (SearchIndex.sortRanks), or of the ids. */
+    private readonly ranks: RankedStrings,
   ) {}
 
   /**
@@ -36,7 +37,7 @@ export class RankLists {
    * ordinals from `built` on are in none (nor are half-ranked ones: ranks.pendingOrdinals()).
    */
   groups(): { byRank: Uint32Array; start: Uint32Array; built: number } {
-    const ranks = this.index.sortRanks[this.key]!;
+    const ranks = this.ranks;
     if (ranks.generation !== this.generation || this.index.ordinals - this.built > REBUILD_AFTER) this.rebuild();
     return { byRank: this.byRank, start: this.start, built: this.built };
   }
@@ -49,7 +50,7 @@ export class RankLists {
    */
   candidates(need: number, from: string | undefined, keep?: (d: number) => boolean): Uint32Array | undefined {
     const ix = this.index;
-    const ranks = ix.sortRanks[this.key]!;
+    const ranks = this.ranks;
     this.groups();
     const size = ranks.size;
     const first = from === undefined ? 0 : Math.max(0, Math.floor(ranks.rankOf(from)));
@@ -83,7 +84,7 @@ export class RankLists {
   /** Counting sort of the ordinals by integer rank. */
   private rebuild(): void {
     const ix = this.index;
-    const ranks = ix.sortRanks[this.key]!;
+    const ranks = this.ranks;
     const n = ix.ordinals;
     const rank = ranks.rank.ensure(n);
     const size = ranks.size;

@@ -143,8 +143,8 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
 /**
  * When the hits are every live document (`*:*`, no filter), or those `keep` keeps (`*:*`
  * under one filter), `total` of them with a score of 0 each, and the order is a string sort
- * key ascending (`sort` by it, or relevance with all scores 0, which the schema's first
- * tiebreak orders), the page is among far fewer candidates (rankLists.ts): those hits,
+ * key or the id ascending (`sort` by it, or relevance with all scores 0, which the schema's
+ * first tiebreak orders), the page is among far fewer candidates (rankLists.ts): those hits,
  * for sortPlan and smallestHits to order exactly as they would all. Undefined otherwise.
  */
 function byRankCandidates(
@@ -158,7 +158,7 @@ function byRankCandidates(
 ): Hits | undefined {
   // a filter keeping fewer reads more groups for its page than it has hits
   if (need > 10_000 || total <= 8 * need) return undefined;
-  let name: string;
+  let name: string | null;
   /** Where the key's value is among a cursor's values, and how many they are. */
   let at: number;
   let length: number;
@@ -172,9 +172,13 @@ function byRankCandidates(
     name = req.sort.key;
     at = 0;
     length = 2;
+  } else if (req.sort.kind === 'id' && !req.sort.descending) {
+    name = null; // the ids' ranks (SearchIndex.rankLists)
+    at = 0;
+    length = 1;
   } else return undefined;
-  const key = ix.sortKey.get(name);
-  if (key === undefined || ix.sortRanks[key] === undefined) return undefined;
+  const key = name === null ? -1 : ix.sortKey.get(name);
+  if (key === undefined || (key >= 0 && ix.sortRanks[key] === undefined)) return undefined;
   let from: string | undefined;
   if (req.cursor !== undefined && req.cursor !== '*') {
     let values: CursorValue[];
