@@ -327,17 +327,17 @@ export class Evaluator {
 
   intersect(a: Hits, b: Hits): Hits {
     this.deadline.tick(a.docs.length + b.docs.length);
-    return intersectHits(a, b, this.scoring);
+    return intersectHits(a, b, this.scoring, this.ix.scratchPool);
   }
 
   union(a: Hits, b: Hits): Hits {
     this.deadline.tick(a.docs.length + b.docs.length);
-    return unionHits(a, b, this.scoring);
+    return unionHits(a, b, this.scoring, this.ix.scratchPool);
   }
 
   difference(a: Hits, b: Hits): Hits {
     this.deadline.tick(a.docs.length + b.docs.length);
-    return differenceHits(a, b, this.scoring);
+    return differenceHits(a, b, this.scoring, this.ix.scratchPool);
   }
 
   /** Live documents with any of the value ids of facet `f`, ascending. */
