@@ -263,7 +263,7 @@ if (persons) {
     'persons: *:* + gender filter + occupation facet',
     (k) => ({
       query: { kind: 'all' },
-      filters: { person_gender_fct: [k % 2 === 0 ? 'männlich' : 'weiblich'] },
+      filters: { person_gender_fct: [k % 2 === 0 ? 'Mann' : 'Frau'] },
       facets: [facet('person_occupation_fct')],
       sort: { kind: 'relevance' },
       offset: 0,
