@@ -45,6 +45,7 @@ import { chooseItemTerms, itemCursorWalk, itemSearchCases } from './itemSearch.j
 import { CLI, connections, dataDir, flag, log, quick, ROOT, seconds } from './options.js';
 import { oaiFullHarvest, type OaiHarvestResult } from './oaiHarvest.js';
 import { pageCases, spellCases } from './pageCases.js';
+import { relevanceReport } from './relevance/run.js';
 import { writeReport } from './report.js';
 import { indexWritten, restartTimes, type RestartTimes } from './restart.js';
 import {
@@ -61,6 +62,9 @@ import {
 import { cli, generateAndLoad, load, openBenchStore, type BenchStore, type LoadRates } from './store.js';
 
 async function run(store: BenchStore) {
+  // The judged set on the fixtures, ours beside Xapian (bench/relevance/README.md): seconds, no store.
+  log('relevance on the judged set, ours and Xapian ...');
+  await relevanceReport();
   let loadRates: LoadRates;
   if (flag('generate')) {
     loadRates = await generateAndLoad(store);

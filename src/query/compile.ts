@@ -24,6 +24,8 @@ import { isRange, isTerm } from './lucene.js';
 import type { Loc, LuceneAny, LuceneNode, LuceneRange, LuceneTerm } from './lucene.js';
 
 type Occur = 'MUST' | 'SHOULD' | 'MUST_NOT';
+/** What a term needs to hold a word, or to be a wildcard. */
+const WORDY = /[\p{L}\p{N}*?]/u;
 /** The field in force: a query field, '*' (only valid in *:*), or null for any field. */
 type FieldCtx = string | null;
 
@@ -72,6 +74,17 @@ export class Compiler {
       const conj = item.conj ?? this.defaultOperator;
       occurs.push(not ? 'MUST_NOT' : conj === 'OR' ? 'SHOULD' : 'MUST');
       nodes.push(this.clause(item.clause, field));
+    }
+    // A term without a letter or a digit (`&` in `Breitkopf & Härtel`) holds no word to
+    // match: left out beside clauses that have one, as Lucene's analysers leave it out
+    // (docs/api.md "Query syntax"). Alone, it stays and matches nothing.
+    const wordless = nodes.map((n) => n.kind === 'term' && !WORDY.test(n.text));
+    if (wordless.some((w) => !w)) {
+      for (let k = nodes.length - 1; k >= 0; k--) {
+        if (!wordless[k]) continue;
+        nodes.splice(k, 1);
+        occurs.splice(k, 1);
+      }
     }
     const pick = (o: Occur): QueryNode<string>[] => nodes.filter((_, k) => occurs[k] === o);
     const must = pick('MUST');

@@ -116,6 +116,10 @@ const ROWS: Array<[query: string, expected: string]> = [
   ['"a b"^0.5 c^1.5', 'AND(phrase(*:"a b"), term(*:c))'],
   ['(a b)^3', 'AND(term(*:a), term(*:b))'],
   ['count:[1 TO 5]^2', 'range(count:[1 TO 5])'],
+  // a term without a letter or digit is left out beside others, kept alone
+  ['Breitkopf & Härtel', 'AND(term(*:Breitkopf), term(*:Härtel))'],
+  ['a OR & OR b', 'OR(term(*:a), term(*:b))'],
+  ['&', 'term(*:&)'],
 ];
 
 test('at least 60 table rows', () => assert.ok(ROWS.length >= 60, String(ROWS.length)));

@@ -37,6 +37,9 @@ const MEET: Record<Language, { meet: string[][]; apart: Array<[string, string]> 
       ['Sozialismus', 'Sozialisten', 'Sozialist'],
       ['Straße', 'Strasse', 'Straßen'],
       ['Arbeiter', 'Arbeitern'],
+      ['Wirbel', 'Wirbeln'],
+      ['Orgel', 'Orgeln'],
+      ['Rassel', 'Rasseln'],
     ],
     apart: [
       ['Haus', 'Hose'],

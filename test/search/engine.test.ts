@@ -67,9 +67,12 @@ const ANALYSED = [
   'Bewegung',
   'syndicalism',
   'syndicalist',
+  "d'amour",
+  'Wirbeln',
+  'wirbel',
 ];
-/** Words only queries have: compounds of two words of the documents, inflections. */
-const QUERY_ONLY = ['arbeiterbewegung', 'syndicalists', 'homme', 'goethe', 'worker'];
+/** Words only queries have: compounds of two words of the documents, an elision without its apostrophe, inflections. */
+const QUERY_ONLY = ['arbeiterbewegung', 'damour', 'lhomme', 'syndicalists', 'homme', 'goethe', 'worker'];
 const LANGS = ['ger', 'eng', 'fre', 'lat', 'dut'];
 const COLORS = ['red', 'green', 'blue', 'Red', 'dark red'];
 const SHAPES = ['round', 'square'];

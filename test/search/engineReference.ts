@@ -11,7 +11,7 @@ import { hashString, mix32 } from '../../src/search/engine/order.js';
 import type { Schema } from '../../src/search/engine/schema.js';
 import type { FacetCounts, SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
 import { globMatcher, literalPrefix } from '../../src/search/engine/wildcard.js';
-import { analyse, elisions, LANGUAGES, languageOf, queryForms } from '../../src/search/engine/analysis.js';
+import { analyse, elisions, isElided, LANGUAGES, languageOf, queryForms } from '../../src/search/engine/analysis.js';
 import { DEFAULT_LANGUAGES } from '../../src/search/engine/SearchIndex.js';
 
 /** Code point order, computed independently of the engine: UTF-8 byte order is code point order. */
@@ -143,7 +143,8 @@ export class Reference {
   private compoundSplit(word: string): [string, string] | undefined {
     let best: [string, string] | undefined;
     let bestDf = 0;
-    for (let i = 3; i <= word.length - 3; i++) {
+    for (let i = 1; i <= word.length - 3; i++) {
+      if (i < 3 && !isElided(word.slice(0, i))) continue;
       const df = Math.min(this.df(word.slice(0, i)), this.df(word.slice(i)));
       if (df > 0 && df >= bestDf) {
         best = [word.slice(0, i), word.slice(i)];

@@ -33,7 +33,7 @@ import type { Database as Db } from 'better-sqlite3';
 import type { QueryNode } from '../../src/query/ast.js';
 import { fold, tokens } from '../../src/search/engine/fold.js';
 import type { SearchDocument } from '../../src/search/engine/types.js';
-import { analyse, elisions, LANGUAGES, languageOf, queryForms, type Language } from '../../src/search/engine/analysis.js';
+import { analyse, elisions, isElided, LANGUAGES, languageOf, queryForms, type Language } from '../../src/search/engine/analysis.js';
 import { DEFAULT_LANGUAGES } from '../../src/search/engine/SearchIndex.js';
 
 /** Text fields and their weights, as docs/search-engine.md "Item fields" lists them. */
@@ -487,7 +487,8 @@ export class ItemReference {
   private compoundSplit(w: string): [string, string] | undefined {
     let best: [string, string] | undefined;
     let bestDf = 0;
-    for (let i = 3; i <= w.length - 3; i++) {
+    for (let i = 1; i <= w.length - 3; i++) {
+      if (i < 3 && !isElided(w.slice(0, i))) continue;
       const df = Math.min(this.df('word', [w.slice(0, i)]), this.df('word', [w.slice(i)]));
       if (df > 0 && df >= bestDf) {
         best = [w.slice(0, i), w.slice(i)];

@@ -8,7 +8,9 @@
  * The analysed form of a folded word in language L, `analyse(word, L)`:
  *   1. German only: German normalisation (Lucene's GermanNormalizationFilter on folded
  *      text): `ae`, `oe` → `a`, `o`; `ue` → `u` except after `q`; so `verklaerung` meets
- *      `Verklärung` (folded `verklarung`), and `Goethe` meets `Göthe`;
+ *      `Verklärung` (folded `verklarung`), and `Goethe` meets `Göthe`; and the plural `-n`
+ *      of a noun in `-el` dropped (written by hand: German Snowball leaves `-eln` alone),
+ *      so `Wirbeln`, `Rasseln`, `Orgeln` meet `Wirbel`, `Rassel`, `Orgel`;
  *   2. `-ist` and `-ism` endings meet (written by hand: no Snowball stemmer conflates them,
  *      and the collections' subject headings use both): a word ending in ist(s), iste(s),
  *      isten, ista(s), isti, ism(s), isme(s), ismus, ismen, ismo(s), ismi gets the ending
@@ -88,6 +90,11 @@ export function germanNormal(word: string): string {
   return out;
 }
 
+/** Step 1's `-eln` → `-el` of a word of at least six letters. */
+function germanEln(word: string): string {
+  return word.length >= 6 && word.endsWith('eln') ? word.slice(0, -1) : word;
+}
+
 const ISM = /^(.*[a-rt-z])(?:ists?|istes?|isten|istas?|isti|isms?|ismes?|ismus|ismen|ismos?|ismi)$/;
 
 /** Step 2 above: the ending of -ist and -ism words made `ism`. */
@@ -98,7 +105,7 @@ export function ismEnding(word: string): string {
 
 /** The analysed form of a folded word in a language (the steps above). */
 export function analyse(word: string, language: Language): string {
-  const w = language === 'de' ? germanNormal(word) : word;
+  const w = language === 'de' ? germanEln(germanNormal(word)) : word;
   return germanNormal(STEMMERS[language](ismEnding(w)));
 }
 
@@ -146,6 +153,11 @@ const ELIDED = new Set([
   'sant',
   'tutt',
 ]);
+
+/** Whether a folded word is an article or preposition elided before a vowel (`l`, `d`, `dell`...). */
+export function isElided(word: string): boolean {
+  return ELIDED.has(word);
+}
 
 const APOSTROPHE = /['\u2019\u02bc]/;
 const TOKEN = /[\p{L}\p{N}]+/gu;

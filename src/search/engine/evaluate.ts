@@ -27,7 +27,7 @@ import type { SearchIndex } from './SearchIndex.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
 import { idf, Postings, unionPositions, type PositionList } from './postings.js';
-import { elisions, queryForms } from './analysis.js';
+import { elisions, isElided, queryForms } from './analysis.js';
 import { SearchLimitError } from './searchLimits.js';
 export { idf } from './postings.js';
 
@@ -496,15 +496,17 @@ export class Evaluator {
 
   /**
    * A word no live document holds, split in two words that live documents hold, each of at
-   * least 3 letters (`arbeiterbewegung` → `arbeiter bewegung`): of several splits, the one
+   * least 3 letters (`arbeiterbewegung` → `arbeiter bewegung`), or the first an elided
+   * article typed without its apostrophe (`damour` → `d amour`): of several splits, the one
    * whose rarer half is held by most documents, then the one with the longer first half.
    * Undefined when there is none.
    */
   private compoundSplit(w: string): [string, string] | undefined {
     let best: [string, string] | undefined;
     let bestDf = 0;
-    for (let i = 3; i <= w.length - 3; i++) {
+    for (let i = 1; i <= w.length - 3; i++) {
       const a = w.slice(0, i);
+      if (i < 3 && !isElided(a)) continue;
       const b = w.slice(i);
       if (this.ix.terms.get(a) === undefined || this.ix.terms.get(b) === undefined) continue;
       const df = Math.min(this.ix.documentFrequency(a), this.ix.documentFrequency(b));
