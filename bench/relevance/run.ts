@@ -83,6 +83,7 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 
 /** Runs both engines on the judged set; returns the section's markdown (also printed and written). */
 export async function relevanceReport(): Promise<string> {
+  const version = xapianVersion();
   const queries = readJudgements();
   const docs = await fixtureDocuments();
   const cpu0 = process.cpuUsage();
@@ -107,7 +108,7 @@ export async function relevanceReport(): Promise<string> {
   const lines = [
     '## Relevance on the judged set (bench/relevance/README.md)',
     '',
-    `${per.length} judged queries over the ${docs.length} item documents of the fixtures; our engine and Xapian ${xapianVersion()} (python3-xapian) in the same run, the same documents, the same field weights. Means over the queries of each row.`,
+    `${per.length} judged queries over the ${docs.length} item documents of the fixtures; our engine and Xapian ${version} (python3-xapian) in the same run, the same documents, the same field weights. Means over the queries of each row.`,
     '',
     '| queries | n | ours nDCG@10 | Xapian nDCG@10 | ours recall@100 | Xapian recall@100 |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -139,7 +140,11 @@ export async function relevanceReport(): Promise<string> {
 }
 
 function xapianVersion(): string {
-  return execFileSync(PYTHON, ['-c', 'import xapian; print(xapian.version_string())'], { encoding: 'utf8' }).trim();
+  try {
+    return execFileSync(PYTHON, ['-c', 'import xapian; print(xapian.version_string())'], { encoding: 'utf8', stdio: 'pipe' }).trim();
+  } catch {
+    throw new Error(`The relevance benchmark needs Xapian for ${PYTHON}: apt-get install python3-xapian`);
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) await relevanceReport();
