@@ -3,6 +3,7 @@ import { ALL, type QueryNode } from '../query/ast.js';
 import { parseQuery } from '../query/parse.js';
 import { queryFields } from '../search/engine/schema.js';
 import { itemSchema } from '../search/schemas/itemSchema.js';
+import { LINKED_PERSONS, personNamesQuery, withLinkedPersons } from '../search/schemas/linkedPersons.js';
 import { facetLinks } from './facetLinks.js';
 import { frame, problemPage, type PageAnswer, type PageRequest } from './frame.js';
 import { hitsOf, parseDocs, personLink, providersOf, type ResultDoc } from './hits.js';
@@ -53,10 +54,19 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
     }
   }
   const facets = RESULT_FACETS.map((field) => ({ field, limit: FACET_VALUES, mincount: 1, sort: 'count' as const }));
+  // The items linked to the persons the query names are found too, as GET /search finds
+  // them (docs/search.md "Names across languages and scripts").
+  const names = personNamesQuery(query);
+  const named =
+    names === undefined
+      ? undefined
+      : await engine({ kind: 'person', request: { query: names, sort: { kind: 'relevance' }, offset: 0, rows: LINKED_PERSONS } }).catch(
+          () => undefined,
+        );
   const itemSearch = engine({
     kind: 'item',
     request: {
-      query,
+      query: withLinkedPersons(query, named?.ids ?? []),
       filters: engineFilters(state.filters),
       facets,
       sort: ENGINE_SORT[state.sort],

@@ -179,6 +179,14 @@ for (const backend of BACKENDS) {
       );
     });
 
+    test('search: a variant name of a person in another script finds the items linked to the person', async () => {
+      // No item's text has "Гёте"; FILE01 to FILE03 name Goethe's GND URI (docs/search.md "Names across languages and scripts").
+      const html = (await get('/search?q=%D0%93%D1%91%D1%82%D0%B5')).body;
+      assert.ok(html.includes('<p class="total" role="status">1–3 von 3</p>'));
+      const ids = [...html.matchAll(/<a href="\/item\/([A-Z0-9]+)">/g)].map((m) => m[1]);
+      assert.deepEqual(ids, ['FILE01', 'FILE02', 'FILE03']);
+    });
+
     test('search: what cannot be used is said, in the page; a query the parser refuses is a 400 page', async () => {
       const odd = await get('/search?f=nope:x&sort=sideways&page=0');
       assert.equal(odd.statusCode, 200);

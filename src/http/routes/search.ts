@@ -16,6 +16,7 @@ import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import { jsonOnly } from '../formatChoice.js';
 import { facetsSchema, SEARCH_LIMITS, SEARCH_PARAMETER_HINTS, searchSchema, sortCriteriaSchema, suggestSchema } from '../searchSchemas.js';
 import { toItemSearch } from '../searchRequest/itemSearch.js';
+import { linkedItemRequest, runItemSearch } from './itemSearchRun.js';
 import type { Query } from '../searchRequest/queryParameters.js';
 import { ITEM_SORTS, PERSON_SORTS } from '../searchRequest/readSort.js';
 import { readSuggestion } from '../searchRequest/readSuggestion.js';
@@ -62,7 +63,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
     async (request: FastifyRequest, reply: FastifyReply) => {
       const s = toItemSearch(request.query as Query);
       if (wantsNdjson(request)) {
-        const { query, filters } = s.request;
+        const { query, filters } = (await linkedItemRequest(search, s)).request;
         return sendNdjson(
           reply,
           exportHits((e) => search.engine(e), {
@@ -74,17 +75,15 @@ export function registerSearchRoutes(app: FastifyInstance, deps: SearchRouteDeps
         );
       }
       const type = json(request);
-      const [items, persons] = await Promise.all([
-        search.engine({ kind: 'item', request: s.request }),
-        s.persons ? search.engine({ kind: 'person', request: s.persons }) : undefined,
-      ]);
+      // The persons first: the items linked to them are found too (./itemSearchRun.ts).
+      const { items, persons, highlightedTerms } = await runItemSearch(search, s);
       const body = searchResultToJson({
         total: items.total,
         docs: items.docs,
         facets: items.facets,
         entities: persons?.docs ?? [],
         correctedQuery: items.correctedQuery ?? '',
-        highlightedTerms: items.matchedTerms,
+        highlightedTerms,
         randomSeed: s.randomSeed,
         ...(items.nextCursor !== undefined ? { nextCursorMark: items.nextCursor } : {}),
       });

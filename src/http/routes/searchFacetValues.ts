@@ -24,6 +24,7 @@ import { jsonOnly } from '../formatChoice.js';
 import { ENTITY_LIMITS } from '../schemas.js';
 import { SEARCH_LIMITS } from '../searchSchemas.js';
 import { toItemSearch } from '../searchRequest/itemSearch.js';
+import { linkedItemRequest } from './itemSearchRun.js';
 import { personResult, toPersonSearch } from '../searchRequest/personSearch.js';
 import type { Query } from '../searchRequest/queryParameters.js';
 
@@ -66,9 +67,14 @@ export function registerFacetValueRoutes(app: FastifyInstance, deps: FacetValueR
       const type = json(request);
       const { facetName } = request.params as { facetName: string };
       checkFacet(facetName, ITEM_FACETS, 'item search');
-      const { request: engineRequest } = toItemSearch({ ...(request.query as Query), facet: facetName, rows: 0 });
-      // The values count the hits of the query as sent: no spelling correction replaces it.
-      delete engineRequest.spellcheck;
+      const s = toItemSearch({ ...(request.query as Query), facet: facetName, rows: 0 });
+      // The hits of GET /search, the items linked to the persons named included
+      // (./itemSearchRun.ts); the query as sent: no spelling correction replaces it.
+      const { request: engineRequest } = await linkedItemRequest(search, s, (r) => {
+        const asSent = { ...r };
+        delete asSent.spellcheck;
+        return asSent;
+      });
       const answer = await search.engine({ kind: 'item', request: engineRequest });
       return reply.header('Content-Type', type).send(facetEntry(facetName, answer.facets[0]?.values ?? []));
     },

@@ -3,11 +3,12 @@
  * parameters, the facet filters, the facets, the sort and the page; and the persons shown
  * beside the items (`entities`). /search/facets/{facetName} reads the same parameters.
  */
-import { and, or, type QueryNode } from '../../query/ast.js';
+import { and } from '../../query/ast.js';
 import { ITEM_FACETS } from '../../domain/itemFacets.js';
 import { canonicalLicense } from '../../domain/licenseGroups.js';
 import type { SearchRequest, SearchSort } from '../../search/engine/types.js';
 import { itemSchema } from '../../search/schemas/itemSchema.js';
+import { personNamesQuery, withLinkedPersons } from '../../search/schemas/linkedPersons.js';
 import { ITEM_FIELD_PARAMETERS, SEARCH_LIMITS } from '../searchSchemas.js';
 import { fieldClauses, type FieldParameter } from './fieldClauses.js';
 import { parseFor, readOperator } from './parseQueryText.js';
@@ -34,43 +35,25 @@ function itemSort(sort: NamedSort): SearchSort {
   }
 }
 
-/**
- * The persons shown beside the items (`entities`): those whose preferred or variant name
- * holds the query's free words (terms, phrases and prefixes without a field, outside NOT),
- * combined as the query combines them; none when the query has no free words.
- */
-export function entityQuery(node: QueryNode<string>): QueryNode<string> | undefined {
-  switch (node.kind) {
-    case 'term':
-    case 'phrase':
-    case 'prefix':
-      if (node.field !== null) return undefined;
-      return or([
-        { ...node, field: 'preferredName' },
-        { ...node, field: 'variantName' },
-      ]);
-    case 'and':
-    case 'or': {
-      const parts = node.children.map(entityQuery).filter((c): c is QueryNode<string> => c !== undefined);
-      if (parts.length === 0) return undefined;
-      return node.kind === 'and' ? and(parts) : or(parts);
-    }
-    default:
-      return undefined;
-  }
-}
-
 export interface ItemSearch {
   request: SearchRequest;
+  /** The persons shown beside the items (`entities`), and whose linked items the search finds too. */
   persons: SearchRequest | undefined;
   randomSeed: string;
+  /**
+   * `request` with the items linked to these persons found too (the query's free part OR
+   * their GND URIs in `affiliate_fct_normdata`: src/search/schemas/linkedPersons.ts;
+   * docs/search.md "Names across languages and scripts").
+   */
+  linkedTo(personIds: readonly string[]): SearchRequest;
 }
 
 export function toItemSearch(q: Query): ItemSearch {
   const operator = readOperator(q, 'defaultOperator');
   const text = one(q, 'query');
   const main = parseFor(itemSchema, text, SEARCH_LIMITS.maxQueryLength, operator);
-  const query = and([main, ...fieldClauses(q, FIELD_PARAMETERS, SEARCH_LIMITS.maxQueryLength)]);
+  const clauses = fieldClauses(q, FIELD_PARAMETERS, SEARCH_LIMITS.maxQueryLength);
+  const query = and([main, ...clauses]);
   const facets = readFacets(q, {
     facets: ITEM_FACETS,
     defaultLimit: SEARCH_LIMITS.defaultFacetLimit,
@@ -87,12 +70,14 @@ export function toItemSearch(q: Query): ItemSearch {
   const request: SearchRequest = { query, filters, facets, sort: itemSort(sort), ...paging };
   // Did you mean (docs/search-engine.md "Spellcheck"): the API's default minHits is 1.
   if (text !== undefined && text.trim() !== '') request.spellcheck = { minHits: 1, text };
-  const names = entityQuery(main);
+  const names = personNamesQuery(main);
   const persons: SearchRequest | undefined = names && {
     query: names,
     sort: { kind: 'relevance' },
     offset: 0,
     rows: SEARCH_LIMITS.entities,
   };
-  return { request, persons, randomSeed: seed };
+  const linkedTo = (personIds: readonly string[]): SearchRequest =>
+    personIds.length === 0 ? request : { ...request, query: and([withLinkedPersons(main, personIds), ...clauses]) };
+  return { request, persons, randomSeed: seed, linkedTo };
 }
