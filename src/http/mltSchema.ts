@@ -8,12 +8,9 @@ import { ITEM_FACETS } from '../domain/itemFacets.js';
 import { keyQuery } from './schemas.js';
 import { jsonErrors, SEARCH_LIMITS } from './searchSchemas.js';
 
-/** Text fields of an item whose words an item can be compared by: those the engine keeps the source of. */
-export const MLT_TEXT_FIELDS = ['title', 'subtitle', 'keywords', 'affiliate', 'place', 'provider'] as const;
-/** Without `fields`: what the OpenAPI example compares by (place, title) and the people and keywords. */
-export const MLT_DEFAULT_FIELDS = ['title', 'place', 'affiliate', 'keywords'] as const;
-/** Terms of the source item a comparison uses at most (Solr's mlt.maxqt default). */
-export const MLT_MAX_TERMS = 25;
+import { MLT_DEFAULT_FIELDS, MLT_TEXT_FIELDS } from '../search/moreLikeThis.js';
+
+export { MLT_DEFAULT_FIELDS, MLT_MAX_TERMS, MLT_TEXT_FIELDS } from '../search/moreLikeThis.js';
 export const MLT_DEFAULT_ROWS = 10;
 
 export const mltSchema = {

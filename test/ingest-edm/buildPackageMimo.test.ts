@@ -155,6 +155,7 @@ test('MIMO record0: facets and binaries', () => {
     keywords_fct: ['Natural trumpet', '423.1 Natural labrosones'], // the two dc:type concepts
     keywords_fct_normdata: ['http://www.mimo-db.eu/InstrumentsKeywords/4419', 'http://www.mimo-db.eu/HornbostelAndSachs/334'],
     type_fct: ['mediatype_002'], // edm:type IMAGE
+    sector_fct: ['sec_06'], // the data provider's name says museum
     provider_fct: ['Germanisches Nationalmuseum', 'MIMO - Musical Instrument Museums Online'], // dataProvider, provider
     last_update: ['24-05-06 07:08:09'],
   });
@@ -188,6 +189,7 @@ test('MIMO record76 (GNM, Querflöte, six views): facets, binaries in isShownBy-
     keywords_fct: ['Piccolo flute', '421.121.12 Open side-blown flutes with fingerholes'],
     keywords_fct_normdata: ['http://www.mimo-db.eu/InstrumentsKeywords/4029', 'http://www.mimo-db.eu/HornbostelAndSachs/268'],
     type_fct: ['mediatype_002'],
+    sector_fct: ['sec_06'],
     provider_fct: ['Germanisches Nationalmuseum', 'MIMO - Musical Instrument Museums Online'],
     last_update: ['24-05-06 07:08:09'],
   });
@@ -302,6 +304,7 @@ test("MIMO record142 (Leipzig, Violine): view, facets, binaries with the web res
     keywords_fct: ['Violin', '321.322-7 Necked box lutes or necked guitars sounded by bowing'],
     keywords_fct_normdata: ['http://www.mimo-db.eu/InstrumentsKeywords/3573', 'http://www.mimo-db.eu/HornbostelAndSachs/6472'],
     type_fct: ['mediatype_002'],
+    sector_fct: ['sec_06'],
     provider_fct: ['Museum für Musikinstrumente der Universität Leipzig', 'MIMO - Musical Instrument Museums Online'],
     last_update: ['24-05-06 07:08:09'],
   });
@@ -318,9 +321,9 @@ test("MIMO record142 (Leipzig, Violine): view, facets, binaries with the web res
       '@name': 'Violine',
     })),
   );
-  // provider-info from the record alone: the name; every other value is an empty string (spec 2.4).
+  // provider-info from the record alone: the name and the domain its name says; every other value is an empty string (spec 2.4).
   assert.deepEqual(pkg['provider-info'], {
-    'provider-domains': { 'provider-domain': ['', '', ''] },
+    'provider-domains': { 'provider-domain': ['Museum', '', ''] },
     'provider-name': 'Museum für Musikinstrumente der Universität Leipzig',
     'provider-parent-id': '',
     'provider-uri': '',

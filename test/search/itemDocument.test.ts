@@ -406,12 +406,13 @@ describe('all fixture packages in the real SearchIndex', () => {
           { value: 'mediatype_002', count: 213 },
         ],
       },
-      // Only the five real packages have a sector; EDM records name none without a providers file.
+      // The five real packages name their sector; without a providers file an EDM record's comes from
+      // its data provider's name: the 209 MIMO museums' and the Slovenian library's, not Amsab's 786.
       {
         field: 'sector_fct',
         values: [
-          { value: 'sec_06', count: 2 },
-          { value: 'sec_02', count: 1 },
+          { value: 'sec_06', count: 211 },
+          { value: 'sec_02', count: 2 },
           { value: 'sec_04', count: 1 },
           { value: 'sec_05', count: 1 },
         ],

@@ -8,12 +8,16 @@ import type { Config } from '../../config.js';
 import { generateApiKey, hashApiKey } from '../../apiKeys.js';
 import { ingestEntities } from '../../ingest/ingestEntities.js';
 import { ingestItems } from '../../ingest/ingestItems.js';
+import { edmItemOptions } from '../../ingest/items/edmOptions.js';
 import type { Store } from '../../store/Store.js';
 import type { CliIo } from '../io.js';
 import { checkPortFree, serveCommand } from './serve.js';
 
 /** src/cli/commands and dist/cli/commands are both three levels below the package root. */
 export const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
+
+/** The providers file for the institutions of the demo's EDM records. */
+const DEMO_PROVIDERS = `${FIXTURES}providers.example.json`;
 
 /** A chapter inside a digitised book: it has a parent, so both operations show something. */
 const DEMO_ITEM = 'NF42ZIDML4FWIBPEUEZDW6QDBSJIV7VR';
@@ -39,8 +43,14 @@ export async function demoCommand(config: Config, store: Store, io: CliIo): Prom
   // anything: no load, no key, so a demo already running keeps working as it printed.
   await checkPortFree(config.server.host, config.server.port, '--port');
   if (config.server.tlsCert) await checkPortFree(config.server.host, config.server.httpsPort, '--https-port');
-  // Cortex packages as they are, and EDM records (Europeana's and the DDB's form) built into packages.
-  const items = await ingestItems(store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`], { batchSize: config.ingest.itemBatchSize });
+  // Cortex packages as they are, and EDM records (Europeana's and the DDB's form) built into packages,
+  // completed by the example providers file written for them (their institutions' kind, so their
+  // sector: docs/edm-mapping.md "The providers file") unless the operator named a file of their own.
+  const providersFile = config.ingest.providersFile || DEMO_PROVIDERS;
+  const items = await ingestItems(store, [`${FIXTURES}items/cortex`, `${FIXTURES}items/edm`], {
+    batchSize: config.ingest.itemBatchSize,
+    edm: edmItemOptions({ ...config, ingest: { ...config.ingest, providersFile } }),
+  });
   io.err(
     `Loaded demo items: ${items.inserted} new, ${items.updated} updated, ${items.unchanged} unchanged, ${items.problems.length} skipped.`,
   );

@@ -11,7 +11,7 @@ import { node, textNode, type Node } from './cortexWriter.js';
 import { languageCode } from './languages.js';
 import { mediaTypeOfEdmType, NO_MEDIA_TYPE } from '../../domain/mediaTypes.js';
 import type { ProviderDirectory } from './providers.js';
-import { providerNames, type RecordProvider } from './providerInfo.js';
+import { providerNames, recordSector, type RecordProvider } from './providerInfo.js';
 import { aboutOf, isHttpUri, literalOf, literals, props, type RdfGraph, resourceOf, resources } from './rdfGraph.js';
 import { timeCodes, yearRange, type YearRange } from './timeVocabulary.js';
 
@@ -163,7 +163,7 @@ export function deriveFacets(
 ): Facets {
   const affiliates = affiliateFacets(graph);
   const names = providerNames(graph);
-  const sector = provider.sector || provider.entry?.sector || '';
+  const sector = recordSector(provider);
   return [
     ['time_fct', timeOf(graph).codes],
     ...placeFacets(graph),

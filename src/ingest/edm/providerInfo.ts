@@ -13,6 +13,7 @@ import { NS } from '../../formats/namespaces.js';
 import type { XmlElement } from '../../formats/xmlTree.js';
 import { node, textNode, type Node } from './cortexWriter.js';
 import { domainOfSector, type ProviderDirectory, type ProviderInfo } from './providers.js';
+import { sectorOfName } from './sectorOfName.js';
 import { isHttpUri, literals, type RdfGraph, resourceOf, resources, props, literalOf } from './rdfGraph.js';
 
 export interface RecordProvider {
@@ -29,6 +30,15 @@ export interface RecordProvider {
 }
 
 const SECTOR_CODE = /^sec_\d+$/;
+
+/**
+ * The sector of the record's data provider (docs/edm-mapping.md, `sector_fct`): the one its
+ * Agent names (DDB form), else the providers file's, else the one its name says
+ * (./sectorOfName.ts); "" when none does.
+ */
+export function recordSector(provider: RecordProvider): string {
+  return provider.sector || provider.entry?.sector || sectorOfName(provider.entry?.name || provider.name);
+}
 
 /** The sector codes an Agent's rdf:type references carry (DDB form). */
 export function agentSector(graph: RdfGraph, agent: XmlElement | undefined): string {
@@ -130,7 +140,8 @@ function parentNode(parent: ProviderInfo): Node {
 export function providerInfoPart(provider: RecordProvider, providerItemId: string): Node {
   const e = provider.entry;
   const t = (local: string, value: string) => textNode(NS.cortex, local, value);
-  const domains = e?.domains.length ? e.domains : provider.sector ? [domainOfSector(provider.sector)] : [];
+  const sector = recordSector(provider);
+  const domains = e?.domains.length ? e.domains : sector ? [domainOfSector(sector)] : [];
   const children: Node[] = [
     domainsNode(domains),
     t('provider-name', e?.name || provider.name),

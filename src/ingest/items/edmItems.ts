@@ -17,7 +17,7 @@ import { RecordError } from '../../formats/recordError.js';
  * Part of every source digest: raise it when the package builder's output
  * changes, so that re-loading unchanged sources rebuilds their packages.
  */
-export const PACKAGE_BUILDER_VERSION = 1;
+export const PACKAGE_BUILDER_VERSION = 2;
 
 /**
  * Packages built from EDM nest a few levels deeper than the record they come from

@@ -1,0 +1,86 @@
+/**
+ * "More like this" (docs/search.md "More like this"): the items that share a word of an
+ * item's text fields or a value of its facets, the item itself left out, by relevance.
+ * Built on the engine's public calls: the item's stored fields (a search for its id with
+ * `fields: true`), then a relevance search for any of its terms. GET /search/mlt
+ * (src/http/routes/searchMlt.ts) and the item page's list of similar items
+ * (src/web/moreLikeThisView.ts) both ask it here, so they find the same items.
+ */
+import { and, or, ALL, type QueryNode } from '../query/ast.js';
+import { tokens } from './engine/fold.js';
+import type { EngineAnswer, EngineSearch, StoredValue } from './indexHost.js';
+
+/** Text fields of an item whose words an item can be compared by: those the engine keeps the source of. */
+export const MLT_TEXT_FIELDS = ['title', 'subtitle', 'keywords', 'affiliate', 'place', 'provider'] as const;
+/** Without `fields`: what the OpenAPI example compares by (place, title) and the people and keywords. */
+export const MLT_DEFAULT_FIELDS = ['title', 'place', 'affiliate', 'keywords'] as const;
+/** Terms of the source item a comparison uses at most (Solr's mlt.maxqt default). */
+export const MLT_MAX_TERMS = 25;
+
+/** Where a text field's words come from among an item's stored fields (itemDocument.ts builds the field from it). */
+const TEXT_SOURCE: Record<(typeof MLT_TEXT_FIELDS)[number], string> = {
+  title: 'title',
+  subtitle: 'subtitle',
+  keywords: 'keywords_fct',
+  affiliate: 'affiliate_fct',
+  place: 'place_fct',
+  provider: 'provider_fct',
+};
+
+const values = (v: StoredValue | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [String(v)]);
+
+/**
+ * The clauses of the comparison: each distinct word of a text field (a term on that field),
+ * each value of a facet (an exact value), in the order of `fields`, at most MLT_MAX_TERMS.
+ */
+export function mltClauses(stored: Record<string, StoredValue>, fields: readonly string[]): QueryNode<string>[] {
+  const clauses: QueryNode<string>[] = [];
+  const seen = new Set<string>();
+  for (const field of fields) {
+    const source = TEXT_SOURCE[field as keyof typeof TEXT_SOURCE];
+    const terms = source !== undefined ? values(stored[source]).flatMap((v) => tokens(v)) : values(stored[field]);
+    for (const text of terms) {
+      const key = `${field}\u0000${text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      clauses.push({ kind: 'term', field, text });
+      if (clauses.length === MLT_MAX_TERMS) return clauses;
+    }
+  }
+  return clauses;
+}
+
+export interface MltRequest {
+  id: string;
+  /** Text fields and facets to compare by (checked by the caller). */
+  fields: readonly string[];
+  /** What the similar items must also match; ALL for no restriction. */
+  restrict?: QueryNode<string>;
+  offset: number;
+  rows: number;
+}
+
+/**
+ * The items like `id`: undefined when no item has that id; an answer with no hits when the
+ * item has no term to compare by.
+ */
+export async function moreLikeThis(
+  engine: (search: EngineSearch) => Promise<EngineAnswer>,
+  request: MltRequest,
+): Promise<EngineAnswer | undefined> {
+  const self: QueryNode<string> = { kind: 'term', field: 'id', text: request.id };
+  const source = await engine({ kind: 'item', request: { query: self, sort: { kind: 'relevance' }, offset: 0, rows: 1 }, fields: true });
+  const stored = source.fields?.[0];
+  if (source.total === 0 || stored === undefined) return undefined;
+  const clauses = mltClauses(stored, request.fields);
+  if (clauses.length === 0) return { total: 0, ids: [], scores: [], facets: [], matchedTerms: [], docs: [] };
+  return engine({
+    kind: 'item',
+    request: {
+      query: and([request.restrict ?? ALL, or(clauses), { kind: 'not', child: self }]),
+      sort: { kind: 'relevance' },
+      offset: request.offset,
+      rows: request.rows,
+    },
+  });
+}
