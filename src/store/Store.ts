@@ -294,6 +294,8 @@ export interface OaiStore {
   countOaiRecords(): Promise<number>;
   /** Records by datestamp, then num (oldest first), from `offset`, at most `limit`; one snapshot (docs/iiif.md). */
   listOaiActivity(offset: number, limit: number): Promise<OaiActivity[]>;
+  /** The `limit` records changed last, newest first, deleted ones left out (the home page's "new and updated", docs/pages.md). */
+  listNewestOaiRecords(limit: number): Promise<OaiActivity[]>;
 }
 
 /** What a sitemap lists (docs/sitemaps.md): items with a page, and GND persons. */

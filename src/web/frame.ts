@@ -20,8 +20,24 @@ export interface PageAnswer {
   html: string;
 }
 
-/** The query parameters the pages read (./searchState.ts; `cpage` pages an item's children); `lang` is set apart. */
-const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['q', 'query', 'f', 'sort', 'page', 'cpage']);
+/**
+ * The query parameters the pages read (./searchState.ts; `cpage` pages an item's children; `fq`,
+ * `vsort`, `vpage` a facet's values, ./facetValuesPage.ts; `initial` the persons index); `lang` is set apart.
+ */
+const PAGE_PARAMETERS: ReadonlySet<string> = new Set([
+  'q',
+  'query',
+  'f',
+  'from',
+  'to',
+  'sort',
+  'page',
+  'cpage',
+  'fq',
+  'vsort',
+  'vpage',
+  'initial',
+]);
 
 /** What every page's layout needs: language, words, the link to the other language. */
 export interface Frame {

@@ -5,6 +5,7 @@ import { itemView } from './itemView.js';
 import { shownFiles, shownImages } from './mediaView.js';
 import { format } from './messages.js';
 import type { PageDeps } from './pageDeps.js';
+import { similarItems } from './moreLikeThisView.js';
 import { itemMeta } from './pageMeta.js';
 import { gndUri } from './personView.js';
 import { readSearchState, searchUrl } from './searchState.js';
@@ -95,6 +96,7 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
       childPrevious: cpage > 1 ? pagedLink(cpage - 1) : undefined,
       childNext: cpage < childPages ? pagedLink(cpage + 1) : undefined,
       treeHref: f.link(`${itemPath(id)}/tree`),
+      similar: await similarItems(deps, f, id),
       inHierarchy: crumbs.length > 0 || children.total > 0,
       providerSearch:
         view.provider === undefined

@@ -135,5 +135,6 @@ export const ITEM_TEMPLATE = `<% layout('@layout') %>
 </section>
 </div>
 </div>
+<%~ include('@similar', it) %>
 </article>
 `;

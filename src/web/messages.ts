@@ -4,6 +4,7 @@
  * else German, the language of the DDB's own portal and of most records.
  */
 import { ITEM_DE, ITEM_EN } from './itemMessages.js';
+import { EXPLORE_DE, EXPLORE_EN } from './exploreMessages.js';
 
 export type Lang = 'de' | 'en';
 export const LANGS: readonly Lang[] = ['de', 'en'];
@@ -122,6 +123,7 @@ const de = {
   unknownSort: 'Die Sortierung „{sort}“ gibt es nicht: schreiben Sie sort= und eine von {sorts}.',
   badPage: 'Die Seite „{page}“ gibt es nicht, nur 1 bis {max}; engen Sie die Suche ein, um weiter zu sehen.',
   ...ITEM_DE,
+  ...EXPLORE_DE,
 };
 
 export type Messages = typeof de;
@@ -240,6 +242,7 @@ const en: Messages = {
   unknownSort: 'The order “{sort}” is not known: write sort= and one of {sorts}.',
   badPage: 'The page “{page}” is not one of 1 to {max}; narrow the search to see further.',
   ...ITEM_EN,
+  ...EXPLORE_EN,
 };
 
 export const MESSAGES: Readonly<Record<Lang, Messages>> = { de, en };

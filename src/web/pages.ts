@@ -1,17 +1,20 @@
 /**
- * The pages for people (docs/pages.md): home, search results, item, hierarchy tree and person.
- * Each page is a function from what the request asked (path parameters, query, language
- * preference) to a status and an HTML document, one file each (./homePage.ts,
- * ./searchPage.ts, ./itemPage.ts, ./treePage.ts, ./personPage.ts); src/http/routes/pages.ts
+ * The pages for people (docs/pages.md): home, search results, item, hierarchy tree, person,
+ * a facet's values and the persons index. Each page is a function from what the request
+ * asked (path parameters, query, language preference) to a status and an HTML document, one
+ * file each (./homePage.ts, ./searchPage.ts, ./itemPage.ts, ./treePage.ts, ./personPage.ts,
+ * ./facetValuesPage.ts, ./personsPage.ts); src/http/routes/pages.ts
  * puts them on paths. Data comes from the store (packages, hierarchy, load status) and the
  * search engine (searches, facets, counts). Nothing here knows HTTP.
  */
 import { frame, problemPage, type PageAnswer, type PageRequest } from './frame.js';
+import { facetValuesPage } from './facetValuesPage.js';
 import { homePage } from './homePage.js';
 import { itemPage } from './itemPage.js';
 import { format } from './messages.js';
 import type { PageDeps } from './pageDeps.js';
 import { personPage } from './personPage.js';
+import { personsPage } from './personsPage.js';
 import { searchPage } from './searchPage.js';
 import { treePage } from './treePage.js';
 
@@ -24,6 +27,10 @@ export interface Pages {
   item(id: string, req: PageRequest): Promise<PageAnswer>;
   tree(id: string, req: PageRequest): Promise<PageAnswer>;
   person(gnd: string, req: PageRequest): Promise<PageAnswer>;
+  /** All values of a facet under the results' state (./facetValuesPage.ts). */
+  facetValues(field: string, req: PageRequest): Promise<PageAnswer>;
+  /** The persons index (./personsPage.ts). */
+  persons(req: PageRequest): Promise<PageAnswer>;
   /**
    * A page for an error the server answers on a page's path: its status and message; a 429
    * of the pages' rate limit says instead, in the visitor's language, how long to wait.
@@ -45,5 +52,7 @@ export function createPages(deps: PageDeps): Pages {
     item: (id, req) => itemPage(deps, id, req),
     tree: (id, req) => treePage(deps, id, req),
     person: (gnd, req) => personPage(deps, gnd, req),
+    facetValues: (field, req) => facetValuesPage(deps, field, req),
+    persons: (req) => personsPage(deps, req),
   };
 }

@@ -1,16 +1,27 @@
 import { REUSABLE_GROUPS } from '../domain/licenseGroups.js';
-import { ALL, type QueryNode } from '../query/ast.js';
+import type { QueryNode } from '../query/ast.js';
 import { parseQuery } from '../query/parse.js';
-import { queryFields } from '../search/engine/schema.js';
-import { itemSchema } from '../search/schemas/itemSchema.js';
 import { LINKED_PERSONS, personNamesQuery, withLinkedPersons } from '../search/schemas/linkedPersons.js';
+import { histogramBars, spanLabel } from './dateRange.js';
+import { itemCount } from './exploreMessages.js';
 import { facetLinks } from './facetLinks.js';
 import { frame, problemPage, type PageAnswer, type PageRequest } from './frame.js';
 import { hitsOf, parseDocs, personLink, providersOf, type ResultDoc } from './hits.js';
 import { facetLabel, facetValueLabel, format } from './messages.js';
 import type { PageDeps } from './pageDeps.js';
 import { personView } from './personView.js';
-import { engineFilters, ENGINE_SORT, MAX_PAGE, readSearchState, ROWS, searchUrl, SORTS, type SearchState } from './searchState.js';
+import { facetValuesUrl, resultsQuery } from './resultsQuery.js';
+import {
+  engineFilters,
+  ENGINE_SORT,
+  MAX_PAGE,
+  readSearchState,
+  ROWS,
+  searchUrl,
+  SORTS,
+  stateParams,
+  type SearchState,
+} from './searchState.js';
 
 /** Facets shown beside the results, in this order. */
 const RESULT_FACETS = [
@@ -25,7 +36,8 @@ const RESULT_FACETS = [
 ] as const;
 const FACET_VALUES = 8;
 const PERSON_ROWS = 5;
-const ITEM_FIELDS = queryFields(itemSchema);
+/** Width of the histogram's longest bar, in the SVG's units. */
+const BAR_WIDTH = 100;
 
 /**
  * The "reusable" filter (docs/pages.md): the licence groups whose media may be reused
@@ -45,15 +57,15 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
   const { store, engine, render, media } = deps;
   const { state, problems } = readSearchState(req.query);
   const f = frame('/search', req, (t) => (state.q === '' ? t.allItems : format(t.resultsFor, { q: state.q })), state.q);
-  let query: QueryNode<string> = ALL;
-  if (state.q !== '') {
-    try {
-      query = parseQuery(state.q, { fields: ITEM_FIELDS });
-    } catch (error) {
-      return problemPage(render, f, 400, f.t.badRequest, (error as Error).message);
-    }
-  }
-  const facets = RESULT_FACETS.map((field) => ({ field, limit: FACET_VALUES, mincount: 1, sort: 'count' as const }));
+  const asked = resultsQuery(state);
+  if ('error' in asked) return problemPage(render, f, 400, f.t.badRequest, asked.error);
+  const { query } = asked;
+  // One value more than shown tells whether a facet has more (then "show all" and a filter box).
+  const facets = [
+    ...RESULT_FACETS.map((field) => ({ field, limit: FACET_VALUES + 1, mincount: 1, sort: 'count' as const })),
+    // The vocabulary's codes of the hits' dates, for the histogram (./dateRange.ts): a few dozen at most.
+    { field: 'time_fct', limit: -1, mincount: 1, sort: 'index' as const },
+  ];
   // The items linked to the persons the query names are found too, as GET /search finds
   // them (docs/search.md "Names across languages and scripts").
   const names = personNamesQuery(query);
@@ -91,6 +103,32 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
         );
   const [items, persons] = await Promise.all([itemSearch, personSearch]);
   const docs = parseDocs<ResultDoc>(items);
+  const span = spanLabel(state, f.lang);
+  /** The histogram of the hits' dates: a bar per century (or part of one), each a link that narrows the range to it. */
+  const timelineOf = () => {
+    const bars = histogramBars(
+      items.facets.find((c) => c.field === 'time_fct'),
+      state,
+    );
+    const most = Math.max(1, ...bars.map((b) => b.count));
+    return {
+      bars: bars.map((b) => {
+        const range = spanLabel(b, f.lang);
+        return {
+          range,
+          count: b.count,
+          width: b.count === 0 ? 0 : Math.max(1, Math.round((b.count / most) * BAR_WIDTH)),
+          label: format(f.t.barCount, { range, items: itemCount(f.t, b.count, f.lang) }),
+          href: searchUrl({ ...state, from: b.from, to: b.to, page: 1 }),
+          current: b.from === state.from && b.to === state.to,
+        };
+      }),
+      from: state.from,
+      to: state.to,
+      span,
+      remove: span === '' ? undefined : searchUrl({ ...state, from: undefined, to: undefined, page: 1 }),
+    };
+  };
   const pages = Math.max(1, Math.ceil(items.total / ROWS));
   const pageLinks: Array<{ page: number; href: string; current: boolean }> = [];
   for (let p = Math.max(1, state.page - 3); p <= Math.min(pages, state.page + 3, MAX_PAGE); p++) {
@@ -121,12 +159,29 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
         store,
         docs.map((d) => d.id),
       ),
-      facets: facetLinks(f, state, items.facets),
-      active: state.filters.map((x) => ({
-        label: `${facetLabel(x.field, f.lang)}: ${facetValueLabel(x.field, x.value, f.lang)}`,
-        href: searchUrl({ ...state, filters: state.filters.filter((y) => y !== x), page: 1 }),
+      facets: facetLinks(
+        f,
+        state,
+        items.facets.filter((c) => c.field !== 'time_fct'),
+      ).map((g) => ({
+        ...g,
+        values: g.values.slice(0, FACET_VALUES),
+        more: g.values.length > FACET_VALUES ? facetValuesUrl(state, g.field) : undefined,
+        action: `/facet/${encodeURIComponent(g.field)}`,
       })),
-      clearFilters: searchUrl({ ...state, filters: [], page: 1 }),
+      // The state as hidden fields of the forms (sort, date range, facet filters), the lang the URL named included.
+      hidden: [...stateParams(state), ...(f.langParam === undefined ? [] : [['lang', f.langParam]])],
+      timeline: timelineOf(),
+      active: [
+        ...state.filters.map((x) => ({
+          label: `${facetLabel(x.field, f.lang)}: ${facetValueLabel(x.field, x.value, f.lang)}`,
+          href: searchUrl({ ...state, filters: state.filters.filter((y) => y !== x), page: 1 }),
+        })),
+        ...(span === ''
+          ? []
+          : [{ label: format(f.t.rangeLabel, { range: span }), href: searchUrl({ ...state, from: undefined, to: undefined, page: 1 }) }]),
+      ],
+      clearFilters: searchUrl({ ...state, filters: [], from: undefined, to: undefined, page: 1 }),
       reusable: reusableLink(state),
       sorts,
       pages,

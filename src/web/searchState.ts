@@ -1,11 +1,12 @@
 /**
  * The whole state of a results page, read from and written into its URL (docs/pages.md "The
  * state is in the URL": a result can be bookmarked and shared): the words `q`, the filters `f=field:value`
- * (repeated), the order `sort`, the page `page` and the language `lang`. Reading never
+ * (repeated), the date range `from`–`to` in years, the order `sort`, the page `page` and the language `lang`. Reading never
  * throws: a value the pages cannot use is reported in `problems`, in words for the visitor.
  */
 import { ITEM_FACETS } from '../domain/itemFacets.js';
 import type { SearchSort } from '../search/engine/types.js';
+import { readYear } from './dateRange.js';
 import type { Lang } from './messages.js';
 
 export const ROWS = 20;
@@ -39,6 +40,9 @@ export interface SearchState {
   page: number;
   /** Set when the URL named it: links then keep it. */
   lang: Lang | undefined;
+  /** The date range in years (./dateRange.ts), each end open when undefined. */
+  from?: number | undefined;
+  to?: number | undefined;
 }
 
 export type Query = Record<string, string | string[] | undefined>;
@@ -53,7 +57,7 @@ function first(value: string | string[] | undefined): string | undefined {
 
 /** Why a part of the URL was not used: a message of ./messages.ts and its values; each says what to write instead. */
 export interface StateProblem {
-  key: 'queryTooLong' | 'unknownFilter' | 'tooManyFilters' | 'unknownSort' | 'badPage';
+  key: 'queryTooLong' | 'unknownFilter' | 'tooManyFilters' | 'unknownSort' | 'badPage' | 'badYear';
   values: Record<string, string | number>;
 }
 
@@ -99,15 +103,32 @@ export function readSearchState(query: Query): ReadState {
   }
   const langParam = first(query.lang);
   const lang = langParam === 'de' || langParam === 'en' ? langParam : undefined;
-  return { state: { q, filters, sort, page, lang }, problems };
+  const years: Array<number | undefined> = [];
+  for (const name of ['from', 'to'] as const) {
+    const year = readYear(first(query[name]));
+    if (year === null) problems.push({ key: 'badYear', values: { year: (first(query[name]) ?? '').slice(0, 20) } });
+    years.push(year ?? undefined);
+  }
+  let [from, to] = years;
+  // A range written backwards is the same range.
+  if (from !== undefined && to !== undefined && from > to) [from, to] = [to, from];
+  return { state: { q, filters, sort, page, lang, from, to }, problems };
+}
+
+/** The parameters of a state but its page, in URL order, defaults left out: links and forms write them so. */
+export function stateParams(state: SearchState): Array<[string, string]> {
+  const params: Array<[string, string]> = [];
+  if (state.q !== '') params.push(['q', state.q]);
+  for (const f of state.filters) params.push(['f', `${f.field}:${f.value}`]);
+  if (state.from !== undefined) params.push(['from', String(state.from)]);
+  if (state.to !== undefined) params.push(['to', String(state.to)]);
+  if (state.sort !== 'relevance') params.push(['sort', state.sort]);
+  return params;
 }
 
 /** The URL of a results page in this state: defaults left out, so a URL has one spelling. */
 export function searchUrl(state: SearchState): string {
-  const params = new URLSearchParams();
-  if (state.q !== '') params.append('q', state.q);
-  for (const f of state.filters) params.append('f', `${f.field}:${f.value}`);
-  if (state.sort !== 'relevance') params.append('sort', state.sort);
+  const params = new URLSearchParams(stateParams(state));
   if (state.page !== 1) params.append('page', String(state.page));
   if (state.lang !== undefined) params.append('lang', state.lang);
   const qs = params.toString();

@@ -1,3 +1,5 @@
+import { EXPLORE_STYLES } from './exploreTemplates.js';
+
 /** The pages' one stylesheet, served at /assets/pages.css (a string: dist/ holds it without a copy step). */
 export const STYLESHEET = `/* The pages' one stylesheet (docs/pages.md "Built for the web as it is"):
    phone first, two columns from 48rem. Colours
@@ -88,7 +90,7 @@ select { font: inherit; padding: 0.35rem; }
   .item-layout { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); gap: 2rem; }
   h1 { font-size: 2rem; }
 }
-/* Dark: the same layout in dark colours, each pair again at least 4.5:1. */
+${EXPLORE_STYLES}/* Dark: the same layout in dark colours, each pair again at least 4.5:1. */
 @media (prefers-color-scheme: dark) {
   :root { color-scheme: dark; }
   html { color: #e4e7eb; background: #12171d; }

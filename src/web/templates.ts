@@ -4,6 +4,7 @@
  * without a copy step; each is registered under `@<name>` (./render.ts).
  */
 import { ITEM_TEMPLATE } from './itemTemplate.js';
+import { EXPLORE_TEMPLATES } from './exploreTemplates.js';
 
 const facet = `<section class="facet" aria-labelledby="facet-<%= it.group.field %>">
   <h3 id="facet-<%= it.group.field %>"><%= it.group.label %></h3>
@@ -12,6 +13,7 @@ const facet = `<section class="facet" aria-labelledby="facet-<%= it.group.field 
     <li><a href="<%= v.href %>"<% if (v.active) { %> aria-current="true" class="active"<% } %>><span class="label"><%= v.label %></span> <span class="count"><%= v.count.toLocaleString(it.lang) %></span></a></li>
 <% }) %>
   </ul>
+<%~ include('@facetMore', it) %>
 </section>
 `;
 
@@ -63,17 +65,51 @@ const home = `<% layout('@layout') %>
   <h2 id="counts"><%= it.t.counts %></h2>
   <ul class="counts">
     <li><a href="<%= it.allItems %>"><strong><%= it.itemCount.toLocaleString(it.lang) %></strong> <%= it.t.items %></a></li>
-    <li><strong><%= it.personCount.toLocaleString(it.lang) %></strong> <%= it.t.persons %></li>
+    <li><a href="<%= it.persons %>"><strong><%= it.personCount.toLocaleString(it.lang) %></strong> <%= it.t.persons %></a></li>
   </ul>
 </section>
+<% if (it.pictures.length > 0) { %>
+<section aria-labelledby="pictures">
+  <h2 id="pictures"><%= it.t.withImages %></h2>
+  <ul class="tiles">
+<% it.pictures.forEach(function (hit) { %>
+<%~ include('@tile', { hit: hit }) %>
+<% }) %>
+  </ul>
+  <p class="more"><a href="<%= it.pictureSearch %>"><%= it.t.showAll %><span class="visually-hidden">: <%= it.t.withImages %></span></a></p>
+</section>
+<% } %>
 <div class="starts">
 <% if (it.sectors) { %>
-<%~ include('@facet', { group: { ...it.sectors, label: it.t.sectors, field: 'sector_fct' }, lang: it.lang }) %>
+<%~ include('@facet', { group: { ...it.sectors, label: it.t.sectors, field: 'sector_fct' }, lang: it.lang, t: it.t }) %>
 <% } %>
 <% if (it.mediaTypes) { %>
-<%~ include('@facet', { group: { ...it.mediaTypes, label: it.t.mediaTypes, field: 'type_fct' }, lang: it.lang }) %>
+<%~ include('@facet', { group: { ...it.mediaTypes, label: it.t.mediaTypes, field: 'type_fct' }, lang: it.lang, t: it.t }) %>
+<% } %>
+<% if (it.institutions) { %>
+<section class="facet" aria-labelledby="facet-provider_fct">
+  <h3 id="facet-provider_fct"><%= it.t.providers %></h3>
+  <ul>
+<% it.institutions.values.forEach(function (v) { %>
+    <li><a href="<%= v.href %>"><span class="label"><%= v.label %></span> <span class="count"><%= v.count.toLocaleString(it.lang) %></span></a></li>
+<% }) %>
+  </ul>
+<% if (it.institutions.more) { %>
+  <p class="more"><a href="<%= it.institutions.more %>"><%= it.t.showAll %><span class="visually-hidden">: <%= it.t.providers %></span></a></p>
+<% } %>
+</section>
 <% } %>
 </div>
+<% if (it.recent.length > 0) { %>
+<section aria-labelledby="recent">
+  <h2 id="recent"><%= it.t.recent %></h2>
+  <ol class="hits">
+<% it.recent.forEach(function (hit) { %>
+<%~ include('@hit', { hit: hit }) %>
+<% }) %>
+  </ol>
+</section>
+<% } %>
 <section aria-labelledby="freshness">
   <h2 id="freshness"><%= it.t.freshness %></h2>
   <dl class="facts">
@@ -126,6 +162,7 @@ const layout = `<!DOCTYPE html>
     <nav aria-label="<%= it.t.mainNav %>">
       <ul>
         <li><a href="<%= it.link('/search') %>"><%= it.t.allItems %></a></li>
+        <li><a href="<%= it.link('/persons') %>"><%= it.t.persons %></a></li>
         <li><a href="<%= it.switchUrl %>" hreflang="<%= it.otherLang %>" lang="<%= it.otherLang %>" title="<%= it.t.otherLanguageName %>"><%= it.t.otherLanguage %></a></li>
       </ul>
     </nav>
@@ -219,12 +256,7 @@ const search = `<% layout('@layout') %>
 <div class="toolbar">
   <p class="total" role="status"><%= it.total === 0 ? it.t.noResults : it.fmt(it.t.showing, { from: it.from.toLocaleString(it.lang), to: it.to.toLocaleString(it.lang), total: it.total.toLocaleString(it.lang) }) %></p>
   <form class="sort" action="/search" method="get">
-<% if (it.state.q) { %>    <input type="hidden" name="q" value="<%= it.state.q %>">
-<% } %>
-<% it.state.filters.forEach(function (f) { %>    <input type="hidden" name="f" value="<%= f.field + ':' + f.value %>">
-<% }) %>
-<% if (it.langParam) { %>    <input type="hidden" name="lang" value="<%= it.langParam %>">
-<% } %>
+<%~ include('@hidden', { hidden: it.hidden.filter(function (h) { return h[0] !== 'sort'; }) }) %>
     <label for="sort"><%= it.t.sort %></label>
     <select id="sort" name="sort">
 <% it.sorts.forEach(function (s) { %>
@@ -289,8 +321,9 @@ const search = `<% layout('@layout') %>
 <% } %>
 <h2><%= it.t.filters %></h2>
 <p class="reusable"><a href="<%= it.reusable.href %>" title="<%= it.t.reusableHint %>"<% if (it.reusable.active) { %> aria-current="true" class="active"<% } %>><%= it.t.reusable %></a></p>
+<%~ include('@timeline', { timeline: it.timeline, t: it.t, lang: it.lang, rangeHidden: it.hidden.filter(function (h) { return h[0] !== 'from' && h[0] !== 'to'; }) }) %>
 <% it.facets.forEach(function (g) { %>
-<%~ include('@facet', { group: g, lang: it.lang }) %>
+<%~ include('@facet', { group: g, lang: it.lang, t: it.t, hidden: it.hidden.filter(function (h) { return h[0] !== 'sort'; }) }) %>
 <% }) %>
 </aside>
 </div>
@@ -318,4 +351,5 @@ export const TEMPLATES: Readonly<Record<string, string>> = {
   problem,
   search,
   tree,
+  ...EXPLORE_TEMPLATES,
 };

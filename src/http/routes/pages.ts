@@ -1,7 +1,7 @@
 /**
  * The pages for people on their paths (docs/pages.md): `/` and `/search` for a
  * browser (an Accept that prefers text/html over JSON), `/item/{id}`, `/item/{id}/tree`,
- * `/person/{gnd}` and the stylesheet. The pages themselves are src/web: this file only maps
+ * `/person/{gnd}`, `/facet/{field}`, `/persons` and the stylesheet. The pages themselves are src/web: this file only maps
  * requests to them.
  *
  * `/` and `/search` are shared with the API: their page routes carry the route constraint
@@ -205,6 +205,16 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
       '/person/:gnd',
       options(false),
       pageHandler((req, request) => pages.person(param(request, 'gnd'), req), headers),
+    );
+    scope.get(
+      '/facet/:field',
+      options(false),
+      pageHandler((req, request) => pages.facetValues(param(request, 'field'), req), headers),
+    );
+    scope.get(
+      '/persons',
+      options(false),
+      pageHandler((req) => pages.persons(req), headers),
     );
     // Files of the pages: the stylesheet, the viewer (our script and OpenSeadragon's, from the
     // npm package, never a CDN: docs/pages.md "Viewer"), the icon. Not counted by the limit.

@@ -29,7 +29,7 @@ export interface YearRange {
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** The parts of century `c` (1-based) as [first year offset, last year offset, code suffix]. */
-function centuryParts(c: number): Array<[number, number, string]> {
+export function centuryParts(c: number): Array<[number, number, string]> {
   if (c >= 11 && c <= 17)
     return [
       [1, 50, '05'],

@@ -326,6 +326,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     // From the primary, as the OAI-PMH lists: a page counts positions in the primary's order.
     countOaiRecords: p((s) => s.oai.countOaiRecords()),
     listOaiActivity: p((s, offset, limit) => s.oai.listOaiActivity(offset, limit)),
+    listNewestOaiRecords: p((s, limit) => s.oai.listNewestOaiRecords(limit)),
     readSearchChanges: r((s, kind, after, limit) => s.search.readSearchChanges(kind, after, limit)),
     readSearchBodies: r((s, kind, ids) => s.search.readSearchBodies(kind, ids)),
     searchIdentity: r((s) => s.search.identity()),

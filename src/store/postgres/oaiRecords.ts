@@ -204,6 +204,14 @@ export class PgOaiReads {
     return rows.map((r) => ({ id: r.id, datestamp: Number(r.datestamp), created: Number(r.created), deleted: r.deleted }));
   }
 
+  async listNewestOaiRecords(limit: number): Promise<OaiActivity[]> {
+    const { rows } = await this.db.query<{ id: string; datestamp: string | number; created: string | number }>(
+      'SELECT id, datestamp, coalesce(created, datestamp) AS created FROM oai_records WHERE NOT deleted ORDER BY datestamp DESC, num DESC LIMIT $1',
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, datestamp: Number(r.datestamp), created: Number(r.created), deleted: false }));
+  }
+
   async oaiEarliestDatestamp(): Promise<number | null> {
     return (await this.db.query<{ min: number | null }>('SELECT min(datestamp) AS min FROM oai_records')).rows[0]!.min;
   }

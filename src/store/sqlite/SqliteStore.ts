@@ -177,6 +177,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     oaiTokenSecret: async () => oai.oaiTokenSecret(),
     countOaiRecords: async () => oai.countOaiRecords(),
     listOaiActivity: async (offset, limit) => oai.listOaiActivity(offset, limit),
+    listNewestOaiRecords: async (limit) => oai.listNewestOaiRecords(limit),
     readSearchChanges: async (kind, after, limit) => searchChanges.readSearchChanges(kind, after, limit),
     readSearchBodies: async (kind, ids) => searchChanges.readSearchBodies(kind, ids),
     searchIdentity: async () => searchChanges.identity(),

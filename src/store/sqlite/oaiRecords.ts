@@ -249,6 +249,15 @@ export class SqliteOai implements Sync<OaiStore> {
       .map((r) => ({ id: r.id, datestamp: r.datestamp, created: r.created, deleted: r.deleted === 1 }));
   }
 
+  listNewestOaiRecords(limit: number): OaiActivity[] {
+    this.newest ??= this.db.prepare<[number], ActivityRow>(
+      'SELECT id, datestamp, coalesce(created, datestamp) AS created, deleted FROM oai_records WHERE deleted = 0 ORDER BY datestamp DESC, num DESC LIMIT ?',
+    );
+    return this.newest.all(limit).map((r) => ({ id: r.id, datestamp: r.datestamp, created: r.created, deleted: false }));
+  }
+
+  private newest: Statement<[number], ActivityRow> | undefined;
+
   private activityStatements() {
     this.activity ??= {
       count: this.db.prepare<[], number>('SELECT count(*) FROM oai_records').pluck(),
