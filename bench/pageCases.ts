@@ -17,7 +17,7 @@ export interface PageInputs {
   terms: ItemTerms;
 }
 
-/** The pages a visitor opens, in the order a visit goes: home, results, an item, its tree, a person. */
+/** The pages a visitor opens, in the order a visit goes: home, results (a date range, a facet's values), an item, its tree, a person, the persons index. */
 export function pageCases(p: PageInputs): SearchCase[] {
   const target = 'p99 ≤ 50 ms';
   return [
@@ -25,13 +25,20 @@ export function pageCases(p: PageInputs): SearchCase[] {
     { name: `page: search '${p.terms.common}' (thumbnails, facets, persons)`, path: `/search?query=${enc(p.terms.common)}`, target },
     {
       name: `page: search '${p.terms.common}' + type filter, page 3`,
-      path: `/search?query=${enc(p.terms.common)}&type_fct=${enc(p.terms.topType)}&offset=40`,
+      path: `/search?q=${enc(p.terms.common)}&f=${enc(`type_fct:${p.terms.topType}`)}&page=3`,
       target,
     },
+    {
+      name: `page: search '${p.terms.common}' + date range 1801–1900 (histogram)`,
+      path: `/search?q=${enc(p.terms.common)}&from=1801&to=1900`,
+      target,
+    },
+    { name: 'page: all values of place_fct (every hit, filtered by "a")', path: '/facet/place_fct?fq=a', target },
     { name: 'page: item, depth 12 (breadcrumb, children)', path: `/item/${p.deepItem}`, target },
     { name: 'page: collection root (children, paged)', path: `/item/${p.rootItem}`, target },
     { name: 'page: hierarchy tree down to depth 12', path: `/item/${p.deepItem}/tree`, target },
     { name: 'page: person (items that refer to them)', path: `/person/${enc(p.gnd)}`, target },
+    { name: 'page: persons index, initial S, by items', path: '/persons?initial=S', target },
   ];
 }
 

@@ -28,6 +28,8 @@ export interface Report {
   freshness?: { searchableAfter: number; items: number };
   paging?: { query: string; hits: number; pages: number; seconds: number; exact: boolean };
   oaiHarvest?: OaiHarvestResult;
+  /** The 1-minute load average (os.loadavg) when the page rows started and ended. */
+  pageLoad?: { before: number; after: number } | undefined;
 }
 
 const TITLES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
@@ -110,6 +112,9 @@ export function section(r: Report): string {
         `${r.oaiHarvest.distinct === r.oaiHarvest.records && r.oaiHarvest.records === manifest.items ? 'every item exactly once' : `NOT EXACT: ${r.oaiHarvest.distinct} distinct of ${manifest.items} items`}; ` +
         `server resident memory ${r.oaiHarvest.rssBeforeMb} MB before, ${r.oaiHarvest.rssAfterMb} MB after`
       : '- OAI-PMH harvest: not run',
+    r.pageLoad
+      ? `- Load average (1 min) during the page rows: ${r.pageLoad.before.toFixed(1)} at their start, ${r.pageLoad.after.toFixed(1)} at their end`
+      : '- Load average during the page rows: not measured',
     '',
     table,
     '',

@@ -29,6 +29,7 @@
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   cursorPaging,
@@ -122,6 +123,7 @@ async function run(store: BenchStore) {
   let freshness: { searchableAfter: number; items: number } | undefined;
   let memory: NodeMemory;
   let paging: { query: string; hits: number; pages: number; seconds: number; exact: boolean } | undefined;
+  let pageLoad: { before: number; after: number } | undefined;
   let oaiHarvest: OaiHarvestResult | undefined;
   try {
     for (const c of await entityCases(base, manifest, json, xml)) rows.push(await measure(base, c));
@@ -176,7 +178,10 @@ async function run(store: BenchStore) {
       rows.push(await measure(base, { ...c, headers: json, connections: one }));
     }
     log('pages ...');
+    // The load average beside the page rows (docs/benchmarks.md): on a shared machine it says what a latency means.
+    const loadBefore = loadavg()[0]!;
     for (const c of pages) rows.push(await measure(base, { ...c, headers: html, connections: one }));
+    pageLoad = { before: loadBefore, after: loadavg()[0]! };
     log('parents while items load ...');
     const loading = await parentsWhileLoading(store, base, `/items/${manifest.deepLeafId}/parents`, json);
     freshness = loading;
@@ -214,6 +219,7 @@ async function run(store: BenchStore) {
     freshness,
     paging,
     oaiHarvest,
+    pageLoad,
   });
 }
 
