@@ -13,6 +13,7 @@
  * See docs/configuration.md.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { closestName } from './closestName.js';
 import { UsageError } from './errors.js';
 
@@ -138,6 +139,12 @@ export const DEFAULTS = {
      * thread (only the cooperative time budget then bounds them).
      */
     workers: 1,
+    /**
+     * Workers one search runs on at once, each ordering and counting its shard of the hits,
+     * merged exactly (docs/search-engine.md "Shards"), when that many are free; at most
+     * `workers`, and 1 runs every search on one worker. Default: the machine's cores.
+     */
+    shards: availableParallelism(),
     /**
      * The nice value (0–19) of the search worker threads, so that the lookups get a core
      * first and searches take what is left (docs/configuration.md "Searches on worker
@@ -420,6 +427,7 @@ function validate(c: Config): void {
   positive('http.packageBodyCacheBytes', c.http.packageBodyCacheBytes, 0);
   positive('http.maxUrlLength', c.http.maxUrlLength, 64);
   positive('search.workers', c.search.workers, 0);
+  positive('search.shards', c.search.shards, 1);
   positive('search.timeBudgetMs', c.search.timeBudgetMs);
   if (!Number.isInteger(c.search.niceness) || c.search.niceness < 0 || c.search.niceness > 19) {
     throw new UsageError(`search.niceness must be an integer from 0 to 19 (a nice value), got ${c.search.niceness}.`);

@@ -12,7 +12,7 @@
  * for at most `indexSliceMs` itself, so that a commit just made through the server is seen
  * while a large load in progress is left to the background.
  */
-import type { SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
+import type { SearchChange, SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
 import { storeErrorParts, type StoreErrorParts } from '../domain/storeErrors.js';
 import { SearchDeadlineError, SearchRequestError } from './engine/errors.js';
 import { IndexHost, WRITE_AFTER_CHANGES, type EngineAnswer, type EngineSearch } from './indexHost.js';
@@ -35,6 +35,12 @@ export interface HostedSettings {
   indexFiles?: IndexFileSettings;
   /** search.languages (SearchIndexOptions.languages); absent: the engine's default. */
   languages?: readonly string[];
+  /**
+   * A replica of a pool (docs/search-engine.md "One copy per node"): the pool reads the change
+   * feed once and hands every replica the same batches (`IndexHost.begin`, `apply`), so this
+   * host reads no feed and runs no background passes.
+   */
+  replica?: boolean;
 }
 
 /** Where the indexes are kept on disk and when they are written (plain data: it crosses the worker boundary). */
@@ -131,9 +137,9 @@ export class HostedIndexes {
     );
   }
 
-  /** Starts the background passes (the first build among them). */
+  /** Starts the background passes (the first build among them); a replica has none. */
   start(): void {
-    if (this.started || this.closed) return;
+    if (this.started || this.closed || this.settings.replica === true) return;
     this.started = true;
     this.schedule(0);
   }
@@ -157,14 +163,17 @@ export class HostedIndexes {
     }
   }
 
-  /** Calls `done(t)` at the end of the next pass that catches up with what was committed before `t`. */
+  /** Calls `done(t)` at the end of the next pass that catches up with what was committed before `t` (a replica: at once). */
   sync(done: (passStartedAt: number) => void): void {
+    if (this.settings.replica === true) return done(Date.now());
     this.start();
     this.syncs.push(done);
   }
 
   /** The search's own refresh, before its budget starts: bounded, the background does the rest. */
   async prepare(op: SearchOp): Promise<void> {
+    // A replica's batches come before the search from the pool, which refreshed first.
+    if (this.settings.replica === true) return;
     await this.host.refresh(opKind(op), this.settings.indexSliceMs);
   }
 
@@ -172,6 +181,25 @@ export class HostedIndexes {
   async execute(op: SearchOp, budgetMs = Number.POSITIVE_INFINITY): Promise<OpResult> {
     if (op.op === 'suggest') return this.host.suggest(op.kind, op.prefix, op.limit);
     return this.host.search(op.search, Date.now() + budgetMs);
+  }
+
+  /**
+   * A replica applies a batch of the pool's stream (IndexHost.apply), then does what a
+   * background pass does after its refreshes: the searches waiting for a build go on, and
+   * the index on disk is written when due.
+   */
+  applyBatch(kind: SearchKind, changes: readonly SearchChange[], position: string, done: boolean): void {
+    const wasBuilt = this.built();
+    this.host.apply(kind, changes, position, done);
+    if (!done) return;
+    const ready = this.waiting.filter((w) => this.host.built(w.kind));
+    this.waiting = this.waiting.filter((w) => !this.host.built(w.kind));
+    for (const w of ready) w.go();
+    if (!wasBuilt && this.built()) this.onBuilt();
+    if (this.host.writeDue())
+      void this.host.write().then((written) => {
+        if (written) this.sharing.onWritten?.(this.host.generation);
+      });
   }
 
   close(): void {

@@ -10,12 +10,13 @@
  * another, never interleaved, so that no batch is applied twice or out of order.
  */
 import { LruCache } from '../lruCache.js';
-import type { SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
+import type { SearchChange, SearchFeedStore, SearchKind } from '../domain/searchFeed.js';
 import { resultDocOf } from '../formats/itemFields.js';
 import { itemSchema } from './schemas/itemSchema.js';
 import { personSchema } from './schemas/personSchema.js';
 import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
-import { FeedRescanError, storeCatchUp, storeFeed } from './storeFeed.js';
+import { FeedRescanError, storeCatchUp, storeFeed, toChange } from './storeFeed.js';
+import { applyChange } from './engine/feed.js';
 import { IndexProblem, readIndexes, sharedSources, writeIndexes, type KindImage, type SharedIndexes } from './indexFiles.js';
 import type { SearchRequest, SearchResult, StoredValue } from './engine/types.js';
 
@@ -251,6 +252,52 @@ export class IndexHost {
       if (this.pending[kind] === undefined || this.pending[kind].rebased) this.pending[kind] = restored[kind];
   }
 
+  /**
+   * A replica (docs/search-engine.md "One copy per node"): the pool's one reader of the change
+   * feed starts a stream of `kind`, which replaces the hosted index once it has caught up.
+   * `rebase`: from a generation in shared memory at its position, the hosted index also
+   * taking the stream's batches meanwhile (they repeat what it holds: changes are
+   * idempotent); `rescan`: from a full scan into a fresh index (an image if one is given),
+   * the hosted one left as it is until the swap, as after a pruned position.
+   */
+  begin(kind: SearchKind, image: SharedIndexes | null, mode: 'rebase' | 'rescan'): void {
+    this.opened = true;
+    const next = image === null ? this.fresh(kind) : this.restored(image, false)[kind]!;
+    next.rebased = mode === 'rebase';
+    this.pending[kind] = next;
+    // Started from a generation on disk: the next write waits for changes.
+    if (image !== null) this.written ??= { at: Date.now(), applied: this.applied };
+  }
+
+  /**
+   * A replica applies one batch of the stream of `kind` (begin), at once: every replica of
+   * the pool applies the same batches in the same order, so each holds the same documents at
+   * the same ordinals. The batch that catches the new index up swaps it in.
+   */
+  apply(kind: SearchKind, changes: readonly SearchChange[], position: string, done: boolean): void {
+    const next = this.pending[kind];
+    const hosted = this.hosted[kind];
+    const targets: Hosted[] = next === undefined ? [hosted] : next.rebased && hosted.built ? [next, hosted] : [next];
+    const mapped = changes.map((c) => toChange(kind, c));
+    for (const h of targets) {
+      for (const c of mapped) applyChange(h.index, c);
+      h.position = position;
+      if (done) {
+        h.index.refreshOrders(1024);
+        h.built = true;
+      }
+    }
+    if (next === undefined || next.rebased) this.applied += changes.length;
+    if (next !== undefined && done) {
+      this.hosted[kind] = next;
+      delete this.pending[kind];
+      if (!next.rebased) {
+        this.written = undefined;
+        this.swaps++;
+      }
+    }
+  }
+
   /** The search index on disk is due to be written (IndexPersistence): the indexes are built, and it never was, or enough changed since. */
   writeDue(now = Date.now()): boolean {
     const p = this.persistence;
@@ -412,6 +459,25 @@ export class IndexHost {
     const shown = new LruCache<Shown>(SHOWN_BYTES, (s) => 2 * s.doc.length + (s.fields ? 2 * s.doc.length : 0) + 64);
     return { index: new SearchIndex(SCHEMAS[kind], this.options), shown, position: null, built: false };
   }
+}
+
+/**
+ * A result with what its hits show, read from `store` (SHOWN_CHUNK at a time) without the
+ * per-ordinal cache of IndexHost.search: the answer of a search merged from shards on a
+ * thread that holds no index (src/search/searchPool.ts).
+ */
+export async function showResult(store: SearchFeedStore, kind: SearchKind, result: SearchResult, fields: boolean): Promise<EngineAnswer> {
+  const shown: Shown[] = [];
+  for (let at = 0; at < result.ids.length; at += SHOWN_CHUNK) {
+    const ids = result.ids.slice(at, at + SHOWN_CHUNK);
+    const bodies = await store.readSearchBodies(kind, ids);
+    ids.forEach((id, j) => {
+      const body = bodies[j]!;
+      shown.push(body === null ? { doc: JSON.stringify({ id }), fields: { id } } : shownOf(kind, body, fields));
+    });
+  }
+  const docs = shown.map((s) => s.doc);
+  return fields ? { ...result, docs, fields: shown.map((s) => s.fields!) } : { ...result, docs };
 }
 
 /**

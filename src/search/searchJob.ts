@@ -13,7 +13,9 @@
  * next background pass that caught up with every commit made before it began.
  */
 import { getHeapStatistics } from 'node:v8';
-import type { SearchFeedStore, StoreOpener, StoreSpec } from '../domain/searchFeed.js';
+import type { SearchChange, SearchFeedStore, SearchKind, StoreOpener, StoreSpec } from '../domain/searchFeed.js';
+import type { SearchPart } from './engine/shards.js';
+import type { SearchRequest } from './engine/types.js';
 import { lowerThisThread, thisThreadId } from './threadPriority.js';
 import { failureOf, HostedIndexes, type HostedSettings, type OpResult, type SearchFailure, type SearchOp } from './hostedIndexes.js';
 import type { SharedIndexes } from './indexFiles.js';
@@ -48,8 +50,25 @@ export interface SearchJob {
 export type ToWorker =
   | SearchJob
   | { type: 'sync'; token: number }
+  /** To a replica (HostedSettings.replica): the pool's stream of `kind` starts over (IndexHost.begin). */
+  | { type: 'begin'; kind: SearchKind; image: SharedIndexes | null; mode: 'rebase' | 'rescan' }
+  /** To a replica: the next batch of the stream of `kind` (IndexHost.apply). */
+  | { type: 'batch'; kind: SearchKind; changes: SearchChange[]; position: string; done: boolean }
+  /** To a replica: its shard of one search scattered over the pool (docs/search-engine.md "Shards"). */
+  | PartJob
   /** A generation of the indexes in shared memory (null: none usable); the first is the start's, later ones are newer generations. */
   | { type: 'image'; image: SharedIndexes | null };
+
+/** A shard of one search: the replica answers `part` (or `failed`) with its share (engine/shards.ts SearchPart). */
+export interface PartJob {
+  type: 'part';
+  id: number;
+  kind: SearchKind;
+  request: SearchRequest;
+  shard: number;
+  shards: number;
+  budgetMs: number;
+}
 
 export type WorkerAnswer =
   /** First of all: the thread's id in the kernel, for the watchdog (undefined without /proc). */
@@ -64,6 +83,7 @@ export type WorkerAnswer =
   /** `heapBytes`: the worker's JavaScript heap in use (SearchState.heapBytes). */
   | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
+  | { type: 'part'; id: number; part: SearchPart }
   | { type: 'done'; id: number; result: OpResult }
   | { type: 'failed'; id: number; failure: SearchFailure };
 
@@ -85,6 +105,7 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
   // Before the index is built: building is search work too, and must not take the lookups' cores.
   lowerThisThread(setup.niceness);
   post({ type: 'thread', tid: thisThreadId() });
+  if (setup.replica === true) return replicaJobs(setup, post);
   let opening: Promise<HostedIndexes> | undefined;
   let retry: NodeJS.Timeout | undefined;
   // The images the pool sends (sharedImages): the newest, and when the first came.
@@ -160,4 +181,89 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
       })();
     });
   }
+}
+
+/**
+ * A replica of the pool (docs/search-engine.md "One copy per node"): it reads no change feed;
+ * the pool's stream (`begin`, `batch`) is applied as each message comes, in the order the
+ * pool sent it, so every replica holds the same documents at the same ordinals, and a
+ * search or a shard sent after a batch runs on an index that holds it and nothing after
+ * it. Its own store connection serves what hits show (and the identity for the writer),
+ * opened as searchJobs opens it.
+ */
+function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => void): (message: ToWorker) => void {
+  let opening: Promise<SearchFeedStore> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const open = (): Promise<SearchFeedStore> => {
+    clearTimeout(retry);
+    opening ??= Promise.resolve(reopenStore(setup.spec)).then(
+      (store) => {
+        post({ type: 'following', following: true });
+        return store;
+      },
+      (error: unknown) => {
+        opening = undefined;
+        post({ type: 'following', following: false });
+        retry = setTimeout(() => void open().catch(() => {}), setup.indexPollMs).unref();
+        throw error;
+      },
+    );
+    return opening;
+  };
+  open().catch(() => {});
+  const store: SearchFeedStore = {
+    readSearchChanges: () => Promise.reject(new Error('a replica reads no change feed')),
+    readSearchBodies: async (kind, ids) => (await open()).readSearchBodies(kind, ids),
+    searchIdentity: async () => (await open()).searchIdentity(),
+  };
+  const hosted = new HostedIndexes(
+    store,
+    setup,
+    () => post({ type: 'built' }),
+    (line) => post({ type: 'log', line }),
+    () => {},
+    { onWritten: (generation) => post({ type: 'written', generation }) },
+  );
+  return (message) => {
+    switch (message.type) {
+      case 'begin':
+        hosted.host.begin(message.kind, message.image, message.mode);
+        return;
+      case 'batch':
+        hosted.applyBatch(message.kind, message.changes, message.position, message.done);
+        return;
+      case 'image':
+        return;
+      case 'sync':
+        post({ type: 'synced', token: message.token, heapBytes: getHeapStatistics().used_heap_size });
+        return;
+      case 'part': {
+        // At once, before any later message: the shard runs on the batches sent before it.
+        const { id, kind, request, shard, shards, budgetMs } = message;
+        try {
+          if (!hosted.built(kind)) throw new Error(`the ${kind} index of this search thread is not built`);
+          post({ type: 'part', id, part: hosted.host.index(kind).searchPart(request, Date.now() + budgetMs, shard, shards) });
+        } catch (e) {
+          post({ type: 'failed', id, failure: failureOf(e) });
+        }
+        return;
+      }
+      case 'job': {
+        const { id, op, budgetMs, armed } = message;
+        const came = Date.now();
+        const kind = op.op === 'engine' ? op.search.kind : op.kind;
+        hosted.whenBuilt(kind, (error) => {
+          void (async () => {
+            try {
+              if (error !== undefined) throw error as Error;
+              if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
+              post({ type: 'done', id, result: await hosted.execute(op, budgetMs) });
+            } catch (e) {
+              post({ type: 'failed', id, failure: failureOf(e) });
+            }
+          })();
+        });
+      }
+    }
+  };
 }

@@ -43,7 +43,11 @@ import {
   type SearchFailure,
   type SearchOp,
 } from './hostedIndexes.js';
-import type { EngineAnswer, EngineSearch } from './indexHost.js';
+import { showResult, type EngineAnswer, type EngineSearch } from './indexHost.js';
+import { ReplicaFeed, type FeedMessage } from './replicaFeed.js';
+import { mergeParts, type SearchPart } from './engine/shards.js';
+import { fingerprintOf } from './engine/search.js';
+import type { SearchFeedStore } from '../domain/searchFeed.js';
 import { SearchRequestError as EngineRequestError } from './engine/errors.js';
 import { checkClauses, SearchBusyError, SearchLimitError, SearchOverBudgetError, type SearchLimits } from './engine/searchLimits.js';
 import type { SearchJob, SearchWorkerSetup, ToWorker, WorkerAnswer } from './searchJob.js';
@@ -115,6 +119,12 @@ export interface PoolOptions {
   log?: (line: string) => void;
   /** The store's identity (Store.searchIdentity), to read the indexes on disk once for all workers. */
   identity?: () => Promise<string>;
+  /**
+   * The store on this thread: the pool reads its change feed once for every worker, which
+   * are then replicas of one index (docs/search-engine.md "One copy per node"), and shows the
+   * hits of a search scattered over them. Absent: each worker reads the feed itself.
+   */
+  store?: SearchFeedStore;
 }
 
 const DEFAULT_GRACE_MS = 1000;
@@ -131,12 +141,11 @@ export function createSearchRunner(store: SearchHostStore, settings: SearchSetti
       spec,
       niceness: settings.niceness,
       ...hostedSettings(settings),
-      // One worker gains nothing from shared memory and would hold the sections it copies twice
-      // (docs/search-engine.md "One copy per process"): it reads the files itself, as before.
-      ...(indexFiles ? { indexFiles, sharedImages: settings.workers > 1 } : {}),
+      replica: true,
+      ...(indexFiles ? { indexFiles } : {}),
     },
     settings,
-    { dataVersion: () => store.dataVersion(), identity: () => store.searchIdentity(), ...options },
+    { dataVersion: () => store.dataVersion(), identity: () => store.searchIdentity(), store, ...options },
   );
 }
 
@@ -304,7 +313,9 @@ class MainThreadSearch extends Runner {
 interface Job {
   id: number;
   op: SearchOp;
-  resolve(result: OpResult): void;
+  /** A shard of a search scattered over the workers: sent as a `part`, answered with its SearchPart. */
+  part?: { shard: number; shards: number };
+  resolve(result: OpResult | SearchPart): void;
   reject(error: Error): void;
   settled: boolean;
   /** Answers the 503 at the budget. */
@@ -358,6 +369,8 @@ export class SearchPool extends Runner {
   private closed = false;
   /** Workers terminated by the watchdog (each replaced by a new one). */
   terminated = 0;
+  /** Searches scattered in shards over several workers (scatter). */
+  scattered = 0;
   private timeouts = 0;
   private refused = 0;
   /** The freshest index of any worker (SearchState.index). */
@@ -371,6 +384,13 @@ export class SearchPool extends Runner {
   /** A newer generation was written while one was being read: read again after it. */
   private rereadDue = false;
   private rereading = false;
+  /** The one reader of the change feed for every worker (docs/search-engine.md "One copy per node"). */
+  private readonly feed: ReplicaFeed;
+  /** The feed's stream has begun: a worker spawned later makes every worker start it again. */
+  private feeding = false;
+  private indexTimer: NodeJS.Timeout | undefined;
+  /** Searches in their own refresh of the feed, before they wait for a worker. */
+  private preparing = 0;
 
   constructor(
     private readonly setup: SearchWorkerSetup,
@@ -381,22 +401,97 @@ export class SearchPool extends Runner {
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     const here = import.meta.url;
     this.workerUrl = options.workerUrl ?? new URL(here.endsWith('.ts') ? './searchWorker.ts' : './searchWorker.js', here);
+    if (options.store === undefined || setup.replica !== true) throw new Error('a search pool needs the store to read its change feed');
+    this.feed = new ReplicaFeed(options.store, settings, (m) => this.broadcast(m));
   }
 
-  protected execute(op: SearchOp): Promise<OpResult> {
-    const free = this.slots.some((s) => s.job === undefined) || this.slots.length < this.settings.workers;
-    if (this.closed || (!free && this.queue.length >= this.settings.queueLength)) {
+  protected async execute(op: SearchOp): Promise<OpResult> {
+    // Searches in their refresh below count as waiting for a worker.
+    if (this.closed || this.running + this.preparing + this.queue.length >= this.settings.workers + this.settings.queueLength) {
       this.refused++;
-      return Promise.reject(new SearchBusyError(this.settings.timeBudgetMs));
+      throw new SearchBusyError(this.settings.timeBudgetMs);
+    }
+    this.start();
+    // The search's own refresh, before its budget starts (hostedIndexes.ts prepare): the
+    // workers get what it reads before the search.
+    this.preparing++;
+    try {
+      await this.feed.refresh(opKind(op), this.settings.indexSliceMs);
+    } finally {
+      this.preparing--;
+    }
+    if (this.closed) throw new SearchBusyError(this.settings.timeBudgetMs);
+    if (op.op === 'engine') {
+      const scattered = this.scatter(op.search);
+      if (scattered !== undefined) return scattered;
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, op, resolve, reject, settled: false, budgetTimer: undefined });
+      this.queue.push({ id: this.nextId++, op, resolve: (r) => resolve(r as OpResult), reject, settled: false, budgetTimer: undefined });
       this.dispatch();
     });
   }
 
+  /**
+   * One search over `search.shards` workers at once, each ordering and counting its shard of
+   * the hits (engine/search.ts runSearchPart), merged exactly (engine/shards.ts mergeParts;
+   * docs/search-engine.md "Shards"): when that many workers are built and free and no search
+   * waits, so that the cores a busy pool needs for other searches are not taken from them.
+   * Sent together, after the same batches of the feed: every shard runs on the same index.
+   * Undefined when the search is to run on one worker.
+   */
+  private scatter(search: EngineSearch): Promise<EngineAnswer> | undefined {
+    const n = Math.min(this.settings.shards, this.settings.workers);
+    if (n < 2 || this.queue.length > 0) return undefined;
+    const free = this.slots.filter((s) => !s.gone && s.built && s.job === undefined);
+    if (free.length < n) return undefined;
+    const parts = free.slice(0, n).map(
+      (slot, shard) =>
+        new Promise<SearchPart>((resolve, reject) =>
+          this.assign(slot, {
+            id: this.nextId++,
+            op: { op: 'engine', search },
+            part: { shard, shards: n },
+            resolve: (part) => resolve(part as SearchPart),
+            reject,
+            settled: false,
+            budgetTimer: undefined,
+          }),
+        ),
+    );
+    const { request, kind, fields } = search;
+    this.scattered++;
+    return Promise.all(parts).then((done) =>
+      showResult(this.options.store!, kind, mergeParts(request, done, fingerprintOf(request)), fields === true),
+    );
+  }
+
+  /** Hands a message of the feed to every worker, in order. */
+  private broadcast(message: FeedMessage): void {
+    for (const slot of this.slots) if (!slot.gone) this.post(slot, message);
+  }
+
   start(): void {
     while (!this.closed && this.slots.length < this.settings.workers) this.spawn();
+    if (this.feeding || this.closed) return;
+    this.feeding = true;
+    void this.beginFeed();
+    void this.syncIndex();
+  }
+
+  /** Starts every worker's stream (ReplicaFeed.begin) from the newest generation on disk, else from a full scan. */
+  private async beginFeed(): Promise<void> {
+    const image = this.setup.indexFiles === undefined ? null : await (this.image ??= this.readImage(true));
+    if (!this.closed) this.feed.begin(image);
+  }
+
+  /** Records, again and again, the version the workers' index has caught up with (SearchState.index). */
+  private async syncIndex(): Promise<void> {
+    const version = await this.versionNow();
+    if (this.closed) return;
+    this.feed.sync(() => {
+      if (this.slots.some((s) => s.built)) this.caughtUp(version);
+      if (!this.closed) this.indexTimer = setTimeout(() => void this.syncIndex(), this.settings.indexPollMs).unref();
+    });
   }
 
   /** The workers' threads in the kernel, as they said (none without /proc). */
@@ -412,7 +507,7 @@ export class SearchPool extends Runner {
   state(): SearchState {
     return {
       indexBuilt: this.index !== undefined,
-      following: this.slots.every((s) => s.following),
+      following: this.feed.following() && this.slots.every((s) => s.following),
       index: this.index,
       workers: this.slots.length,
       busy: this.running,
@@ -441,6 +536,8 @@ export class SearchPool extends Runner {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.feed.close();
+    clearTimeout(this.indexTimer);
     for (const job of this.queue.splice(0)) this.settle(job, new SearchBusyError(this.settings.timeBudgetMs));
     const slots = [...this.slots];
     for (const slot of slots) {
@@ -458,16 +555,26 @@ export class SearchPool extends Runner {
     while (this.queue.length > 0 && !this.closed) {
       const slot = this.slots.find((s) => s.job === undefined) ?? (this.slots.length < this.settings.workers ? this.spawn() : undefined);
       if (slot === undefined) return;
-      const job = this.queue.shift()!;
-      slot.job = job;
-      // A worker with a search keeps the process alive until it answers.
-      slot.worker.ref();
-      // A worker with its indexes built starts the job at once (or says when: searchJob.ts);
-      // one still building says `started` once built, and the budget waits for that.
-      const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs: this.settings.timeBudgetMs, armed: slot.built };
-      this.post(slot, message);
-      if (slot.built) this.arm(slot, job);
+      this.assign(slot, this.queue.shift()!);
     }
+  }
+
+  private assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    // A worker with a search keeps the process alive until it answers.
+    slot.worker.ref();
+    const budgetMs = this.settings.timeBudgetMs;
+    if (job.part !== undefined && job.op.op === 'engine') {
+      const { kind, request } = job.op.search;
+      this.post(slot, { type: 'part', id: job.id, kind, request, ...job.part, budgetMs });
+      this.arm(slot, job);
+      return;
+    }
+    // A worker with its indexes built starts the job at once (or says when: searchJob.ts);
+    // one still building says `started` once built, and the budget waits for that.
+    const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs, armed: slot.built };
+    this.post(slot, message);
+    if (slot.built) this.arm(slot, job);
   }
 
   private log(line: string): void {
@@ -523,7 +630,8 @@ export class SearchPool extends Runner {
         const image = await this.readImage(false);
         if (image === null || this.closed) continue;
         this.image = Promise.resolve(image);
-        for (const slot of this.slots) if (!slot.gone) this.post(slot, { type: 'image', image });
+        // Every worker goes over to it (IndexHost.begin, rebase), the feed read again from its positions.
+        this.feed.begin(image);
       } while (this.rereadDue && !this.closed);
     } finally {
       this.rereading = false;
@@ -554,17 +662,14 @@ export class SearchPool extends Runner {
       writer,
     };
     worker.on('message', (m: WorkerAnswer) => this.onAnswer(slot, m));
-    if (files !== undefined && this.setup.sharedImages) {
-      this.image ??= this.readImage(true);
-      void this.image.then((image) => {
-        if (!slot.gone) this.post(slot, { type: 'image', image });
-      });
-    }
     worker.on('error', (e) => this.onExit(slot, e));
     worker.on('exit', (code) => this.onExit(slot, new Error(`search worker exited with code ${code}`)));
     // Idle workers do not keep a process alive that has nothing else to do.
     worker.unref();
     this.slots.push(slot);
+    // A worker that replaces one once the stream has begun: every worker starts it again, so
+    // that the new one holds the same index as the others (from the generation on disk, if any).
+    if (this.feeding) void this.beginFeed();
     return slot;
   }
 
@@ -597,7 +702,7 @@ export class SearchPool extends Runner {
       return;
     }
     if (m.type === 'written') {
-      if (this.setup.sharedImages) void this.reread();
+      void this.reread();
       return;
     }
     if (m.type === 'following') {
@@ -607,7 +712,7 @@ export class SearchPool extends Runner {
     if (m.type === 'synced') {
       slot.heapBytes = m.heapBytes;
       if (slot.sync?.token !== m.token) return;
-      this.caughtUp(slot.sync.version);
+      // A replica answers at once: how fresh its index is, the feed says (syncIndex).
       slot.sync = undefined;
       slot.syncTimer = setTimeout(() => void this.sendSync(slot), this.settings.indexPollMs).unref();
       return;
@@ -623,8 +728,9 @@ export class SearchPool extends Runner {
     slot.job = undefined;
     slot.worker.unref();
     if (m.type === 'done') this.settle(job, undefined, m.result);
+    else if (m.type === 'part') this.settle(job, undefined, m.part);
     else {
-      if (m.failure.kind === 'budget' && !job.settled) this.timeouts++;
+      if (m.failure.kind === 'budget' && !job.settled && (job.part === undefined || job.part.shard === 0)) this.timeouts++;
       this.settle(job, errorOfFailure(m.failure, budgetMs));
     }
     this.dispatch();
@@ -636,7 +742,8 @@ export class SearchPool extends Runner {
     clearTimeout(job.budgetTimer);
     clearTimeout(slot.killTimer);
     job.budgetTimer = setTimeout(() => {
-      this.timeouts++;
+      // A search scattered in shards counts once.
+      if (job.part === undefined || job.part.shard === 0) this.timeouts++;
       this.settle(job, new SearchOverBudgetError(budgetMs));
     }, budgetMs);
     slot.killTimer = setTimeout(() => this.watch(slot, sampleThread(slot.tid)), budgetMs);
@@ -657,7 +764,7 @@ export class SearchPool extends Runner {
   }
 
   /** Answers a job once: later answers (a worker finishing after the watchdog's 503) are dropped. */
-  private settle(job: Job, error: Error | undefined, result?: OpResult): void {
+  private settle(job: Job, error: Error | undefined, result?: OpResult | SearchPart): void {
     clearTimeout(job.budgetTimer);
     if (job.settled) return;
     job.settled = true;

@@ -48,6 +48,11 @@ function personChange(c: SearchChange): Change {
   return { op: 'upsert', doc: personDocument({ ...person, id: c.id }, count) };
 }
 
+/** One change the store hands over, as a change of the engine (an upsert of the kind's document, or a delete). */
+export function toChange(kind: SearchKind, c: SearchChange): Change {
+  return kind === 'item' ? itemChange(c) : personChange(c);
+}
+
 /** The engine's ChangeFeed (feed.ts), its batches read asynchronously from a store. */
 export interface StoreFeed {
   /** At most `limit` changes after `position`, in commit order. */

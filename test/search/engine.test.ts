@@ -4,6 +4,8 @@
  * every sort, scores, facet counts, matched terms and cursor completeness, also after
  * random replacements and deletes.
  */
+import { mergeParts } from '../../src/search/engine/shards.js';
+import { fingerprintOf } from '../../src/search/engine/search.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryNode } from '../../src/query/ast.js';
@@ -24,11 +26,22 @@ const FAR = () => Date.now() + 60_000;
 /** Shard counts every reference search runs at (docs/search-engine.md "Shards"). */
 const SHARDS = [1, 2, 7];
 
+/**
+ * A search scattered as the pool scatters it over its threads (src/search/searchPool.ts):
+ * each shard's part made on the index and cloned as it crosses to another thread, then merged.
+ */
+function scattered(on: SearchIndex, req: SearchRequest, n: number): SearchResult {
+  const parts = Array.from({ length: n }, (_, i) => structuredClone(on.searchPart(req, FAR(), i, n)));
+  return mergeParts(req, parts, fingerprintOf(req));
+}
+
 /** One search at every count of SHARDS: the answers must be the same, byte for byte. */
 function searchSharded(ix: SearchIndex, req: SearchRequest): SearchResult {
   const [first, ...rest] = SHARDS.map((n) => ix.search(req, FAR(), undefined, n));
   const text = JSON.stringify(first);
   rest.forEach((r, i) => assert.equal(JSON.stringify(r), text, `${SHARDS[i + 1]} shards answer as one: ${JSON.stringify(req)}`));
+  for (const n of SHARDS)
+    assert.equal(JSON.stringify(scattered(ix, req, n)), text, `${n} shards scattered over threads answer as one: ${JSON.stringify(req)}`);
   return first!;
 }
 

@@ -18,6 +18,9 @@
  * Runtime: about 3 minutes on the shared 2-core machine, most of it making the packages
  * (generating, parsing the XML as a load does) and writing them to the store.
  */
+import { mergeParts } from '../../src/search/engine/shards.js';
+import { fingerprintOf } from '../../src/search/engine/search.js';
+import type { SearchIndex } from '../../src/search/engine/SearchIndex.js';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseQuery } from '../../src/query/parse.js';
@@ -113,10 +116,25 @@ function request(c: Case, sort: SearchSort, page: { offset?: number; rows: numbe
 /** Shard counts every search runs at (docs/search-engine.md "Shards"): the same answer, byte for byte. */
 const SHARDS = [1, 2, 7];
 
+/**
+ * A search scattered as the pool scatters it over its threads (src/search/searchPool.ts):
+ * each shard's part made on the index and cloned as it crosses to another thread, then merged.
+ */
+function scattered(on: SearchIndex, req: SearchRequest, n: number): SearchResult {
+  const parts = Array.from({ length: n }, (_, i) => structuredClone(on.searchPart(req, FAR(), i, n)));
+  return mergeParts(req, parts, fingerprintOf(req));
+}
+
 function engine(req: SearchRequest): SearchResult {
   const [first, ...rest] = SHARDS.map((n) => index.search(req, FAR(), undefined, n));
   const text = JSON.stringify(first);
   rest.forEach((r, i) => assert.equal(JSON.stringify(r), text, `${SHARDS[i + 1]} shards answer as one: ${JSON.stringify(req)}`));
+  for (const n of SHARDS)
+    assert.equal(
+      JSON.stringify(scattered(index, req, n)),
+      text,
+      `${n} shards scattered over threads answer as one: ${JSON.stringify(req)}`,
+    );
   return first!;
 }
 

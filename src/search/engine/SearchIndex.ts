@@ -40,7 +40,8 @@ import { IdTable } from './idTable.js';
 import { ImageError, ImageSink, type ImageSource, type IndexImageData } from './indexImage.js';
 import { StringColumn } from './stringColumn.js';
 import { validateSchema, type Schema } from './schema.js';
-import { runSearch } from './search.js';
+import { runSearch, runSearchPart } from './search.js';
+import type { SearchPart } from './shards.js';
 import { ScratchPool } from './scratchPool.js';
 import { Spellings } from './spellings.js';
 import type { ExpansionLimits } from './evaluate.js';
@@ -610,5 +611,10 @@ export class SearchIndex {
     shards: number = this.shards,
   ): SearchResult {
     return runSearch(this, request, deadline, limits, shards);
+  }
+
+  /** Shard `shard` of `shards` of a search scattered over threads holding this index alike (search.ts runSearchPart). */
+  searchPart(request: SearchRequest, deadline: number, shard: number, shards: number): SearchPart {
+    return runSearchPart(this, request, deadline, shard, shards, this.limits);
   }
 }

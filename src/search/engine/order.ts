@@ -53,9 +53,29 @@ export interface Component {
    * hits: the merge of the pages of several shards (shards.ts) orders by them.
    */
   compareValues(v: CursorValue, w: CursorValue): number;
+  /** How compareValues orders, as data: a merge in another thread (shards.ts mergeParts) orders by it. */
+  readonly merge: ValueOrder;
 }
 
 export type CursorValue = number | string | null;
+
+/** A component's order of values: numbers or strings (code point order), either way, missing (null) last. */
+export interface ValueOrder {
+  type: 'number' | 'string';
+  descending: boolean;
+}
+
+/** compareValues of a component with order `o` (numberComponent's, stringComponent's). */
+export function compareOrdered(o: ValueOrder, v: CursorValue, w: CursorValue): number {
+  if (v === null || w === null) return v === w ? 0 : v === null ? 1 : -1;
+  if (o.type === 'number') {
+    const x = Number(v);
+    const y = Number(w);
+    return o.descending ? (x < y ? 1 : x > y ? -1 : 0) : x < y ? -1 : x > y ? 1 : 0;
+  }
+  const d = compareCodePoints(String(v), String(w));
+  return o.descending ? -d : d;
+}
 
 export function compareHits(order: readonly Component[], a: number, b: number): number {
   for (const c of order) {
@@ -90,6 +110,7 @@ export function numberComponent(get: (hit: number) => number, descending: boolea
       return Number.isNaN(x) ? null : x;
     },
     compareValues: (v, w) => cmp(v === null ? NaN : Number(v), w === null ? NaN : Number(w)),
+    merge: { type: 'number', descending },
   };
 }
 
@@ -105,6 +126,7 @@ export function stringComponent(get: (hit: number) => string | undefined, descen
     compareValue: (a, v) => cmp(get(a), v === null ? undefined : String(v)),
     value: (a) => get(a) ?? null,
     compareValues: (v, w) => cmp(v === null ? undefined : String(v), w === null ? undefined : String(w)),
+    merge: { type: 'string', descending },
   };
 }
 

@@ -18,7 +18,7 @@ import {
   type CursorValue,
 } from './order.js';
 import { hasAny } from './filterCounts.js';
-import { mergePages, shardHits, sumCounts, type ShardHit } from './shards.js';
+import { mergePages, shardHits, sumCounts, type FacetPart, type SearchPart, type ShardHit } from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
@@ -138,6 +138,138 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
     result.nextCursor = last === undefined ? req.cursor : encodeCursor(fingerprint, values);
   }
   return result;
+}
+
+/**
+ * Shard `shard` of `shards` of one search scattered over the threads of a pool
+ * (docs/search-engine.md "Shards"): on an index that every shard holds alike (the same
+ * documents at the same ordinals), the hits are cut as runSearch cuts them, and this shard
+ * orders its run and counts its facets; `mergeParts` (shards.ts) makes the answer runSearch
+ * gives, byte for byte. The query is evaluated whole in every shard (so scores, the total
+ * and matched terms are the whole index's); shard 0 alone adds matched terms and the
+ * spellcheck. What comes from what a thread keeps between searches (the candidates of a page
+ * among rank groups or by score bounds, kept facet counts) may differ between threads, so a
+ * page of candidates is ordered whole by shard 0, and facet counts are counted, never kept.
+ */
+export function runSearchPart(
+  ix: SearchIndex,
+  req: SearchRequest,
+  deadline: number,
+  shard: number,
+  shards: number,
+  limits?: ExpansionLimits,
+): SearchPart {
+  const clock = new Deadline(deadline, ix.now);
+  clock.check();
+  ix.scratchPool.begin();
+  checkPaging(req);
+  checkSpellcheck(req);
+  if (!Number.isInteger(shards) || shards < 1 || !Number.isInteger(shard) || shard < 0 || shard >= shards)
+    throw new RangeError(`shard ${shard} of ${shards} is no shard.`);
+  const scoring = req.sort.kind === 'relevance';
+  const skip = req.cursor === undefined ? req.offset : 0;
+  const top =
+    scoring && (req.cursor === undefined || req.cursor === '*') && skip + req.rows >= 1 && skip + req.rows <= MAX_TOP
+      ? topQuery(ix, req.query)
+      : undefined;
+  const ev = new Evaluator(ix, scoring && top === undefined, clock, limits);
+  const kept = keptFilter(ix, req);
+  let memo: Hits | undefined;
+  const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters));
+  const total = (kept === undefined ? undefined : ix.filterCounts.total(kept.f, kept.ids)) ?? allHits().docs.length;
+  const facets = (req.facets ?? []).map((fr) => facetPart(ix, fr, total, allHits, clock, shard, shards));
+  const tierMemo = new Map<SearchRequest['query'], Uint32Array>();
+  const tierDocs = (q: SearchRequest['query']) => {
+    let docs = tierMemo.get(q);
+    if (docs === undefined) tierMemo.set(q, (docs = new Evaluator(ix, false, clock, limits).evaluate(q).docs));
+    return docs;
+  };
+  const fingerprint = fingerprintOf(req);
+  let ordered: Hits | undefined;
+  if (top !== undefined) {
+    ordered = topCandidates(ix, req.query, top, allHits().docs, skip + req.rows, clock);
+    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters);
+  } else if (kept !== undefined) ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint, kept.keep);
+  else {
+    const h = allHits();
+    if (h.docs === ix.allLive() && (h.scores === null || isZeros(h.scores)))
+      ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint);
+  }
+  // All hits: cut in runs. Candidates (or hits scored apart): ordered whole by shard 0.
+  const part =
+    ordered === undefined
+      ? shardHits(allHits(), shards)[shard]!
+      : shard === 0
+        ? ordered
+        : { docs: new Uint32Array(0), scores: ordered.scores ? new Float64Array(0) : null };
+  const plan = sortPlan(ix, req.sort, req.query, part, tierDocs);
+  const order = plan.order;
+  const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
+  const coarse = { keys: plan.keys, afterKey: after ? plan.afterKey(after) : -Infinity, tie: plan.tie };
+  const page = smallestHits(part.docs.length, order, skip + req.rows, after, () => clock.tick(1024), coarse).map((h) => ({
+    id: ix.id(part.docs[h]!),
+    score: part.scores ? part.scores[h]! : 0,
+    values: order.map((c) => c.value(h)),
+  }));
+  const out: SearchPart = { total, page, orders: order.map((c) => c.merge), facets };
+  if (shard !== 0) return out;
+  const matchedTerms: string[] = [];
+  for (const m of ev.matched) {
+    if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, allHits().docs) : hasValue(ix, m.facet, m.ids, allHits().docs)))
+      matchedTerms.push(m.text);
+  }
+  out.matchedTerms = matchedTerms;
+  if (req.spellcheck) {
+    const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters).docs.length;
+    out.correctedQuery =
+      total < req.spellcheck.minHits
+        ? correctQuery(ix, req.query, req.spellcheck, total, count, Object.keys(req.filters ?? {}).length > 0, clock)
+        : '';
+  }
+  return out;
+}
+
+/**
+ * A shard's counts of one facet (countFacet's counts of its run of the hits), as the values
+ * with a live document it counted; shard 0 also lists those it did not count when
+ * `mincount` is 0, and, when every live document is a hit, gives the live counts alone.
+ */
+function facetPart(
+  ix: SearchIndex,
+  fr: FacetRequest,
+  total: number,
+  hits: () => Hits,
+  clock: Deadline,
+  shard: number,
+  shards: number,
+): FacetPart {
+  const f = facetIndex(ix, fr.field);
+  if (!Number.isInteger(fr.limit) || fr.limit < -1)
+    throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
+  if (!Number.isInteger(fr.mincount) || fr.mincount < 0)
+    throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
+  const col = ix.facets[f]!;
+  const all = total === ix.size;
+  const out: FacetPart = { values: [], counts: [] };
+  if (all && shard !== 0) return out;
+  let counts: Uint32Array;
+  if (all) counts = col.live.array;
+  else {
+    const docs = hits().docs;
+    clock.tick(docs.length / shards);
+    counts = countValues(ix, f, shardHits({ docs, scores: null }, shards)[shard]!.docs);
+  }
+  const live = col.live.array;
+  const strings = col.values.all;
+  const zeros = shard === 0 && fr.mincount === 0;
+  for (let v = 0; v < col.values.size; v++) {
+    if (live[v]! > 0 && (counts[v]! > 0 || zeros)) {
+      out.values.push(strings[v]!);
+      out.counts.push(counts[v]!);
+    }
+  }
+  clock.tick(col.values.size);
+  return out;
 }
 
 /**

@@ -213,6 +213,7 @@ function rankedComponent(r: RankedStrings, docs: Uint32Array, descending: boolea
       if (v === null || w === null) return v === w ? 0 : v === null ? 1 : -1;
       return sign * compareCodePoints(String(v), String(w));
     },
+    merge: { type: 'string', descending },
   };
 }
 

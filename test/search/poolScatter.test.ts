@@ -1,0 +1,127 @@
+/**
+ * One search over every worker of the pool (docs/search-engine.md "Shards", "One copy per
+ * node"): the pool reads the change feed once and hands every worker the same batches, so a
+ * search scattered in shards over them answers as the main thread does over the same store,
+ * byte for byte (facets, sorts, pages, cursor walks), also after changes and after the
+ * workers went over to a newer generation on disk.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import { ingestEntities } from '../../src/ingest/ingestEntities.js';
+import { ingestItems } from '../../src/ingest/ingestItems.js';
+import { parseQuery } from '../../src/query/parse.js';
+import { queryFields, type Schema } from '../../src/search/engine/schema.js';
+import type { SearchSort } from '../../src/search/engine/types.js';
+import type { EngineSearch } from '../../src/search/indexHost.js';
+import { manifestsIn } from '../../src/search/indexFiles.js';
+import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+import { personSchema } from '../../src/search/schemas/personSchema.js';
+import { createSearchRunner, SearchPool, type SearchRunner } from '../../src/search/searchPool.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { CORTEX_DIR, FIXTURES, GOETHE_ID, HOPE_DIR } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tempDir.js';
+
+const q = (schema: Schema, text: string) => parseQuery(text, { fields: queryFields(schema) });
+
+const SORTS: SearchSort[] = [
+  { kind: 'relevance' },
+  { kind: 'id', descending: true },
+  { kind: 'key', key: 'title', descending: false },
+  { kind: 'random', seed: '7' },
+];
+
+function searches(): EngineSearch[] {
+  const out: EngineSearch[] = [];
+  for (const text of ['*:*', 'goethe', 'brief OR instrument', 'title:b*', 'NOT goethe', 'flöte', 'instrumnet'])
+    for (const sort of SORTS)
+      out.push({
+        kind: 'item',
+        request: {
+          query: q(itemSchema, text),
+          sort,
+          offset: 3,
+          rows: 20,
+          facets: [
+            { field: 'type_fct', limit: 10, mincount: 1, sort: 'count' },
+            { field: 'place_fct', limit: -1, mincount: 0, sort: 'index' },
+          ],
+          spellcheck: { minHits: 5, text },
+        },
+        fields: sort.kind === 'id',
+      });
+  out.push({
+    kind: 'item',
+    request: { query: q(itemSchema, '*:*'), sort: { kind: 'relevance' }, offset: 0, rows: 5, filters: { type_fct: ['mediatype_002'] } },
+  });
+  for (const text of ['*:*', 'friedell', 'e*'])
+    out.push({ kind: 'person', request: { query: q(personSchema, text), sort: { kind: 'relevance' }, offset: 0, rows: 50 } });
+  return out;
+}
+
+/** Every page of `search` by cursor, `rows` at a time. */
+async function walk(runner: SearchRunner, search: EngineSearch, rows: number): Promise<string[][]> {
+  const pages: string[][] = [];
+  let cursor = '*';
+  for (;;) {
+    const answer = await runner.engine({ ...search, request: { ...search.request, rows, offset: 0, cursor } });
+    pages.push(answer.ids);
+    if (answer.nextCursor === cursor) return pages;
+    cursor = answer.nextCursor!;
+  }
+}
+
+/** The pool answers every search as the main thread does, each one scattered over the workers. */
+async function sameAnswers(pool: SearchPool, main: SearchRunner, what: string): Promise<void> {
+  for (const s of searches()) {
+    const before = pool.scattered;
+    assert.deepEqual(await pool.engine(s), await main.engine(s), `${what}: ${JSON.stringify(s.request.query)}`);
+    assert.equal(pool.scattered, before + 1, `${what}: scattered over the workers`);
+  }
+  for (const sort of SORTS) {
+    const s: EngineSearch = { kind: 'item', request: { query: q(itemSchema, 'instrument OR goethe'), sort, offset: 0, rows: 50 } };
+    const pages = await walk(pool, s, 50);
+    assert.deepEqual(pages, await walk(main, s, 50), `${what}: cursor walk by ${sort.kind}`);
+    assert.ok(pages.length > 3, `${what}: several pages`);
+  }
+}
+
+for (const backend of BACKENDS) {
+  test(`[${backend.name}] a search scattered over the workers answers as one thread, after changes and after a new generation too`, async () => {
+    const { store, dispose } = await backend.open();
+    const dir = tempDir('pool-scatter');
+    const config = loadConfig({ flags: { search: { workers: 3, shards: 3, indexPollMs: 20 } } }).search;
+    // Written after any change, so that the workers go over to new generations during the test.
+    const pool = createSearchRunner(store, config, { indexFiles: { dir, intervalMs: 0, minGapMs: 0 }, log: () => {} });
+    const main = createSearchRunner(store, { ...config, workers: 0 });
+    try {
+      assert.ok(pool instanceof SearchPool);
+      await ingestItems(store, [CORTEX_DIR, `${FIXTURES}items/edm/mimo/`], { batchSize: 100 });
+      await ingestEntities(store, [`${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`], { batchSize: 500 });
+      pool.start();
+      // Every worker built: a search is scattered.
+      const deadline = Date.now() + 120_000;
+      while (pool.scattered === 0) {
+        assert.ok(Date.now() < deadline, 'every worker builds its index');
+        await pool.engine(searches()[0]!);
+      }
+      await sameAnswers(pool, main, 'built from the store');
+
+      await ingestItems(store, [HOPE_DIR], { batchSize: 100 });
+      await store.blockItem(GOETHE_ID, 'test');
+      await sameAnswers(pool, main, 'after changes');
+
+      // A generation written since the changes (search.indexWriteSeconds 0): the workers went over to it.
+      while ((await manifestsIn(dir)).length === 0) {
+        assert.ok(Date.now() < deadline, 'a generation is written');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await store.unblockItem(GOETHE_ID);
+      await sameAnswers(pool, main, 'after a new generation');
+    } finally {
+      await pool.close();
+      await main.close();
+      await dispose();
+    }
+  });
+}
