@@ -6,13 +6,16 @@
  * opens the generation in T search threads, as a server's pool does, and prints its resident
  * memory once every thread holds the index and has answered a few searches:
  *   - private: each thread reads the files into its own buffers (before sharing);
- *   - shared: the process reads them once into SharedArrayBuffers and every thread views them.
+ *   - shared: the process reads them once into SharedArrayBuffers and every thread views them;
+ *   - replicated: as shared, the threads being replicas of a pool (docs/search-engine.md "One
+ *     copy per node"): they apply the same changes in the same order, and write the pools'
+ *     chunks of the shared buffers in place instead of copying them.
  *
  * Each case then applies `--changes` new items and persons in every thread (as the change feed
  * does between two generations) and prints the memory again: a shared thread's columns become
  * its own when they grow, until the next generation is shared.
  *
- *   node --import tsx --expose-gc bench/sharedMemory.ts [--items 100000] [--persons 100000] [--threads 1,2,4] [--changes 1000] [--runs 2]
+ *   node --import tsx --expose-gc bench/sharedMemory.ts [--items 100000] [--persons 100000] [--threads 1,2,4] [--changes 1000] [--runs 2] [--modes private,shared,replicated]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -130,8 +133,8 @@ const ROWS: Array<(k: number) => SearchRequest> = [
 ];
 
 /** In a thread: the indexes from the files (private) or from the shared image, then a few searches. */
-async function open(dir: string, shared: SharedIndexes | undefined): Promise<SearchIndex[]> {
-  const sources = shared ? sharedSources(shared) : (await readIndexes(dir, STORE)).sources;
+async function open(dir: string, shared: SharedIndexes | undefined, replicated: boolean): Promise<SearchIndex[]> {
+  const sources = shared ? sharedSources(shared, replicated) : (await readIndexes(dir, STORE)).sources;
   const out = [SearchIndex.fromImage(itemSchema, sources.item), SearchIndex.fromImage(personSchema, sources.person)];
   for (const r of searches(itemSchema)) out[0]!.search(r, Date.now() + 60_000);
   for (const r of searches(personSchema)) out[1]!.search(r, Date.now() + 60_000);
@@ -139,8 +142,8 @@ async function open(dir: string, shared: SharedIndexes | undefined): Promise<Sea
 }
 
 if (!isMainThread) {
-  const { dir, shared } = workerData as { dir: string; shared?: SharedIndexes };
-  const held = await open(dir, shared);
+  const { dir, shared, replicated } = workerData as { dir: string; shared?: SharedIndexes; replicated: boolean };
+  const held = await open(dir, shared, replicated);
   // The median wall time of each row over 101 runs, in this thread (the others idle).
   const times = ROWS.map((make) => {
     const t: number[] = [];
@@ -166,9 +169,17 @@ if (!isMainThread) {
   });
 } else if (argv[0] === '--case') {
   // One case, in a fresh process: --case <dir> <private|shared> <threads>
-  const [, dir, mode, threads, items, persons, changes] = argv as [string, string, 'private' | 'shared', string, string, string, string];
+  const [, dir, mode, threads, items, persons, changes] = argv as [
+    string,
+    string,
+    'private' | 'shared' | 'replicated',
+    string,
+    string,
+    string,
+    string,
+  ];
   const base = rss();
-  const shared = mode === 'shared' ? await readSharedIndexes(dir, STORE) : undefined;
+  const shared = mode !== 'private' ? await readSharedIndexes(dir, STORE, mode === 'replicated') : undefined;
   const image = shared ? { manifest: shared.manifest, buffers: shared.buffers } : undefined;
   const loader = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const workers = Array.from(
@@ -176,7 +187,14 @@ if (!isMainThread) {
     () =>
       new Worker(`import(${loader}).then((m) => { m.register(); return import(${JSON.stringify(HERE)}); })`, {
         eval: true,
-        workerData: { dir, shared: image, items: Number(items), persons: Number(persons), changes: Number(changes) },
+        workerData: {
+          dir,
+          shared: image,
+          replicated: mode === 'replicated',
+          items: Number(items),
+          persons: Number(persons),
+          changes: Number(changes),
+        },
       }),
   );
   const times = (await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))))) as number[][];
@@ -214,7 +232,7 @@ if (!isMainThread) {
     breakdown(manifest);
     console.log('\nresident memory of a process holding the indexes in T search threads (VmRSS, after a few searches each):');
     for (const t of threads)
-      for (const mode of ['private', 'shared'])
+      for (const mode of option('modes', 'private,shared,replicated').split(','))
         for (let run = 0; run < runs; run++) {
           const args = ['--case', dir, mode, String(t), String(items), String(persons), String(changes)];
           const out = execFileSync(process.execPath, ['--import', 'tsx', '--expose-gc', HERE, ...args], {

@@ -41,6 +41,11 @@ export interface SectionEntry {
   offset: number;
   bytes: number;
   crc32: number;
+  /**
+   * In memory only (never in a manifest on disk): bytes from `offset` the section may grow
+   * into, for the replicas of a pool (readSharedIndexes `room`).
+   */
+  room?: number;
 }
 
 export interface KindEntry {
@@ -226,22 +231,27 @@ async function readManifest(dir: string, file: string): Promise<IndexManifest> {
 }
 
 /** The sections of a segment read whole into `buffer` (checked by the caller), as a shared image. */
-function sharedSource(path: string, entry: KindEntry, buffer: SharedArrayBuffer): ImageSource {
+function sharedSource(path: string, entry: KindEntry, buffer: SharedArrayBuffer, replicated = false): ImageSource {
   const sections = new Map<string, { type: SectionType; bytes: Uint8Array }>();
   for (const s of entry.sections) {
     if (!(s.offset >= 0 && s.bytes >= 0 && s.offset + s.bytes <= buffer.byteLength && s.offset % ALIGN === 0))
       throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} lies outside the file`);
-    sections.set(s.name, { type: s.type, bytes: new Uint8Array(buffer, s.offset, s.bytes) });
+    const room = s.room !== undefined && s.offset + s.room <= buffer.byteLength ? new Uint8Array(buffer, s.offset, s.room) : undefined;
+    sections.set(s.name, { type: s.type, bytes: new Uint8Array(buffer, s.offset, s.bytes), ...(room ? { room } : {}) });
   }
-  return new ImageSource(entry.values, sections, true);
+  return new ImageSource(entry.values, sections, true, replicated);
 }
 
-/** The images of a generation read into shared memory (readIndexes with `shared`), in this thread. */
-export function sharedSources(shared: SharedIndexes): Record<SearchKind, ImageSource> {
+/**
+ * The images of a generation read into shared memory (readIndexes with `shared`), in this
+ * thread; `replicated`: by replicas of a pool, which write the pools' chunks in place
+ * (ImageSource.replicated), so the buffers must be read anew for each start of their stream.
+ */
+export function sharedSources(shared: SharedIndexes, replicated = false): Record<SearchKind, ImageSource> {
   const out: Partial<Record<SearchKind, ImageSource>> = {};
   for (const kind of ['person', 'item'] as const) {
     const entry = shared.manifest.kinds[kind];
-    out[kind] = sharedSource(entry.file, entry, shared.buffers[kind]);
+    out[kind] = sharedSource(entry.file, entry, shared.buffers[kind], replicated);
   }
   return out as Record<SearchKind, ImageSource>;
 }
@@ -250,7 +260,11 @@ export function sharedSources(shared: SharedIndexes): Record<SearchKind, ImageSo
 const READ_PIECE = 2 ** 30;
 
 /** Reads one kind's segment whole into a SharedArrayBuffer and checks every section's CRC-32. */
-async function readSharedSegment(dir: string, entry: KindEntry): Promise<{ source: ImageSource; buffer: SharedArrayBuffer }> {
+async function readSharedSegment(
+  dir: string,
+  entry: KindEntry,
+  room = false,
+): Promise<{ source: ImageSource; buffer: SharedArrayBuffer; entry: KindEntry }> {
   const path = join(dir, entry.file);
   let size: number;
   try {
@@ -259,7 +273,9 @@ async function readSharedSegment(dir: string, entry: KindEntry): Promise<{ sourc
     throw new IndexProblem('damaged', `${path} is missing: ${(e as Error).message}`);
   }
   if (size !== entry.bytes) throw new IndexProblem('damaged', `${path} is damaged: ${size} bytes, the manifest says ${entry.bytes}`);
-  const buffer = new SharedArrayBuffer(size);
+  const grown = room ? roomFor(entry, size) : [];
+  const last = grown[grown.length - 1];
+  const buffer = new SharedArrayBuffer(last === undefined ? size : last.offset + last.room!);
   const fh = await open(path, 'r');
   try {
     // Through views of at most READ_PIECE bytes: a typed array spans at most 2^32 elements, and
@@ -281,7 +297,41 @@ async function readSharedSegment(dir: string, entry: KindEntry): Promise<{ sourc
       crc = crc32(new Uint8Array(buffer, at, Math.min(end - at, READ_PIECE)), crc);
     if (crc !== s.crc32) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} fails its checksum`);
   }
-  return { source: sharedSource(path, entry, buffer), buffer };
+  if (grown.length === 0) return { source: sharedSource(path, entry, buffer), buffer, entry };
+  // The columns moved behind the file's bytes, each with its room (NaN for numbers: none).
+  const moved = new Map(grown.map((s) => [s.name, s]));
+  for (const s of grown) {
+    const from = entry.sections.find((e) => e.name === s.name)!;
+    new Uint8Array(buffer, s.offset, s.bytes).set(new Uint8Array(buffer, from.offset, from.bytes));
+    if (s.type === 'f64') new Float64Array(buffer, s.offset + s.bytes, (s.room! - s.bytes) / 8).fill(NaN);
+  }
+  const relocated: KindEntry = { ...entry, sections: entry.sections.map((s) => moved.get(s.name) ?? s) };
+  return { source: sharedSource(path, relocated, buffer), buffer, entry: relocated };
+}
+
+/**
+ * The per-document columns a replica appends to (growable.ts columns restored with
+ * ImageSource.typed), each written once per ordinal: given room to grow behind the file's
+ * bytes, so that the replicas of a pool, which append the same values at the same ordinals,
+ * keep appending to the one shared copy instead of each copying the column when it first
+ * grows (docs/search-engine.md "One copy per node"). Room for an eighth more documents (at
+ * least 4,096): what changes between two generations; past it a replica copies the column, as
+ * before.
+ */
+const GROWING = /^(idHash|fieldMask|exactA|exactB|number\.\d+|sort\.\d+|facet\.\d+\.(single|start)|(ids|displays|sort\.\d+)\.at)$/;
+
+function roomFor(entry: KindEntry, size: number): SectionEntry[] {
+  const out: SectionEntry[] = [];
+  let at = Math.ceil(size / ALIGN) * ALIGN;
+  for (const s of entry.sections) {
+    if (!GROWING.test(s.name)) continue;
+    const width = s.type === 'f64' ? 8 : s.type === 'u8' ? 1 : s.type === 'u16' ? 2 : 4;
+    const length = s.bytes / width;
+    const room = Math.ceil(((length + Math.max(4096, Math.ceil(length / 8))) * width) / ALIGN) * ALIGN;
+    out.push({ ...s, offset: at, room });
+    at += room;
+  }
+  return out;
 }
 
 /** Reads and checks one kind's segment: every section's size and CRC-32. */
@@ -335,14 +385,17 @@ export async function readIndexes(
 export async function readSharedIndexes(
   dir: string,
   store: string | undefined,
+  /** Room to grow for the per-document columns, for the replicas of a pool (roomFor). */
+  room = false,
 ): Promise<ReadIndexes & SharedIndexes & { problems: IndexProblem[] }> {
-  return (await readGeneration(dir, store, true)) as ReadIndexes & SharedIndexes & { problems: IndexProblem[] };
+  return (await readGeneration(dir, store, true, room)) as ReadIndexes & SharedIndexes & { problems: IndexProblem[] };
 }
 
 async function readGeneration(
   dir: string,
   store: string | undefined,
   shared: boolean,
+  room = false,
 ): Promise<ReadIndexes & Partial<SharedIndexes> & { problems: IndexProblem[] }> {
   const manifests = await manifestsIn(dir);
   if (manifests.length === 0) throw new IndexProblem('missing', `no search index in ${dir}`);
@@ -364,17 +417,20 @@ async function readGeneration(
       }
       const sources: Partial<Record<SearchKind, ImageSource>> = {};
       const buffers: Partial<Record<SearchKind, SharedArrayBuffer>> = {};
+      const kinds: Partial<Record<SearchKind, KindEntry>> = {};
       for (const kind of ['person', 'item'] as const) {
         const entry = manifest.kinds[kind];
         if (entry === undefined) throw new IndexProblem('damaged', `${join(dir, m.file)} is damaged: no ${kind} index`);
         if (shared) {
-          const read = await readSharedSegment(dir, entry);
+          const read = await readSharedSegment(dir, entry, room);
           sources[kind] = read.source;
           buffers[kind] = read.buffer;
+          // The sections where they lie in the buffer (moved when given room).
+          kinds[kind] = read.entry;
         } else sources[kind] = await readSegment(dir, entry);
       }
       return {
-        manifest,
+        manifest: { ...manifest, kinds: { ...manifest.kinds, ...kinds } },
         sources: sources as Record<SearchKind, ImageSource>,
         ...(shared ? { buffers: buffers as Record<SearchKind, SharedArrayBuffer> } : {}),
         problems,

@@ -216,10 +216,15 @@ export class IndexHost {
   }
 
   /** Both kinds' indexes restored over a generation in shared memory, at its positions. */
-  private restored(image: SharedIndexes, rebased: boolean): Partial<Record<SearchKind, Hosted>> {
-    const sources = sharedSources(image);
+  private restored(
+    image: SharedIndexes,
+    rebased: boolean,
+    replicated = false,
+    kinds: readonly SearchKind[] = ['person', 'item'],
+  ): Partial<Record<SearchKind, Hosted>> {
+    const sources = sharedSources(image, replicated);
     const out: Partial<Record<SearchKind, Hosted>> = {};
-    for (const kind of ['person', 'item'] as const) {
+    for (const kind of kinds) {
       const h = this.fresh(kind);
       h.index = SearchIndex.fromImage(SCHEMAS[kind], sources[kind], this.options);
       h.position = image.manifest.kinds[kind].position;
@@ -262,7 +267,7 @@ export class IndexHost {
    */
   begin(kind: SearchKind, image: SharedIndexes | null, mode: 'rebase' | 'rescan'): void {
     this.opened = true;
-    const next = image === null ? this.fresh(kind) : this.restored(image, false)[kind]!;
+    const next = image === null ? this.fresh(kind) : this.restored(image, false, true, [kind])[kind]!;
     next.rebased = mode === 'rebase';
     this.pending[kind] = next;
     // Started from a generation on disk: the next write waits for changes.

@@ -45,6 +45,12 @@ export class ReplicaFeed {
     private readonly settings: { indexSliceMs: number; indexPollMs: number },
     /** Hands a message to every search thread, in order. */
     private readonly broadcast: (message: FeedMessage) => void,
+    /**
+     * Resolves once every thread has applied what was handed to it so far: a background pass
+     * waits for it before the next, so that the threads' queues of batches stay short (a
+     * search sent to a thread waits behind them) however fast the store reads.
+     */
+    private readonly applied: () => Promise<void> = () => Promise.resolve(),
     /** Called when reads start failing (false) or succeed again (true). */
     private readonly onFollowing: (following: boolean) => void = () => {},
   ) {}
@@ -145,6 +151,8 @@ export class ReplicaFeed {
     }
     if (this.closed) return;
     this.setFailing(false);
+    await this.applied();
+    if (this.closed) return;
     if (done) for (const s of syncs) s(startedAt);
     else this.syncs.push(...syncs);
     this.schedule(done ? this.settings.indexPollMs : 0);

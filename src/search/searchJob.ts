@@ -52,6 +52,8 @@ export type ToWorker =
   | { type: 'sync'; token: number }
   /** To a replica (HostedSettings.replica): the pool's stream of `kind` starts over (IndexHost.begin). */
   | { type: 'begin'; kind: SearchKind; image: SharedIndexes | null; mode: 'rebase' | 'rescan' }
+  /** To a replica: answer `acked` (every batch sent before is applied). */
+  | { type: 'ack'; token: number }
   /** To a replica: the next batch of the stream of `kind` (IndexHost.apply). */
   | { type: 'batch'; kind: SearchKind; changes: SearchChange[]; position: string; done: boolean }
   /** To a replica: its shard of one search scattered over the pool (docs/search-engine.md "Shards"). */
@@ -84,6 +86,7 @@ export type WorkerAnswer =
   | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
   | { type: 'part'; id: number; part: SearchPart }
+  | { type: 'acked'; token: number }
   | { type: 'done'; id: number; result: OpResult }
   | { type: 'failed'; id: number; failure: SearchFailure };
 
@@ -233,6 +236,9 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
         hosted.applyBatch(message.kind, message.changes, message.position, message.done);
         return;
       case 'image':
+        return;
+      case 'ack':
+        post({ type: 'acked', token: message.token });
         return;
       case 'sync':
         post({ type: 'synced', token: message.token, heapBytes: getHeapStatistics().used_heap_size });

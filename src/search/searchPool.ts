@@ -347,6 +347,8 @@ interface Slot {
   writer: boolean;
   /** As the worker last said (`following`): its store answers its reads. */
   following: boolean;
+  /** Starts of a stream (`begin`) sent that the worker has not yet said it is past. */
+  starting: number;
 }
 
 function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
@@ -389,6 +391,8 @@ export class SearchPool extends Runner {
   /** The feed's stream has begun: a worker spawned later makes every worker start it again. */
   private feeding = false;
   private indexTimer: NodeJS.Timeout | undefined;
+  /** allApplied() calls waiting for workers. */
+  private readonly acks = new Map<number, { left: Set<Slot>; resolve: () => void }>();
   /** Searches in their own refresh of the feed, before they wait for a worker. */
   private preparing = 0;
 
@@ -402,7 +406,12 @@ export class SearchPool extends Runner {
     const here = import.meta.url;
     this.workerUrl = options.workerUrl ?? new URL(here.endsWith('.ts') ? './searchWorker.ts' : './searchWorker.js', here);
     if (options.store === undefined || setup.replica !== true) throw new Error('a search pool needs the store to read its change feed');
-    this.feed = new ReplicaFeed(options.store, settings, (m) => this.broadcast(m));
+    this.feed = new ReplicaFeed(
+      options.store,
+      settings,
+      (m) => this.broadcast(m),
+      () => this.allApplied(),
+    );
   }
 
   protected async execute(op: SearchOp): Promise<OpResult> {
@@ -442,7 +451,7 @@ export class SearchPool extends Runner {
   private scatter(search: EngineSearch): Promise<EngineAnswer> | undefined {
     const n = Math.min(this.settings.shards, this.settings.workers);
     if (n < 2 || this.queue.length > 0) return undefined;
-    const free = this.slots.filter((s) => !s.gone && s.built && s.job === undefined);
+    const free = this.slots.filter((s) => !s.gone && s.built && s.starting === 0 && s.job === undefined);
     if (free.length < n) return undefined;
     const parts = free.slice(0, n).map(
       (slot, shard) =>
@@ -465,9 +474,42 @@ export class SearchPool extends Runner {
     );
   }
 
-  /** Hands a message of the feed to every worker, in order. */
+  /** Resolves once every worker has applied the batches sent so far (ReplicaFeed's pacing). */
+  private allApplied(): Promise<void> {
+    const left = new Set(this.slots.filter((s) => !s.gone));
+    if (left.size === 0) return Promise.resolve();
+    const token = this.nextToken++;
+    return new Promise((resolve) => {
+      this.acks.set(token, { left, resolve });
+      for (const slot of left) this.post(slot, { type: 'ack', token });
+    });
+  }
+
+  /** A worker has applied what came before `token` (or is gone). */
+  private acked(slot: Slot, token: number | undefined): void {
+    for (const [t, a] of this.acks) {
+      if (token !== undefined && t !== token) continue;
+      a.left.delete(slot);
+      if (a.left.size > 0) continue;
+      this.acks.delete(t);
+      a.resolve();
+    }
+  }
+
+  /**
+   * Hands a message of the feed to every worker, in order. After the start of a stream (an
+   * index restored over a generation, or started afresh: index work, not a search's), a
+   * search sent to the worker counts its budget from when the worker starts it (`started`)
+   * until the worker has said it is past that start.
+   */
   private broadcast(message: FeedMessage): void {
-    for (const slot of this.slots) if (!slot.gone) this.post(slot, message);
+    for (const slot of this.slots) {
+      if (slot.gone) continue;
+      this.post(slot, message);
+      if (message.type !== 'begin') continue;
+      slot.starting++;
+      this.post(slot, { type: 'ack', token: -1 });
+    }
   }
 
   start(): void {
@@ -480,7 +522,9 @@ export class SearchPool extends Runner {
 
   /** Starts every worker's stream (ReplicaFeed.begin) from the newest generation on disk, else from a full scan. */
   private async beginFeed(): Promise<void> {
-    const image = this.setup.indexFiles === undefined ? null : await (this.image ??= this.readImage(true));
+    // Read anew each time: the workers write the pools' chunks of the buffers they started
+    // from in place (ImageSource.replicated), so a stream never starts twice from one.
+    const image = this.setup.indexFiles === undefined ? null : await (this.image = this.readImage(this.image === undefined));
     if (!this.closed) this.feed.begin(image);
   }
 
@@ -538,6 +582,8 @@ export class SearchPool extends Runner {
     this.closed = true;
     this.feed.close();
     clearTimeout(this.indexTimer);
+    for (const a of this.acks.values()) a.resolve();
+    this.acks.clear();
     for (const job of this.queue.splice(0)) this.settle(job, new SearchBusyError(this.settings.timeBudgetMs));
     const slots = [...this.slots];
     for (const slot of slots) {
@@ -572,9 +618,10 @@ export class SearchPool extends Runner {
     }
     // A worker with its indexes built starts the job at once (or says when: searchJob.ts);
     // one still building says `started` once built, and the budget waits for that.
-    const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs, armed: slot.built };
+    const armed = slot.built && slot.starting === 0;
+    const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs, armed };
     this.post(slot, message);
-    if (slot.built) this.arm(slot, job);
+    if (armed) this.arm(slot, job);
   }
 
   private log(line: string): void {
@@ -599,7 +646,8 @@ export class SearchPool extends Runner {
       }
     }
     try {
-      const found = await readSharedIndexes(files.dir, identity);
+      // With room for the columns the workers append to alike (indexFiles.ts roomFor).
+      const found = await readSharedIndexes(files.dir, identity, true);
       for (const problem of found.problems)
         this.log(`heritage-api: search index: ${problem.message}; reading generation ${found.manifest.generation} instead.`);
       const { generation, kinds } = found.manifest;
@@ -658,6 +706,7 @@ export class SearchPool extends Runner {
       syncTimer: undefined,
       built: false,
       following: true,
+      starting: 0,
       heapBytes: 0,
       writer,
     };
@@ -703,6 +752,11 @@ export class SearchPool extends Runner {
     }
     if (m.type === 'written') {
       void this.reread();
+      return;
+    }
+    if (m.type === 'acked') {
+      if (m.token === -1) slot.starting--;
+      else this.acked(slot, m.token);
       return;
     }
     if (m.type === 'following') {
@@ -793,6 +847,7 @@ export class SearchPool extends Runner {
 
   private remove(slot: Slot): void {
     slot.gone = true;
+    this.acked(slot, undefined);
     slot.job = undefined;
     clearTimeout(slot.killTimer);
     clearTimeout(slot.syncTimer);

@@ -159,8 +159,15 @@ export function encodeStrings(strings: readonly string[], n: number): { offsets:
 export class ImageSource {
   constructor(
     readonly values: Record<string, unknown>,
-    private readonly sections: ReadonlyMap<string, { type: SectionType; bytes: Uint8Array }>,
+    /** `room`: where a per-document column may grow in place (indexFiles.ts roomFor), used by replicas only. */
+    private readonly sections: ReadonlyMap<string, { type: SectionType; bytes: Uint8Array; room?: Uint8Array }>,
     readonly shared = false,
+    /**
+     * The shared bytes are viewed by replicas that apply the same changes in the same order
+     * (docs/search-engine.md "One copy per node"): the pools' chunks may be written in place
+     * (each replica writes the same bytes at the same place, beyond what any other has read).
+     */
+    readonly replicated = false,
   ) {}
 
   value<T>(name: string): T {
@@ -190,7 +197,10 @@ export class ImageSource {
    * is a new array: growable.ts), never writes below its length. Shared when the source is.
    */
   typed<T extends SectionType>(name: string, type: T): InstanceType<(typeof CTORS)[T]> {
-    const b = this.section(name, type);
+    const room = this.replicated ? this.sections.get(name)?.room : undefined;
+    // A replica's column views its room too: appending fills it in place (the index never
+    // reads an element beyond its ordinals, and every replica writes the same values there).
+    const b = room !== undefined && this.sections.get(name)!.type === type ? room : this.section(name, type);
     const ctor = CTORS[type];
     if (b.byteOffset % ctor.BYTES_PER_ELEMENT !== 0 || b.byteLength % ctor.BYTES_PER_ELEMENT !== 0)
       throw new ImageError(`section ${name} is misaligned`);

@@ -68,8 +68,9 @@ export class ListPool {
   restore(source: ImageSource, p: string): void {
     const count = source.value<number>(`${p}.chunks`);
     this.chunks = source.chunks(`${p}.bytes`, new Array<number>(count).fill(CHUNK));
-    // The last chunk is a private copy (ImageSource.chunks): appends go there.
-    this.shared = source.shared && count > 1 ? new Uint8Array(count).fill(1, 0, count - 1) : null;
+    // The last chunk is a private copy (ImageSource.chunks): appends go there. Replicas write
+    // the tails of lists in shared chunks in place, each the same bytes (ImageSource.replicated).
+    this.shared = source.shared && !source.replicated && count > 1 ? new Uint8Array(count).fill(1, 0, count - 1) : null;
     this.top = source.value<number>(`${p}.top`);
     this.lists = source.value<number>(`${p}.lists`);
     this.head.restore(source.typed(`${p}.head`, 'u32'));
