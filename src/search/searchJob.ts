@@ -219,10 +219,16 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
     readSearchBodies: async (kind, ids) => (await open()).readSearchBodies(kind, ids),
     searchIdentity: async () => (await open()).searchIdentity(),
   };
+  // Built once the index is and the store is open (what a hit shows is read there), so that
+  // a search's budget, counted from `built` on, never waits for the connection.
   const hosted = new HostedIndexes(
     store,
     setup,
-    () => post({ type: 'built' }),
+    () =>
+      void open().then(
+        () => post({ type: 'built' }),
+        () => {},
+      ),
     (line) => post({ type: 'log', line }),
     () => {},
     { onWritten: (generation) => post({ type: 'written', generation }) },
@@ -262,6 +268,7 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
           void (async () => {
             try {
               if (error !== undefined) throw error as Error;
+              await open();
               if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
               post({ type: 'done', id, result: await hosted.execute(op, budgetMs) });
             } catch (e) {
