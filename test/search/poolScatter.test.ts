@@ -74,9 +74,13 @@ async function walk(runner: SearchRunner, search: EngineSearch, rows: number): P
 /** The pool answers every search as the main thread does, each one scattered over the workers. */
 async function sameAnswers(pool: SearchPool, main: SearchRunner, what: string): Promise<void> {
   for (const s of searches()) {
+    // A search runs on one worker while another is busy (a write, a new stream starting):
+    // asked again until one of its answers was scattered, every answer compared.
     const before = pool.scattered;
-    assert.deepEqual(await pool.engine(s), await main.engine(s), `${what}: ${JSON.stringify(s.request.query)}`);
-    assert.equal(pool.scattered, before + 1, `${what}: scattered over the workers`);
+    for (let tries = 0; pool.scattered === before; tries++) {
+      assert.ok(tries < 50, `${what}: scattered over the workers`);
+      assert.deepEqual(await pool.engine(s), await main.engine(s), `${what}: ${JSON.stringify(s.request.query)}`);
+    }
   }
   for (const sort of SORTS) {
     const s: EngineSearch = { kind: 'item', request: { query: q(itemSchema, 'instrument OR goethe'), sort, offset: 0, rows: 50 } };
