@@ -233,18 +233,33 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
     () => {},
     { onWritten: (generation) => post({ type: 'written', generation }) },
   );
+  // While a search awaits the store (what its hits show), the stream's messages wait here, in
+  // order, so that index work does not hold up its answer; the next search or shard applies
+  // them first, so it finds every batch sent before it.
+  let inFlight = 0;
+  const deferred: Array<() => void> = [];
+  const drain = () => {
+    while (deferred.length > 0) deferred.shift()!();
+  };
+  const inOrder = (work: () => void) => {
+    if (inFlight > 0) deferred.push(work);
+    else {
+      drain();
+      work();
+    }
+  };
   return (message) => {
     switch (message.type) {
       case 'begin':
-        hosted.host.begin(message.kind, message.image, message.mode);
+        inOrder(() => hosted.host.begin(message.kind, message.image, message.mode));
         return;
       case 'batch':
-        hosted.applyBatch(message.kind, message.changes, message.position, message.done);
+        inOrder(() => hosted.applyBatch(message.kind, message.changes, message.position, message.done));
         return;
       case 'image':
         return;
       case 'ack':
-        post({ type: 'acked', token: message.token });
+        inOrder(() => post({ type: 'acked', token: message.token }));
         return;
       case 'sync':
         post({ type: 'synced', token: message.token, heapBytes: getHeapStatistics().used_heap_size });
@@ -252,6 +267,7 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
       case 'part': {
         // At once, before any later message: the shard runs on the batches sent before it.
         const { id, kind, request, shard, shards, budgetMs } = message;
+        drain();
         try {
           if (!hosted.built(kind)) throw new Error(`the ${kind} index of this search thread is not built`);
           post({ type: 'part', id, part: hosted.host.index(kind).searchPart(request, Date.now() + budgetMs, shard, shards) });
@@ -264,15 +280,20 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
         const { id, op, budgetMs, armed } = message;
         const came = Date.now();
         const kind = op.op === 'engine' ? op.search.kind : op.kind;
+        drain();
         hosted.whenBuilt(kind, (error) => {
           void (async () => {
             try {
               if (error !== undefined) throw error as Error;
               await open();
+              drain();
+              inFlight++;
               if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
               post({ type: 'done', id, result: await hosted.execute(op, budgetMs) });
             } catch (e) {
               post({ type: 'failed', id, failure: failureOf(e) });
+            } finally {
+              if (inFlight > 0 && --inFlight === 0) drain();
             }
           })();
         });
