@@ -1,9 +1,9 @@
 /**
  * The query tree that `parseQuery` produces and the evaluator consumes.
  *
- * It is deliberately small and boolean: the evaluator only has to decide which entities
- * match. Lucene's scoring-only constructs (boost, optional SHOULD clauses next to required
- * ones) have no node here; `parse.ts` documents how they are mapped.
+ * It is deliberately small and boolean: the evaluator decides which entities match and
+ * scores them. A leaf's boost (`^N`) is a field of the leaf; optional SHOULD clauses next
+ * to required ones have no node here; `parse.ts` documents how they are mapped.
  */
 
 /** The searchable fields, spelled exactly as in the entity JSON (case-sensitive). */
@@ -30,16 +30,17 @@ export type QueryField = (typeof QUERY_FIELDS)[number];
 export type QueryNode<F extends string = QueryField> =
   /** `*:*`, and a lone `*`. */
   | { kind: 'all' }
-  /** Unescaped text; field null = any text field. */
-  | { kind: 'term'; field: F | null; text: string }
+  /** Unescaped text; field null = any text field. `boost` (`term^2`): its score times this. */
+  | { kind: 'term'; field: F | null; text: string; boost?: number }
   /** A term with a single trailing unescaped `*` (`goe*`); `text` is the prefix without it. */
-  | { kind: 'prefix'; field: F | null; text: string }
+  | { kind: 'prefix'; field: F | null; text: string; boost?: number }
   /**
    * Any other use of unescaped `*` or `?`. In `pattern`, `*` and `?` are wildcards; a
    * literal `*`, `?` or `\` (escaped in the query) is written with a backslash before it.
    */
-  | { kind: 'wildcard'; field: F | null; pattern: string }
-  | { kind: 'phrase'; field: F | null; text: string }
+  | { kind: 'wildcard'; field: F | null; pattern: string; boost?: number }
+  /** `slop` (`"a b"~2`, absent for 0): its words within that many moves (docs/search.md "Proximity"). */
+  | { kind: 'phrase'; field: F | null; text: string; slop?: number; boost?: number }
   /** `field:*`: the entity has a value in the field. */
   | { kind: 'exists'; field: F }
   /** A `*` bound is null (open). Bounds are text; the evaluator decides how to compare. */
@@ -51,8 +52,13 @@ export type QueryNode<F extends string = QueryField> =
       includeLower: boolean;
       includeUpper: boolean;
     }
-  | { kind: 'and'; children: QueryNode<F>[] }
-  | { kind: 'or'; children: QueryNode<F>[] }
+  /**
+   * `should`: clauses that only add to the score of the hits that match them (edismax's
+   * `pf` phrases, src/http/searchRequest/readEdismax.ts); they never change which match.
+   */
+  | { kind: 'and'; children: QueryNode<F>[]; should?: QueryNode<F>[] }
+  /** `min`: at least that many children must match (edismax's `mm`); absent = 1. */
+  | { kind: 'or'; children: QueryNode<F>[]; min?: number }
   | { kind: 'not'; child: QueryNode<F> };
 
 /**
@@ -108,13 +114,13 @@ export function queryToString(node: QueryNode<string>): string {
     case 'all':
       return 'ALL';
     case 'term':
-      return `term(${node.field ?? '*'}:${node.text})`;
+      return `term(${node.field ?? '*'}:${node.text}${boostText(node.boost)})`;
     case 'prefix':
-      return `prefix(${node.field ?? '*'}:${node.text})`;
+      return `prefix(${node.field ?? '*'}:${node.text}${boostText(node.boost)})`;
     case 'wildcard':
-      return `wildcard(${node.field ?? '*'}:${node.pattern})`;
+      return `wildcard(${node.field ?? '*'}:${node.pattern}${boostText(node.boost)})`;
     case 'phrase':
-      return `phrase(${node.field ?? '*'}:${JSON.stringify(node.text)})`;
+      return `phrase(${node.field ?? '*'}:${JSON.stringify(node.text)}${node.slop ? `~${node.slop}` : ''}${boostText(node.boost)})`;
     case 'exists':
       return `exists(${node.field})`;
     case 'range':
@@ -122,11 +128,17 @@ export function queryToString(node: QueryNode<string>): string {
         `range(${node.field}:${node.includeLower ? '[' : '{'}` +
         `${node.lower ?? '*'} TO ${node.upper ?? '*'}${node.includeUpper ? ']' : '}'})`
       );
-    case 'and':
-      return `AND(${node.children.map(queryToString).join(', ')})`;
+    case 'and': {
+      const should = node.should?.length ? `, SHOULD(${node.should.map(queryToString).join(', ')})` : '';
+      return `AND(${node.children.map(queryToString).join(', ')}${should})`;
+    }
     case 'or':
-      return `OR(${node.children.map(queryToString).join(', ')})`;
+      return `OR${node.min !== undefined && node.min > 1 ? `≥${node.min}` : ''}(${node.children.map(queryToString).join(', ')})`;
     case 'not':
       return `NOT(${queryToString(node.child)})`;
   }
+}
+
+function boostText(boost: number | undefined): string {
+  return boost === undefined ? '' : `^${boost}`;
 }

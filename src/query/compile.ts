@@ -47,7 +47,15 @@ export class Compiler {
     private readonly defaultOperator: 'AND' | 'OR' = 'AND',
     /** When given, every term node made is recorded here with where it stands in the user's query. */
     private readonly spans?: TermSpan[],
+    /** Boosts and proximities by where their term or phrase begins in the prepared text (prepare.ts). */
+    private readonly modifiers: ReadonlyMap<number, { boost?: number; slop?: number }> = new Map(),
   ) {}
+
+  /** The boost of a term or phrase, as an optional field of its node. */
+  private boost(c: LuceneTerm): { boost?: number } {
+    const b = this.modifiers.get(c.termLocation.start.offset)?.boost;
+    return b === undefined ? {} : { boost: b };
+  }
 
   compile(root: LuceneNode): QueryNode<string> {
     if (root.left === undefined) throw new QuerySyntaxError(0, 'a term');
@@ -125,7 +133,8 @@ export class Compiler {
     if (text.trim() === '') {
       throw new QuerySyntaxError(this.pos(c.termLocation), 'words between the quotes', 'empty phrase');
     }
-    return { kind: 'phrase', field, text };
+    const slop = this.modifiers.get(c.termLocation.start.offset)?.slop;
+    return { kind: 'phrase', field, text, ...(slop === undefined || slop === 0 ? {} : { slop }), ...this.boost(c) };
   }
 
   /** Classifies a bare term by its unescaped '*' and '?'; escaped ones are literal. */
@@ -159,12 +168,12 @@ export class Compiler {
     }
     if (onlyStars) return field === null ? ALL : { kind: 'exists', field };
     if (stars === 0 && marks === 0) {
-      const node: TermSpan['node'] = { kind: 'term', field, text };
+      const node: TermSpan['node'] = { kind: 'term', field, text, ...this.boost(c) };
       this.spans?.push({ node, ...this.span(c) });
       return node;
     }
-    if (stars === 1 && marks === 0 && endsWithStar) return { kind: 'prefix', field, text };
-    return { kind: 'wildcard', field, pattern };
+    if (stars === 1 && marks === 0 && endsWithStar) return { kind: 'prefix', field, text, ...this.boost(c) };
+    return { kind: 'wildcard', field, pattern, ...this.boost(c) };
   }
 
   /**

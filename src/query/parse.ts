@@ -25,7 +25,7 @@
  *   sequence  = item , { [ conj ] , item } ;          (* no conj: the default, AND *)
  *   conj      = "AND" | "&&" | "OR" | "||" ;          (* upper case, as whole words *)
  *   item      = [ "NOT" | "-" | "!" | "+" ] , clause ;
- *   clause    = [ field , ":" ] , ( term | phrase | group | range ) , [ boost ] ;
+ *   clause    = [ field , ":" ] , ( term | phrase , [ proximity ] | group | range ) , [ boost ] ;
  *   field     = "id" | "type" | "preferredName" | "variantName" | "dateOfBirth"
  *             | "dateOfDeath" | "placeOfBirth" | "placeOfDeath"
  *             | "professionOrOccupation" | "gender" | "count" | "*" ;  (* "*" only in *:* *)
@@ -38,7 +38,8 @@
  *   wordchar  = char - ( blank | "(" | ")" | "[" | "]" | "{" | "}" | '"' | ":" | "^"
  *             | "~" | "\" | "+" | "-" | "!" ) ;
  *   escape    = "\" , char ;                          (* the char, literally *)
- *   boost     = "^" , number ;                        (* accepted and ignored *)
+ *   proximity = "~" , digits ;                        (* 0 to 100, right after the quote *)
+ *   boost     = "^" , number ;                        (* on a group or range: ignored *)
  * Meaning of a term: only unescaped `*`s = all (no field) or exists (with a field);
  * one trailing `*` = prefix; any other unescaped `*`/`?` = wildcard; else a plain term.
  * `/` is an ordinary character (no /regex/), so unquoted URIs need only `\:` escaped.
@@ -51,10 +52,11 @@
  *     optional clauses next to a required one only score in Lucene, it matches like `c`
  *     (likewise `a AND b OR c` like `a`). Use parentheses: `(a OR b) c`.
  *   - Only-negative sequences (`-a`, `NOT a`, also inside parentheses) = AND(ALL, NOT(a)).
- *   - Boost `^N` is accepted and ignored (ranking has its own rules). Fuzzy `term~N` and
- *     proximity `"a b"~N` are rejected at the position of `~`, with what to write instead:
- *     the tree has no node for them (FTS5 has no fuzzy matching; proximity would need a
- *     slop on phrase nodes, e.g. for FTS5 NEAR, if it is ever wanted).
+ *   - Boost `^N` on a term or phrase multiplies its score (Lucene's boost; `boost` on the
+ *     node); on a group or a range it is accepted and ignored (the tree has no node to
+ *     carry it). Proximity `"a b"~N` is a phrase with `slop` N (Lucene's sloppy phrase,
+ *     docs/search.md "Proximity"). Fuzzy `term~N` is rejected at the position of `~`, with
+ *     what to write instead.
  *   - `+` is accepted and, as in Lucene with default AND, changes nothing.
  *   - The empty or blank query is an error (the caller maps a missing parameter to *:*).
  *   - Field names are case-sensitive; an unknown one is an error listing the known ones.
@@ -124,7 +126,7 @@ function parse(text: string, options: ParseOptions & { fields?: readonly string[
   try {
     const prepared = prepare(text);
     const tree = parseLucene(prepared, text);
-    return new Compiler(prepared.origin, text, fields, options.defaultOperator ?? 'AND', spans).compile(tree);
+    return new Compiler(prepared.origin, text, fields, options.defaultOperator ?? 'AND', spans, prepared.modifiers).compile(tree);
   } catch (e) {
     if (e instanceof QuerySyntaxError) throw e;
     // The contract is "only QuerySyntaxError"; a bug must still not become a 500 here.

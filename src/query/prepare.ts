@@ -15,7 +15,9 @@
  *      - prefix `+` dropped: with the default operator AND, Lucene's QueryParser ignores it
  *        (a clause is required unless introduced by OR, with or without `+`);
  *      - `/` -> `\/` (lucene would start a regex; we have none, so URIs work unescaped);
- *      - boosts (`^2`, `^0.5`) removed: they only affect scoring;
+ *      - boosts (`^2`, `^0.5`) and proximities (`"a b"~2`) taken out, kept beside the text
+ *        (`modifiers`) for the compiler; a boost of a group or range dropped (the tree has
+ *        no node to carry it);
  *      - quoted range bounds `["a b" TO c]` -> `[a\ b TO c]` (lucene has no quoted bounds);
  *      - in phrases, `\x` for an x lucene cannot escape -> `x` (Lucene's meaning);
  *   3. keep, for every character of the rewritten text, its offset in the user's query, so
@@ -30,6 +32,12 @@ export interface Prepared {
   origin: number[];
   /** [start, end) of each range in `text`, to word lucene's errors inside ranges. */
   ranges: Array<[number, number]>;
+  /**
+   * The boost (`^N`) and proximity (`~N`) of terms and phrases, by the offset in `text` where
+   * the term or phrase begins (lucene's termLocation): they are taken out of the text, since
+   * lucene 2.1.1 reads `a^2.5` as `a^2` and a term `.5`.
+   */
+  modifiers: Map<number, { boost?: number; slop?: number }>;
 }
 
 /** The characters lucene 2.1.1 accepts after a backslash (its EscapeSequence rule). */
@@ -41,6 +49,9 @@ const BINARY: Record<string, string> = { AND: 'AND', '&&': 'AND', OR: 'OR', '||'
 /** Bounds recursion in lucene and in the compiler for any maxLength a caller sets. */
 export const MAX_DEPTH = 32;
 const BOOST = /^\^(?:\d+(?:\.\d+)?|\.\d+)/;
+/** A proximity after a phrase, `~N`; at most MAX_SLOP (a larger one is a broad AND of the words). */
+const SLOP = /^~(\d+)/;
+export const MAX_SLOP = 100;
 
 type Prev =
   | { kind: 'start' } // beginning of the query or just after '('
@@ -56,6 +67,9 @@ class Scanner {
   private out = '';
   private readonly origin: number[] = [];
   private readonly ranges: Array<[number, number]> = [];
+  private readonly modifiers = new Map<number, { boost?: number; slop?: number }>();
+  /** Where in `out` the last term or phrase begins. */
+  private operandStart = 0;
   private readonly parens: Array<{ at: number; fieldGroup: boolean }> = [];
   private prev: Prev = { kind: 'start' };
   private i = 0;
@@ -80,12 +94,13 @@ class Scanner {
         throw new QuerySyntaxError(this.i, expected);
       } else if (c === '^') {
         throw new QuerySyntaxError(this.i, "a term right before '^' (a boost, as in goethe^2)");
-      } else if (c === '~') this.tilde();
-      else this.word();
+      } else if (c === '~') {
+        throw new QuerySyntaxError(this.i, 'a proximity right after a phrase\'s closing quote, as in "a b"~3', "'~' after a blank");
+      } else this.word();
     }
     this.finish();
     this.origin.push(s.length);
-    return { text: this.out, origin: this.origin, ranges: this.ranges };
+    return { text: this.out, origin: this.origin, ranges: this.ranges, modifiers: this.modifiers };
   }
 
   /** Appends text whose characters all come from offset `at`. */
@@ -121,13 +136,14 @@ class Scanner {
     this.sep(at);
     this.put(')', at);
     this.i++;
-    this.afterOperand(false);
+    this.afterOperand(false, false);
   }
 
   private phrase(): void {
     const s = this.src;
     const start = this.i;
     this.sep(start);
+    this.operandStart = this.out.length;
     this.put('"', start);
     let j = start + 1;
     for (;;) {
@@ -206,7 +222,7 @@ class Scanner {
     this.put(s[j] as string, j);
     this.ranges.push([from, this.out.length]);
     this.i = j + 1;
-    this.afterOperand(false);
+    this.afterOperand(false, false);
   }
 
   private word(): void {
@@ -262,6 +278,7 @@ class Scanner {
       return;
     }
     this.sep(at);
+    this.operandStart = this.out.length;
     for (const [text, from] of pieces) this.put(text, from);
     if (isField) {
       this.put(':', j);
@@ -299,28 +316,44 @@ class Scanner {
     if (p.kind === 'field') throw new QuerySyntaxError(at, `a value after '${p.name}:'`);
   }
 
-  /** After an operand: drop a boost, reject fuzzy/proximity '~'. */
-  private afterOperand(phrase: boolean): void {
+  /**
+   * After an operand: a proximity `~N` after a phrase and a boost `^N` after a term or
+   * phrase are kept in `modifiers` (in this order, as Lucene writes them: `"a b"~2^3`); a
+   * boost after a group or range is dropped (the tree has no node to carry it); fuzzy
+   * `term~` is rejected.
+   */
+  private afterOperand(phrase: boolean, boostable = true): void {
     this.prev = { kind: 'operand', phrase };
-    for (;;) {
-      const rest = this.src.slice(this.i);
-      if (rest.startsWith('~')) this.tilde();
-      if (!rest.startsWith('^')) return;
+    let rest = this.src.slice(this.i);
+    if (rest.startsWith('~')) {
+      if (!phrase) this.tilde();
+      const m = SLOP.exec(rest);
+      if (!m) throw new QuerySyntaxError(this.i + 1, `a whole number from 0 to ${MAX_SLOP} after '~' (a proximity, as in "a b"~3)`);
+      if (Number(m[1]) > MAX_SLOP) {
+        throw new QuerySyntaxError(this.i + 1, `a proximity from 0 to ${MAX_SLOP}`, `proximity ${m[1]} is too large`);
+      }
+      this.modify({ slop: Number(m[1]) });
+      this.i += m[0].length;
+      rest = this.src.slice(this.i);
+    }
+    if (rest.startsWith('^')) {
       const m = BOOST.exec(rest);
       if (!m) throw new QuerySyntaxError(this.i + 1, "a number after '^' (a boost, as in goethe^2)");
-      this.i += m[0].length; // boosts only affect ranking, which has no node in the tree
+      if (boostable) this.modify({ boost: Number(m[0].slice(1)) });
+      this.i += m[0].length;
+      rest = this.src.slice(this.i);
+    }
+    if (rest.startsWith('^') || rest.startsWith('~')) {
+      const expected = phrase ? 'one proximity, then one boost, as in "a b"~2^3' : 'one boost, as in goethe^2';
+      throw new QuerySyntaxError(this.i, expected, `a second '${rest[0]}'`);
     }
   }
 
+  private modify(m: { boost?: number; slop?: number }): void {
+    this.modifiers.set(this.operandStart, { ...this.modifiers.get(this.operandStart), ...m });
+  }
+
   private tilde(): never {
-    const p = this.prev;
-    if (p.kind === 'operand' && p.phrase) {
-      throw new QuerySyntaxError(
-        this.i,
-        "the phrase without '~N'; to find words near each other, search for them with AND",
-        'proximity search (\'"..."~N\') is not supported',
-      );
-    }
     throw new QuerySyntaxError(
       this.i,
       "the term without '~'; for variant spellings use a wildcard such as goe* or g?the",

@@ -50,8 +50,12 @@ const ROWS: Array<[query: string, position: number, fragment: string]> = [
   // unsupported constructs
   ['goethe~1', 6, "fuzzy search ('term~') is not supported"],
   ['goethe~', 6, 'use a wildcard such as goe*'],
-  ['"a b"~3', 5, 'proximity search (\'"..."~N\') is not supported'],
-  ['a ~', 2, 'fuzzy search'],
+  ['"a b"~x', 6, "a whole number from 0 to 100 after '~'"],
+  ['"a b"~101', 6, 'proximity 101 is too large'],
+  ['"a b"~2~3', 7, "a second '~'"],
+  ['a^2^3', 3, "a second '^'"],
+  ['"a b" ~2', 6, "'~' after a blank"],
+  ['a ~', 2, "'~' after a blank"],
   // boost, escapes
   ['a^', 2, "expected a number after '^'"],
   ['a^x', 2, "expected a number after '^'"],

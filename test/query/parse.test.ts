@@ -112,8 +112,13 @@ const ROWS: Array<[query: string, expected: string]> = [
   ['dateOfBirth:(["1700" TO 1750] OR [1800 TO 1850])', 'OR(range(dateOfBirth:[1700 TO 1750]), range(dateOfBirth:[1800 TO 1850]))'],
   ['a -dateOfBirth:[1700 TO 1800]', 'AND(term(*:a), NOT(range(dateOfBirth:[1700 TO 1800])))'],
   // boosts are accepted and ignored
-  ['goethe^2', 'term(*:goethe)'],
-  ['"a b"^0.5 c^1.5', 'AND(phrase(*:"a b"), term(*:c))'],
+  ['goethe^2', 'term(*:goethe^2)'],
+  ['"a b"^0.5 c^1.5', 'AND(phrase(*:"a b"^0.5), term(*:c^1.5))'],
+  ['preferredName:goe*^2 g?the^.5', 'AND(prefix(preferredName:goe^2), wildcard(*:g?the^0.5))'],
+  ['"a b"~3', 'phrase(*:"a b"~3)'],
+  ['preferredName:"a b c"~2^4 x', 'AND(phrase(preferredName:"a b c"~2^4), term(*:x))'],
+  ['"a b"~0', 'phrase(*:"a b")'],
+  // a group or a range has no node to carry a boost: accepted and ignored
   ['(a b)^3', 'AND(term(*:a), term(*:b))'],
   ['count:[1 TO 5]^2', 'range(count:[1 TO 5])'],
   // a term without a letter or digit is left out beside others, kept alone

@@ -144,8 +144,12 @@ function randomLeaf(r: Rng, ids: string[]): QueryNode<string> {
     case 0:
     case 1:
       return { kind: 'term', field: textField(), text: r.pick(r.next() < 0.6 ? WORDS : [...ANALYSED, ...QUERY_ONLY]) };
-    case 2:
-      return { kind: 'phrase', field: textField(), text: r.words(2, 2, r.next() < 0.7 ? WORDS : QUERY_ONLY) };
+    case 2: {
+      // exact, and sloppy (Lucene's `"a b"~N`: unordered moves count), of 2 or 3 words
+      const slop = r.next() < 0.5 ? 0 : 1 + r.int(4);
+      const text = r.words(2, slop > 0 && r.next() < 0.4 ? 3 : 2, r.next() < 0.7 ? WORDS : QUERY_ONLY);
+      return { kind: 'phrase', field: textField(), text, ...(slop > 0 ? { slop } : {}) };
+    }
     case 3:
       return { kind: 'prefix', field: textField(), text: r.pick(['a', 'ab', 'm', 'str', 'c', 'b2', 'x1-a', 'ab ga']) };
     case 4:
@@ -184,9 +188,17 @@ function randomLeaf(r: Rng, ids: string[]): QueryNode<string> {
   }
 }
 
+/** A leaf, sometimes boosted (`term^2`, `"a b"^0.5`): its score times the boost. */
+function boostedLeaf(r: Rng, ids: string[]): QueryNode<string> {
+  const leaf = randomLeaf(r, ids);
+  if (r.next() < 0.25 && (leaf.kind === 'term' || leaf.kind === 'phrase' || leaf.kind === 'prefix' || leaf.kind === 'wildcard'))
+    return { ...leaf, boost: r.pick([2, 0.5, 3.5, 10]) };
+  return leaf;
+}
+
 function randomQuery(r: Rng, ids: string[], depth = 0): QueryNode<string> {
   const k = depth >= 2 ? 0 : r.int(5);
-  if (k <= 1) return randomLeaf(r, ids);
+  if (k <= 1) return boostedLeaf(r, ids);
   const kids = Array.from({ length: 2 + r.int(2) }, () => randomQuery(r, ids, depth + 1));
   if (k === 2) return { kind: 'and', children: kids };
   if (k === 3) return { kind: 'or', children: kids };

@@ -155,8 +155,8 @@ export class Reference {
   }
 
   /** A phrase: exact, then ½ × the phrase of its words' forms, elisions and possessives left out. */
-  private phraseLeafScore(doc: SearchDocument, text: string, toks: string[], fields: number[]): M {
-    const exact = this.phraseScore(doc, toks, fields);
+  private phraseLeafScore(doc: SearchDocument, text: string, toks: string[], fields: number[], slop = 0): M {
+    const exact = this.phraseScore(doc, toks, fields, slop);
     const am = this.analysedFields(fields);
     if (am.length === 0) return exact;
     const el = elisions(text);
@@ -169,7 +169,7 @@ export class Reference {
     for (const i of am) {
       let tf = 0;
       for (const v of this.positions(doc, this.schema.text[i]!.name)) {
-        for (let p = 0; p + words.length <= v.length; p++) if (words.every((_, k) => meets(v[p + k]!, k))) tf++;
+        tf += phraseCount(v.length, words.length, slop, (p, k) => meets(v[p]!, k));
       }
       if (tf > 0) acc += this.schema.text[i]!.weight * Math.min(tf, 3);
     }
@@ -212,13 +212,12 @@ export class Reference {
     return w > 0 ? { m: true, s: idf(this.docs.size, this.df(word)) * w } : NO;
   }
 
-  private phraseScore(doc: SearchDocument, words: string[], fields: number[]): M {
+  private phraseScore(doc: SearchDocument, words: string[], fields: number[], slop = 0): M {
     let acc = 0;
     for (const i of fields) {
       let tf = 0;
-      for (const v of this.fieldTokens(doc, this.schema.text[i]!.name)) {
-        for (let p = 0; p + words.length <= v.length; p++) if (words.every((w, k) => v[p + k] === w)) tf++;
-      }
+      for (const v of this.fieldTokens(doc, this.schema.text[i]!.name))
+        tf += phraseCount(v.length, words.length, slop, (p, k) => v[p] === words[k]);
       if (tf > 0) acc += this.schema.text[i]!.weight * Math.min(tf, 3);
     }
     if (acc === 0) return NO;
@@ -268,7 +267,8 @@ export class Reference {
         return acc;
       }
       if (toks.length === 0) return NO;
-      return toks.length === 1 ? this.wordScore(doc, toks[0]!, fields) : this.phraseLeafScore(doc, node.text, toks, fields);
+      const slop = node.kind === 'phrase' ? (node.slop ?? 0) : 0;
+      return toks.length === 1 ? this.wordScore(doc, toks[0]!, fields) : this.phraseLeafScore(doc, node.text, toks, fields, slop);
     }
     if (s.facets.includes(f)) {
       const values = doc.facets[f] ?? [];
@@ -348,7 +348,7 @@ export class Reference {
       case 'range':
         return { m: this.inRange(doc, node), s: 0 };
       default:
-        return this.leaf(doc, node);
+        return boosted(this.leaf(doc, node), node.boost);
     }
   }
 
@@ -443,4 +443,41 @@ export class Reference {
       }
     }
   }
+}
+
+/** A leaf's score times its boost (`term^2`). */
+function boosted(r: M, boost: number | undefined): M {
+  return boost === undefined || !r.m ? r : { m: true, s: boost * r.s };
+}
+
+/**
+ * Matches of a phrase of `n` words in one value of `len` positions, by brute force: the
+ * positions p of word 0 for which distinct positions of the other words exist (`meets(p, k)`:
+ * position p holds word k) whose offsets p − k lie within `slop` of each other (Lucene's
+ * sloppy phrase; slop 0: consecutive words).
+ */
+function phraseCount(len: number, n: number, slop: number, meets: (p: number, k: number) => boolean): number {
+  let count = 0;
+  const chosen: number[] = [];
+  const fits = (k: number): boolean => {
+    if (k === n) {
+      const offs = chosen.map((p, i) => p - i);
+      return Math.max(...offs) - Math.min(...offs) <= slop;
+    }
+    for (let p = 0; p < len; p++) {
+      if (chosen.includes(p) || !meets(p, k)) continue;
+      chosen.push(p);
+      const ok = fits(k + 1);
+      chosen.pop();
+      if (ok) return true;
+    }
+    return false;
+  };
+  for (let p = 0; p < len; p++) {
+    if (!meets(p, 0)) continue;
+    chosen.push(p);
+    if (fits(1)) count++;
+    chosen.pop();
+  }
+  return count;
 }

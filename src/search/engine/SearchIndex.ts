@@ -11,8 +11,8 @@
  *     written: rebuild the index from the store to reclaim them);
  *   - text postings per term in one ListPool (listPool.ts), varint-encoded:
  *       docDelta, nFields, then per field (nPositions * 32 + field), nPositions position deltas
- *     positions count tokens within a field; values of a multi-valued field are one position
- *     apart, so a phrase never spans two values;
+ *     positions count tokens within a field; values of a multi-valued field are VALUE_GAP
+ *     positions apart, so a phrase, sloppy or not, never spans two values;
  *   - facets (facetColumn.ts): value ids per facet, per value a posting list of ordinals and
  *     a live-document count, and per document its value id (a dense column while no
  *     document has two) or its value ids (CSR over ordinals);
@@ -32,6 +32,7 @@ import { ListPool } from './listPool.js';
 import { FacetBits } from './facetBits.js';
 import { FilterCounts } from './filterCounts.js';
 import { PostingsCache } from './postingsCache.js';
+import { PositionsCache } from './positionsCache.js';
 import { TF_CAP } from './postings.js';
 import { RankedStrings } from './ranks.js';
 import { RankLists } from './rankLists.js';
@@ -49,6 +50,9 @@ import { Suggester } from './suggest.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
 import { globMatcher, type WildcardMatcher } from './wildcard.js';
 
+/** Positions between the last word of a value and the first of the next: MAX_SLOP + 1. */
+export const VALUE_GAP = 101;
+
 export interface SearchIndexOptions {
   /** Builds a term predicate from a wildcard pattern (default: wildcard.ts globMatcher). */
   wildcard?: WildcardMatcher;
@@ -60,6 +64,11 @@ export interface SearchIndexOptions {
    * lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
+  /**
+   * Decoded positions kept between searches for phrases (positionsCache.ts): at most
+   * `bytes` (default 48 MiB) of lists of at least `minDocs` documents (default 2048).
+   */
+  positionsCache?: { bytes?: number; minDocs?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
   limits?: ExpansionLimits;
   /** Parts a search orders and counts facets in, merged exactly (shards.ts; default 1). */
@@ -137,6 +146,7 @@ export class SearchIndex {
   readonly wildcard: WildcardMatcher;
   readonly now: () => number;
   readonly postingsCache: PostingsCache;
+  readonly positionsCache: PositionsCache;
   /** Large per-search arrays kept for the next search (scratchPool.ts). */
   readonly scratchPool: ScratchPool;
   /** Bitsets of long facet values (facetBits.ts). */
@@ -233,6 +243,7 @@ export class SearchIndex {
     this.shards = options.shards ?? 1;
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
+    this.positionsCache = new PositionsCache(options.positionsCache?.bytes ?? 48 * 2 ** 20, options.positionsCache?.minDocs ?? 2048);
     this.facetBits = new FacetBits(
       options.facetBits?.bytes ?? 8 * 2 ** 20,
       options.facetBits?.minPostings ?? 4096,
@@ -427,7 +438,10 @@ export class SearchIndex {
         occ.reserve(tok.n, this.terms.size + 1);
         for (let k = 0; k < tok.n; k++) occ.add(tok.ids[k]!, ord, fi, pos + k);
         if (analysed && languages.length > 0 && tok.n > 0) this.indexForms(forms, languages, value, ord, fi, pos);
-        pos += tok.n + 1; // the gap between two values
+        // the gap between two values: wider than the largest slop, so that no phrase,
+        // sloppy or not, spans two values (src/query/prepare.ts MAX_SLOP; Solr's
+        // positionIncrementGap is 100); 102 is still a one-byte position delta
+        pos += tok.n + VALUE_GAP;
       }
     }
     this.fieldMask.set(ord, mask >>> 0);

@@ -16,8 +16,10 @@
  *             idf = ln(1 + (N − df + 0.5) / (df + 0.5)) with N live documents and df the live
  *             documents with the term in any field: both independent of history, so any
  *             backend that loads the same documents gets the same scores;
- *   phrase:   Σ idf of its words × Σ over fields of weight × min(phrase count, 3);
+ *   phrase:   Σ idf of its words × Σ over fields of weight × min(phrase count, 3), a sloppy
+ *             phrase (`"a b"~2`) counting its matches within the slop (phrase.ts);
  *   prefix, wildcard: the weight of the best field matched (no idf: constant per field);
+ *   a leaf with a boost (`term^2`): its score times the boost;
  *   anything else (facets, ids, numbers, ranges, field:*, *:*): 0.
  */
 import type { QueryNode } from '../../query/ast.js';
@@ -26,7 +28,8 @@ import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
-import { idf, Postings, unionPositions, type PositionList } from './postings.js';
+import { idf, Postings } from './postings.js';
+import { PhraseEvaluator, type PhraseSpec, type Source } from './phrase.js';
 import { elisions, isElided, queryForms } from './analysis.js';
 import { SearchLimitError } from './searchLimits.js';
 export { idf } from './postings.js';
@@ -85,9 +88,11 @@ export class Evaluator {
   ) {
     this.allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
     this.postings = new Postings(ix, deadline);
+    this.phrases = new PhraseEvaluator(ix, deadline);
   }
 
   private readonly postings: Postings;
+  private readonly phrases: PhraseEvaluator;
 
   /**
    * While set, a bitset of ordinals that bounds the search (the long facet values it is
@@ -292,9 +297,12 @@ export class Evaluator {
           return h;
         });
         for (const c of node.children) if (c.kind === 'not') acc = this.difference(acc, this.evaluate(c.child, !negated));
+        // scoring-only clauses (edismax pf): evaluated as under a NOT, so that they add no matched term
+        if (node.should !== undefined && this.scoring) for (const s of node.should) acc = this.addScores(acc, this.evaluate(s, true));
         return acc;
       }
       case 'or': {
+        if (node.min !== undefined && node.min > 1) return this.atLeast(node.children, node.min, negated);
         let acc: Hits = this.hits(EMPTY_DOCS);
         this.orDepth++;
         try {
@@ -315,7 +323,7 @@ export class Evaluator {
         return this.hits(this.range(node));
       default: {
         this.restricted = false;
-        const h = this.leaf(node);
+        const h = this.boosted(this.leaf(node), node.boost);
         if (!this.restricted) this.unrestricted++;
         if (!negated) this.matched.push({ text: leafText(node), docs: h.docs });
         return h;
@@ -324,6 +332,49 @@ export class Evaluator {
   }
 
   // ---- set algebra over sorted ordinals, scores added (hits.ts) ----
+
+  /** `a` with the score of each of its hits that `b` has added (b's other hits left out). */
+  private addScores(a: Hits, b: Hits): Hits {
+    if (a.scores === null || b.docs.length === 0) return a;
+    const scores = Float64Array.from(a.scores);
+    let j = 0;
+    for (let i = 0; i < a.docs.length && j < b.docs.length; i++) {
+      const d = a.docs[i]!;
+      while (j < b.docs.length && b.docs[j]! < d) j++;
+      if (j < b.docs.length && b.docs[j] === d) scores[i]! += b.scores![j]!;
+    }
+    this.deadline.tick(a.docs.length + b.docs.length);
+    return { docs: a.docs, scores };
+  }
+
+  /** The documents that match at least `min` of `children`, scores of those they match added in order (edismax mm). */
+  private atLeast(children: readonly QueryNode<string>[], min: number, negated: boolean): Hits {
+    const parts: Hits[] = [];
+    this.orDepth++;
+    try {
+      for (const c of children) parts.push(this.evaluate(c, negated));
+    } finally {
+      this.orDepth--;
+    }
+    const count = new Uint8Array(this.ix.ordinals);
+    const score = this.scoring ? new Float64Array(this.ix.ordinals) : null;
+    const touched: number[] = [];
+    for (const h of parts) {
+      for (let i = 0; i < h.docs.length; i++) {
+        const d = h.docs[i]!;
+        if (count[d] === 0) touched.push(d);
+        count[d]!++;
+        if (score !== null) score[d]! += h.scores![i]!;
+      }
+      this.deadline.tick(h.docs.length);
+    }
+    const docs = Uint32Array.from(touched.filter((d) => count[d]! >= min)).sort();
+    if (score === null) return this.hits(docs);
+    return this.hits(
+      docs,
+      Float64Array.from(docs, (d) => score[d]!),
+    );
+  }
 
   intersect(a: Hits, b: Hits): Hits {
     this.deadline.tick(a.docs.length + b.docs.length);
@@ -345,12 +396,34 @@ export class Evaluator {
     return this.postings.facetDocs(f, ids);
   }
 
+  /** The exact phrase of folded words in the fields of `mask`. */
   private phrase(words: readonly string[], mask: number): Hits {
-    const p = this.postings.phrase(words, mask);
-    return this.hits(p.docs, p.scores);
+    const spec = this.exactSpec(words, mask);
+    if (spec === undefined) return this.hits(EMPTY_DOCS);
+    const [p] = this.phrases.evaluate([spec], 0);
+    return this.hits(p!.docs, p!.scores);
+  }
+
+  /** The phrase of the words as folded terms; undefined when a word is no term of the index. */
+  private exactSpec(words: readonly string[], mask: number): PhraseSpec | undefined {
+    const sources: Source[][] = [];
+    for (const w of words) {
+      const id = this.ix.terms.get(w);
+      if (id === undefined) return undefined;
+      sources.push([{ id, forms: false }]);
+    }
+    return { words: sources, mask };
   }
 
   // ---- leaves ----
+
+  /** A leaf's hits with its boost (`term^2`) applied: scores times the boost, into a new array. */
+  private boosted(h: Hits, boost: number | undefined): Hits {
+    if (boost === undefined || boost === 1 || h.scores === null) return h;
+    const scores = new Float64Array(h.scores.length);
+    for (let i = 0; i < scores.length; i++) scores[i] = boost * h.scores[i]!;
+    return { docs: h.docs, scores };
+  }
 
   private leaf(node: Leaf): Hits {
     const ix = this.ix;
@@ -407,7 +480,7 @@ export class Evaluator {
     }
     if (toks.length === 0) return this.hits(EMPTY_DOCS);
     if (toks.length === 1) return this.word(toks[0]!, mask);
-    return this.phraseLeaf(node.text, toks, mask);
+    return this.phraseLeaf(node.text, toks, mask, node.kind === 'phrase' ? (node.slop ?? 0) : 0);
   }
 
   /**
@@ -461,37 +534,44 @@ export class Evaluator {
    * forms of its words (an elided article or a possessive `s` left out: its position holds
    * its word's forms in the index); a phrase left with one word is that word's analysed leaves.
    */
-  private phraseLeaf(text: string, toks: readonly string[], mask: number): Hits {
-    const h = this.analysedPhrase(text, toks, mask);
+  private phraseLeaf(text: string, toks: readonly string[], mask: number, slop = 0): Hits {
+    const h = this.analysedPhrase(text, toks, mask, slop);
     // phrases read no postings within the domain (bounded())
     this.restricted = false;
     return h;
   }
 
-  private analysedPhrase(text: string, toks: readonly string[], mask: number): Hits {
-    const h = this.phrase(toks, mask);
+  private analysedPhrase(text: string, toks: readonly string[], mask: number, slop: number): Hits {
+    const exact = this.exactSpec(toks, mask);
     const forms = this.ix.analysed;
     const am = mask & this.ix.analysedMask;
-    if (forms === undefined || am === 0) return h;
+    const only = (): Hits => {
+      if (exact === undefined) return this.hits(EMPTY_DOCS);
+      const [p] = this.phrases.evaluate([exact], slop);
+      return this.hits(p!.docs, p!.scores);
+    };
+    if (forms === undefined || am === 0) return only();
     const dropped = elisions(text);
     const words = dropped !== undefined && dropped.length === toks.length ? toks.filter((_, k) => dropped[k] === 0) : toks;
-    if (words.length === 0) return h;
-    if (words.length === 1) return this.analysedWord(h, words[0]!, am, true);
-    const lists: PositionList[] = [];
+    if (words.length === 0) return only();
+    if (words.length === 1) return this.analysedWord(only(), words[0]!, am, true);
+    const sources: Source[][] = [];
     for (const w of words) {
-      const parts: PositionList[] = [];
-      const alive: number[] = [];
+      const parts: Source[] = [];
       for (const f of queryForms(w)) {
         const id = this.ix.terms.get(f);
-        if (id !== undefined) parts.push(this.postings.readPositions(id, am, false, alive));
+        if (id !== undefined) parts.push({ id, forms: false });
         const fid = forms.forms.get(f);
-        if (fid !== undefined) parts.push(this.postings.readPositions(fid, am, true, alive));
+        if (fid !== undefined) parts.push({ id: fid, forms: true });
       }
-      if (parts.length === 0) return h;
-      lists.push(unionPositions(parts, alive));
+      if (parts.length === 0) return only();
+      sources.push(parts);
     }
-    const p = this.postings.consecutive(lists);
-    return this.union(h, this.half(this.hits(p.docs, p.scores)));
+    const specs = exact === undefined ? [{ words: sources, mask: am }] : [exact, { words: sources, mask: am }];
+    const ps = this.phrases.evaluate(specs, slop);
+    const h = exact === undefined ? this.hits(EMPTY_DOCS) : this.hits(ps[0]!.docs, ps[0]!.scores);
+    const a = ps[ps.length - 1]!;
+    return this.union(h, this.half(this.hits(a.docs, a.scores)));
   }
 
   /**

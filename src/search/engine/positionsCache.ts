@@ -1,0 +1,122 @@
+/**
+ * Decoded positions of long term lists, kept between searches (docs/search-engine.md
+ * "Phrases"): a phrase looks up the positions of its few candidate documents in them
+ * (phrase.ts) instead of walking the term's whole list of postings with their positions,
+ * which for a common word was most of a phrase's time. As postingsCache.ts: lists are
+ * append-only and ordinals never reused, so an entry decodes only what was appended since
+ * and never goes stale; liveness is the caller's; bounded in bytes, least recently used
+ * first out; short lists are decoded per search and not kept.
+ */
+import type { Deadline } from './errors.js';
+import type { ListReader } from './listPool.js';
+
+/** Every (document, field) entry of a list with its positions, documents ascending. */
+export interface DecodedPositions {
+  /** Documents decoded so far. */
+  n: number;
+  docs: Uint32Array;
+  /** Per document its first entry; first[n] = entries. */
+  first: Uint32Array;
+  entries: number;
+  field: Uint8Array;
+  /** Per entry its first position; start[entries] = positions. */
+  start: Uint32Array;
+  positions: number;
+  pos: Uint32Array;
+  reader: ListReader;
+}
+
+export class PositionsCache {
+  private readonly entries = new Map<string, { entry: DecodedPositions; bytes: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly budget: number,
+    private readonly minDocs: number,
+  ) {}
+
+  /** The decoded positions of the list `reader` reads (a new reader: `fresh`), kept under `key` when long. */
+  get(key: string, fresh: () => ListReader, deadline: Deadline): DecodedPositions {
+    const kept = this.entries.get(key);
+    let e: DecodedPositions;
+    if (kept !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, kept);
+      this.bytes -= kept.bytes;
+      e = kept.entry;
+      e.reader.resume();
+    } else {
+      e = {
+        n: 0,
+        docs: new Uint32Array(16),
+        first: new Uint32Array(17),
+        entries: 0,
+        field: new Uint8Array(16),
+        start: new Uint32Array(17),
+        positions: 0,
+        pos: new Uint32Array(32),
+        reader: fresh(),
+      };
+    }
+    decodeMore(e, deadline);
+    const bytes = e.docs.byteLength + e.first.byteLength + e.field.byteLength + e.start.byteLength + e.pos.byteLength;
+    if (kept === undefined && e.n < this.minDocs) return e;
+    this.entries.set(key, { entry: e, bytes });
+    this.bytes += bytes;
+    for (const [k, x] of this.entries) {
+      if (this.bytes <= this.budget) break;
+      this.entries.delete(k);
+      this.bytes -= x.bytes;
+    }
+    return e;
+  }
+}
+
+/** Decodes what the list has beyond what `e` holds (SearchIndex.ts states the layout). */
+function decodeMore(e: DecodedPositions, deadline: Deadline): void {
+  const r = e.reader;
+  let work = 0;
+  while (!r.done) {
+    const d = r.readDelta();
+    const nf = r.read();
+    if (e.n === e.docs.length) {
+      e.docs = grow(e.docs, e.n * 2);
+      e.first = grow(e.first, e.n * 2 + 1);
+    }
+    e.docs[e.n] = d;
+    e.first[e.n] = e.entries;
+    for (let f = 0; f < nf; f++) {
+      const x = r.read();
+      const fi = x & 31;
+      const count = (x - fi) / 32;
+      if (e.entries === e.field.length) {
+        const field = new Uint8Array(e.entries * 2);
+        field.set(e.field);
+        e.field = field;
+        e.start = grow(e.start, e.entries * 2 + 1);
+      }
+      if (e.positions + count > e.pos.length) e.pos = grow(e.pos, Math.max(e.pos.length * 2, e.positions + count));
+      e.field[e.entries] = fi;
+      e.start[e.entries++] = e.positions;
+      let at = 0;
+      for (let p = 0; p < count; p++) {
+        at += r.read();
+        e.pos[e.positions++] = at;
+      }
+    }
+    e.n++;
+    if (++work === 4096) {
+      deadline.tick(work);
+      work = 0;
+    }
+  }
+  e.first[e.n] = e.entries;
+  e.start[e.entries] = e.positions;
+  deadline.tick(work);
+}
+
+function grow(a: Uint32Array, size: number): Uint32Array {
+  const b = new Uint32Array(size);
+  b.set(a.subarray(0, Math.min(a.length, size)));
+  return b;
+}
