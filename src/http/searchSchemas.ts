@@ -6,6 +6,7 @@
  */
 import { ITEM_FACETS } from '../domain/itemFacets.js';
 import { commonErrors, ENTITY_LIMITS, keyQuery } from './schemas.js';
+import { EDISMAX_UNSUPPORTED } from './searchRequest/readEdismax.js';
 
 export const SEARCH_LIMITS = {
   defaultRows: 20,
@@ -223,6 +224,14 @@ const SOLR_PARAMETERS = {
     description: "true: add Solr's spellcheck block, whose collation is the query with its misspelt terms corrected.",
   },
   'spellcheck.minHits': { type: 'string', description: 'Correct when the query finds fewer documents than this; default 1.' },
+  defType: { type: 'string', description: 'The query parser: lucene (default) or edismax (qf, pf, mm).' },
+  qf: { type: 'string', description: 'edismax: the text fields a clause without a field searches, with boosts: title^10 description^2.' },
+  pf: { type: 'string', description: "edismax: fields with boosts where the query's words as a phrase add to the score." },
+  mm: { type: 'string', description: 'edismax: minimum should match: 3, -1, 75% or -25%.' },
+  // edismax's other parameters, declared so that the answer names them (readEdismax.ts)
+  ...Object.fromEntries(
+    EDISMAX_UNSUPPORTED.map((p) => [p, { type: 'string', description: "edismax's, not supported: a 400 that names it." }]),
+  ),
   ...keyQuery,
 } as const;
 

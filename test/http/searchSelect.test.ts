@@ -185,6 +185,96 @@ for (const backend of BACKENDS) {
     assert.equal(JSON.parse(res.body).error.code, 401);
   });
 
+  test(`${b} select: defType=edismax with qf, mm and pf answers as the standard queries they stand for`, async () => {
+    const t = await app();
+    const body = async (url: string) => {
+      const r = await solr(t, url);
+      assert.equal(r.status, 200, url);
+      return r.body;
+    };
+    // the same answer but for the parameters echoed
+    const same = async (edismax: string, standard: string) => {
+      const a = await body(edismax);
+      const b2 = await body(standard);
+      assert.ok(a.response.numFound > 0, edismax);
+      assert.deepEqual({ ...a, responseHeader: null }, { ...b2, responseHeader: null }, edismax);
+      return a;
+    };
+    const sel = '/search/index/search/select?rows=50&wt=json';
+    const q = (s: string) => encodeURIComponent(s);
+    // qf: each word in each field, the qf boost in place of the schema's weight (title 8, description 2)
+    await same(
+      `${sel}&fl=id,score&defType=edismax&q=${q('goethe werke')}&qf=${q('title^10 description')}`,
+      `${sel}&fl=id,score&q=${q('(title:goethe^1.25 OR description:goethe^0.5) AND (title:werke^1.25 OR description:werke^0.5)')}`,
+    );
+    // mm over optional clauses: 2 of 3 (also as -1, 67% and -34%: percentages round down), the hits of those pairs
+    const pairs = `${sel}&sort=id%20asc&fl=id&q=${q('(goethe AND brief) OR (goethe AND museum) OR (brief AND museum)')}`;
+    for (const mm of ['2', '-1', '67%', '-34%'])
+      await same(`${sel}&sort=id%20asc&fl=id&defType=edismax&q=${q('goethe brief museum')}&mm=${q(mm)}`, pairs);
+    // mm 1 (and 10%, below one clause) is any clause; 100% all of them
+    await same(
+      `${sel}&sort=id%20asc&fl=id&defType=edismax&q=${q('goethe brief')}&mm=10%25`,
+      `${sel}&sort=id%20asc&fl=id&q=${q('goethe OR brief')}`,
+    );
+    await same(
+      `${sel}&sort=id%20asc&fl=id&defType=edismax&q=${q('johann wolfgang')}&mm=100%25`,
+      `${sel}&sort=id%20asc&fl=id&q=${q('johann AND wolfgang')}`,
+    );
+    // pf: the query's words as a phrase in title, weighing 16 (title's 8 × 2), add to the scores of the hits that have it
+    const hits = await body(`${sel}&fl=id,score&sort=id%20asc&q=${q('johann wolfgang')}`);
+    const phrase = await body(`${sel}&fl=id,score&sort=id%20asc&q=${q('title:"johann wolfgang"^2')}`);
+    const extra = new Map<string, number>(phrase.response.docs.map((d: { id: string; score: number }) => [d.id, d.score]));
+    assert.ok(extra.size > 0);
+    const boosted = await body(`${sel}&fl=id,score&sort=id%20asc&defType=edismax&q=${q('johann wolfgang')}&pf=${q('title^16')}`);
+    assert.deepEqual(boosted.response, {
+      ...hits.response,
+      docs: hits.response.docs.map((d: { id: string; score: number }) => ({
+        id: d.id,
+        score: extra.has(d.id) ? d.score + extra.get(d.id)! : d.score,
+      })),
+    });
+  });
+
+  test(`${b} select: edismax parameters it does not take are 400s naming them`, async () => {
+    const t = await app();
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      [
+        '/search/index/search/select?q=a&defType=edismax&tie=0.1&bq=x&pf2=title',
+        { q: 'a', defType: 'edismax', tie: '0.1', bq: 'x', pf2: 'title' },
+        "edismax's pf2, tie, bq are not supported here; edismax takes qf, pf and mm.",
+      ],
+      [
+        '/search/index/search/select?q=a&defType=edismax&boost=x',
+        { q: 'a', defType: 'edismax', boost: 'x' },
+        "edismax's boost is not supported here; edismax takes qf, pf and mm.",
+      ],
+      [
+        '/search/index/search/select?q=a&defType=dismax',
+        { q: 'a', defType: 'dismax' },
+        'defType=dismax is not offered; defType is lucene (the default) or edismax.',
+      ],
+      [
+        '/search/index/search/select?q=a&qf=title&mm=2',
+        { q: 'a', qf: 'title', mm: '2' },
+        'qf, mm take effect only with defType=edismax; add it, or leave them out.',
+      ],
+      [
+        '/search/index/search/select?q=a&defType=edismax&qf=colour^2',
+        { q: 'a', defType: 'edismax', qf: 'colour^2' },
+        "qf: 'colour' is not a text field; text fields: title, subtitle, keywords, affiliate, description, place, ranking, provider.",
+      ],
+      [
+        '/search/index/search/select?q=a&defType=edismax&mm=2%3C90%25',
+        { q: 'a', defType: 'edismax', mm: '2<90%' },
+        "mm='2<90%' is not supported; mm is a whole number (3), a negative one (-1), a percentage (75%) or a negative percentage (-25%).",
+      ],
+    ];
+    for (const [url, params, msg] of cases) {
+      const r = await solr(t, url);
+      assert.deepEqual(r.body, { responseHeader: { status: 400, QTime: 0, params }, error: { metadata: SOLR_ERROR, msg, code: 400 } }, url);
+    }
+  });
+
   test(`${b} select app closes`, async () => {
     await (await app()).close();
   });

@@ -1,7 +1,8 @@
 /**
  * GET /search/index/{index}/select, Solr's parameters (docs/search.md "Solr-native select":
  * q, fq, fl, rows, start, sort, facet, facet.field, facet.limit, facet.mincount, facet.sort,
- * cursorMark, wt, q.op, spellcheck, spellcheck.minHits) as a request of the engine: `search`
+ * cursorMark, wt, q.op, spellcheck, spellcheck.minHits, defType=edismax with qf, pf, mm:
+ * readEdismax.ts) as a request of the engine: `search`
  * is the item index, `person` the person index.
  */
 import { ApiError } from '../../errors.js';
@@ -14,6 +15,7 @@ import { personSchema } from '../../search/schemas/personSchema.js';
 import { SEARCH_LIMITS } from '../searchSchemas.js';
 import { parseFor, readOperator } from './parseQueryText.js';
 import { list, one, type Query } from './queryParameters.js';
+import { readEdismax } from './readEdismax.js';
 import { readPaging } from './readPaging.js';
 import { readShownFields, type ShownFields } from './readShownFields.js';
 import { readSolrFacets } from './readSolrFacets.js';
@@ -46,7 +48,7 @@ export function toSolrSearch(index: string, q: Query): SolrSearch {
   const fq = list(q.fq);
   if (fq.length > SEARCH_LIMITS.maxFilters) throw bad(`${fq.length} fq parameters are too many; at most ${SEARCH_LIMITS.maxFilters}.`);
   const query = and([
-    parseFor(schema, text, SEARCH_LIMITS.maxQueryLength, operator),
+    readEdismax(q, schema, SEARCH_LIMITS.maxQueryLength, operator),
     ...fq.filter((f) => f.trim() !== '').map((f) => parseFor(schema, f, SEARCH_LIMITS.maxQueryLength, operator)),
   ]);
   const paging = readPaging(q, { offset: 'start', defaultRows: SEARCH_LIMITS.solrDefaultRows });
