@@ -44,7 +44,14 @@ interface IntegerParam {
   max: number;
 }
 
-type Properties = Record<string, { type?: unknown; minimum?: number; maximum?: number }>;
+type Properties = Record<string, { type?: unknown; minimum?: number; maximum?: number; description?: string }>;
+
+/**
+ * How the description of a parameter a route declares only to refuse it by name begins
+ * (edismax's parameters the Solr route does not implement): such parameters are left out of
+ * the list of those the operation takes.
+ */
+export const REFUSED_PARAMETER = 'Refused with a 400 that names it: ';
 
 /** Decimal digits only; 16 at most, so that Number() is exact up to the safe range. */
 const DIGITS = /^[0-9]{1,16}$/;
@@ -92,7 +99,9 @@ function unknownParameter(
   for (const name of Object.keys(query)) {
     if (Object.hasOwn(properties, name) || OAUTH_PARAMETER.test(name)) continue;
     if (Object.hasOwn(hints, name)) return ApiError.of('unsupportedParameter', `'${name}'`, hints[name]!);
-    const known = Object.keys(properties).filter((p) => !OAUTH_PARAMETER.test(p));
+    const known = Object.keys(properties).filter(
+      (p) => !OAUTH_PARAMETER.test(p) && !(properties[p]!.description ?? '').startsWith(REFUSED_PARAMETER),
+    );
     const listed = known.length === 0 ? 'none (oauth_consumer_key aside)' : `${known.join(', ')} (and oauth_consumer_key)`;
     const shown = SHOWABLE_NAME.test(name)
       ? `'${name}'`

@@ -7,6 +7,7 @@
 import { ITEM_FACETS } from '../domain/itemFacets.js';
 import { commonErrors, ENTITY_LIMITS, keyQuery } from './schemas.js';
 import { EDISMAX_UNSUPPORTED } from './searchRequest/readEdismax.js';
+import { REFUSED_PARAMETER } from './queryChecks.js';
 
 export const SEARCH_LIMITS = {
   defaultRows: 20,
@@ -230,7 +231,7 @@ const SOLR_PARAMETERS = {
   mm: { type: 'string', description: 'edismax: minimum should match: 3, -1, 75% or -25%.' },
   // edismax's other parameters, declared so that the answer names them (readEdismax.ts)
   ...Object.fromEntries(
-    EDISMAX_UNSUPPORTED.map((p) => [p, { type: 'string', description: "edismax's, not supported: a 400 that names it." }]),
+    EDISMAX_UNSUPPORTED.map((p) => [p, { type: 'string', description: `${REFUSED_PARAMETER}edismax's, not supported here.` }]),
   ),
   ...keyQuery,
 } as const;
