@@ -302,6 +302,8 @@ describe('search engine against a brute-force reference', () => {
   // seeds 2-4 filter through bitsets of facet values wherever one value in 64 has it
   // (facetBits.ts), seed 3 keeping only a few of them between searches
   const facetBits = [undefined, { minPostings: 0, minHits: 0 }, { minPostings: 0, minHits: 0, bytes: 200 }, { minPostings: 0, minHits: 0 }];
+  // likewise the decoded positions of phrases (positionsCache.ts): all kept, a few bytes, all
+  const positions = [undefined, { minDocs: 0 }, { minDocs: 0, bytes: 2000 }, { minDocs: 0 }];
   // seed 4: weights not exact in a Float32 (SearchIndex.weightsFit32), every list cached
   const fractional: Schema = {
     ...schema,
@@ -315,7 +317,12 @@ describe('search engine against a brute-force reference', () => {
     it(`random documents, queries and updates (seed ${seed})`, () => {
       const r = new Rng(seed);
       const sc = seed === 4 ? fractional : schema;
-      const ix = new SearchIndex(sc, { postingsCache: caches[seed - 1], scratch: scratch[seed - 1], facetBits: facetBits[seed - 1] });
+      const ix = new SearchIndex(sc, {
+        postingsCache: caches[seed - 1],
+        scratch: scratch[seed - 1],
+        facetBits: facetBits[seed - 1],
+        positionsCache: positions[seed - 1],
+      });
       const ref = new Reference(sc);
       let next = 0;
       maxSizes = 1;
