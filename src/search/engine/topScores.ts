@@ -59,16 +59,20 @@ export interface TopQuery {
 
 /**
  * The words of a relevance query of one word, or an OR or an AND of words (terms of one
- * token on no field or a text field); undefined for any other query, and for a word that
+ * token on no field or a text field, without a boost); undefined for any other query, for
+ * an OR with a minimum or an AND with scoring-only clauses (edismax), and for a word that
  * may split into a compound (no document holds it: evaluate.ts `compoundSplit`).
  */
 export function topQuery(ix: SearchIndex, query: QueryNode<string>): TopQuery | undefined {
   const terms = query.kind === 'term' ? [query] : query.kind === 'or' || query.kind === 'and' ? query.children : [];
   if (terms.length === 0 || (query.kind === 'and' && terms.length < 2)) return undefined;
+  // an OR with a minimum or an AND with scoring-only clauses (edismax mm, pf) is evaluated whole
+  if ((query.kind === 'or' && (query.min ?? 1) > 1) || (query.kind === 'and' && query.should !== undefined)) return undefined;
   const allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
   const words: Leaf[][] = [];
   for (const t of terms) {
-    if (t.kind !== 'term') return undefined;
+    // a boosted word (`goethe^2`) is not bounded by its postings' weights: evaluated whole
+    if (t.kind !== 'term' || t.boost !== undefined) return undefined;
     let mask: number;
     if (t.field === null) mask = allText;
     else {
