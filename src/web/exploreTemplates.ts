@@ -68,7 +68,7 @@ const timeline = `<section class="timeline" aria-labelledby="timeline-heading">
 <% if (it.timeline.bars.length > 0) { %>
   <ul class="bars" aria-label="<%= it.t.timeline %>">
 <% it.timeline.bars.forEach(function (b) { %>
-    <li><a href="<%= b.href %>" aria-label="<%= b.label %>"<% if (b.current) { %> aria-current="true"<% } %>><span class="range"><%= b.range %></span><svg class="bar" viewBox="0 0 100 12" width="100" height="12" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect x="0" y="0" width="<%= b.width %>" height="12"></rect></svg><span class="count"><%= b.count.toLocaleString(it.lang) %></span></a></li>
+    <li><a href="<%= b.href %>"<% if (b.current) { %> aria-current="true"<% } %>><span class="visually-hidden"><%= b.label %></span><span class="range" aria-hidden="true"><%= b.range %></span><svg class="bar" viewBox="0 0 100 12" width="100" height="12" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect x="0" y="0" width="<%= b.width %>" height="12"></rect></svg><span class="count" aria-hidden="true"><%= b.count.toLocaleString(it.lang) %></span></a></li>
 <% }) %>
   </ul>
 <% } %>

@@ -23,7 +23,7 @@ function fragment(html: string, start: string, end: string): string {
 }
 
 const bar = (from: number, to: number, count: number, width: number, items: string) =>
-  `    <li><a href="/search?q=Combat&amp;from=${from}&amp;to=${to}" aria-label="${from}–${to}: ${items}"><span class="range">${from}–${to}</span><svg class="bar" viewBox="0 0 100 12" width="100" height="12" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect x="0" y="0" width="${width}" height="12"></rect></svg><span class="count">${count}</span></a></li>`;
+  `    <li><a href="/search?q=Combat&amp;from=${from}&amp;to=${to}"><span class="visually-hidden">${from}–${to}: ${items}</span><span class="range" aria-hidden="true">${from}–${to}</span><svg class="bar" viewBox="0 0 100 12" width="100" height="12" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect x="0" y="0" width="${width}" height="12"></rect></svg><span class="count" aria-hidden="true">${count}</span></a></li>`;
 
 for (const backend of BACKENDS) {
   describe(`ways to explore (${backend.name})`, () => {
@@ -82,7 +82,7 @@ for (const backend of BACKENDS) {
 
     test('date range: without one, a bar per century of the hits; a year that is none is named and the range left open', async () => {
       const html = (await get('/search')).body;
-      const bars = [...fragment(html, '<ul class="bars"', '</ul>').matchAll(/<span class="range">([^<]+)<\/span>/g)].map((m) => m[1]);
+      const bars = [...fragment(html, '<ul class="bars"', '</ul>').matchAll(/<span class="range" aria-hidden="true">([^<]+)<\/span>/g)].map((m) => m[1]);
       assert.deepEqual(bars, ['1501–1600', '1601–1700', '1701–1800', '1801–1900', '1901–2000', '2001–2100']);
       const bad = await get('/search?q=Combat&from=abc&to=1970');
       assert.equal(bad.statusCode, 200);
