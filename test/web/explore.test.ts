@@ -82,7 +82,9 @@ for (const backend of BACKENDS) {
 
     test('date range: without one, a bar per century of the hits; a year that is none is named and the range left open', async () => {
       const html = (await get('/search')).body;
-      const bars = [...fragment(html, '<ul class="bars"', '</ul>').matchAll(/<span class="range" aria-hidden="true">([^<]+)<\/span>/g)].map((m) => m[1]);
+      const bars = [...fragment(html, '<ul class="bars"', '</ul>').matchAll(/<span class="range" aria-hidden="true">([^<]+)<\/span>/g)].map(
+        (m) => m[1],
+      );
       assert.deepEqual(bars, ['1501–1600', '1601–1700', '1701–1800', '1801–1900', '1901–2000', '2001–2100']);
       const bad = await get('/search?q=Combat&from=abc&to=1970');
       assert.equal(bad.statusCode, 200);
