@@ -11,7 +11,10 @@
  * 6.8), `has_media_fct` ("true"/"false": whether the package lists binaries), and the
  * licence of the item's media, `license` (its URI) and `license_group` (the DDB's group of
  * it, `rights_001` to `rights_003`: src/domain/licenseGroups.ts), named as the real /search
- * names its parameters and facets (OpenAPI 6.8).
+ * names its parameters and facets (OpenAPI 6.8), and `geocode`: the item's point as
+ * `lat,lon` (its view's latitude and longitude as written), which the real /search offers as
+ * a facet; counted and filtered on as a facet, but not a stored field (the stored latitude and
+ * longitude hold it) and, as a /search parameter, read as a shape (docs/search.md "Geography").
  */
 export const ITEM_FACETS = [
   'time_fct',
@@ -39,4 +42,8 @@ export const ITEM_FACETS = [
   'has_media_fct',
   'license',
   'license_group',
+  'geocode',
 ] as const;
+
+/** The facets that are stored fields too: all but `geocode`, which latitude and longitude hold. */
+export const STORED_ITEM_FACETS = ITEM_FACETS.filter((f) => f !== 'geocode');

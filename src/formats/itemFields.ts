@@ -30,7 +30,7 @@
  *
  * Field list and semantics: docs/search-engine.md ("Item fields").
  */
-import { ITEM_FACETS } from '../domain/itemFacets.js';
+import { ITEM_FACETS, STORED_ITEM_FACETS } from '../domain/itemFacets.js';
 import { canonicalLicense, isLicenseGroup, licenseGroupOf } from '../domain/licenseGroups.js';
 import { cortexToJson } from './cortexToJson.js';
 import { parseXml } from './xmlTree.js';
@@ -74,8 +74,17 @@ export interface ItemFields {
   text: Record<string, string[]>;
   /** Values per facet of ITEM_FACETS that the package has. */
   facets: Record<string, string[]>;
-  /** Day numbers of the view's index fields; null when absent. */
-  numbers: { begin_time: number | null; end_time: number | null };
+  /**
+   * Day numbers of the view's index fields, and the item's point (the result doc's latitude
+   * and longitude as numbers: Solr's LatLonType sub-fields, named as the real /search names
+   * them); null when absent.
+   */
+  numbers: {
+    begin_time: number | null;
+    end_time: number | null;
+    geocode_0_coordinate: number | null;
+    geocode_1_coordinate: number | null;
+  };
   result: ItemResultDoc;
 }
 
@@ -301,6 +310,8 @@ export function itemFields(pkg: unknown, storedId = ''): ItemFields {
   const titles = fields.get('title') ?? (title === '' ? [] : [title]);
   const cortexType = firstText(properties?.['cortex-type']);
 
+  const point = pointOf(root, item);
+  if (point.latitude !== '') facets.set('geocode', [`${point.latitude},${point.longitude}`]);
   const result: ItemResultDoc = {
     id,
     title,
@@ -310,7 +321,7 @@ export function itemFields(pkg: unknown, storedId = ''): ItemFields {
     media: attributeOf(preview, 'media') || firstText(item?.['media']),
     category: firstText(item?.['category']) || cortexType,
     type: attributeOf(preview, 'type') || cortexType,
-    ...pointOf(root, item),
+    ...point,
   };
   return {
     id,
@@ -325,7 +336,12 @@ export function itemFields(pkg: unknown, storedId = ''): ItemFields {
       provider: facets.get('provider_fct') ?? [],
     },
     facets: Object.fromEntries(facets),
-    numbers: { begin_time: dayNumberOf(fields.get('begin_time')), end_time: dayNumberOf(fields.get('end_time')) },
+    numbers: {
+      begin_time: dayNumberOf(fields.get('begin_time')),
+      end_time: dayNumberOf(fields.get('end_time')),
+      geocode_0_coordinate: result.latitude === '' ? null : Number(result.latitude),
+      geocode_1_coordinate: result.longitude === '' ? null : Number(result.longitude),
+    },
     result,
   };
 }
@@ -374,7 +390,7 @@ const RESULT_KEYS = [
  */
 export function itemStoredFields({ result, facets, numbers }: ItemFields): Record<string, StoredValue> {
   const out: Record<string, StoredValue> = { ...result };
-  for (const name of ITEM_FACETS) {
+  for (const name of STORED_ITEM_FACETS) {
     const values = facets[name];
     if (values !== undefined && values.length > 0) out[name] = [...new Set(values)];
   }

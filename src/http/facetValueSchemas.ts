@@ -8,7 +8,7 @@
  */
 import { ITEM_FACETS } from '../domain/itemFacets.js';
 import { entitiesSchema, ENTITY_PARAMETER_HINTS, keyQuery } from './schemas.js';
-import { ITEM_FIELD_PARAMETERS, jsonErrors, SEARCH_LIMITS, SEARCH_PARAMETER_HINTS } from './searchSchemas.js';
+import { GEO_PARAMETERS, ITEM_FIELD_PARAMETERS, jsonErrors, SEARCH_LIMITS, SEARCH_PARAMETER_HINTS } from './searchSchemas.js';
 
 const stringList = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
 const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
@@ -71,6 +71,7 @@ export const itemFacetValuesSchema = {
       ...Object.fromEntries(
         ITEM_FIELD_PARAMETERS.map((f) => [f, stringList(`Count over the items whose ${f} holds this text as a phrase.`)]),
       ),
+      ...GEO_PARAMETERS,
       ...keyQuery,
     },
   },

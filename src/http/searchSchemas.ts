@@ -71,9 +71,6 @@ const OPENAPI_SEARCH_PARAMETERS = [
   'end_time',
   'fulltext',
   'fulltext_search',
-  'geocode',
-  'geocode_0_coordinate',
-  'geocode_1_coordinate',
   'grid_preview',
   'hasItems',
   'ingest_id',
@@ -135,6 +132,15 @@ const json = (description: string) => ({ description, content: { 'application/js
 
 const stringList = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
 
+/** v1's geographic parameters (docs/search.md "Geography"), on /search and /search/facets/{facetName}. */
+export const GEO_PARAMETERS = {
+  geocode: stringList(
+    'Keep items whose point lies in a box [south,west TO north,east], is the point lat,lon, or lies in {!geofilt pt=lat,lon d=km} ({!bbox …}: the box around that circle); repeat to require several.',
+  ),
+  geocode_0_coordinate: stringList('Keep items whose latitude lies in [a TO b] (or is the one value); decimal degrees.'),
+  geocode_1_coordinate: stringList('Keep items whose longitude lies in [a TO b] (or is the one value); decimal degrees.'),
+} as const;
+
 export const searchSchema = {
   summary: 'Search items (v1 /search, ddb-openapi-6.8 getSearch)',
   querystring: {
@@ -177,6 +183,7 @@ export const searchSchema = {
           stringList(`Keep items whose ${f} holds this text as a phrase (as query=${f}:"<text>"); repeat to require several.`),
         ]),
       ),
+      ...GEO_PARAMETERS,
       ...keyQuery,
     },
   },
@@ -233,6 +240,9 @@ const SOLR_PARAMETERS = {
   ...Object.fromEntries(
     EDISMAX_UNSUPPORTED.map((p) => [p, { type: 'string', description: `${REFUSED_PARAMETER}edismax's, not supported here.` }]),
   ),
+  pt: { type: 'string', description: 'The point of {!geofilt} and {!bbox} in fq and of sort=geodist(): lat,lon in decimal degrees.' },
+  sfield: { type: 'string', description: 'The location field of {!geofilt}, {!bbox} and geodist(): geocode (items only).' },
+  d: { type: 'string', description: 'The distance of {!geofilt} and {!bbox} in fq, in km.' },
   ...keyQuery,
 } as const;
 

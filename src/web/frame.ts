@@ -22,7 +22,7 @@ export interface PageAnswer {
 
 /**
  * The query parameters the pages read (./searchState.ts; `cpage` pages an item's children; `fq`,
- * `vsort`, `vpage` a facet's values, ./facetValuesPage.ts; `initial` the persons index); `lang` is set apart.
+ * `vsort`, `vpage` a facet's values, ./facetValuesPage.ts; `initial` the persons index; `pt`, `d` the places page); `lang` is set apart.
  */
 const PAGE_PARAMETERS: ReadonlySet<string> = new Set([
   'q',
@@ -37,6 +37,8 @@ const PAGE_PARAMETERS: ReadonlySet<string> = new Set([
   'vsort',
   'vpage',
   'initial',
+  'pt',
+  'd',
 ]);
 
 /** What every page's layout needs: language, words, the link to the other language. */

@@ -15,6 +15,7 @@ import { format } from './messages.js';
 import type { PageDeps } from './pageDeps.js';
 import { personPage } from './personPage.js';
 import { personsPage } from './personsPage.js';
+import { placesPage } from './placesPage.js';
 import { searchPage } from './searchPage.js';
 import { treePage } from './treePage.js';
 
@@ -24,6 +25,7 @@ export type { PageDeps } from './pageDeps.js';
 export interface Pages {
   home(req: PageRequest): Promise<PageAnswer>;
   search(req: PageRequest): Promise<PageAnswer>;
+  places(req: PageRequest): Promise<PageAnswer>;
   item(id: string, req: PageRequest): Promise<PageAnswer>;
   tree(id: string, req: PageRequest): Promise<PageAnswer>;
   person(gnd: string, req: PageRequest): Promise<PageAnswer>;
@@ -49,6 +51,7 @@ export function createPages(deps: PageDeps): Pages {
     },
     home: (req) => homePage(deps, req),
     search: (req) => searchPage(deps, req),
+    places: (req) => placesPage(deps, req),
     item: (id, req) => itemPage(deps, id, req),
     tree: (id, req) => treePage(deps, id, req),
     person: (gnd, req) => personPage(deps, gnd, req),

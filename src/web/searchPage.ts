@@ -183,6 +183,7 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
       ],
       clearFilters: searchUrl({ ...state, filters: [], from: undefined, to: undefined, page: 1 }),
       reusable: reusableLink(state),
+      placesHref: searchUrl({ ...state, page: 1, sort: 'relevance' }).replace(/^\/search/, '/places'),
       sorts,
       pages,
       pageLinks,

@@ -320,6 +320,7 @@ const search = `<% layout('@layout') %>
 </section>
 <% } %>
 <h2><%= it.t.filters %></h2>
+<p class="places-link"><a href="<%= it.placesHref %>"><%= it.t.placesLink %></a></p>
 <p class="reusable"><a href="<%= it.reusable.href %>" title="<%= it.t.reusableHint %>"<% if (it.reusable.active) { %> aria-current="true" class="active"<% } %>><%= it.t.reusable %></a></p>
 <%~ include('@timeline', { timeline: it.timeline, t: it.t, lang: it.lang, rangeHidden: it.hidden.filter(function (h) { return h[0] !== 'from' && h[0] !== 'to'; }) }) %>
 <% it.facets.forEach(function (g) { %>
@@ -327,6 +328,38 @@ const search = `<% layout('@layout') %>
 <% }) %>
 </aside>
 </div>
+`;
+
+const places = `<% layout('@layout') %>
+<h1><%= it.title %></h1>
+<% it.problems.forEach(function (p) { %>
+<p class="problem"><%= p %></p>
+<% }) %>
+<p><%= it.fmt(it.t.placesIntro, { total: it.total.toLocaleString(it.lang) }) %> <a href="<%= it.searchHref %>"><%= it.t.allItems %></a></p>
+<% if (it.point) { %><p><%= it.point.km === undefined ? it.fmt(it.t.placesAround, { point: it.point.text }) : it.fmt(it.t.placesWithin, { km: it.point.km, point: it.point.text }) %></p><% } %>
+<form class="places-form" action="/places" method="get">
+<% if (it.state.q) { %>  <input type="hidden" name="q" value="<%= it.state.q %>">
+<% } %>
+<% it.state.filters.forEach(function (f) { %>  <input type="hidden" name="f" value="<%= f.field + ':' + f.value %>">
+<% }) %>
+<% if (it.langParam) { %>  <input type="hidden" name="lang" value="<%= it.langParam %>">
+<% } %>
+  <label for="pt"><%= it.t.pointLabel %></label> <input id="pt" name="pt" value="<%= it.pt %>" inputmode="decimal" placeholder="52.52,13.405">
+  <label for="d"><%= it.t.distanceLabel %></label> <input id="d" name="d" value="<%= it.d %>" inputmode="decimal" size="6">
+  <button type="submit"><%= it.t.showPlaces %></button>
+</form>
+<% if (it.places.length === 0) { %>
+<p class="total" role="status"><%= it.t.noPlaces %></p>
+<% } else { %>
+<table class="places">
+  <thead><tr><th scope="col"><%= it.t.placeName %></th><th scope="col"><%= it.t.coordinates %></th><th scope="col"><%= it.t.itemCount %></th><% if (it.point) { %><th scope="col"><%= it.t.distance %></th><% } %><th scope="col"><span class="visually-hidden"><%= it.t.aroundHere %></span></th></tr></thead>
+  <tbody>
+<% it.places.forEach(function (p) { %>
+    <tr><td><a href="<%= p.href %>"><%= p.name %></a></td><td><%= p.coordinates %></td><td><%= p.count.toLocaleString(it.lang) %></td><% if (it.point) { %><td><%= p.distance %></td><% } %><td><a href="<%= p.around %>"><%= it.t.aroundHere %></a></td></tr>
+<% }) %>
+  </tbody>
+</table>
+<% } %>
 `;
 
 const tree = `<% layout('@layout') %>
@@ -348,6 +381,7 @@ export const TEMPLATES: Readonly<Record<string, string>> = {
   item: ITEM_TEMPLATE,
   layout,
   person,
+  places,
   problem,
   search,
   tree,

@@ -161,7 +161,7 @@ for (const backend of BACKENDS) {
         '/search?facet=nope_fct',
         400,
         'InvalidSearchException',
-        "facet 'nope_fct' is not a facet of this index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group.",
+        "facet 'nope_fct' is not a facet of this index. Facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group, geocode.",
       ],
       [
         '/search?sort=NEWEST',
@@ -185,7 +185,7 @@ for (const backend of BACKENDS) {
         '/search?query=titel:goethe',
         400,
         'QuerySyntaxException',
-        "Query syntax error at position 0: unknown field 'titel'; expected one of the fields id, title, subtitle, keywords, affiliate, description, place, ranking, provider, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group, begin_time, end_time. See the query syntax in docs/api.md (Lucene standard syntax).",
+        "Query syntax error at position 0: unknown field 'titel'; expected one of the fields id, title, subtitle, keywords, affiliate, description, place, ranking, provider, time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group, geocode, begin_time, end_time, geocode_0_coordinate, geocode_1_coordinate. See the query syntax in docs/api.md (Lucene standard syntax).",
       ],
       [
         '/search?language=ger',

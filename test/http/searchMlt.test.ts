@@ -137,7 +137,7 @@ for (const backend of BACKENDS) {
         `/search/mlt?id=${SOURCE}&fields=description`,
         400,
         'InvalidSearchException',
-        "fields names 'description', which items are not compared by. Text fields: title, subtitle, keywords, affiliate, place, provider; facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group.",
+        "fields names 'description', which items are not compared by. Text fields: title, subtitle, keywords, affiliate, place, provider; facets: time_fct, place_fct, place_fct_normdata, affiliate_fct, affiliate_fct_normdata, affiliate_fct_role, affiliate_fct_role_normdata, affiliate_fct_involved, affiliate_fct_subject, keywords_fct, keywords_fct_normdata, topic_fct, objecttype_fct, objecttype_fct_normdata, apd_keywords_fct, language_fct, type_fct, sector_fct, provider_fct, provider_fct_normdata, dataprovider_fct, dataprovider_fct_normdata, has_media_fct, license, license_group, geocode.",
       ],
       [
         `/search/mlt?id=${SOURCE}&id=${SOURCE}`,

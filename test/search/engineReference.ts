@@ -441,6 +441,9 @@ export class Reference {
         for (const k of sort.keys) d = d || key(k.key, k.descending);
         return d || byId;
       }
+      case 'distance':
+        // test/search/geoReference.test.ts holds the brute force of the geographic order
+        throw new Error('the distance order is not in this reference');
     }
   }
 }

@@ -124,7 +124,7 @@ describe('whole documents, read off the packages by hand', () => {
           license: ['http://creativecommons.org/licenses/by-nc-sa/4.0/'], // index field license
           license_group: ['rights_002'], // index field license_group
         },
-        numbers: { begin_time: 680449, end_time: 685562 }, // index fields begin_time, end_time
+        numbers: { begin_time: 680449, end_time: 685562, geocode_0_coordinate: null, geocode_1_coordinate: null }, // index fields begin_time, end_time
         sort: { title: 'cornelie goethe', begin_time: 680449 },
       },
       result: {
@@ -186,7 +186,7 @@ describe('whole documents, read off the packages by hand', () => {
         // Index fields begin_time and end_time: both 730172, for the display field "(wann)" 21.02.2000.
         // By timeVocabulary.dayNumber that day is 730173: the newer generation counts one day
         // less (midnight in Berlin taken in UTC; bare_id.json's 2018 begins at 736696 too).
-        numbers: { begin_time: 730172, end_time: 730172 },
+        numbers: { begin_time: 730172, end_time: 730172, geocode_0_coordinate: null, geocode_1_coordinate: null },
         sort: { title: 'wie die faust auf', begin_time: 730172 },
       },
       result: {
@@ -238,7 +238,7 @@ describe('whole documents, read off the packages by hand', () => {
           license_group: ['rights_003'], // rights reserved: reuse only with permission
         },
         // 1974-01-01 and 1974-12-31 as day numbers: 720626 + 364 = 720990.
-        numbers: { begin_time: 720626, end_time: 720990 },
+        numbers: { begin_time: 720626, end_time: 720990, geocode_0_coordinate: null, geocode_1_coordinate: null },
         sort: { title: 'combat (1974)13', begin_time: 720626 },
       },
       result: {
@@ -264,7 +264,7 @@ describe('a package missing a part, or with a part of another shape', () => {
       id,
       text: EMPTY_TEXT,
       facets: { has_media_fct: ['false'] },
-      numbers: { begin_time: null, end_time: null },
+      numbers: { begin_time: null, end_time: null, geocode_0_coordinate: null, geocode_1_coordinate: null },
       sort: { title: null, begin_time: null },
     },
     result: { id, title: '', subtitle: '', label: '', thumbnail: '', media: '', category: '', type: '', latitude: '', longitude: '' },

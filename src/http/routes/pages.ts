@@ -192,6 +192,11 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
     );
     scope.get('/search', options(true), searchPageHandler(pages, headers));
     scope.get(
+      '/places',
+      options(false),
+      pageHandler((req) => pages.places(req), headers),
+    );
+    scope.get(
       '/item/:id',
       options(false),
       pageHandler((req, request) => pages.item(param(request, 'id'), req), headers),

@@ -12,7 +12,8 @@ import { personNamesQuery, withLinkedPersons } from '../../search/schemas/linked
 import { ITEM_FIELD_PARAMETERS, SEARCH_LIMITS } from '../searchSchemas.js';
 import { fieldClauses, type FieldParameter } from './fieldClauses.js';
 import { parseFor, readOperator } from './parseQueryText.js';
-import { one, type Query } from './queryParameters.js';
+import { list, one, type Query } from './queryParameters.js';
+import { COORDINATE_PARAMETERS, readCoordinateRange, readGeocode } from './readGeo.js';
 import { readFacets } from './readFacets.js';
 import { readFilters } from './readFilters.js';
 import { readPaging } from './readPaging.js';
@@ -52,7 +53,10 @@ export function toItemSearch(q: Query): ItemSearch {
   const operator = readOperator(q, 'defaultOperator');
   const text = one(q, 'query');
   const main = parseFor(itemSchema, text, SEARCH_LIMITS.maxQueryLength, operator);
-  const clauses = fieldClauses(q, FIELD_PARAMETERS, SEARCH_LIMITS.maxQueryLength);
+  // docs/search.md "Geography": boxes, points and circles on geocode; ranges on its coordinates
+  const coordinates = COORDINATE_PARAMETERS.flatMap((name) => list(q[name]).map((v) => readCoordinateRange(name, v)));
+  const geo = list(q['geocode']).map((v) => readGeocode(v).shape);
+  const clauses = [...fieldClauses(q, FIELD_PARAMETERS, SEARCH_LIMITS.maxQueryLength), ...coordinates];
   const query = and([main, ...clauses]);
   const facets = readFacets(q, {
     facets: ITEM_FACETS,
@@ -62,12 +66,14 @@ export function toItemSearch(q: Query): ItemSearch {
   const paging = readPaging(q, { offset: 'offset', defaultRows: SEARCH_LIMITS.defaultRows });
   const { sort, seed } = readSort(one(q, 'sort'), ITEM_SORTS);
   const filters = readFilters(q, {
-    facets: ITEM_FACETS,
+    // geocode is read as a shape (readGeo.ts), not as a facet value
+    facets: ITEM_FACETS.filter((f) => f !== 'geocode'),
     listedBy: (f) => `facet=${f}`,
     // a licence URI in any spelling finds the items of its facet value (docs/search.md "Licences")
     normalise: (f, v) => (f === 'license' ? canonicalLicense(v) : v),
   });
   const request: SearchRequest = { query, filters, facets, sort: itemSort(sort), ...paging };
+  if (geo.length > 0) request.geo = geo;
   // Did you mean (docs/search-engine.md "Spellcheck"): the API's default minHits is 1.
   if (text !== undefined && text.trim() !== '') request.spellcheck = { minHits: 1, text };
   const names = personNamesQuery(main);

@@ -4,6 +4,7 @@
  * origin, category, media, thumbnail, latitude, longitude, viewers, license,
  * institution, fields). Everything below `view` is in the item namespace.
  */
+import { coordinateOf } from '../../formats/itemFields.js';
 import { NS } from '../../formats/namespaces.js';
 import type { XmlElement } from '../../formats/xmlTree.js';
 import type { Binary } from './binaries.js';
@@ -43,11 +44,20 @@ function coordinatesOf(graph: RdfGraph): { lat: string; long: string } {
   for (const place of graph.classes(NS.edm, 'Place')) {
     const about = aboutOf(place);
     if (about !== undefined && kept.has(about)) continue;
-    const lat = literals(place, NS.wgs84, 'lat')[0];
-    const long = literals(place, NS.wgs84, 'long')[0];
+    // Decimal degrees in range, or the place has none (docs/search.md "Geography")
+    const lat = coordinateOf(wgs84(place, 'lat'), 90);
+    const long = coordinateOf(wgs84(place, 'long'), 180);
     if (lat !== undefined && long !== undefined) return { lat, long };
   }
   return { lat: '', long: '' };
+}
+
+/**
+ * A wgs84_pos literal of a place. Records write the namespace without its closing `#` too
+ * (Europeana's own sample record, europeana-valid-record.xml, declares it so).
+ */
+function wgs84(place: XmlElement, local: 'lat' | 'long'): string | undefined {
+  return literals(place, NS.wgs84, local)[0] ?? literals(place, NS.wgs84.replace(/#$/, ''), local)[0];
 }
 
 /** dc:rights text of the CHO, else of the primary web resource ("© Museum ..." in MIMO). */

@@ -72,6 +72,11 @@ export interface Schema {
    * whose names are not stemmed.
    */
   analysis?: { fields: readonly string[]; languageFacet: string };
+  /**
+   * The numeric fields that hold a document's point in WGS84 degrees, for geographic filters
+   * and the distance order (geo.ts). Absent: the kind has no points.
+   */
+  geo?: { latitude: string; longitude: string };
 }
 
 /** Every field name a query may use under this schema, for `parseQuery(text, { fields })`. */
@@ -113,5 +118,8 @@ export function validateSchema(schema: Schema): void {
     if (!schema.text.some((t) => t.name === f)) throw new Error(`schema ${schema.kind}: analysed field ${f} is no text field`);
   if (schema.analysis && !schema.facets.includes(schema.analysis.languageFacet))
     throw new Error(`schema ${schema.kind}: language facet ${schema.analysis.languageFacet} is no facet`);
+  if (schema.geo)
+    for (const f of [schema.geo.latitude, schema.geo.longitude])
+      if (!schema.numbers.some((n) => n.name === f)) throw new Error(`schema ${schema.kind}: geo field ${f} is no numeric field`);
   for (const f of schema.text) if (!(f.weight > 0)) throw new Error(`schema ${schema.kind}: weight of ${f.name} must be > 0`);
 }

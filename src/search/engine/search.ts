@@ -21,6 +21,7 @@ import { hasAny } from './filterCounts.js';
 import { mergePages, shardHits, sumCounts, type FacetPart, type SearchPart, type ShardHit } from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
+import { checkShape, inShape, pointColumns } from './geo.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import { MAX_TOP, topCandidates, topQuery } from './topScores.js';
 import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
@@ -51,7 +52,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   // and its page is found among candidates; the hits are made only when something needs them.
   const kept = keptFilter(ix, req);
   let memo: Hits | undefined;
-  const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters));
+  const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters, req.geo));
   let total: number;
   if (kept === undefined) total = allHits().docs.length;
   else {
@@ -74,7 +75,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   if (top !== undefined) {
     ordered = topCandidates(ix, req.query, top, allHits().docs, skip + req.rows, clock);
     // a word that may be a compound: scored whole, as before
-    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters);
+    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters, req.geo);
   } else if (kept !== undefined) ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint, kept.keep);
   else {
     const h = allHits();
@@ -125,7 +126,8 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   };
   if (req.spellcheck) {
     // only a query that finds too little pays for it (docs/search-engine.md "Spellcheck")
-    const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters).docs.length;
+    const count = (query: typeof req.query) =>
+      filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters, req.geo).docs.length;
     result.correctedQuery =
       result.total < req.spellcheck.minHits
         ? correctQuery(ix, req.query, req.spellcheck, result.total, count, Object.keys(req.filters ?? {}).length > 0, clock)
@@ -175,7 +177,7 @@ export function runSearchPart(
   const ev = new Evaluator(ix, scoring && top === undefined, clock, limits);
   const kept = keptFilter(ix, req);
   let memo: Hits | undefined;
-  const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters));
+  const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters, req.geo));
   const total = (kept === undefined ? undefined : ix.filterCounts.total(kept.f, kept.ids)) ?? allHits().docs.length;
   const facets = (req.facets ?? []).map((fr) => facetPart(ix, fr, total, allHits, clock, shard, shards));
   const tierMemo = new Map<SearchRequest['query'], Uint32Array>();
@@ -188,7 +190,7 @@ export function runSearchPart(
   let ordered: Hits | undefined;
   if (top !== undefined) {
     ordered = topCandidates(ix, req.query, top, allHits().docs, skip + req.rows, clock);
-    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters);
+    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters, req.geo);
   } else if (kept !== undefined) ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint, kept.keep);
   else {
     const h = allHits();
@@ -220,7 +222,8 @@ export function runSearchPart(
   }
   out.matchedTerms = matchedTerms;
   if (req.spellcheck) {
-    const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters).docs.length;
+    const count = (query: typeof req.query) =>
+      filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters, req.geo).docs.length;
     out.correctedQuery =
       total < req.spellcheck.minHits
         ? correctQuery(ix, req.query, req.spellcheck, total, count, Object.keys(req.filters ?? {}).length > 0, clock)
@@ -329,14 +332,38 @@ function byRankCandidates(
   return { docs, scores: scoring ? zeros(docs.length) : null };
 }
 
-/** The hits of a query with the request's facet filters. */
-function filtered(ix: SearchIndex, ev: Evaluator, query: SearchRequest['query'], filters: SearchRequest['filters']): Hits {
+/** The hits of a query with the request's facet filters and geographic shapes. */
+function filtered(
+  ix: SearchIndex,
+  ev: Evaluator,
+  query: SearchRequest['query'],
+  filters: SearchRequest['filters'],
+  geo: SearchRequest['geo'],
+): Hits {
   const clauses = Object.entries(filters ?? {}).map(([facet, values]) => {
     const f = facetIndex(ix, facet);
     const col = ix.facets[f]!;
     return { f, ids: values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined) };
   });
-  return ev.evaluateFiltered(query, clauses);
+  const hits = ev.evaluateFiltered(query, clauses);
+  if (geo === undefined || geo.length === 0) return hits;
+  for (const shape of geo) checkShape(shape);
+  const [lat, lon] = pointColumns(ix);
+  const keep = (d: number) => {
+    const y = lat[d]!;
+    const x = lon[d]!;
+    if (y !== y || x !== x) return false; // NaN: no point
+    for (const shape of geo) if (!inShape(shape, y, x)) return false;
+    return true;
+  };
+  const docs: number[] = [];
+  const scores: number[] | null = hits.scores ? [] : null;
+  for (let i = 0; i < hits.docs.length; i++) {
+    if (!keep(hits.docs[i]!)) continue;
+    docs.push(hits.docs[i]!);
+    scores?.push(hits.scores![i]!);
+  }
+  return { docs: Uint32Array.from(docs), scores: scores && Float64Array.from(scores) };
 }
 
 function checkSpellcheck(req: SearchRequest): void {
@@ -366,7 +393,9 @@ export function fingerprintOf(req: SearchRequest): string {
   const filters = Object.entries(req.filters ?? {})
     .map(([k, v]) => [k, [...v].sort(compareCodePoints)] as const)
     .sort((a, b) => compareCodePoints(a[0], b[0]));
-  const text = JSON.stringify([req.query, filters, req.sort]);
+  const text = JSON.stringify(
+    req.geo === undefined || req.geo.length === 0 ? [req.query, filters, req.sort] : [req.query, filters, req.sort, req.geo],
+  );
   return `${hashString(text).toString(36)}.${hashString2(text).toString(36)}`;
 }
 
@@ -379,7 +408,8 @@ interface KeptFilter {
 
 /** The request's one facet filter when the query is `*:*` and the filter knows a value; else undefined. */
 function keptFilter(ix: SearchIndex, req: SearchRequest): KeptFilter | undefined {
-  if (req.query.kind !== 'all') return undefined;
+  // the kept counts are of the filter alone: a geographic shape keeps fewer
+  if (req.query.kind !== 'all' || (req.geo?.length ?? 0) > 0) return undefined;
   const entries = Object.entries(req.filters ?? {});
   if (entries.length !== 1) return undefined;
   const [facet, values] = entries[0]!;

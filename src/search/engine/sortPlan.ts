@@ -15,6 +15,7 @@ import type { QueryNode } from '../../query/ast.js';
 import { tokens } from './fold.js';
 import { SearchRequestError } from './errors.js';
 import type { Hits } from './evaluate.js';
+import { checkShape, distanceKm, pointColumns } from './geo.js';
 import { isZeros } from './hits.js';
 import { compareCodePoints, hashString, mix32, numberComponent, type Component, type CursorValue, type TieKey } from './order.js';
 import type { RankedStrings } from './ranks.js';
@@ -138,6 +139,24 @@ export function sortPlan(
         of: (v) => (v === null ? Infinity : Number(v)),
       };
       return plan([numberComponent(rnd, false), byId(false)], coarse);
+    }
+    case 'distance': {
+      // Each hit's distance once (NaN: no point, last in either direction), then the id.
+      checkShape({ kind: 'circle', lat: sort.lat, lon: sort.lon, km: 0 });
+      const [lat, lon] = pointColumns(ix);
+      const dist = new Float64Array(n);
+      for (let h = 0; h < n; h++) {
+        const d = docs[h]!;
+        dist[h] = lat[d]! === lat[d]! && lon[d]! === lon[d]! ? distanceKm(sort.lat, sort.lon, lat[d], lon[d]) : NaN;
+      }
+      const sign = sort.descending ? -1 : 1;
+      const coarse: Coarse = {
+        fill: (keys) => {
+          for (let h = 0; h < n; h++) keys[h] = dist[h]! === dist[h]! ? sign * dist[h]! : Infinity;
+        },
+        of: (v) => (v === null ? Infinity : sign * Number(v)),
+      };
+      return plan([numberComponent((h) => dist[h]!, sort.descending), byId(false)], coarse);
     }
     case 'relevance':
       return relevancePlan(ix, query, hits, key, byId, plan);

@@ -3,6 +3,7 @@
  * cross a worker thread boundary (structured clone), so no classes and no functions.
  */
 import type { QueryNode } from '../../query/ast.js';
+import type { GeoShape } from './geo.js';
 
 /** A stored field's value, as Solr's `fl` shows it. */
 export type StoredValue = string | number | string[];
@@ -38,6 +39,8 @@ export type SearchSort =
   | { kind: 'key'; key: string; descending: boolean }
   | { kind: 'random'; seed: string }
   | { kind: 'id'; descending: boolean }
+  /** By the distance of each hit's point from a point (the schema's `geo`; geo.ts), documents without a point last, then id. */
+  | { kind: 'distance'; lat: number; lon: number; descending: boolean }
   | {
       kind: 'tiers';
       exact: boolean;
@@ -59,6 +62,8 @@ export interface SearchRequest {
   query: QueryNode<string>;
   /** Facet filters: values of one facet are OR-ed, facets AND-ed. */
   filters?: Readonly<Record<string, readonly string[]>>;
+  /** Shapes each hit's point must lie in (the schema's `geo`; geo.ts), AND-ed with the query and the filters. */
+  geo?: readonly GeoShape[];
   facets?: readonly FacetRequest[];
   sort: SearchSort;
   /** Ignored with a cursor. */

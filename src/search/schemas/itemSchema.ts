@@ -1,7 +1,7 @@
 /**
  * The schema of items (GET /search, the Solr route): see the comment on itemSchema.
  */
-import { ITEM_FACETS } from '../../domain/itemFacets.js';
+import { ITEM_FACETS, STORED_ITEM_FACETS } from '../../domain/itemFacets.js';
 import type { Schema } from '../engine/schema.js';
 
 /**
@@ -34,7 +34,11 @@ export const itemSchema: Schema = {
   numbers: [
     { name: 'begin_time', example: 'begin_time:[680000 TO 690000]' },
     { name: 'end_time', example: 'end_time:[680000 TO 690000]' },
+    // the item's point (docs/search.md "Geography"): latitude and longitude in degrees
+    { name: 'geocode_0_coordinate', example: 'geocode_0_coordinate:[50 TO 52]', values: 'latitudes in decimal degrees' },
+    { name: 'geocode_1_coordinate', example: 'geocode_1_coordinate:[6 TO 15]', values: 'longitudes in decimal degrees' },
   ],
+  geo: { latitude: 'geocode_0_coordinate', longitude: 'geocode_1_coordinate' },
   sortKeys: [
     { name: 'title', type: 'string' },
     { name: 'begin_time', type: 'number' },
@@ -52,7 +56,7 @@ export const itemSchema: Schema = {
     'type',
     'latitude',
     'longitude',
-    ...ITEM_FACETS,
+    ...STORED_ITEM_FACETS,
     'begin_time',
     'end_time',
   ],
