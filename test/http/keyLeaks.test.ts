@@ -389,7 +389,7 @@ for (const backend of BACKENDS) {
         rowsX.body,
         solrError(
           { q: '*:*', rows: 'x' },
-          "The query parameter 'api_key' is not one this operation takes, so it would be ignored. Its parameters: q, fq, fl, rows, start, sort, facet, facet.field, facet.limit, facet.mincount, facet.sort, cursorMark, wt, q.op, spellcheck, spellcheck.minHits, defType, qf, pf, mm (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json.",
+          "The query parameter 'api_key' is not one this operation takes, so it would be ignored. Its parameters: q, fq, fl, rows, start, sort, facet, facet.field, facet.limit, facet.mincount, facet.sort, cursorMark, wt, q.op, spellcheck, spellcheck.minHits, defType, qf, pf, mm, pt, sfield, d (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json.",
         ),
       );
       const flKey = await get(`/search/index/search/select?q=*:*&fl=${t.key}`);
@@ -407,7 +407,7 @@ for (const backend of BACKENDS) {
         bare.body,
         solrError(
           { q: '*:*', rows: '0', '[redacted]': '' },
-          "The query parameter (its name is not shown: it is not a plain name of at most 32 letters, digits, '_', '.', '-') is not one this operation takes, so it would be ignored. Its parameters: q, fq, fl, rows, start, sort, facet, facet.field, facet.limit, facet.mincount, facet.sort, cursorMark, wt, q.op, spellcheck, spellcheck.minHits, defType, qf, pf, mm (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json.",
+          "The query parameter (its name is not shown: it is not a plain name of at most 32 letters, digits, '_', '.', '-') is not one this operation takes, so it would be ignored. Its parameters: q, fq, fl, rows, start, sort, facet, facet.field, facet.limit, facet.mincount, facet.sort, cursorMark, wt, q.op, spellcheck, spellcheck.minHits, defType, qf, pf, mm, pt, sfield, d (and oauth_consumer_key). Check the spelling (names are case-sensitive), or see /openapi.json.",
         ),
       );
       // (c) The key used as the id.
