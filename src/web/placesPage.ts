@@ -66,20 +66,21 @@ export async function placesPage(deps: PageDeps, req: PageRequest): Promise<Page
     return { value: v.value, lat, lon, count: v.count, km: point ? distanceKm(point.lat, point.lon, lat, lon) : undefined };
   });
   if (point) points = points.sort((a, b) => a.km! - b.km! || b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_PLACES);
-  const names = await Promise.all(
-    points.map(async (p) => {
-      const named = await engine({
-        kind: 'item',
-        request: {
-          ...base,
-          geo: [],
-          filters: { ...filters, geocode: [p.value] },
-          facets: [{ field: 'place_fct', limit: 1, mincount: 1, sort: 'count' }],
-        },
-      });
-      return named.facets[0]?.values[0]?.value ?? '';
-    }),
-  );
+  // One after the other: a keyless page must not put up to MAX_PLACES searches in front of
+  // everyone else's at once, nor meet its own with a busy 503 (docs/decisions.md "Bounded searches").
+  const names: string[] = [];
+  for (const p of points) {
+    const named = await engine({
+      kind: 'item',
+      request: {
+        ...base,
+        geo: [],
+        filters: { ...filters, geocode: [p.value] },
+        facets: [{ field: 'place_fct', limit: 1, mincount: 1, sort: 'count' }],
+      },
+    });
+    names.push(named.facets[0]?.values[0]?.value ?? '');
+  }
   const places = points.map((p, i) => ({
     name: names[i] || p.value,
     coordinates: `${p.lat.toLocaleString(f.lang, { maximumFractionDigits: 5 })}, ${p.lon.toLocaleString(f.lang, { maximumFractionDigits: 5 })}`,
