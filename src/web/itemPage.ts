@@ -130,20 +130,33 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
   };
 }
 
+/** GND URIs of one record looked up at most: a record naming more links the rest to a search. */
+const MAX_LINKED_PERSONS = 200;
+
 /**
  * Links of names and subjects: a person page for each GND URI of a person the store holds
- * (one lookup each, as the person page makes), a search for anything else.
+ * (one search for all of them, whatever the number of names), a search for anything else.
  */
 async function fieldLinks(deps: PageDeps, resources: readonly string[], link: (path: string) => string): Promise<FieldLinks> {
   const persons = new Map<string, string>();
+  const gndOf = new Map<string, string>();
   for (const uri of new Set(resources)) {
     const gnd = GND_PERSON.exec(uri)?.[1]?.toUpperCase();
-    if (gnd === undefined) continue;
+    if (gnd !== undefined && gndOf.size < MAX_LINKED_PERSONS) gndOf.set(uri, gnd);
+  }
+  if (gndOf.size > 0) {
+    const wanted = [...new Set(gndOf.values())].map((gnd) => gndUri(gnd));
     const found = await deps.engine({
       kind: 'person',
-      request: { query: { kind: 'term', field: 'id', text: gndUri(gnd) }, sort: { kind: 'relevance' }, offset: 0, rows: 0 },
+      request: {
+        query: { kind: 'or', children: wanted.map((text) => ({ kind: 'term' as const, field: 'id', text })) },
+        sort: { kind: 'id', descending: false },
+        offset: 0,
+        rows: wanted.length,
+      },
     });
-    if (found.total > 0) persons.set(uri, link(`/person/${encodeURIComponent(gnd)}`));
+    const held = new Set(found.ids);
+    for (const [uri, gnd] of gndOf) if (held.has(gndUri(gnd))) persons.set(uri, link(`/person/${encodeURIComponent(gnd)}`));
   }
   return {
     person: (uri) => persons.get(uri),
