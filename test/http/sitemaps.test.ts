@@ -19,15 +19,31 @@ const DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const IDS = ['B1', 'a1', 'A2', 'C3', 'BLOCKED'];
 const GND = ['http://d-nb.info/gnd/118540238', 'http://d-nb.info/gnd/11871791X', 'http://d-nb.info/gnd/4005728-8'];
 
+/** When the persons of `withApp` were stored: their lastmod lies between (to the second). */
+let personsFrom = 0;
+let personsUntil = 0;
+
+/** The lastmods of a page, each checked to be a time the persons were stored. */
+function personLastmods(body: string): string[] {
+  const all = [...body.matchAll(/<lastmod>([^<]+)<\/lastmod>/g)].map((m) => m[1]!);
+  for (const l of all) {
+    const at = Date.parse(l);
+    assert.ok(at >= personsFrom && at <= personsUntil, `${l} is when the persons were stored`);
+  }
+  return all;
+}
+
 async function withApp(backend: (typeof BACKENDS)[number], pageSize: number, run: (t: TestApp) => Promise<void>): Promise<void> {
   const t = await startTestApp(backend, {
     load: [writePackages(IDS.map((id) => ({ id, title: `Title of ${id}` })))],
     flags: { web: { sitemapPageSize: pageSize } },
   });
   try {
+    personsFrom = Math.floor(Date.now() / 1000) * 1000;
     await t.store.upsertPersons(
       [...GND, 'http://viaf.org/viaf/24602065'].map((id) => preparePerson({ id, type: 'person', preferredName: id, variantName: [] })),
     );
+    personsUntil = Date.now();
     assert.ok(await t.store.blockItem('BLOCKED', 'test'));
     await run(t);
   } finally {
@@ -64,14 +80,20 @@ for (const backend of BACKENDS) {
       const newest = (x: string, y: string) => (x > y ? x : y);
       const index = await t.app.inject({ url: '/sitemap.xml' });
       assert.equal(index.statusCode, 200);
+      const [p1, p2] = personLastmods(index.body.slice(index.body.indexOf('persons-1.xml')));
+      const [g1, g2, g3] = personLastmods((await t.app.inject({ url: '/sitemap/persons-1.xml' })).body).concat(
+        personLastmods((await t.app.inject({ url: '/sitemap/persons-2.xml' })).body),
+      );
+      assert.equal(p1, newest(g1!, g2!));
+      assert.equal(p2, g3);
       assert.equal(index.headers['content-type'], 'application/xml; charset=utf-8');
       assert.equal(
         index.body,
         `${DECL}<sitemapindex xmlns="${NS}">\n` +
           `<sitemap><loc>${ORIGIN}/sitemap/items-1.xml</loc><lastmod>${newest(a2!, b1!)}</lastmod></sitemap>\n` +
           `<sitemap><loc>${ORIGIN}/sitemap/items-2.xml</loc><lastmod>${newest(c3!, a1!)}</lastmod></sitemap>\n` +
-          `<sitemap><loc>${ORIGIN}/sitemap/persons-1.xml</loc></sitemap>\n` +
-          `<sitemap><loc>${ORIGIN}/sitemap/persons-2.xml</loc></sitemap>\n` +
+          `<sitemap><loc>${ORIGIN}/sitemap/persons-1.xml</loc><lastmod>${p1}</lastmod></sitemap>\n` +
+          `<sitemap><loc>${ORIGIN}/sitemap/persons-2.xml</loc><lastmod>${p2}</lastmod></sitemap>\n` +
           '</sitemapindex>\n',
       );
       assertSitemapXml(index.body, 'sitemapindex');
@@ -79,8 +101,10 @@ for (const backend of BACKENDS) {
       const pages: Record<string, string> = {
         'items-1.xml': `<url><loc>${ORIGIN}/item/A2</loc><lastmod>${a2}</lastmod></url>\n<url><loc>${ORIGIN}/item/B1</loc><lastmod>${b1}</lastmod></url>\n`,
         'items-2.xml': `<url><loc>${ORIGIN}/item/C3</loc><lastmod>${c3}</lastmod></url>\n<url><loc>${ORIGIN}/item/a1</loc><lastmod>${a1}</lastmod></url>\n`,
-        'persons-1.xml': `<url><loc>${ORIGIN}/person/118540238</loc></url>\n<url><loc>${ORIGIN}/person/11871791X</loc></url>\n`,
-        'persons-2.xml': `<url><loc>${ORIGIN}/person/4005728-8</loc></url>\n`,
+        'persons-1.xml':
+          `<url><loc>${ORIGIN}/person/118540238</loc><lastmod>${g1}</lastmod></url>\n` +
+          `<url><loc>${ORIGIN}/person/11871791X</loc><lastmod>${g2}</lastmod></url>\n`,
+        'persons-2.xml': `<url><loc>${ORIGIN}/person/4005728-8</loc><lastmod>${g3}</lastmod></url>\n`,
       };
       for (const [name, urls] of Object.entries(pages)) {
         for (const url of [`/sitemap/${name}`, `/2/sitemap/${name}`]) {
@@ -122,6 +146,17 @@ for (const backend of BACKENDS) {
         await locs('/sitemap/items-2.xml'),
         ['C3', 'a1'].map((id) => `${ORIGIN}/item/${id}`),
       );
+
+      // A person's lastmod moves when its record changes, and only then.
+      const stamp = async () => (await t.store.listSitemapEntries('person', { from: GND[0]!, limit: 1 }))[0]!.lastModified!.getTime();
+      const first = await stamp();
+      const goethe = (name: string) => preparePerson({ id: GND[0]!, type: 'person', preferredName: name, variantName: [] });
+      await t.store.upsertPersons([goethe(GND[0]!)]);
+      assert.equal(await stamp(), first, 'an unchanged record keeps its time');
+      while (Date.now() <= first) await new Promise((r) => setImmediate(r));
+      await t.store.upsertPersons([goethe('Goethe, Johann Wolfgang von')]);
+      const changed = await stamp();
+      assert.ok(changed > first, 'a changed record gets a later time');
     }));
 
   test(`${b} unknown sitemaps are a 404 in the catalog's form; no key is needed; a bad Host is a 400`, () =>

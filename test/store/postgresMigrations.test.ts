@@ -79,10 +79,10 @@ test('[postgres] migration 2 gives every item of a store at schema 1 its stored 
     }
     // Migration 6 computes them again: stale ones, as schema 5 left them, give way to the new.
     await client.query(`UPDATE item_fields SET doc = '{"stale":true}'`);
-    await client.query('DELETE FROM schema_migrations WHERE version = 6');
+    await client.query('DELETE FROM schema_migrations WHERE version >= 6');
     const again = createPool({ url: db.url, max: 1 });
     try {
-      assert.deepEqual(await migratePostgres(again, db.url), { from: 5, to: 6 });
+      assert.deepEqual(await migratePostgres(again, db.url), { from: 5, to: SCHEMA_VERSION });
     } finally {
       await again.end();
     }

@@ -174,7 +174,8 @@ test('[sqlite] migration 9 drops the old person search tables and keeps each per
         'persons_update_search',
       ]);
       const columns = after.prepare("SELECT name FROM pragma_table_info('persons') ORDER BY cid").pluck().all();
-      assert.deepEqual(columns, ['rowid', 'id', 'doc', 'digest', 'item_count', 'gender']);
+      // updated_at: migration 16, for the sitemap's lastmod.
+      assert.deepEqual(columns, ['rowid', 'id', 'doc', 'digest', 'item_count', 'gender', 'updated_at']);
     } finally {
       after.close();
     }

@@ -56,7 +56,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
   { name: 'blocked_items', columns: ['id', 'reason', 'blocked_at'], key: ['id'] },
   {
     name: 'persons',
-    columns: ['num', 'id', 'doc', 'digest', 'gender', 'item_count'],
+    columns: ['num', 'id', 'doc', 'digest', 'gender', 'item_count', 'updated_at'],
     key: ['num'],
   },
   // Hashes only: the keys themselves are never stored anywhere.

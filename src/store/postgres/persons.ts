@@ -59,19 +59,19 @@ export class PgPersons {
     // No statement where there is nothing to write: each fires the data_version trigger.
     if (changed.length > 0) {
       await db.query(
-        `UPDATE persons p SET doc = u.doc, digest = u.digest, gender = u.gender
+        `UPDATE persons p SET doc = u.doc, digest = u.digest, gender = u.gender, updated_at = $5
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(id, doc, digest, gender) WHERE p.id = u.id`,
-        columns(changed),
+        [...columns(changed), Date.now()],
       );
       result.updated += changed.length;
     }
     if (added.length > 0) {
       await db.query(
-        `INSERT INTO persons (id, doc, digest, gender, item_count)
-         SELECT u.id, u.doc, u.digest, u.gender, (SELECT count(*) FROM item_refs r WHERE r.uri = u.id)
+        `INSERT INTO persons (id, doc, digest, gender, item_count, updated_at)
+         SELECT u.id, u.doc, u.digest, u.gender, (SELECT count(*) FROM item_refs r WHERE r.uri = u.id), $5
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(id, doc, digest, gender, ord)
          ORDER BY u.ord`,
-        columns(added),
+        [...columns(added), Date.now()],
       );
       result.inserted += added.length;
     }
@@ -104,10 +104,11 @@ export class PgItemRefs {
   async recountAll(db: Queryable, uris: Set<string>): Promise<number> {
     if (uris.size === 0) return 0;
     const { rowCount } = await db.query(
-      `UPDATE persons p SET item_count = c.n
+      // The person's page lists its items, so a new count is a change of the page (its sitemap lastmod).
+      `UPDATE persons p SET item_count = c.n, updated_at = $2
        FROM (SELECT u.uri, (SELECT count(*) FROM item_refs r WHERE r.uri = u.uri) AS n FROM unnest($1::text[]) AS u(uri)) c
        WHERE p.id = c.uri AND p.item_count <> c.n`,
-      [[...uris]],
+      [[...uris], Date.now()],
     );
     return rowCount ?? 0;
   }

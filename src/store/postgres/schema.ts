@@ -306,6 +306,8 @@ export const MIGRATIONS: readonly Migration[] = [
       after = Number(rows[rows.length - 1]!.item);
     }
   },
+  // 7: when a person's page last changed, as SQLite's migration 16 (docs/sitemaps.md).
+  `ALTER TABLE persons ADD COLUMN IF NOT EXISTS updated_at bigint;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -16,12 +16,12 @@ const PAGES: Record<SitemapKind, string> = {
   item: `SELECT min(id) AS first_id, count(*)::int AS n, max(updated_at) AS last
          FROM (SELECT i.id, i.updated_at, (row_number() OVER (ORDER BY i.id) - 1) / $1 AS bucket ${SERVED_ITEMS}) pages
          GROUP BY bucket ORDER BY bucket`,
-  person: `SELECT min(id) AS first_id, count(*)::int AS n, NULL::bigint AS last
-           FROM (SELECT i.id, (row_number() OVER (ORDER BY i.id) - 1) / $1 AS bucket ${GND_PERSONS}) pages
+  person: `SELECT min(id) AS first_id, count(*)::int AS n, max(updated_at) AS last
+           FROM (SELECT i.id, i.updated_at, (row_number() OVER (ORDER BY i.id) - 1) / $1 AS bucket ${GND_PERSONS}) pages
            GROUP BY bucket ORDER BY bucket`,
 };
 
-const COLUMNS: Record<SitemapKind, string> = { item: 'i.id, i.updated_at', person: 'i.id, NULL::bigint AS updated_at' };
+const COLUMNS: Record<SitemapKind, string> = { item: 'i.id, i.updated_at', person: 'i.id, i.updated_at' };
 
 export class PgSitemap {
   constructor(private readonly pool: pg.Pool) {}

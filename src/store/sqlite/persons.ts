@@ -16,12 +16,13 @@ export class SqlitePersonWriter {
   constructor(db: Database, onChange: () => void) {
     this.existing = db.prepare('SELECT rowid, digest FROM persons WHERE id = ?');
     this.insert = db.prepare(`
-      INSERT INTO persons (id, doc, digest, gender, item_count)
-      VALUES (@id, @doc, @digest, @gender, (SELECT count(*) FROM item_refs WHERE uri = @id))`);
-    this.update = db.prepare('UPDATE persons SET doc = @doc, digest = @digest, gender = @gender WHERE rowid = @rowid');
+      INSERT INTO persons (id, doc, digest, gender, item_count, updated_at)
+      VALUES (@id, @doc, @digest, @gender, (SELECT count(*) FROM item_refs WHERE uri = @id), @now)`);
+    this.update = db.prepare('UPDATE persons SET doc = @doc, digest = @digest, gender = @gender, updated_at = @now WHERE rowid = @rowid');
     this.count = db.prepare('SELECT count(*) AS n FROM persons');
     this.upsertMany = db.transaction((persons: readonly PreparedPerson[]) => {
       const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
+      const now = Date.now();
       for (const person of persons) {
         const old = this.existing.get(person.id);
         if (old?.digest === person.digest) {
@@ -29,10 +30,10 @@ export class SqlitePersonWriter {
           continue;
         }
         if (old) {
-          this.update.run({ ...row(person), rowid: old.rowid });
+          this.update.run({ ...row(person), now, rowid: old.rowid });
           result.updated++;
         } else {
-          this.insert.run(row(person));
+          this.insert.run({ ...row(person), now });
           result.inserted++;
         }
       }
@@ -73,7 +74,7 @@ export class SqliteItemRefs {
     this.insert = db.prepare('INSERT OR IGNORE INTO item_refs (uri, item_id) VALUES (?, ?)');
     // Only rows whose count really moves: an unchanged count must not feed the search a change.
     this.recount = db.prepare(`
-      UPDATE persons SET item_count = (SELECT count(*) FROM item_refs WHERE uri = @uri)
+      UPDATE persons SET item_count = (SELECT count(*) FROM item_refs WHERE uri = @uri), updated_at = @now
       WHERE id = @uri AND item_count <> (SELECT count(*) FROM item_refs WHERE uri = @uri)`);
   }
 
@@ -90,7 +91,9 @@ export class SqliteItemRefs {
   /** Returns how many persons' counts changed. */
   recountAll(uris: Iterable<string>): number {
     let changed = 0;
-    for (const uri of uris) changed += this.recount.run({ uri }).changes;
+    // The person's page lists its items, so a new count is a change of the page (its sitemap lastmod).
+    const now = Date.now();
+    for (const uri of uris) changed += this.recount.run({ uri, now }).changes;
     return changed;
   }
 }

@@ -406,6 +406,14 @@ export const MIGRATIONS: readonly Migration[] = [
       after = rows[rows.length - 1]!.item;
     }
   },
+  // 16: when a person's page last changed (its record or its count of items), for the
+  // sitemap's <lastmod> (docs/sitemaps.md). Persons stored before are left without one: the
+  // store does not know when they changed, and a wrong date is worse than none.
+  // Added only where missing, so that a step run again over it (a test of migration 15) holds.
+  (db) => {
+    const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('persons')").all();
+    if (!columns.some((c) => c.name === 'updated_at')) db.exec('ALTER TABLE persons ADD COLUMN updated_at INTEGER');
+  },
 ];
 
 /**

@@ -25,12 +25,12 @@ export class SqliteSitemap {
          GROUP BY bucket ORDER BY bucket`,
       ),
       person: db.prepare(
-        `SELECT min(id) AS first_id, count(*) AS n, NULL AS last
-         FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1) / CAST(? AS INTEGER) AS bucket ${GND_PERSONS})
+        `SELECT min(id) AS first_id, count(*) AS n, max(updated_at) AS last
+         FROM (SELECT id, updated_at, (row_number() OVER (ORDER BY id) - 1) / CAST(? AS INTEGER) AS bucket ${GND_PERSONS})
          GROUP BY bucket ORDER BY bucket`,
       ),
     };
-    const select = { item: `SELECT id, updated_at ${SERVED_ITEMS}`, person: `SELECT id, NULL AS updated_at ${GND_PERSONS}` };
+    const select = { item: `SELECT id, updated_at ${SERVED_ITEMS}`, person: `SELECT id, updated_at ${GND_PERSONS}` };
     const statements = (kind: SitemapKind) =>
       Object.fromEntries(
         ['>=', '>'].flatMap((op) => [
