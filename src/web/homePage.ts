@@ -73,6 +73,10 @@ export async function homePage(deps: PageDeps, req: PageRequest, now = new Date(
     html: render('home', {
       ...f,
       bigSearch: true,
+      description: format(f.t.homeDescription, {
+        items: items.total.toLocaleString(f.lang),
+        persons: persons.total.toLocaleString(f.lang),
+      }),
       itemCount: items.total,
       personCount: persons.total,
       persons: f.link('/persons'),

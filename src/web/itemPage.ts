@@ -25,7 +25,7 @@ const DOWNLOADS = [
 ] as const;
 
 /** The scripts of the viewer (our own files; docs/pages.md "Viewer"). */
-const VIEWER_SCRIPTS = ['/assets/openseadragon.min.js', '/assets/viewer.js'];
+const VIEWER_SCRIPTS = ['/assets/viewer.js'];
 
 const GND_PERSON = /^https?:\/\/d-nb\.info\/gnd\/([0-9][0-9Xx-]*)$/;
 

@@ -72,8 +72,8 @@ const home = `<% layout('@layout') %>
 <section aria-labelledby="pictures">
   <h2 id="pictures"><%= it.t.withImages %></h2>
   <ul class="tiles">
-<% it.pictures.forEach(function (hit) { %>
-<%~ include('@tile', { hit: hit }) %>
+<% it.pictures.forEach(function (hit, i) { %>
+<%~ include('@tile', { hit: hit, eager: i < 4 }) %>
 <% }) %>
   </ul>
   <p class="more"><a href="<%= it.pictureSearch %>"><%= it.t.showAll %><span class="visually-hidden">: <%= it.t.withImages %></span></a></p>
@@ -149,6 +149,8 @@ const layout = `<!DOCTYPE html>
 <meta property="og:image" content="<%= it.meta.image %>">
 <% } %>
 <script type="application/ld+json"><%~ it.meta.jsonLd %></script>
+<% } else { %>
+<meta name="description" content="<%= it.description || it.t.intro %>">
 <% } %>
 <% (it.alternates || []).forEach(function (a) { %>
 <link rel="alternate" type="<%= a.type %>" href="<%= a.href %>">

@@ -18,9 +18,17 @@ export async function treePage(deps: PageDeps, id: string, req: PageRequest): Pr
   const path: Array<{ id: string; label: string }> =
     ancestry.nodes.length > 0 ? [...ancestry.nodes].reverse().slice(-TREE_LEVELS) : [{ id, label: await titleOf(store, id) }];
   const root = await treeOf(store, path, TREE_ROWS);
+  const itemLabel = path[path.length - 1]!.label || id;
   return {
     status: 200,
-    html: render('tree', { ...f, root, itemPath, itemHref: f.link(itemPath(id)), itemLabel: path[path.length - 1]!.label || id }),
+    html: render('tree', {
+      ...f,
+      root,
+      itemPath,
+      itemHref: f.link(itemPath(id)),
+      itemLabel,
+      description: format(f.t.treeDescription, { title: itemLabel }),
+    }),
   };
 }
 

@@ -245,10 +245,17 @@ test('pictures of records built from EDM load from their origin, which the CSP a
   await local.page.close();
 });
 
-test('the viewer opens from our manifest, with OpenSeadragon from our origin, and paints the picture', async () => {
+test('a picture opens the viewer, from our manifest, with OpenSeadragon from our origin, and it paints the picture', async () => {
   const { page, refused, requested } = await open('/item/EDMLOCAL');
   const viewer = page.locator('section.viewer');
+  // Nothing of the viewer until a picture is opened (docs/pages.md "Viewer").
+  assert.equal(await viewer.isVisible(), false);
+  assert.ok(!requested.includes(`${base}/assets/openseadragon.min.js`), 'OpenSeadragon not loaded before it is needed');
+  assert.ok(!requested.includes(`${base}/item/EDMLOCAL/iiif`), 'the manifest not read before it is needed');
+  // A picture of the page opens in the viewer instead of as a file.
+  await page.locator('.media a.pic').click();
   await viewer.waitFor({ state: 'visible' });
+  assert.equal(page.url(), `${base}/item/EDMLOCAL`);
   await page.waitForSelector('section.viewer[data-loaded="true"]');
   // OpenSeadragon draws into a canvas; the middle of the picture is its grey.
   const pixel = await page.evaluate(() => {
@@ -277,12 +284,12 @@ test('the viewer opens from our manifest, with OpenSeadragon from our origin, an
   );
   // A record built from EDM: the viewer paints its pictures from their allowed origin, as the page shows them.
   const origin = await open('/item/EDMORIGIN01');
+  // The second picture opens the viewer on its own canvas.
+  await origin.page.locator('.media a.pic').nth(1).click();
   await origin.page.waitForSelector('section.viewer[data-loaded="true"]');
+  assert.equal(origin.page.url(), `${base}/item/EDMORIGIN01`);
   assert.deepEqual(origin.refused, []);
   await origin.page.close();
-  // A picture of the page opens in the viewer instead of as a file.
-  await page.locator('.media a.pic').click();
-  assert.equal(page.url(), `${base}/item/EDMLOCAL`);
   await assertAccessible(page, 'item with the viewer open');
   await page.close();
 });
