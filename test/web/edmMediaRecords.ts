@@ -19,6 +19,8 @@ export interface EdmMediaRecord {
   subject?: string;
   date?: string;
   license?: string;
+  /** A place of the object with its coordinates (dcterms:spatial to an edm:Place with wgs84_pos), for the places page. */
+  place?: { name: string; lat: string; long: string };
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
@@ -27,13 +29,14 @@ export function edmMediaXml(r: EdmMediaRecord): string {
   const cho = `http://www.deutsche-digitale-bibliothek.de/item/${r.id}`;
   const license = r.license ?? 'http://creativecommons.org/licenses/by/4.0/';
   const [first, ...views] = r.media;
+  const place = r.place && `http://example.org/place/${encodeURIComponent(r.place.name)}`;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:edm="http://www.europeana.eu/schemas/edm/" xmlns:ore="http://www.openarchives.org/ore/terms/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:skos="http://www.w3.org/2004/02/skos/core#" xmlns:ebucore="http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#">
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:edm="http://www.europeana.eu/schemas/edm/" xmlns:ore="http://www.openarchives.org/ore/terms/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:skos="http://www.w3.org/2004/02/skos/core#" xmlns:ebucore="http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#"${r.place ? ' xmlns:wgs84_pos="http://www.w3.org/2003/01/geo/wgs84_pos#"' : ''}>
   <edm:ProvidedCHO rdf:about="${cho}">
     <dc:title>${esc(r.title)}</dc:title>
-${r.creator ? `    <dc:creator rdf:resource="http://d-nb.info/gnd/${r.creator.gnd}"/>\n` : ''}${r.subject ? `    <dc:subject>${esc(r.subject)}</dc:subject>\n` : ''}${r.date ? `    <dc:date>${esc(r.date)}</dc:date>\n` : ''}    <edm:type>IMAGE</edm:type>
+${r.creator ? `    <dc:creator rdf:resource="http://d-nb.info/gnd/${r.creator.gnd}"/>\n` : ''}${r.subject ? `    <dc:subject>${esc(r.subject)}</dc:subject>\n` : ''}${r.date ? `    <dc:date>${esc(r.date)}</dc:date>\n` : ''}${place ? `    <dcterms:spatial rdf:resource="${place}"/>\n` : ''}    <edm:type>IMAGE</edm:type>
   </edm:ProvidedCHO>
-${r.creator ? `  <edm:Agent rdf:about="http://d-nb.info/gnd/${r.creator.gnd}"><skos:prefLabel>${esc(r.creator.name)}</skos:prefLabel></edm:Agent>\n` : ''}${r.media
+${r.place ? `  <edm:Place rdf:about="${place}"><skos:prefLabel>${esc(r.place.name)}</skos:prefLabel><wgs84_pos:lat>${r.place.lat}</wgs84_pos:lat><wgs84_pos:long>${r.place.long}</wgs84_pos:long></edm:Place>\n` : ''}${r.creator ? `  <edm:Agent rdf:about="http://d-nb.info/gnd/${r.creator.gnd}"><skos:prefLabel>${esc(r.creator.name)}</skos:prefLabel></edm:Agent>\n` : ''}${r.media
     .map(
       (url, i) =>
         `  <edm:WebResource rdf:about="${esc(url)}">${r.types?.[i] ? `<ebucore:hasMimeType>${r.types[i]}</ebucore:hasMimeType>` : ''}<dc:description>${esc(r.title)} ${i + 1}</dc:description></edm:WebResource>\n`,
