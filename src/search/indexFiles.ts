@@ -9,6 +9,7 @@
  * exists only once every file it names is complete on disk, and the two newest
  * generations are kept: a kill at any moment leaves the last complete index or the one
  * before it, never a torn one. A reader takes the newest manifest whose files all verify.
+ * Writers take turns (./indexWriteLock.ts), so that two never number or prune at once.
  *
  * A segment is its sections one after another, each at an offset that is a multiple of 64,
  * as the typed arrays lie in memory: a later reader can map or read a file into one
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { ImageSource, type IndexImageData, type SectionType } from './engine/indexImage.js';
 import type { SearchKind } from '../domain/searchFeed.js';
+import { withIndexWriteLock } from './indexWriteLock.js';
 
 /**
  * The format of the files. Move it whenever an index written before would read back wrong:
@@ -143,6 +145,11 @@ async function writeSegment(dir: string, file: string, kind: KindImage): Promise
  */
 export async function writeIndexes(dir: string, store: string, kinds: Record<SearchKind, KindImage>): Promise<IndexManifest> {
   await mkdir(dir, { recursive: true });
+  return withIndexWriteLock(dir, () => writeGeneration(dir, store, kinds));
+}
+
+/** writeIndexes, under the directory's write lock: the number, the files, the manifest, the pruning. */
+async function writeGeneration(dir: string, store: string, kinds: Record<SearchKind, KindImage>): Promise<IndexManifest> {
   const generation = ((await manifestsIn(dir))[0]?.generation ?? 0) + 1;
   const gen = String(generation).padStart(6, '0');
   const token = randomBytes(4).toString('hex');
