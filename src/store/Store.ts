@@ -246,8 +246,11 @@ export interface OaiRecord {
   deleted: boolean;
   /** Its setSpecs, in code point order. */
   sets: string[];
-  /** The package's cortex XML as UTF-8 bytes, when asked for and not deleted (a format decodes what it needs). */
-  body?: Buffer;
+  /**
+   * The package's cortex XML in its stored form (./bodyCodec.ts), when asked for and not
+   * deleted: a format decodes what it needs of it (the `edm` format only the package's start).
+   */
+  storedBody?: Buffer;
 }
 
 export interface OaiListQuery {

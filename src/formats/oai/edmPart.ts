@@ -73,25 +73,29 @@ function cut(body: string): string | undefined {
   return selfClosing === '/' ? `${start}/>` : `${start}>${inner}</${qname}>`;
 }
 
-const EDM_CLOSE = Buffer.from('</edm>');
+/** The end of the package's edm part: what a package's start must reach for the fast cut. */
+export const EDM_CLOSE = Buffer.from('</edm>');
+
+/**
+ * The fast cut of a package's start that reaches its first `</edm>` (the stored bytes, or
+ * only their decoded start); undefined when it does not reach it or is not of the plain
+ * shape (then give edmRdfElement the whole package). What follows the edm part cannot change
+ * what it means, and the cut checks the start as it checks a whole text.
+ */
+export function edmRdfElementOfStart(start: Buffer): string | undefined {
+  const close = start.indexOf(EDM_CLOSE);
+  return close < 0 ? undefined : cut(documentElementText(start.toString('utf8', 0, close + EDM_CLOSE.length)));
+}
 
 /**
  * The package's rdf:RDF as an element of its own (no XML declaration); undefined when the
  * package has no EDM. Given the stored bytes, only the text up to the first `</edm>` is
  * decoded for the fast cut: the edm part comes early in a package (a few KB of 10–60),
  * and a full harvest spent a third of its time decoding the rest and scanning it
- * (docs/oai-pmh.md "Speed"). What follows the edm part cannot change what it means, and the
- * cut checks the decoded prefix as it checks a whole text; any other shape decodes it all.
+ * (docs/oai-pmh.md "Speed"); any other shape decodes it all.
  */
 export function edmRdfElement(xml: string | Buffer): string | undefined {
-  if (typeof xml !== 'string') {
-    const close = xml.indexOf(EDM_CLOSE);
-    if (close >= 0) {
-      const fast = cut(documentElementText(xml.toString('utf8', 0, close + EDM_CLOSE.length)));
-      if (fast !== undefined) return fast;
-    }
-    return edmOfText(xml.toString('utf8'));
-  }
+  if (typeof xml !== 'string') return edmRdfElementOfStart(xml) ?? edmOfText(xml.toString('utf8'));
   return edmOfText(xml);
 }
 

@@ -4,7 +4,7 @@
  * Knows no HTTP: ../routes/oai.ts hands it the arguments and where the request came in.
  */
 import type { Config } from '../../config.js';
-import { edmRdfElement, documentElementText } from '../../formats/oai/edmPart.js';
+import { EDM_CLOSE, edmRdfElement, edmRdfElementOfStart, documentElementText } from '../../formats/oai/edmPart.js';
 import { OAI_DC_NS, OAI_DC_SCHEMA, oaiDcElement } from '../../formats/oai/oaiDc.js';
 import {
   element,
@@ -18,28 +18,40 @@ import {
 } from '../../formats/oai/oaiXml.js';
 import { NS } from '../../formats/namespaces.js';
 import { SECTOR_CODES } from '../bodies/institutions.js';
+import { decodeBody, decodeBodyThrough } from '../../store/bodyCodec.js';
 import { parseSetSpec } from '../../store/oaiRecords.js';
 import type { OaiRecord, Store } from '../../store/Store.js';
 import { checkRequest } from './requestArguments.js';
-import { decodeToken, encodeToken, type ListVerb, type TokenState } from './resumptionToken.js';
+import { PreparedPages, readListPage, type ListState } from './listPages.js';
+import { decodeToken, encodeToken } from './resumptionToken.js';
 
 interface Format {
   prefix: string;
   schema: string;
   namespace: string;
-  /** The metadata element of a live record (the package's UTF-8 bytes); undefined when the package cannot give it. */
-  write(body: Buffer): string | undefined;
+  /** The metadata element of a live record (its package in the stored form); undefined when the package cannot give it. */
+  write(stored: Buffer): string | undefined;
+}
+
+/**
+ * The edm element decoded from the package's start alone when that is enough: a full harvest
+ * decodes every package of the store, and most of a package follows its edm part
+ * (docs/oai-pmh.md "Speed"). Otherwise from the whole package, as before.
+ */
+function edmOfStored(stored: Buffer): string | undefined {
+  const start = decodeBodyThrough(stored, EDM_CLOSE);
+  return (start === undefined ? undefined : edmRdfElementOfStart(start)) ?? edmRdfElement(decodeBody(stored));
 }
 
 /** The package as stored, the cortex document element (no DOCTYPE ever: none is stored, and none would be passed on). */
-function cortexElement(bytes: Buffer): string | undefined {
-  const body = documentElementText(bytes.toString('utf8'));
+function cortexElement(stored: Buffer): string | undefined {
+  const body = documentElementText(decodeBody(stored).toString('utf8'));
   return /^<[A-Za-z_]/.test(body) ? body : undefined;
 }
 
 export const FORMATS: readonly Format[] = [
-  { prefix: 'edm', schema: 'http://www.europeana.eu/schemas/edm/EDM.xsd', namespace: NS.edm, write: edmRdfElement },
-  { prefix: 'oai_dc', schema: OAI_DC_SCHEMA, namespace: OAI_DC_NS, write: (body) => oaiDcElement(body.toString('utf8')) },
+  { prefix: 'edm', schema: 'http://www.europeana.eu/schemas/edm/EDM.xsd', namespace: NS.edm, write: edmOfStored },
+  { prefix: 'oai_dc', schema: OAI_DC_SCHEMA, namespace: OAI_DC_NS, write: (stored) => oaiDcElement(decodeBody(stored).toString('utf8')) },
   // No public schema describes the cortex package: its namespace stands for it (docs/oai-pmh.md "Formats").
   { prefix: 'ddb', schema: NS.cortex, namespace: NS.cortex, write: cortexElement },
 ];
@@ -61,6 +73,8 @@ export interface OaiContext {
   baseUrl: string;
   /** The host name the request was sent to, without port: the repository identifier when none is configured. */
   host: string;
+  /** Whether the client's next request comes on the same connection (HTTP keep-alive), so to this process: then a list's next page is prepared. */
+  keepAlive?: boolean;
 }
 
 export interface OaiProvider {
@@ -75,6 +89,7 @@ const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
 
 export function createOaiProvider(store: Store, config: Config): OaiProvider {
   const pageSize = config.oai.pageSize;
+  const prepared = new PreparedPages();
   let secret: Promise<string> | undefined;
   const tokenKey = (): Promise<string> => {
     if (config.oai.tokenSecret !== '') return Promise.resolve(config.oai.tokenSecret);
@@ -143,7 +158,7 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
                 'noMetadataFormats',
                 'The record is deleted: no format of it is available any more (its header is listed with status="deleted").',
               );
-            formats = FORMATS.filter((f) => f.write(record.body!) !== undefined);
+            formats = FORMATS.filter((f) => f.write(record.storedBody!) !== undefined);
             if (formats.length === 0)
               return fail('noMetadataFormats', 'The package of this record cannot be given in any format of this repository.');
           }
@@ -192,12 +207,12 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
             return respond(
               recordElement({ identifier: args.identifier!, datestamp: record.datestamp, deleted: true, sets: record.sets }, undefined),
             );
-          const metadata = format.write(record.body!);
+          const metadata = format.write(record.storedBody!);
           if (metadata === undefined)
             return fail(
               'cannotDisseminateFormat',
               `The package of this record has nothing to give as ${format.prefix}: ask for ${FORMATS.filter(
-                (f) => f.write(record.body!) !== undefined,
+                (f) => f.write(record.storedBody!) !== undefined,
               )
                 .map((f) => f.prefix)
                 .join(' or ')}.`,
@@ -208,7 +223,7 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
         }
         case 'ListIdentifiers':
         case 'ListRecords': {
-          let state: Extract<TokenState, { verb: ListVerb }>;
+          let state: ListState;
           if (args.resumptionToken !== undefined) {
             const decoded = decodeToken(args.resumptionToken, await tokenKey());
             if (decoded === undefined || decoded.verb !== verb) {
@@ -241,47 +256,32 @@ export function createOaiProvider(store: Store, config: Config): OaiProvider {
               return fail('noSetHierarchy', 'This repository has no sets yet: harvest without set.');
             return fail('noRecordsMatch', `No record is in the set ${state.set}: see ListSets for the sets here.`);
           }
-          const bodies = verb === 'ListRecords';
-          const parts: string[] = [];
-          let after = state.after;
-          let cursor = state.cursor;
-          let more = false;
-          let first = true;
-          // A page whose records all lack what the format needs (an EDM-less package asked as edm)
-          // is passed over: a list page may not be empty (the schema's minOccurs).
-          while (parts.length === 0) {
-            const records = await store.listOaiRecords({
-              after,
-              set: state.set,
-              from: state.from,
-              until: state.until,
-              limit: pageSize + 1,
-              bodies,
-            });
-            if (records.length === 0 && first)
-              return fail('noRecordsMatch', 'No record matches the combination of from, until, set and metadataPrefix.');
-            first = false;
-            const page = records.slice(0, pageSize);
-            more = records.length > pageSize;
-            for (const r of page) {
-              if (!bodies) {
-                parts.push(header(r));
-                continue;
-              }
-              const metadata = r.deleted ? undefined : format.write(r.body!);
-              if (!r.deleted && metadata === undefined) continue;
-              parts.push(
-                recordElement({ identifier: identifierOf(r.id), datestamp: r.datestamp, deleted: r.deleted, sets: r.sets }, metadata),
-              );
-            }
-            if (page.length > 0) after = page[page.length - 1]!.num;
-            cursor += page.length;
-            if (!more) break;
-          }
-          if (parts.length === 0) return fail('noRecordsMatch', `No record of this selection can be given as ${format.prefix}.`);
-          const next = more ? encodeToken({ ...state, after, cursor }, await tokenKey()) : null;
-          const resumption = more || args.resumptionToken !== undefined ? resumptionTokenElement(next, state.cursor) : '';
-          return respond(parts.join('') + resumption);
+          const element =
+            verb === 'ListIdentifiers'
+              ? header
+              : (r: OaiRecord) => {
+                  const metadata = r.deleted ? undefined : format.write(r.storedBody!);
+                  if (!r.deleted && metadata === undefined) return undefined;
+                  return recordElement(
+                    { identifier: identifierOf(r.id), datestamp: r.datestamp, deleted: r.deleted, sets: r.sets },
+                    metadata,
+                  );
+                };
+          // A page's text depends on its token and on the identifiers' prefix (the host when none is configured).
+          const keyOf = (token: string) => `${prefix} ${token}`;
+          const page =
+            (args.resumptionToken === undefined ? undefined : await prepared.take(keyOf(args.resumptionToken))) ??
+            (await readListPage(store, state, pageSize, element));
+          if (!page.matched) return fail('noRecordsMatch', 'No record matches the combination of from, until, set and metadataPrefix.');
+          if (page.body === '') return fail('noRecordsMatch', `No record of this selection can be given as ${format.prefix}.`);
+          const nextState = { ...state, after: page.after, cursor: page.cursor };
+          const next = page.more ? encodeToken(nextState, await tokenKey()) : null;
+          // The next page, prepared while the harvester reads this one, when its request will come here
+          // (on this connection, to this process).
+          if (next !== null && context.keepAlive === true)
+            prepared.prepare(keyOf(next), () => readListPage(store, nextState, pageSize, element));
+          const resumption = page.more || args.resumptionToken !== undefined ? resumptionTokenElement(next, state.cursor) : '';
+          return respond(page.body + resumption);
         }
       }
     },

@@ -8,7 +8,7 @@
  * Retry-After, which harvesters honour (section 3.1.1.2 leaves flow control to HTTP).
  */
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../errors.js';
 import type { Store } from '../../store/Store.js';
@@ -35,12 +35,13 @@ function argumentsOf(request: FastifyRequest): Array<[string, string]> {
   return q < 0 ? [] : [...new URLSearchParams(url.slice(q + 1))];
 }
 
-function contextOf(request: FastifyRequest): OaiContext {
+function contextOf(request: FastifyRequest, reply: FastifyReply): OaiContext {
   const path = request.originalUrl.split('?')[0]!;
   const host = request.host;
   // The host without its port: [v6]:port and name:port alike.
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
-  return { baseUrl: `${request.protocol}://${host}${path}`, host: name.toLowerCase() };
+  // A connection kept open brings the next request to this process (node:cluster hands out connections, not requests).
+  return { baseUrl: `${request.protocol}://${host}${path}`, host: name.toLowerCase(), keepAlive: reply.raw.shouldKeepAlive };
 }
 
 export async function registerOaiRoutes(app: FastifyInstance, deps: OaiRouteDeps): Promise<void> {
@@ -69,7 +70,7 @@ export async function registerOaiRoutes(app: FastifyInstance, deps: OaiRouteDeps
         .split(';')[0]!
         .trim()
         .toLowerCase();
-      const context = contextOf(request);
+      const context = contextOf(request, reply);
       const xml =
         request.method === 'POST' && contentType !== FORM_TYPE
           ? provider.refuse(

@@ -4,7 +4,6 @@
  * transaction, and the reads of the provider, each one statement (one snapshot).
  */
 import type { OaiActivity, OaiListQuery, OaiRecord, OaiSetEntry } from '../Store.js';
-import { decodeBody } from '../bodyCodec.js';
 import { parseSetSpec, refreshPlan, runPlan, type OaiOps, type RefreshOptions } from '../oaiRecords.js';
 import type { Queryable } from './db.js';
 
@@ -141,7 +140,7 @@ function toRecord(r: RecordRow, bodies: boolean): OaiRecord {
     // A live record without a body cannot be: the body goes with the items row it joins.
     deleted: r.deleted || (bodies && r.body === null),
     sets: r.sets,
-    ...(r.body === null ? {} : { body: decodeBody(r.body) }),
+    ...(r.body === null ? {} : { storedBody: r.body }),
   };
 }
 

@@ -4,7 +4,6 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { OaiActivity, OaiListQuery, OaiRecord, OaiSetEntry, OaiStore } from '../Store.js';
-import { decodeBody } from '../bodyCodec.js';
 import {
   parseSetSpec,
   refreshPlan,
@@ -228,7 +227,7 @@ export class SqliteOai implements Sync<OaiStore> {
       // A live record without a body cannot be: the body goes with the items row it joins.
       deleted: r.deleted === 1 || (bodies && r.body === null),
       sets: sets.get(r.num) ?? [],
-      ...(r.body === null ? {} : { body: decodeBody(r.body) }),
+      ...(r.body === null ? {} : { storedBody: r.body }),
     }));
   }
 
