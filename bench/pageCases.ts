@@ -17,7 +17,12 @@ export interface PageInputs {
   terms: ItemTerms;
 }
 
-/** The pages a visitor opens, in the order a visit goes: home, results (a date range, a facet's values), an item, its tree, a person, the persons index. */
+/**
+ * The pages a visitor opens, in the order a visit goes: home, results (a date range, a facet's
+ * values), the places of a search and around a point (the bench's items have EDM places with
+ * coordinates: bench/synth/items.ts), an item, its tree, a person, the persons index. Every page
+ * of docs/pages.md that reads the index has a row.
+ */
 export function pageCases(p: PageInputs): SearchCase[] {
   const target = 'p99 ≤ 50 ms';
   return [
@@ -34,6 +39,12 @@ export function pageCases(p: PageInputs): SearchCase[] {
       target,
     },
     { name: 'page: all values of place_fct (every hit, filtered by "a")', path: '/facet/place_fct?fq=a', target },
+    {
+      name: `page: places of '${p.terms.common}' (the 50 places with most hits, each named)`,
+      path: `/places?q=${enc(p.terms.common)}`,
+      target,
+    },
+    { name: 'page: places within 100 km of Leipzig (every point, the 50 nearest named)', path: '/places?pt=51.34,12.37&d=100', target },
     { name: 'page: item, depth 12 (breadcrumb, children)', path: `/item/${p.deepItem}`, target },
     { name: 'page: collection root (children, paged)', path: `/item/${p.rootItem}`, target },
     { name: 'page: hierarchy tree down to depth 12', path: `/item/${p.deepItem}/tree`, target },
