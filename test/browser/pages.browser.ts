@@ -7,8 +7,7 @@
  *
  * Not part of `npm test` (a fresh machine has no Chromium): `npm run test:browser`, which
  * .ci/run runs after installing the package. Without /usr/bin/chromium it fails and says
- * how to install it. With HERITAGE_SCREENSHOTS=<dir> it writes a screenshot of each page at
- * phone and desktop width there (`npm run screenshots` writes docs/screenshots/).
+ * how to install it. (docs/screenshots/ is written by scripts/screenshots.ts.)
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,8 +27,6 @@ import { FIXTURES } from '../helpers/paths.js';
 import { hostileArchive, writePagePackages } from '../web/pagePackages.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = process.env.HERITAGE_SCREENSHOTS;
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
@@ -79,7 +76,7 @@ before(async () => {
     // axe-core is injected as a script; the pages' CSP allows none.
     bypassCSP: true,
     locale: 'de-DE',
-    viewport: WIDTHS.desktop,
+    viewport: { width: 1280, height: 900 },
   });
   browser = context.browser()!;
   void browser;
@@ -112,20 +109,9 @@ async function checkAccessibility(page: Page, name: string): Promise<void> {
   assert.deepEqual(serious, [], `${name}: ${JSON.stringify(serious, null, 1)}`);
 }
 
-/** Checks the page and, with HERITAGE_SCREENSHOTS, photographs it at both widths. */
+/** Checks the page (the name says which, in a failure). */
 async function visit(page: Page, name: string): Promise<void> {
   await checkAccessibility(page, name);
-  if (SCREENSHOTS === undefined) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  // Every image loaded before the picture, the lazy ones below the fold too.
-  await page.evaluate(() => document.querySelectorAll('img').forEach((img) => void (img.loading = 'eager')));
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => [...document.images].every((img) => img.complete));
-  for (const [width, size] of Object.entries(WIDTHS)) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: width === 'phone' ? false : true });
-  }
-  await page.setViewportSize(WIDTHS.desktop);
 }
 
 test('a visitor searches, filters, pages, reads an item, walks its hierarchy and opens a person', async () => {
