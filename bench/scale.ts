@@ -114,13 +114,16 @@ for (const f of readdirSync(dir)) execFileSync('dd', [`if=${join(dir, f)}`, 'ifl
 log('starting from the files (cold page cache), then the rows ...');
 const serveArgs = ['--dir', dir, '--seconds', values.seconds, '--min-requests', values['min-requests']];
 if (values.workers) serveArgs.push('--workers', values.workers);
-const served = await step('scaleServe.ts', serveArgs, []);
+// --expose-gc: each thread's live heap is measured after a full collection (bench/scaleWorker.ts).
+const served = await step('scaleServe.ts', serveArgs, ['--expose-gc']);
 const ready = served.find((l) => l.line.event === 'ready')!;
 const rows = served.filter((l) => l.line.event === 'row').map((l) => l.line);
 const terms = served.find((l) => l.line.event === 'terms')!.line;
 const end = served.find((l) => l.line.event === 'end')!.line as {
   memory: { afterReady: { rss: number }; afterRows: { rss: number; hwm: number } };
+  heaps: number[];
 };
+const readyHeaps = (ready.line as { heaps: number[] }).heaps;
 log('starting again (warm page cache) ...');
 const warm = (await step('scaleServe.ts', [...serveArgs, '--ready-only'], [])).find((l) => l.line.event === 'ready')!;
 const load1 = loadavg();
@@ -160,6 +163,10 @@ const table: Array<[string, string]> = [
   ['ready, warm page cache', readyOf(warm)],
   ['resident after the start', perItem(end.memory.afterReady.rss)],
   ['resident after the rows (peak)', `${perItem(end.memory.afterRows.rss)} (peak ${(end.memory.afterRows.hwm / GiB).toFixed(2)} GiB)`],
+  [
+    'live JS heap per search thread after the start / after the rows',
+    `${readyHeaps.map((h) => (h / 2 ** 20).toFixed(0)).join(' / ')} MiB / ${end.heaps.map((h) => (h / 2 ** 20).toFixed(0)).join(' / ')} MiB`,
+  ],
   ['load average (1 min) before / after', `${load0[0]!.toFixed(1)} / ${load1[0]!.toFixed(1)}`],
 ];
 const out: string[] = [];

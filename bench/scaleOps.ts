@@ -24,7 +24,9 @@ export type ScaleOp =
   | { op: 'engine'; kind: SearchKind; request: SearchRequest }
   | { op: 'suggest'; kind: SearchKind; prefix: string; limit: number }
   | { op: 'personTerms' }
-  | { op: 'itemTerms' };
+  | { op: 'itemTerms' }
+  /** The thread's live JS heap in bytes, after a full collection when the process runs with --expose-gc. */
+  | { op: 'heap' };
 
 /** The person rows' terms (bench/cases.ts entitySearchCases), and common ones to misspell. */
 export interface PersonTerms {
@@ -41,7 +43,7 @@ export interface ToScaleWorker {
 }
 
 export type ScaleAnswer =
-  | { type: 'ready'; ms: number; kinds: Record<string, number> }
+  | { type: 'ready'; ms: number; kinds: Record<string, number>; heap: number }
   | { type: 'done'; id: number; result: unknown }
   | { type: 'failed'; id: number; message: string };
 

@@ -94,7 +94,7 @@ const restored = await Promise.all(
   Array.from(
     { length: W },
     () =>
-      new Promise<{ ms: number; kinds: Record<string, number> }>((resolve, reject) => {
+      new Promise<{ ms: number; kinds: Record<string, number>; heap: number }>((resolve, reject) => {
         const worker = new Worker(`import(${loader}).then((m) => { m.register(); return import(${workerUrl}); })`, {
           eval: true,
           workerData: setup,
@@ -105,7 +105,7 @@ const restored = await Promise.all(
           if (m.type === 'ready') {
             slot.busy = false;
             slots.push(slot);
-            resolve({ ms: m.ms, kinds: m.kinds });
+            resolve({ ms: m.ms, kinds: m.kinds, heap: m.heap });
             return;
           }
           const job = pending.get(m.id)!;
@@ -128,6 +128,7 @@ emit({
   restoreKindsMs: restored.map((r) => r.kinds),
   workers: W,
   memory: resident(),
+  heaps: restored.map((r) => r.heap),
 });
 if (values['ready-only']) process.exit(0);
 
@@ -247,5 +248,17 @@ async function measure(c: SearchCase, connections: number): Promise<void> {
 
 const afterReady = resident();
 for (const connections of values.connections.split(',').map(Number)) for (const c of cases) await measure(c, connections);
-emit({ event: 'end', memory: { afterReady, afterRows: resident() } });
+// Each thread's live heap after the rows (one op per thread: every thread is idle now).
+const heaps: number[] = [];
+for (const slot of [...slots]) {
+  slot.busy = true;
+  const id = nextId++;
+  heaps.push(
+    await new Promise<number>((resolve, reject) => {
+      pending.set(id, { op: { op: 'heap' }, resolve: (r) => resolve(r as number), reject });
+      slot.worker.postMessage({ id, op: { op: 'heap' } });
+    }),
+  );
+}
+emit({ event: 'end', memory: { afterReady, afterRows: resident() }, heaps });
 process.exit(0);

@@ -6,6 +6,7 @@
  * it is (the server lowers it, search.niceness): the bench times the engine, not the
  * scheduler of a machine shared with other work.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readIndexes, sharedSources, type SharedIndexes } from '../src/search/indexFiles.js';
 import { SCHEMAS } from '../src/search/indexHost.js';
@@ -35,7 +36,13 @@ async function restore(): Promise<Record<SearchKind, SearchIndex>> {
 }
 
 const indexes = await restore();
-port.postMessage({ type: 'ready', ms: performance.now() - started, kinds: kindMs } satisfies ScaleAnswer);
+/** The live heap of this thread: what it holds beyond the shared index bytes (dictionaries, caches). */
+function heap(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return getHeapStatistics().used_heap_size;
+}
+
+port.postMessage({ type: 'ready', ms: performance.now() - started, kinds: kindMs, heap: heap() } satisfies ScaleAnswer);
 
 /** Hits of a term by the documents ever indexed with it (exact here: the bench deletes nothing). */
 function hitsOf(ix: SearchIndex, w: string): number {
@@ -129,6 +136,8 @@ function run(op: ScaleOp): unknown {
       return personTerms();
     case 'itemTerms':
       return itemTerms();
+    case 'heap':
+      return heap();
   }
 }
 

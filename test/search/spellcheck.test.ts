@@ -12,6 +12,7 @@ import { readPreparedPersons } from '../../src/ingest/persons/preparePerson.js';
 import type { Person } from '../../src/domain/person.js';
 import { parseQuery } from '../../src/query/parse.js';
 import { Dictionary } from '../../src/search/engine/dictionary.js';
+import { ImageSink, ImageSource, type SectionType } from '../../src/search/engine/indexImage.js';
 import { SearchRequestError } from '../../src/search/engine/errors.js';
 import { itemDocumentsFromJson } from '../../src/search/schemas/itemDocument.js';
 import { editDistance, nearTerms } from '../../src/search/engine/nearTerms.js';
@@ -216,30 +217,58 @@ test('ties of distance and documents go to the first term in code point order', 
   assert.equal(corrected(ix, 'Maxer'), 'Maier');
 });
 
-test('nearTerms finds exactly the terms a brute force finds', () => {
-  const dict = new Dictionary();
+test('nearTerms finds exactly the terms a brute force finds, in a dictionary built here and in one restored from an image', () => {
   let seed = 7;
   const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const word = () => Array.from({ length: 2 + Math.floor(rnd() * 8) }, () => 'abcdeäß'[Math.floor(rnd() * 7)]).join('');
-  for (let i = 0; i < 4000; i++) dict.intern(word());
-  dict.view(); // sorted now; what comes next stays in the unsorted tail
-  for (let i = 0; i < 200; i++) dict.intern(word());
-  const { sorted, recent } = dict.view();
-  assert.ok(recent.length > 0);
-  for (let q = 0; q < 60; q++) {
+  const built = new Dictionary();
+  for (let i = 0; i < 4000; i++) built.intern(word());
+  // restored: the first 4000 front-coded in shared bytes (dictionary.ts), as a search worker reads them
+  const sink = new ImageSink();
+  built.image(sink, 't');
+  const sections = new Map<string, { type: SectionType; bytes: Uint8Array }>();
+  for (const s of sink.sections) {
+    const data = Buffer.concat([...s.pieces()].map((x) => Buffer.from(x)));
+    const bytes = new Uint8Array(new SharedArrayBuffer(data.length));
+    bytes.set(data);
+    sections.set(s.name, { type: s.type, bytes });
+  }
+  const restored = new Dictionary();
+  restored.restore(new ImageSource(sink.values, sections, true), 't');
+  for (let i = 0; i < 2000; i++) {
     const w = word();
-    for (const [k, minPrefix] of [
-      [1, 0],
-      [2, 0],
-      [2, 1],
-      [3, 2],
-    ] as const) {
-      const got: string[] = [];
-      nearTerms(dict, w, k, minPrefix, (t, d) => got.push(`${t}:${d}`));
-      const want = [...sorted, ...recent]
-        .filter((t) => t.startsWith(w.slice(0, minPrefix)) && editDistance(t, w) <= k)
-        .map((t) => `${t}:${editDistance(t, w)}`);
-      assert.deepEqual(got.sort(), want.sort(), `${w} k=${k} minPrefix=${minPrefix}`);
+    built.intern(w);
+    restored.intern(w);
+    if (i === 1800) {
+      // sorted so far; the rest stays in the tail (the restored one: front-coded, sorted additions, a tail)
+      built.view();
+      restored.view();
+    }
+  }
+  assert.deepEqual(
+    restored.view().runs.map((r) => r.length > 0),
+    [true, true],
+  );
+  for (const dict of [built, restored]) {
+    const { runs, recent } = dict.view();
+    assert.ok(recent.length > 0);
+    const vocabulary = [...recent];
+    for (const run of runs) for (let i = 0; i < run.length; i++) vocabulary.push(run.at(i));
+    for (let q = 0; q < 60; q++) {
+      const w = word();
+      for (const [k, minPrefix] of [
+        [1, 0],
+        [2, 0],
+        [2, 1],
+        [3, 2],
+      ] as const) {
+        const got: string[] = [];
+        nearTerms(dict, w, k, minPrefix, (t, d) => got.push(`${t}:${d}`));
+        const want = vocabulary
+          .filter((t) => t.startsWith(w.slice(0, minPrefix)) && editDistance(t, w) <= k)
+          .map((t) => `${t}:${editDistance(t, w)}`);
+        assert.deepEqual(got.sort(), want.sort(), `${w} k=${k} minPrefix=${minPrefix}`);
+      }
     }
   }
 });

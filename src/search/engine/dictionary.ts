@@ -1,79 +1,116 @@
 /**
- * Strings to dense ids (the terms of the text, the values of a facet), with prefix lookup
- * for prefix and wildcard queries.
+ * Strings to dense ids (the terms of the text, the values of a facet, the analysed forms,
+ * the spellings), with prefix lookup for prefix and wildcard queries and walks in code point
+ * order for the spellchecker (nearTerms.ts).
  *
- * Prefix lookup needs the strings in order, while loads keep adding new ones. A sorted
- * array plus an unsorted tail of recent additions gives both: a lookup binary-searches
- * the sorted part and scans the tail. The tail is merged in by a lookup that finds it
- * longer than max(1024, sqrt of the size), never by `intern`: merging on every 1024th new
- * string made a load quadratic in the vocabulary (a third of the build at 1 M items).
+ * Two parts. The strings of the index image the dictionary was restored from (ids below
+ * `base.length`) are front-coded blocks viewed where the image lies (frontCoded.ts): in shared
+ * memory, once for every search thread of a process, not JS strings in each thread's heap
+ * (docs/search-engine.md "Memory layout"). The strings added since (every string of an index
+ * built from the store) are JS strings in this thread: a Map, and a sorted array plus an
+ * unsorted tail of recent additions. A lookup binary-searches the sorted part and scans the
+ * tail. The tail is merged in by a lookup that finds it longer than max(1024, sqrt of the
+ * size), never by `intern`: merging on every 1024th new string made a load quadratic in the
+ * vocabulary (a third of the build at 1 M items). The next image writes both parts as one.
  */
 import type { ImageSink, ImageSource } from './indexImage.js';
+import { ArrayRun, FrontCoded, FrontCodedBuilder, type SortedRun } from './frontCoded.js';
 import { compareCodePoints } from './order.js';
 
 export class Dictionary {
+  /** The image's strings, ids 0 .. base.length. */
+  private base = FrontCoded.EMPTY;
+  /** Strings added since the image: id → string is `added[id - base.length]`. */
   private readonly ids = new Map<string, number>();
-  private strings: string[] = [];
+  private added: string[] = [];
   private sorted: string[] = [];
   private recent: string[] = [];
+  /** Every string by id, decoded for `all` when first asked (facet values only). */
+  private decoded: string[] | null = null;
 
   /**
-   * The dictionary into an image (indexImage.ts): its strings by id (append-only), and the
-   * sorted part and the tail as ids, so that a restore sorts nothing.
+   * The dictionary into an image (indexImage.ts): front-coded blocks of all its strings in
+   * code point order, the id of each and the position of each id (frontCoded.ts), so that a
+   * restore sorts and decodes nothing. Made by the writer from what no later change touches:
+   * the base is immutable, the added strings append-only (a merge makes a new sorted array).
    */
   image(sink: ImageSink, p: string): void {
-    const n = this.strings.length;
-    const sorted = this.sorted; // a merge makes a new array, never changes this one
+    const base = this.base;
+    const n = this.size;
+    const sorted = this.sorted;
     const recent = this.recent.slice();
     const ids = this.ids;
-    sink.strings(`${p}.strings`, this.strings, n);
-    sink.later(`${p}.sorted`, 'u32', () => Uint32Array.from(sorted, (s) => ids.get(s)!));
-    sink.later(`${p}.recent`, 'u32', () => Uint32Array.from(recent, (s) => ids.get(s)!));
+    let built: FrontCoded | undefined;
+    const build = (): FrontCoded => {
+      if (built !== undefined) return built;
+      if (n === base.length) return (built = base);
+      const more = [...sorted, ...recent].map((s) => Buffer.from(s, 'utf8'));
+      more.sort(Buffer.compare); // UTF-8 byte order is code point order
+      const out = new FrontCodedBuilder(n);
+      const b = { buf: Buffer.alloc(256) };
+      let i = 0;
+      let j = 0;
+      let len = i < base.length ? base.bytesAt(i, b) : 0;
+      while (i < base.length || j < more.length) {
+        if (j >= more.length || (i < base.length && Buffer.compare(b.buf.subarray(0, len), more[j]!) <= 0)) {
+          out.push(b.buf, len, base.order[i]!);
+          if (++i < base.length) len = base.bytesAt(i, b);
+        } else {
+          const s = more[j++]!;
+          out.push(s, s.length, ids.get(s.toString('utf8'))!);
+        }
+      }
+      return (built = out.finish());
+    };
+    sink.later(`${p}.bytes`, 'u8', () => build().bytes);
+    sink.later(`${p}.heads`, 'u32', () => build().heads);
+    sink.later(`${p}.order`, 'u32', () => build().order);
+    sink.later(`${p}.position`, 'u32', () => build().position);
   }
 
-  /** The dictionary of an image (into an empty one). */
+  /** The dictionary of an image (into an empty one): viewed in place, nothing decoded. */
   restore(source: ImageSource, p: string): void {
-    const strings = source.strings(`${p}.strings`);
-    this.strings = strings;
+    try {
+      this.base = new FrontCoded(
+        source.typed(`${p}.bytes`, 'u8'),
+        source.typed(`${p}.heads`, 'u32'),
+        source.typed(`${p}.order`, 'u32'),
+        source.typed(`${p}.position`, 'u32'),
+      );
+    } catch (e) {
+      if (e instanceof RangeError) throw new RangeError(`dictionary ${p}: ${e.message}`, { cause: e });
+      throw e;
+    }
     this.ids.clear();
-    for (let i = 0; i < strings.length; i++) this.ids.set(strings[i]!, i);
-    const of = (a: Uint32Array): string[] => {
-      const out = new Array<string>(a.length);
-      for (let i = 0; i < a.length; i++) {
-        const s = strings[a[i]!];
-        if (s === undefined) throw new RangeError(`dictionary ${p}: id ${a[i]} of ${strings.length}`);
-        out[i] = s;
-      }
-      return out;
-    };
-    this.sorted = of(source.typed(`${p}.sorted`, 'u32'));
-    this.recent = of(source.typed(`${p}.recent`, 'u32'));
-    if (this.ids.size !== strings.length || this.sorted.length + this.recent.length !== strings.length)
-      throw new RangeError(`dictionary ${p}: its parts do not add up`);
+    this.added = [];
+    this.sorted = [];
+    this.recent = [];
+    this.decoded = null;
   }
 
   get size(): number {
-    return this.strings.length;
+    return this.base.length + this.added.length;
   }
 
   get(s: string): number | undefined {
-    return this.ids.get(s);
+    return this.ids.get(s) ?? this.base.find(s);
   }
 
-  /** The id of `s`, adding it if new; `added` tells which. */
+  /** The id of `s`, adding it if new. */
   intern(s: string): number {
-    let id = this.ids.get(s);
+    let id = this.get(s);
     if (id === undefined) {
-      id = this.strings.length;
+      id = this.size;
       this.ids.set(s, id);
-      this.strings.push(s);
+      this.added.push(s);
       this.recent.push(s);
     }
     return id;
   }
 
   string(id: number): string {
-    return this.strings[id]!;
+    const n = this.base.length;
+    return id < n ? this.base.stringOf(id) : this.added[id - n]!;
   }
 
   private merge(): void {
@@ -92,13 +129,17 @@ export class Dictionary {
   }
 
   /**
-   * Every string: `sorted` in code point order, plus the few recent additions not merged in
-   * yet (unsorted; merged first when there are many, as for `withPrefix`). For walks over the
-   * vocabulary (spellcheck.ts); the arrays are the dictionary's own, to read, not to change.
+   * Every string: `runs` each in code point order (the image's, then the sorted ones added
+   * since), plus the few recent additions not merged in yet (unsorted; merged first when there
+   * are many, as for `withPrefix`). For walks over the vocabulary (spellcheck.ts); what it
+   * returns is the dictionary's own, to read, not to change.
    */
-  view(): { sorted: readonly string[]; recent: readonly string[] } {
+  view(): { runs: readonly SortedRun[]; recent: readonly string[] } {
     if (this.recent.length > Math.max(1024, Math.sqrt(this.sorted.length))) this.merge();
-    return { sorted: this.sorted, recent: this.recent };
+    const runs: SortedRun[] = [];
+    if (this.base.length > 0) runs.push(this.base);
+    if (this.sorted.length > 0) runs.push(new ArrayRun(this.sorted));
+    return { runs, recent: this.recent };
   }
 
   /**
@@ -106,34 +147,38 @@ export class Dictionary {
    * strings; throws `tooMany()` past `limit` accepted strings.
    */
   withPrefix(prefix: string, accept: (s: string) => boolean, limit: number, tooMany: () => Error): number[] {
-    if (this.recent.length > Math.max(1024, Math.sqrt(this.sorted.length))) this.merge();
-    const out: string[] = [];
-    const a = this.sorted;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareCodePoints(a[mid]!, prefix) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < a.length && a[i]!.startsWith(prefix); i++) {
-      if (accept(a[i]!)) {
-        out.push(a[i]!);
-        if (out.length > limit) throw tooMany();
+    const { runs, recent } = this.view();
+    const out: Array<[string, number]> = [];
+    const take = (s: string, id: number) => {
+      if (!accept(s)) return;
+      out.push([s, id]);
+      if (out.length > limit) throw tooMany();
+    };
+    const base = this.base;
+    for (const run of runs) {
+      const from = run.lowerBound(prefix);
+      const end = run.prefixEnd(from, prefix, run.length);
+      for (let i = from; i < end; i++) {
+        const s = run.at(i);
+        take(s, run === base ? base.order[i]! : this.ids.get(s)!);
       }
     }
-    for (const s of this.recent) {
-      if (s.startsWith(prefix) && accept(s)) {
-        out.push(s);
-        if (out.length > limit) throw tooMany();
-      }
-    }
-    out.sort(compareCodePoints);
-    return out.map((s) => this.ids.get(s)!);
+    for (const s of recent) if (s.startsWith(prefix)) take(s, this.ids.get(s)!);
+    out.sort((a, b) => compareCodePoints(a[0], b[0]));
+    return out.map((e) => e[1]);
   }
 
-  /** Every string in insertion order (for facet scans). */
+  /** Every string by id (for facet scans: a facet's values, decoded once per thread when first asked). */
   get all(): readonly string[] {
-    return this.strings;
+    const base = this.base;
+    if (base.length === 0) return this.added;
+    let d = this.decoded;
+    if (d === null) {
+      d = new Array<string>(base.length);
+      for (let i = 0; i < base.length; i++) d[base.order[i]!] = base.at(i);
+      this.decoded = d;
+    }
+    while (d.length < this.size) d.push(this.added[d.length - base.length]!);
+    return d;
   }
 }

@@ -126,27 +126,6 @@ export class ImageSink {
       }),
     );
   }
-
-  /** Strings 0..n of an append-only array: UTF-8 bytes and the offsets of each (n + 1), made by the writer. */
-  strings(name: string, strings: readonly string[], n = strings.length): void {
-    let encoded: { offsets: Uint32Array; bytes: Uint8Array } | undefined;
-    const encode = () => (encoded ??= encodeStrings(strings, n));
-    this.later(`${name}.offsets`, 'u32', () => encode().offsets);
-    this.sections.push({ name: `${name}.bytes`, type: 'u8', pieces: () => [encode().bytes] });
-  }
-}
-
-export function encodeStrings(strings: readonly string[], n: number): { offsets: Uint32Array; bytes: Uint8Array } {
-  const offsets = new Uint32Array(n + 1);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    offsets[i] = size;
-    size += Buffer.byteLength(strings[i]!, 'utf8');
-  }
-  offsets[n] = size;
-  const bytes = Buffer.allocUnsafe(size);
-  for (let i = 0; i < n; i++) bytes.write(strings[i]!, offsets[i]!, 'utf8');
-  return { offsets, bytes };
 }
 
 /**
@@ -257,17 +236,6 @@ export class ImageSource {
     const whole = alloc(sizes[count - 1]!);
     whole.set(parts[p]!.subarray(at));
     out.push(whole);
-    return out;
-  }
-
-  strings(name: string): string[] {
-    const offsets = this.typed(`${name}.offsets`, 'u32');
-    const bytes = this.section(`${name}.bytes`, 'u8');
-    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const n = offsets.length - 1;
-    if (n < 0 || offsets[n] !== bytes.length) throw new ImageError(`strings ${name}: offsets do not fit the bytes`);
-    const out = new Array<string>(n);
-    for (let i = 0; i < n; i++) out[i] = buf.toString('utf8', offsets[i], offsets[i + 1]);
     return out;
   }
 }

@@ -18,7 +18,6 @@
  * 300,000 terms), take no incremental additions, or compare pairwise only.
  */
 import type { Dictionary } from './dictionary.js';
-import { compareCodePoints } from './order.js';
 
 /**
  * Calls `visit(term, distance)` for each term of `dict` within `maxEdits` of `word` that
@@ -34,34 +33,36 @@ export function nearTerms(
   tick: (units: number) => void = () => {},
 ): void {
   const walk = new RowWalk(word, maxEdits);
-  const { sorted, recent } = dict.view();
+  const { runs, recent } = dict.view();
   const head = word.slice(0, minPrefix);
-  let i = lowerBound(sorted, head);
-  const n = head === '' ? sorted.length : prefixEnd(sorted, i, head);
-  let prev = '';
-  let valid = 0; // rows 0..valid hold the prefix of `prev` of that length
   let work = 0;
-  while (i < n) {
-    const t = sorted[i]!;
-    let d = 0;
-    const same = Math.min(valid, t.length);
-    while (d < same && t.charCodeAt(d) === prev.charCodeAt(d)) d++;
-    const cut = walk.extend(t, d);
-    work += t.length - d;
-    prev = t;
-    if (cut > 0) {
-      // nothing starting with t[0, cut) comes close: skip the run of those terms
-      valid = cut - 1;
-      i = prefixEnd(sorted, i + 1, t.slice(0, cut), n);
-    } else {
-      valid = t.length;
-      const dist = walk.distance(t.length);
-      if (dist <= maxEdits) visit(t, dist);
-      i++;
-    }
-    if (work >= 4096) {
-      tick(work);
-      work = 0;
+  for (const run of runs) {
+    let i = run.lowerBound(head);
+    const n = head === '' ? run.length : run.prefixEnd(i, head, run.length);
+    let prev = '';
+    let valid = 0; // rows 0..valid hold the prefix of `prev` of that length
+    while (i < n) {
+      const t = run.at(i);
+      let d = 0;
+      const same = Math.min(valid, t.length);
+      while (d < same && t.charCodeAt(d) === prev.charCodeAt(d)) d++;
+      const cut = walk.extend(t, d);
+      work += t.length - d;
+      prev = t;
+      if (cut > 0) {
+        // nothing starting with t[0, cut) comes close: skip the run of those terms
+        valid = cut - 1;
+        i = run.prefixEnd(i + 1, t.slice(0, cut), n);
+      } else {
+        valid = t.length;
+        const dist = walk.distance(t.length);
+        if (dist <= maxEdits) visit(t, dist);
+        i++;
+      }
+      if (work >= 4096) {
+        tick(work);
+        work = 0;
+      }
     }
   }
   for (const t of recent) {
@@ -72,30 +73,6 @@ export function nearTerms(
     }
   }
   tick(work + recent.length);
-}
-
-/** The first index of `sorted` whose string is not below `s` in code point order. */
-function lowerBound(sorted: readonly string[], s: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareCodePoints(sorted[mid]!, s) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** From `from`, where the strings starting with `p` (a run in sorted order) end, at most `end`. */
-function prefixEnd(sorted: readonly string[], from: number, p: string, end = sorted.length): number {
-  let lo = from;
-  let hi = end;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]!.startsWith(p)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The edit distance of two strings (the same measure), for tests and for few pairs. */

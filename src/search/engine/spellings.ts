@@ -8,14 +8,14 @@
  * counts every document ever indexed, a replaced one's earlier version included: a cheap
  * count that follows loads without a pass over the postings.
  */
+import { Dictionary } from './dictionary.js';
 import { Growable } from './growable.js';
 import { compareCodePoints } from './order.js';
 import type { ImageSink, ImageSource } from './indexImage.js';
 
 export class Spellings {
-  /** Spelling id → spelling, and back. */
-  private strings: string[] = [];
-  private readonly ids = new Map<string, number>();
+  /** Spelling id → spelling, and back (in shared memory once restored: dictionary.ts). */
+  private readonly strings = new Dictionary();
   /** Term id → the spelling id + 1 first met (0: none; the usual case: the only one), its documents in `firstDocs`. */
   private readonly first = new Growable(Int32Array);
   private readonly firstDocs = new Growable(Uint32Array);
@@ -26,7 +26,7 @@ export class Spellings {
 
   /** The spellings into an image (indexImage.ts); the counts change, so they are copied. */
   image(sink: ImageSink, p: string): void {
-    sink.strings(`${p}.strings`, this.strings);
+    this.strings.image(sink, `${p}.strings`);
     sink.copy(`${p}.first`, this.first.array);
     sink.copy(`${p}.firstDocs`, this.firstDocs.array);
     sink.value(
@@ -37,9 +37,7 @@ export class Spellings {
 
   /** The spellings of an image (into empty ones). */
   restore(source: ImageSource, p: string): void {
-    this.strings = source.strings(`${p}.strings`);
-    this.ids.clear();
-    this.strings.forEach((s, i) => this.ids.set(s, i));
+    this.strings.restore(source, `${p}.strings`);
     this.first.restore(source.owned(`${p}.first`, 'i32'));
     this.firstDocs.restore(source.owned(`${p}.firstDocs`, 'u32'));
     this.more.clear();
@@ -48,13 +46,7 @@ export class Spellings {
 
   /** The id of a spelling. */
   intern(spelling: string): number {
-    let sid = this.ids.get(spelling);
-    if (sid === undefined) {
-      sid = this.strings.length;
-      this.strings.push(spelling);
-      this.ids.set(spelling, sid);
-    }
-    return sid;
+    return this.strings.intern(spelling);
   }
 
   /** Document `ord` spells term `id` as spelling `sid` (not the term itself); only its first such spelling of the term counts. */
@@ -88,7 +80,7 @@ export class Spellings {
     for (const [, docs] of spellings) bestDocs -= docs;
     let other = false;
     for (const [sid, docs] of spellings) {
-      const s = this.strings[sid]!;
+      const s = this.strings.string(sid);
       if (docs > bestDocs || (docs === bestDocs && (!other || compareCodePoints(s, best) < 0))) {
         best = s;
         bestDocs = docs;
@@ -100,6 +92,6 @@ export class Spellings {
 
   /** Distinct spellings kept. */
   get size(): number {
-    return this.strings.length;
+    return this.strings.size;
   }
 }

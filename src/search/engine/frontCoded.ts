@@ -1,0 +1,395 @@
+/**
+ * A sorted set of strings as front-coded blocks of UTF-8 bytes, with the id of each: the
+ * part of a dictionary (dictionary.ts) that an index image holds, viewed in place where the
+ * image lies (in shared memory for every search thread of a process: docs/search-engine.md
+ * "One copy per node"), never decoded into JS strings as a whole.
+ *
+ * Layout (sections of an image, indexImage.ts):
+ * - `bytes`: blocks of BLOCK strings in code point order (UTF-8 byte order is code point
+ *   order). Each string is `shared, rest, rest bytes` (varints): the bytes it shares with the
+ *   string before it in its block, and what follows. The first of a block shares nothing, so
+ *   a block decodes alone.
+ * - `heads`: the byte offset of each block, and the end (blocks + 1).
+ * - `order`: per position in the sorted order, the string's id.
+ * - `position`: per id, its position in the sorted order (id → string).
+ *
+ * A lookup is a binary search over the blocks' first strings, compared in place with the
+ * word's bytes, then a walk of one block. Why: the vocabulary as JS strings, a Map of them and
+ * two sorted arrays cost about 100 bytes a term beyond its text in every thread's heap
+ * (docs/benchmarks.md "Note: dictionaries in shared memory"); this costs about 8 bytes a
+ * term beyond the front-coded text, once per process.
+ */
+import { compareCodePoints } from './order.js';
+
+/** Strings per block: a lookup decodes at most this many; the heads cost 4 bytes per block. */
+export const BLOCK = 16;
+
+/** A run of strings in code point order, read by position (nearTerms.ts, dictionary.ts). */
+export interface SortedRun {
+  readonly length: number;
+  /** The string at position `i`. */
+  at(i: number): string;
+  /** The first position whose string is not below `s`. */
+  lowerBound(s: string): number;
+  /** From `from`, where the strings starting with `p` (a run in sorted order) end, at most `end`. */
+  prefixEnd(from: number, p: string, end: number): number;
+}
+
+/** A sorted array of JS strings as a SortedRun (a dictionary's strings added since its image). */
+export class ArrayRun implements SortedRun {
+  constructor(private readonly a: readonly string[]) {}
+
+  get length(): number {
+    return this.a.length;
+  }
+
+  at(i: number): string {
+    return this.a[i]!;
+  }
+
+  lowerBound(s: string): number {
+    const a = this.a;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareCodePoints(a[mid]!, s) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  prefixEnd(from: number, p: string, end: number): number {
+    const a = this.a;
+    let lo = from;
+    let hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid]!.startsWith(p)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+export class FrontCoded implements SortedRun {
+  static readonly EMPTY = new FrontCoded(new Uint8Array(0), Uint32Array.of(0), new Uint32Array(0), new Uint32Array(0));
+
+  /** The string being decoded (bytes) and the query (bytes); grown when too short. */
+  private cur: Buffer = Buffer.alloc(256);
+  private q: Buffer = Buffer.alloc(256);
+  private qLength = 0;
+  /** Where readVarint stopped. */
+  private at_ = 0;
+  /** The last block decoded whole into strings (sequential reads: a walk, a prefix). */
+  private cachedBlock = -1;
+  private readonly cached: string[] = [];
+  private readonly text: Buffer;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly heads: Uint32Array,
+    readonly order: Uint32Array,
+    readonly position: Uint32Array,
+  ) {
+    const n = order.length;
+    if (heads.length !== Math.ceil(n / BLOCK) + 1 || position.length !== n || heads[heads.length - 1] !== bytes.length)
+      throw new RangeError(
+        `front-coded strings: ${n} strings, ${heads.length} heads, ${position.length} positions, ${bytes.length} bytes do not fit`,
+      );
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get length(): number {
+    return this.order.length;
+  }
+
+  private readVarint(): number {
+    const b = this.bytes;
+    let at = this.at_;
+    let v = 0;
+    let shift = 0;
+    for (;;) {
+      const x = b[at++]!;
+      v += (x & 0x7f) * 2 ** shift;
+      if (x < 0x80) break;
+      shift += 7;
+    }
+    this.at_ = at;
+    return v;
+  }
+
+  /** Decodes the next string of a block into `cur` (whose first bytes hold the one before); its length. */
+  private next(): number {
+    const shared = this.readVarint();
+    const rest = this.readVarint();
+    const len = shared + rest;
+    if (len > this.cur.length) {
+      const grown = Buffer.alloc(Math.max(len, this.cur.length * 2));
+      this.cur.copy(grown, 0, 0, shared);
+      this.cur = grown;
+    }
+    this.text.copy(this.cur, shared, this.at_, this.at_ + rest);
+    this.at_ += rest;
+    return len;
+  }
+
+  /** Puts `s` as UTF-8 into `q`. */
+  private query(s: string): void {
+    if (s.length * 3 > this.q.length) this.q = Buffer.alloc(s.length * 3 + 64);
+    this.qLength = this.q.write(s, 0, 'utf8');
+  }
+
+  /** Block k's first string compared with the query's first `limit` bytes (the whole query by default). */
+  private compareHead(k: number, limit = this.qLength): number {
+    this.at_ = this.heads[k]!;
+    this.readVarint(); // shares nothing
+    const len = this.readVarint();
+    const at = this.at_;
+    const n = Math.min(len, limit);
+    const b = this.bytes;
+    const q = this.q;
+    for (let i = 0; i < n; i++) {
+      const d = b[at + i]! - q[i]!;
+      if (d !== 0) return d;
+    }
+    return len >= limit ? 0 : len - limit;
+  }
+
+  /** `cur[0, len)` compared with the query's first `limit` bytes. */
+  private compareCur(len: number, limit = this.qLength): number {
+    const n = Math.min(len, limit);
+    const c = this.cur;
+    const q = this.q;
+    for (let i = 0; i < n; i++) {
+      const d = c[i]! - q[i]!;
+      if (d !== 0) return d;
+    }
+    return len >= limit ? 0 : len - limit;
+  }
+
+  /**
+   * The last block whose first string, cut to the query's first `limit` bytes, is below the
+   * query (`strict`) or not above it (-1: none). Cut strings keep the order, so the blocks
+   * that qualify come first.
+   */
+  private lastBlock(limit: number, strict: boolean): number {
+    let lo = 0;
+    let hi = this.heads.length - 1; // blocks
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.compareHead(mid, limit);
+      if (strict ? c < 0 : c <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  /** The id of `s`, if it is one of the strings. */
+  find(s: string): number | undefined {
+    const n = this.order.length;
+    // no term holds a lone surrogate (fold.ts takes letters and digits), and UTF-8 has none
+    if (n === 0 || !wellFormed(s)) return undefined;
+    this.query(s);
+    const q = this.qLength;
+    // the first string not below s is in the last block whose head is below s, or heads the next
+    const k = this.lastBlock(q, true);
+    if (k >= 0) {
+      this.at_ = this.heads[k]!;
+      const end = Math.min(n, (k + 1) * BLOCK);
+      for (let i = k * BLOCK; i < end; i++) {
+        const len = this.next();
+        // 0: the string starts with s (cut to s's length it is s), so it is s or above it
+        if (this.compareCur(len, q) >= 0) return this.compareCur(len, q) === 0 && len === q ? this.order[i] : undefined;
+      }
+    }
+    if ((k + 1) * BLOCK >= n) return undefined;
+    this.at_ = this.heads[k + 1]!;
+    const len = this.next();
+    return len === q && this.compareCur(len, q) === 0 ? this.order[(k + 1) * BLOCK] : undefined;
+  }
+
+  lowerBound(s: string): number {
+    if (this.order.length === 0) return 0;
+    if (!wellFormed(s)) {
+      // a lone surrogate has no UTF-8 bytes (a prefix cut inside a code point): by the strings
+      let lo = 0;
+      let hi = this.order.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareCodePoints(this.at(mid), s) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    }
+    this.query(s);
+    return this.boundIn(this.lastBlock(this.qLength, true), this.qLength, false);
+  }
+
+  /**
+   * From the second string of block k on, the first position whose string cut to `limit`
+   * bytes is above the query (`past`) or not below it; (k + 1)·BLOCK (at most the count)
+   * when none is. Block k is the last whose head is below the query (for not below) or not
+   * above it (for above), so the answer is never before it.
+   */
+  private boundIn(k: number, limit: number, past: boolean): number {
+    if (k < 0) return 0;
+    this.at_ = this.heads[k]!;
+    const end = Math.min(this.order.length, (k + 1) * BLOCK);
+    for (let i = k * BLOCK; i < end; i++) {
+      const c = this.compareCur(this.next(), limit);
+      if (past ? c > 0 : c >= 0) return i;
+    }
+    return end;
+  }
+
+  prefixEnd(from: number, p: string, end: number): number {
+    if (!wellFormed(p)) {
+      // a prefix cut inside a code point is no prefix of bytes: by the strings (rare: folded terms are almost all BMP)
+      let lo = from;
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.at(mid).startsWith(p)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    }
+    if (from >= end) return from;
+    // First within from's block, by its decoded strings: a walk's skips are mostly short (nearTerms.ts).
+    const k = (from / BLOCK) | 0;
+    const first = k * BLOCK;
+    const blockEnd = Math.min(end, first + BLOCK);
+    this.at(from);
+    let i = from;
+    while (i < blockEnd && this.cached[i - first]!.startsWith(p)) i++;
+    if (i < blockEnd || i >= end) return i;
+    // The run goes on past block k: gallop over the next blocks' heads, then bisect, then walk one block.
+    this.query(p);
+    const limit = this.qLength;
+    const blocks = this.heads.length - 1;
+    let lo = k; // the last block known to have its head not above p (cut to p's length)
+    let hi = k + 1;
+    for (let step = 1; hi < blocks && this.compareHead(hi, limit) <= 0; step *= 2) {
+      lo = hi;
+      hi = Math.min(blocks, k + 1 + step * 2);
+    }
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compareHead(mid, limit) <= 0) lo = mid;
+      else hi = mid;
+    }
+    return Math.min(Math.max(this.boundIn(lo, limit, true), from), end);
+  }
+
+  /** The string at position `i` (its block decoded whole and kept: walks read on in order). */
+  at(i: number): string {
+    const k = (i / BLOCK) | 0;
+    if (k !== this.cachedBlock) {
+      this.at_ = this.heads[k]!;
+      const end = Math.min(this.order.length, (k + 1) * BLOCK);
+      for (let j = k * BLOCK, n = 0; j < end; j++, n++) {
+        const len = this.next();
+        this.cached[n] = this.cur.toString('utf8', 0, len);
+      }
+      this.cachedBlock = k;
+    }
+    return this.cached[i - k * BLOCK]!;
+  }
+
+  /** The string of id `id`: decoded up to its position only, unless its block is at hand. */
+  stringOf(id: number): string {
+    const i = this.position[id]!;
+    const k = (i / BLOCK) | 0;
+    if (k === this.cachedBlock) return this.cached[i - k * BLOCK]!;
+    this.at_ = this.heads[k]!;
+    let len = 0;
+    for (let j = k * BLOCK; j <= i; j++) len = this.next();
+    return this.cur.toString('utf8', 0, len);
+  }
+
+  /** The UTF-8 bytes of the string at position `i` into `out` from 0 (grown if need be); their length. */
+  bytesAt(i: number, out: { buf: Buffer }): number {
+    const k = (i / BLOCK) | 0;
+    this.at_ = this.heads[k]!;
+    let len = 0;
+    for (let j = k * BLOCK; j <= i; j++) len = this.next();
+    if (out.buf.length < len) out.buf = Buffer.alloc(Math.max(len, out.buf.length * 2));
+    this.cur.copy(out.buf, 0, 0, len);
+    return len;
+  }
+}
+
+/** Whether `s` has no lone surrogate (so its UTF-8 bytes are its code points). */
+function wellFormed(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c > 0xdbff) return false;
+    const d = s.charCodeAt(++i);
+    if (!(d >= 0xdc00 && d <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/** Writes strings, given in code point order with their ids, as a FrontCoded's arrays. */
+export class FrontCodedBuilder {
+  private bytes = new Uint8Array(1 << 16);
+  private size = 0;
+  private readonly heads: Uint32Array;
+  private readonly order: Uint32Array;
+  private readonly position: Uint32Array;
+  private prev = new Uint8Array(256);
+  private prevLength = 0;
+  private count = 0;
+
+  constructor(private readonly n: number) {
+    this.heads = new Uint32Array(Math.ceil(n / BLOCK) + 1);
+    this.order = new Uint32Array(n);
+    this.position = new Uint32Array(n);
+  }
+
+  private room(extra: number): void {
+    if (this.size + extra <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.size + extra, this.bytes.length * 2));
+    grown.set(this.bytes.subarray(0, this.size));
+    this.bytes = grown;
+  }
+
+  private varint(v: number): void {
+    while (v >= 0x80) {
+      this.bytes[this.size++] = (v & 0x7f) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    this.bytes[this.size++] = v;
+  }
+
+  /** The next string (bytes `s[0, len)`, not below the one before) and its id. */
+  push(s: Uint8Array, len: number, id: number): void {
+    const i = this.count++;
+    if (i >= this.n) throw new RangeError(`front-coded strings: more than ${this.n}`);
+    let shared = 0;
+    if (i % BLOCK === 0) this.heads[i / BLOCK] = this.size;
+    else {
+      const m = Math.min(len, this.prevLength);
+      while (shared < m && s[shared] === this.prev[shared]) shared++;
+    }
+    this.room(len - shared + 10);
+    this.varint(shared);
+    this.varint(len - shared);
+    this.bytes.set(s.subarray(shared, len), this.size);
+    this.size += len - shared;
+    if (len > this.prev.length) this.prev = new Uint8Array(Math.max(len, this.prev.length * 2));
+    this.prev.set(s.subarray(0, len));
+    this.prevLength = len;
+    this.order[i] = id;
+    if (id >= this.n || id < 0) throw new RangeError(`front-coded strings: id ${id} of ${this.n}`);
+    this.position[id] = i;
+  }
+
+  finish(): FrontCoded {
+    if (this.count !== this.n) throw new RangeError(`front-coded strings: ${this.count} of ${this.n}`);
+    this.heads[this.heads.length - 1] = this.size;
+    return new FrontCoded(this.bytes.slice(0, this.size), this.heads, this.order, this.position);
+  }
+}
