@@ -84,7 +84,8 @@ export class FrontCoded implements SortedRun {
   /** The last block decoded whole into strings (sequential reads: a walk, a prefix). */
   private cachedBlock = -1;
   private readonly cached: string[] = [];
-  private readonly text: Buffer;
+  /** Whether the string in `cur` is ASCII (decoded a byte a char then). */
+  private ascii = true;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -97,7 +98,6 @@ export class FrontCoded implements SortedRun {
       throw new RangeError(
         `front-coded strings: ${n} strings, ${heads.length} heads, ${position.length} positions, ${bytes.length} bytes do not fit`,
       );
-    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   get length(): number {
@@ -119,25 +119,59 @@ export class FrontCoded implements SortedRun {
     return v;
   }
 
-  /** Decodes the next string of a block into `cur` (whose first bytes hold the one before); its length. */
+  /**
+   * Decodes the next string of a block into `cur` (whose first bytes hold the one before); its
+   * length. Byte by byte: the strings are short, and Buffer's copy and write cost more per call
+   * than these loops do per string (measured on the spellchecker's walk).
+   */
   private next(): number {
     const shared = this.readVarint();
     const rest = this.readVarint();
     const len = shared + rest;
     if (len > this.cur.length) {
       const grown = Buffer.alloc(Math.max(len, this.cur.length * 2));
-      this.cur.copy(grown, 0, 0, shared);
+      grown.set(this.cur.subarray(0, shared));
       this.cur = grown;
     }
-    this.text.copy(this.cur, shared, this.at_, this.at_ + rest);
-    this.at_ += rest;
+    const b = this.bytes;
+    const c = this.cur;
+    let at = this.at_;
+    let ascii = shared === 0 || this.ascii;
+    for (let i = shared; i < len; i++) {
+      const x = b[at++]!;
+      c[i] = x;
+      if (x >= 0x80) ascii = false;
+    }
+    this.at_ = at;
+    this.ascii = ascii;
     return len;
+  }
+
+  /** The string in `cur[0, len)`. */
+  private decode(len: number): string {
+    const c = this.cur;
+    if (this.ascii && len <= 32) {
+      let s = '';
+      for (let i = 0; i < len; i++) s += String.fromCharCode(c[i]!);
+      return s;
+    }
+    return c.toString('utf8', 0, len);
   }
 
   /** Puts `s` as UTF-8 into `q`. */
   private query(s: string): void {
-    if (s.length * 3 > this.q.length) this.q = Buffer.alloc(s.length * 3 + 64);
-    this.qLength = this.q.write(s, 0, 'utf8');
+    const n = s.length;
+    if (n * 3 > this.q.length) this.q = Buffer.alloc(n * 3 + 64);
+    const q = this.q;
+    for (let i = 0; i < n; i++) {
+      const x = s.charCodeAt(i);
+      if (x >= 0x80) {
+        this.qLength = q.write(s, 0, 'utf8');
+        return;
+      }
+      q[i] = x;
+    }
+    this.qLength = n;
   }
 
   /** Block k's first string compared with the query's first `limit` bytes (the whole query by default). */
@@ -290,7 +324,7 @@ export class FrontCoded implements SortedRun {
       const end = Math.min(this.order.length, (k + 1) * BLOCK);
       for (let j = k * BLOCK, n = 0; j < end; j++, n++) {
         const len = this.next();
-        this.cached[n] = this.cur.toString('utf8', 0, len);
+        this.cached[n] = this.decode(len);
       }
       this.cachedBlock = k;
     }
@@ -305,7 +339,7 @@ export class FrontCoded implements SortedRun {
     this.at_ = this.heads[k]!;
     let len = 0;
     for (let j = k * BLOCK; j <= i; j++) len = this.next();
-    return this.cur.toString('utf8', 0, len);
+    return this.decode(len);
   }
 
   /** The UTF-8 bytes of the string at position `i` into `out` from 0 (grown if need be); their length. */
@@ -315,7 +349,7 @@ export class FrontCoded implements SortedRun {
     let len = 0;
     for (let j = k * BLOCK; j <= i; j++) len = this.next();
     if (out.buf.length < len) out.buf = Buffer.alloc(Math.max(len, out.buf.length * 2));
-    this.cur.copy(out.buf, 0, 0, len);
+    out.buf.set(this.cur.subarray(0, len));
     return len;
   }
 }

@@ -241,7 +241,11 @@ class WordCorrector {
   /** The candidate held by the most live documents in the mask's fields, clearly more than `own` (MIN_RATIO). */
   private mostFrequent(candidates: string[], own: number, mask: number): string | undefined {
     const ix = this.ix;
-    const upper = (t: string) => ix.termDocs.array[ix.terms.get(t)!] ?? 0;
+    // each candidate's bound looked up once, not per comparison: a lookup in the image's
+    // front-coded dictionary costs a microsecond or two (dictionary.ts)
+    const bounds = new Map<string, number>();
+    for (const t of candidates) bounds.set(t, ix.termDocs.array[ix.terms.get(t)!] ?? 0);
+    const upper = (t: string) => bounds.get(t)!;
     // by the bound (documents ever indexed with the term) first, so few postings are read
     candidates.sort((a, b) => upper(b) - upper(a) || compareCodePoints(a, b));
     let best: string | undefined;
