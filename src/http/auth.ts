@@ -57,8 +57,8 @@ export interface AuthOptions {
 
 /** The key check, and whether a text is an active key (for redaction by value, ./requestSecrets.ts). */
 export type Authenticator = ((request: KeyedRequest) => Promise<string | undefined>) & {
-  /** True when the text hashes to an active stored key; remembered like the key check's lookups. */
-  isActiveKey(text: string): Promise<boolean>;
+  /** The hashes of the active stored keys, read again when the store's data version moves. */
+  activeKeyHashes(): Promise<ReadonlySet<string>>;
 };
 
 /**
@@ -80,7 +80,7 @@ export type Authenticator = ((request: KeyedRequest) => Promise<string | undefin
  * connection, in memory only.
  */
 export function createAuthenticator(
-  keys: KeyStore & { dataVersion(): Promise<string> },
+  keys: Pick<KeyStore, 'findActiveKey' | 'markKeyUsed' | 'activeKeyHashes'> & { dataVersion(): Promise<string> },
   options: AuthOptions = { anonymousRead: false },
 ): Authenticator {
   const lastWritten = new Map<string, number>();
@@ -134,5 +134,11 @@ export function createAuthenticator(
     }
     return name;
   };
-  return Object.assign(authenticate, { isActiveKey: async (text: string) => (await lookUp(hashApiKey(text))) !== null });
+  let hashes: { version: string; set: ReadonlySet<string> } | undefined;
+  const activeKeyHashes = async () => {
+    const version = await keys.dataVersion();
+    if (hashes?.version !== version) hashes = { version, set: new Set(await keys.activeKeyHashes()) };
+    return hashes.set;
+  };
+  return Object.assign(authenticate, { activeKeyHashes });
 }

@@ -12,14 +12,14 @@
  *   query or the path, and from the Authorization header the key of a
  *   well-formed OAuth header, or every token of one that cannot be read
  *   (`OAuth KEY`, `Bearer KEY`, `Basic` user and password), right or wrong;
- * - each run of the URL, decoded, that has the shape of our keys (43
- *   characters of base64url, a run of them standing between other characters)
- *   and hashes to an active stored key: `?KEY`, `?KEY=`, `?q=KEY`,
- *   `/items/KEY/parents`, sent with another key or none. This costs a hash
- *   and an indexed lookup per such run, remembered like the key check's
- *   (./auth.ts), and nothing for a URL without one (item ids are shorter);
- *   past MAX_KEY_RUNS runs in one URL, the rest are taken as secrets
- *   unhashed.
+ * - each stretch of 43 base64url characters in the URL, as sent and decoded
+ *   (the shape of our keys), that hashes to an active stored key: `?KEY`,
+ *   `?KEY=`, `?q=KEY`, `/items/KEY/parents`, and a key glued into a longer
+ *   run (`?q=xyzKEY`, a window of the run), sent with another key or none.
+ *   The active keys' hashes are held in memory per data version (a few: one
+ *   per client; ./auth.ts), so this costs a SHA-256 per window and nothing for
+ *   a URL without a run of 43 (item ids are shorter); past MAX_WINDOWS
+ *   windows in one URL, the runs not yet looked at are taken as secrets whole.
  *
  * Texts shorter than MIN_SECRET_LENGTH are not secrets: our keys are 43
  * characters, and replacing every `a` of a body because a client sent
@@ -27,14 +27,18 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import { KNOWN_NAMES, readOAuthHeader } from './oauthHeader.js';
+import { hashApiKey } from '../apiKeys.js';
 import { credentialValues, decodedFully, holdsAny, redactText } from './redact.js';
 
 /** The shortest text taken as a secret. */
 export const MIN_SECRET_LENGTH = 8;
 /** The length of our keys: 32 random bytes in base64url (../apiKeys.ts). */
 const KEY_LENGTH = 43;
-/** Runs of one URL looked up; a URL with more (16 KiB holds 370) is hostile, its extra runs are redacted unasked. */
-const MAX_KEY_RUNS = 32;
+/**
+ * Windows of one URL hashed (about a microsecond each): an OAI-PMH resumption token is one
+ * run of a few hundred; a URL with more is hostile, and its runs past these are redacted unasked.
+ */
+const MAX_WINDOWS = 4096;
 
 const SCHEMES = new Set(['oauth', 'bearer', 'basic', 'digest', 'token']);
 
@@ -65,15 +69,35 @@ export function sentSecrets(url: string, authorization: string | undefined): str
   return secretList(texts);
 }
 
-const RUN = /[A-Za-z0-9_-]+/g;
+const RUN = /[A-Za-z0-9_-]{43,}/g;
 
-/** The runs of the URL, as sent and decoded, that have the shape of a key. */
-export function keyShapedRuns(url: string): string[] {
+/** The runs of the URL, as sent and decoded, long enough to hold a key. */
+export function keyLongRuns(url: string): string[] {
   const runs = new Set<string>();
-  for (const text of new Set([url, decodedFully(url)])) {
-    for (const run of text.match(RUN) ?? []) if (run.length === KEY_LENGTH) runs.add(run);
-  }
+  for (const text of new Set([url, decodedFully(url)])) for (const run of text.match(RUN) ?? []) runs.add(run);
   return [...runs];
+}
+
+/**
+ * The keys of `hashes` in the runs, each window of KEY_LENGTH hashed; runs past MAX_WINDOWS
+ * windows are returned whole (too much redacted costs nothing).
+ */
+export function keysInRuns(runs: readonly string[], hashes: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  let budget = MAX_WINDOWS;
+  for (const run of runs) {
+    const windows = run.length - KEY_LENGTH + 1;
+    if (windows > budget) {
+      out.push(run);
+      continue;
+    }
+    budget -= windows;
+    for (let i = 0; i < windows; i++) {
+      const window = run.slice(i, i + KEY_LENGTH);
+      if (hashes.has(hashApiKey(window))) out.push(window);
+    }
+  }
+  return out;
 }
 
 export interface SecretHooks {
@@ -88,7 +112,7 @@ export interface SecretHooks {
 /** Headers that hold a URL or text made from the request. */
 const TEXT_HEADERS = ['location', 'content-location', 'link'];
 
-export function createSecretHooks(isActiveKey: (text: string) => Promise<boolean>): SecretHooks {
+export function createSecretHooks(activeKeyHashes: () => Promise<ReadonlySet<string>>): SecretHooks {
   const found = new WeakMap<FastifyRequest, readonly string[]>();
   const sent = (request: FastifyRequest) => sentSecrets(request.originalUrl, request.headers.authorization);
   const of = (request: FastifyRequest) => found.get(request) ?? sent(request);
@@ -102,17 +126,22 @@ export function createSecretHooks(isActiveKey: (text: string) => Promise<boolean
     of,
     onRequest(request, _reply, done) {
       const secrets = sent(request);
-      const runs = keyShapedRuns(request.originalUrl).filter((r) => !secrets.includes(r));
+      const runs = keyLongRuns(request.originalUrl).filter((r) => !secrets.includes(r));
       if (runs.length === 0) {
         found.set(request, secrets);
         return done();
       }
-      const asked = runs.slice(0, MAX_KEY_RUNS);
-      Promise.all(asked.map((run) => isActiveKey(run).catch(() => true))).then((active) => {
-        // A store that cannot say (it is down) leaves the run redacted: too much costs nothing.
-        found.set(request, secretList([...secrets, ...asked.filter((_r, i) => active[i]), ...runs.slice(MAX_KEY_RUNS)]));
-        done();
-      }, done);
+      activeKeyHashes().then(
+        (hashes) => {
+          found.set(request, hashes.size === 0 ? secrets : secretList([...secrets, ...keysInRuns(runs, hashes)]));
+          done();
+        },
+        () => {
+          // A store that cannot say (it is down) leaves every run redacted: too much costs nothing.
+          found.set(request, secretList([...secrets, ...runs]));
+          done();
+        },
+      );
     },
     onSend(request, reply, payload, done) {
       const secrets = of(request);

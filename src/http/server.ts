@@ -201,7 +201,7 @@ export async function buildServer(config: Config, storeOfRecord: Store, options:
   const authenticate = createAuthenticator(store, { anonymousRead: config.auth.anonymousRead });
   // Keys redacted by value from every body, link header and log line (./requestSecrets.ts):
   // its onSend runs before the digest validators and compression, added below.
-  const secrets = createSecretHooks(authenticate.isActiveKey);
+  const secrets = createSecretHooks(authenticate.activeKeyHashes);
   app.addHook('onRequest', secrets.onRequest);
   app.addHook('onSend', secrets.onSend);
   const requestLog = logSink ? createRequestLog(app.log, logSink) : undefined;

@@ -206,6 +206,8 @@ export interface KeyStore {
   revokeKey(name: string): Promise<boolean>;
   /** The active key with this hash, if any. */
   findActiveKey(keyHash: string): Promise<{ name: string; keyHash: string } | undefined>;
+  /** The hashes of every active key (a few: one per client), for redaction by value (docs/api.md "Keys in logs and answers"). */
+  activeKeyHashes(): Promise<string[]>;
   markKeyUsed(name: string, at: Date): Promise<void>;
 }
 

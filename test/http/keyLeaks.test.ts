@@ -236,6 +236,11 @@ function namelessTargets(key: string): string[] {
     `/search/index/person/select?sort=${key}%20asc`,
     `/search/index/search/select?q=*:*&facet=true&facet.field=${key}`,
     `/search/index/search/select?q=*:*&rows=5&${key}`,
+    // Glued into a longer run of the same characters: only a window of it is the key.
+    `/items/${key}Z9/parents`,
+    `/entities?query=xyz${key}`,
+    `/search/index/search/select?q=ab_${key}-cd`,
+    `/search?query=${'q'.repeat(300)}${key}`,
   ];
   // Names outside the OAuth parameters, on a route that echoes its parameters (the Solr select) and on others.
   for (const name of ['key', 'token', 'password', 'api_key', 'access_token', 'apikey', 'x-api-key', 'secret']) {

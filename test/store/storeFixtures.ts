@@ -116,6 +116,8 @@ export async function assertSameAnswers(
   assert.deepEqual((await b.listKeys()).map(t), (await a.listKeys()).map(t));
   assert.deepEqual(await b.findActiveKey('a'.repeat(64)), await a.findActiveKey('a'.repeat(64)));
   assert.equal(await b.findActiveKey('b'.repeat(64)), undefined);
+  // Alice's only: Bob's key is revoked.
+  for (const store of [a, b]) assert.deepEqual(await store.activeKeyHashes(), ['a'.repeat(64)]);
   assert.deepEqual((await b.listLoads()).map(t), (await a.listLoads()).map(t));
   assert.deepEqual((await b.listHarvests()).map(t), (await a.listHarvests()).map(t));
   for (const kind of ['item', 'person'] as const) {

@@ -301,6 +301,7 @@ function postgresStore(primary: PgServer, replication: Replication<PgServer> | u
     listKeys: p((s) => s.keys.listKeys()),
     revokeKey: w((s, name) => s.keys.revokeKey(name)),
     findActiveKey: p((s, hash) => s.keys.findActiveKey(hash)),
+    activeKeyHashes: p((s) => s.keys.activeKeyHashes()),
     // Best effort, inside a request: skipped while the primary is known to be down, and a
     // primary that went away meanwhile does not fail the request (keys.ts markKeyUsed).
     markKeyUsed: async (name, at) => {

@@ -54,6 +54,11 @@ export class PgKeys {
     return rows[0];
   }
 
+  async activeKeyHashes(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE revoked_at IS NULL');
+    return rows.map((r) => r.key_hash);
+  }
+
   /**
    * Best effort, never waiting: this runs inside a request. A row another transaction
    * holds (a revoke under way) is skipped; the key's next use records it.

@@ -165,6 +165,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     listKeys: async () => keys.listKeys(),
     revokeKey: write((name) => keys.revokeKey(name)),
     findActiveKey: async (hash) => keys.findActiveKey(hash),
+    activeKeyHashes: async () => keys.activeKeyHashes(),
     markKeyUsed: write((name, at) => keys.markKeyUsed(name, at)),
     recordLoad: write((run) => status.recordLoad(run)),
     listLoads: async () => status.listLoads(),

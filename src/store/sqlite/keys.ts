@@ -21,6 +21,7 @@ export class SqliteKeys implements Sync<KeyStore> {
   private readonly list: Statement<[], KeyRow>;
   private readonly revoke: Statement;
   private readonly find: Statement<[string], { name: string; keyHash: string }>;
+  private readonly active: Statement<[], string>;
   private readonly touch: Statement;
   private readonly byName: Statement<[string], KeyRow>;
 
@@ -33,6 +34,7 @@ export class SqliteKeys implements Sync<KeyStore> {
     this.list = db.prepare('SELECT name, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at, name');
     this.revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL');
     this.find = db.prepare('SELECT name, key_hash AS keyHash FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL');
+    this.active = db.prepare<[], string>('SELECT key_hash FROM api_keys WHERE revoked_at IS NULL').pluck();
     this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE name = ?');
     this.byName = db.prepare('SELECT name, created_at, last_used_at, revoked_at FROM api_keys WHERE name = ?');
   }
@@ -62,6 +64,10 @@ export class SqliteKeys implements Sync<KeyStore> {
 
   findActiveKey(keyHash: string): { name: string; keyHash: string } | undefined {
     return this.find.get(keyHash);
+  }
+
+  activeKeyHashes(): string[] {
+    return this.active.all();
   }
 
   /**
