@@ -103,7 +103,12 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-const pad = (n: number) => (n + ALIGN - 1) & ~(ALIGN - 1);
+/**
+ * `n` rounded up to a multiple of ALIGN. Arithmetic, not a bit mask: a mask works on 32-bit
+ * integers, and an item segment passes 2 GiB at about 5 M items (the mask made its length
+ * negative, and truncating the file to it left an empty file under a complete manifest).
+ */
+export const alignedOffset = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
 
 /**
  * Writes one kind's segment under a temporary name and renames it once synced; its entry.
@@ -118,7 +123,7 @@ async function writeSegment(dir: string, file: string, kind: KindImage): Promise
   let offset = 0;
   try {
     for (const s of kind.image.sections) {
-      offset = pad(offset);
+      offset = alignedOffset(offset);
       let bytes = 0;
       let crc = 0;
       for (const piece of s.pieces()) {
@@ -132,6 +137,9 @@ async function writeSegment(dir: string, file: string, kind: KindImage): Promise
     }
     await fh.truncate(offset);
     await fh.sync();
+    // What the manifest will say of the file must be what is on disk: checked before it names it.
+    const { size } = await fh.stat();
+    if (size !== offset) throw new Error(`${tmp} holds ${size} bytes after its write, not ${offset}`);
   } finally {
     await fh.close();
   }

@@ -18,6 +18,7 @@ import { personSchema } from '../../src/search/schemas/personSchema.js';
 import type { SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
 import { crc32 } from 'node:zlib';
 import {
+  alignedOffset,
   INDEX_FORMAT,
   IndexProblem,
   readIndexes,
@@ -263,4 +264,20 @@ describe('the search indexes on disk', () => {
         new RegExp(`of format ${INDEX_FORMAT + 1}; this version reads format ${INDEX_FORMAT}$`).test(e.message),
     );
   });
+});
+
+test('section offsets are aligned past 2 GiB and 4 GiB, where a 32-bit mask went negative', () => {
+  for (const [n, aligned] of [
+    [0, 0],
+    [1, 64],
+    [64, 64],
+    [65, 128],
+    [2 ** 31 - 1, 2 ** 31],
+    [2 ** 31 + 1, 2 ** 31 + 64],
+    [3_808_415_744 + 5, 3_808_415_744 + 64],
+    [2 ** 32 + 100, 2 ** 32 + 128],
+    [50 * 2 ** 30 + 1, 50 * 2 ** 30 + 64],
+  ] as const) {
+    assert.equal(alignedOffset(n), aligned, String(n));
+  }
 });
