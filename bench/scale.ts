@@ -16,7 +16,8 @@
  * and writes the measures as JSON beside the index (DIR/scale-<items>.json).
  *
  * Options: `--items` (10,000,000), `--persons` (1,000,000), `--workers` (search threads; one
- * per core), `--seconds` per row and connection count (5; at least `--min-requests`, 100, and
+ * per core), `--shards` (threads one search is scattered over when they are free; default
+ * `--workers`, as the server's `search.shards`), `--connections` (`1,50`), `--seconds` per row and connection count (5; at least `--min-requests`, 100, and
  * at most four times the seconds), `--dir` (data/bench-scale), `--keep` (keep the index files),
  * `--reuse` (start from the index a run with `--keep` left, without building it again).
  *
@@ -35,6 +36,8 @@ const { values } = parseArgs({
     items: { type: 'string', default: '10000000' },
     persons: { type: 'string', default: '1000000' },
     workers: { type: 'string' },
+    shards: { type: 'string' },
+    connections: { type: 'string' },
     seconds: { type: 'string', default: '5' },
     'min-requests': { type: 'string', default: '100' },
     dir: { type: 'string', default: join(ROOT, 'data/bench-scale') },
@@ -114,6 +117,8 @@ for (const f of readdirSync(dir)) execFileSync('dd', [`if=${join(dir, f)}`, 'ifl
 log('starting from the files (cold page cache), then the rows ...');
 const serveArgs = ['--dir', dir, '--seconds', values.seconds, '--min-requests', values['min-requests']];
 if (values.workers) serveArgs.push('--workers', values.workers);
+if (values.shards) serveArgs.push('--shards', values.shards);
+if (values.connections) serveArgs.push('--connections', values.connections);
 // --expose-gc: each thread's live heap is measured after a full collection (bench/scaleWorker.ts).
 const served = await step('scaleServe.ts', serveArgs, ['--expose-gc']);
 const ready = served.find((l) => l.line.event === 'ready')!;

@@ -22,6 +22,8 @@ export interface ScaleSetup {
 
 export type ScaleOp =
   | { op: 'engine'; kind: SearchKind; request: SearchRequest }
+  /** Shard `shard` of `shards` of one search scattered over the threads (SearchIndex.searchPart), as the server's pool does. */
+  | { op: 'part'; kind: SearchKind; request: SearchRequest; shard: number; shards: number }
   | { op: 'suggest'; kind: SearchKind; prefix: string; limit: number }
   | { op: 'personTerms' }
   | { op: 'itemTerms' }

@@ -7,11 +7,15 @@
  * against the threads at 1 and at 50 connections. Prints JSON lines: `ready`, one `row` per
  * row and connection count, `end`.
  *
- *   node --import tsx bench/scaleServe.ts --dir DIR [--workers N] [--seconds S] [--min-requests N] [--ready-only]
+ *   node --import tsx bench/scaleServe.ts --dir DIR [--workers N] [--shards N] [--connections 1,50]
+ *     [--seconds S] [--min-requests N] [--ready-only]
  *
  * A request is the engine searches its route runs (bench/scaleOps.ts), dispatched at once to a
- * queue the threads take from in turn, as src/search/searchPool.ts does; its time runs from
- * the dispatch to its last answer. CPU per request is the process's CPU over it (all
+ * queue the threads take from in turn, as src/search/searchPool.ts does; an engine search is
+ * scattered over `--shards` threads (default: `--workers`, as the server's `search.shards`
+ * defaults to the cores) when that many are free and nothing waits, as the pool scatters it
+ * (SearchIndex.searchPart, merged by mergeParts); its time runs from the dispatch to its last
+ * answer. CPU per request is the process's CPU over it (all
  * threads: the searches, the collector, the dispatch), exact at one connection, where
  * nothing else runs; at 50 the mean (the row's CPU over its requests).
  */
@@ -19,6 +23,8 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { readSharedIndexes } from '../src/search/indexFiles.js';
+import { fingerprintOf } from '../src/search/engine/search.js';
+import { mergeParts, type SearchPart } from '../src/search/engine/shards.js';
 import { entitySearchCases } from './cases.js';
 import { itemCursorWalk, itemSearchCases, type Answer, type ItemTerms, type SearchCase } from './itemSearch.js';
 import { misspelling } from './pageCases.js';
@@ -30,6 +36,7 @@ const { values } = parseArgs({
     dir: { type: 'string' },
     identity: { type: 'string', default: 'bench-scale' },
     workers: { type: 'string', default: String(availableParallelism()) },
+    shards: { type: 'string' },
     seconds: { type: 'string', default: '5' },
     'min-requests': { type: 'string', default: '100' },
     connections: { type: 'string', default: '1,50' },
@@ -38,6 +45,7 @@ const { values } = parseArgs({
 });
 const dir = values.dir!;
 const W = Number(values.workers);
+const S = Math.min(W, Number(values.shards ?? W));
 const seconds = Number(values.seconds);
 const minRequests = Number(values['min-requests']);
 const emit = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
@@ -84,6 +92,25 @@ function pump(): void {
 }
 
 function dispatch(op: ScaleOp): Promise<unknown> {
+  if (op.op === 'engine' && S >= 2 && queue.length === 0 && slots.filter((s) => !s.busy).length >= S) {
+    // as the pool's scatter: one part to each of S free threads, merged exactly
+    const parts = Array.from(
+      { length: S },
+      (_, shard) =>
+        new Promise<SearchPart>((resolve, reject) => {
+          queue.push({
+            op: { op: 'part', kind: op.kind, request: op.request, shard, shards: S },
+            resolve: (r) => resolve(r as SearchPart),
+            reject,
+          });
+        }),
+    );
+    pump();
+    return Promise.all(parts).then((done) => {
+      const r = mergeParts(op.request, done, fingerprintOf(op.request));
+      return { total: r.total, ids: r.ids, facets: r.facets, nextCursor: r.nextCursor, correctedQuery: r.correctedQuery };
+    });
+  }
   return new Promise((resolve, reject) => {
     queue.push({ op, resolve, reject });
     pump();
@@ -127,6 +154,7 @@ emit({
   restoreMs: restored.map((r) => r.ms),
   restoreKindsMs: restored.map((r) => r.kinds),
   workers: W,
+  shards: S,
   memory: resident(),
   heaps: restored.map((r) => r.heap),
 });

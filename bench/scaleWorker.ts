@@ -130,6 +130,8 @@ function run(op: ScaleOp): unknown {
       const r = indexes[op.kind].search(op.request, Date.now() + 600_000);
       return { total: r.total, ids: r.ids, facets: r.facets, nextCursor: r.nextCursor, correctedQuery: r.correctedQuery };
     }
+    case 'part':
+      return indexes[op.kind].searchPart(op.request, Date.now() + 600_000, op.shard, op.shards);
     case 'suggest':
       return indexes[op.kind].suggest(op.prefix, op.limit);
     case 'personTerms':
