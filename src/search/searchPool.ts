@@ -441,8 +441,8 @@ export class SearchPool extends Runner {
   }
 
   /**
-   * One search over `search.shards` workers at once, each ordering and counting its shard of
-   * the hits (engine/search.ts runSearchPart), merged exactly (engine/shards.ts mergeParts;
+   * One search over `search.shards` workers at once, each evaluating it over its range of the
+   * documents (engine/search.ts runSearchPart), merged exactly (engine/shards.ts mergeParts;
    * docs/search-engine.md "Shards"): when that many workers are built and free and no search
    * waits, so that the cores a busy pool needs for other searches are not taken from them.
    * Sent together, after the same batches of the feed: every shard runs on the same index.

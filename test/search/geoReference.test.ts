@@ -14,6 +14,8 @@ import type { GeoShape } from '../../src/search/engine/geo.js';
 import type { SearchDocument, SearchRequest } from '../../src/search/engine/types.js';
 import { compareCodePoints } from '../../src/search/engine/order.js';
 import { SearchRequestError } from '../../src/search/engine/errors.js';
+import { fingerprintOf } from '../../src/search/engine/search.js';
+import { mergeParts } from '../../src/search/engine/shards.js';
 
 const R = 6371.0087714;
 const FAR = () => Date.now() + 60_000;
@@ -115,7 +117,20 @@ test(`geographic filters and the distance order agree with the brute force (seed
     rows: 100_000,
     ...extra,
   });
-  const ids = (req: SearchRequest) => index.search(req, FAR()).ids;
+  /**
+   * The page's ids; the whole answer (with a facet) must be the same, byte for byte, when the
+   * search is scattered in 2 and 7 shards, each evaluating its range of ordinals
+   * (docs/search-engine.md "Shards").
+   */
+  const ids = (req: SearchRequest) => {
+    const faceted = { ...req, facets: [{ field: 'kind_fct', limit: -1, mincount: 0, sort: 'count' as const }] };
+    const one = JSON.stringify(index.search(faceted, FAR()));
+    for (const n of [2, 7]) {
+      const parts = Array.from({ length: n }, (_, i) => structuredClone(index.searchPart(faceted, FAR(), i, n)));
+      assert.equal(JSON.stringify(mergeParts(faceted, parts, fingerprintOf(faceted))), one, `${n} shards: ${JSON.stringify(req)}`);
+    }
+    return index.search(req, FAR()).ids;
+  };
 
   let nonEmpty = 0;
   for (let round = 0; round < 120; round++) {

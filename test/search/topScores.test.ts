@@ -4,17 +4,26 @@
  * facets, matched terms, the first cursor) equals the one of the same query scored whole,
  * which `*:* AND (query)` is (the same hits and scores; its shape is not bounded), on the
  * item schema with its language analysis (German and English words whose forms meet), with
- * exact-title hits, ties, filters, deep offsets, 1 and 7 shards, and through replacements
+ * exact-title hits, ties, filters, deep offsets, 1 and 7 shards in one thread and 2 and 7
+ * scattered as over threads (each shard bounding its own range of ordinals), and through replacements
  * and deletes (idf and bounds move, lists grow past their kept window maxima).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryNode } from '../../src/query/ast.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
-import type { SearchDocument, SearchRequest } from '../../src/search/engine/types.js';
+import { fingerprintOf } from '../../src/search/engine/search.js';
+import { mergeParts } from '../../src/search/engine/shards.js';
+import type { SearchDocument, SearchRequest, SearchResult } from '../../src/search/engine/types.js';
 import { itemSchema } from '../../src/search/schemas/itemSchema.js';
 
 const FAR = () => Date.now() + 60_000;
+
+/** A search scattered as the pool scatters it (src/search/searchPool.ts): each part cloned as it crosses threads, then merged. */
+function scattered(ix: SearchIndex, req: SearchRequest, n: number): SearchResult {
+  const parts = Array.from({ length: n }, (_, i) => structuredClone(ix.searchPart(req, FAR(), i, n)));
+  return mergeParts(req, parts, fingerprintOf(req));
+}
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 function rng(seed: number): () => number {
@@ -130,11 +139,16 @@ describe('relevance top-k by bounds', () => {
               const got = ix.search(req, FAR(), undefined, shards);
               const whole = ix.search({ ...req, query: { kind: 'and', children: [{ kind: 'all' }, query] } }, FAR(), undefined, shards);
               assert.deepEqual(got, whole, what);
+              // scattered over threads, each shard bounding and scoring only its range of ordinals
+              if (shards === 7)
+                for (const n of [2, 7]) assert.equal(JSON.stringify(scattered(ix, req, n)), JSON.stringify(got), `${n} parts, ${what}`);
               if (offset === 0 && rows === 20) {
                 // the first page of a cursor walk
                 const c = ix.search({ ...req, cursor: '*' }, FAR(), undefined, shards);
                 assert.deepEqual(c.ids, got.ids, `cursor *, ${what}`);
                 assert.deepEqual(c.scores, got.scores, `cursor * scores, ${what}`);
+                if (shards === 7)
+                  assert.equal(JSON.stringify(scattered(ix, { ...req, cursor: '*' }, 7)), JSON.stringify(c), `7 parts, cursor *, ${what}`);
                 const rest = ix.search({ ...req, cursor: c.nextCursor }, FAR(), undefined, shards);
                 const all = ix.search({ ...req, rows: 40 }, FAR(), undefined, shards);
                 assert.deepEqual([...c.ids, ...rest.ids], all.ids.slice(0, c.ids.length + rest.ids.length), `next page, ${what}`);

@@ -71,7 +71,7 @@ export interface SearchIndexOptions {
   positionsCache?: { bytes?: number; minDocs?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
   limits?: ExpansionLimits;
-  /** Parts a search orders and counts facets in, merged exactly (shards.ts; default 1). */
+  /** Parts a search orders and counts facets in within one thread, merged exactly (shards.ts; default 1). */
   shards?: number;
   /** Per-search arrays kept for the next search (scratchPool.ts): at most `bytes` (default 32 MiB) of arrays of at least `minLength` (default 16,384). */
   scratch?: { bytes?: number; minLength?: number };
@@ -627,7 +627,11 @@ export class SearchIndex {
     return runSearch(this, request, deadline, limits, shards);
   }
 
-  /** Shard `shard` of `shards` of a search scattered over threads holding this index alike (search.ts runSearchPart). */
+  /**
+   * Shard `shard` of `shards` of a search scattered over threads holding this index alike: the
+   * query evaluated over this shard's range of ordinals (search.ts runSearchPart), merged by
+   * shards.ts mergeParts.
+   */
   searchPart(request: SearchRequest, deadline: number, shard: number, shards: number): SearchPart {
     return runSearchPart(this, request, deadline, shard, shards, this.limits);
   }

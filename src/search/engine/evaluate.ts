@@ -28,7 +28,8 @@ import { Deadline, SearchRequestError } from './errors.js';
 import type { SearchIndex } from './SearchIndex.js';
 import { literalPrefix } from './wildcard.js';
 import { allZero, differenceHits, EMPTY_DOCS, intersectHits, Scratch, unionHits, zeros, type Hits } from './hits.js';
-import { idf, Postings } from './postings.js';
+import { idf, lowerBound, Postings } from './postings.js';
+import type { OrdinalRange } from './shards.js';
 import { PhraseEvaluator, type PhraseSpec, type Source } from './phrase.js';
 import { elisions, isElided, queryForms } from './analysis.js';
 import { SearchLimitError } from './searchLimits.js';
@@ -80,15 +81,41 @@ export class Evaluator {
   /** Each pattern's words, read once per search (`*qx* OR *qx* OR …` reads the vocabulary once). */
   private readonly expansions = new Map<string, number[]>();
 
+  /**
+   * `span`: the query is evaluated over the ordinals in it alone (a shard of a scattered
+   * search, docs/search-engine.md "Shards"): every node's hits are its hits in the range,
+   * each posting list read from its first entry in the range to the range's end, with the
+   * whole index's statistics (idf, document counts), so that the scores are those of the
+   * whole evaluation.
+   */
   constructor(
     private readonly ix: SearchIndex,
     private readonly scoring: boolean,
     private readonly deadline: Deadline,
     private readonly limits?: ExpansionLimits,
+    private readonly span?: OrdinalRange,
   ) {
     this.allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
-    this.postings = new Postings(ix, deadline);
+    this.postings = new Postings(ix, deadline, span);
     this.phrases = new PhraseEvaluator(ix, deadline);
+  }
+
+  private liveMemo: Uint32Array | undefined;
+
+  /** The live ordinals (in the span), ascending: one array per search, so that it is known by identity (filter()). */
+  allLive(): Uint32Array {
+    if (this.liveMemo !== undefined) return this.liveMemo;
+    const all = this.ix.allLive();
+    return (this.liveMemo = this.clip({ docs: all, scores: null }).docs);
+  }
+
+  /** `h` restricted to the span: for what is evaluated whole (phrases). */
+  private clip(h: Hits): Hits {
+    if (this.span === undefined) return h;
+    const r = this.span;
+    const from = lowerBound(h.docs, h.docs.length, r.from);
+    const to = lowerBound(h.docs, h.docs.length, r.to, from);
+    return { docs: h.docs.subarray(from, to), scores: h.scores ? h.scores.subarray(from, to) : null };
   }
 
   private readonly postings: Postings;
@@ -146,7 +173,7 @@ export class Evaluator {
     const kept = acc !== undefined && this.unrestricted === before;
     if (acc === undefined) {
       this.unrestricted++;
-      acc = this.hits(this.ix.allLive());
+      acc = this.hits(this.allLive());
     }
     clauses.forEach((c, i) => {
       if (!(kept && within[i])) acc = this.filter(acc!, c.f, c.ids);
@@ -224,7 +251,7 @@ export class Evaluator {
     if (ids.length === 0 || a.docs.length === 0) return this.hits(EMPTY_DOCS);
     let postings = 0;
     for (const v of ids) postings += col.live.array[v]!;
-    if (a.docs === this.ix.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
+    if (a.docs === this.allLive() && (a.scores === null || allZero(a.scores))) return this.hits(this.facetDocs(f, ids));
     // a bit per ordinal (facetBits.ts) is one load per hit into 1/32 of a column's bytes
     const bits = a.docs.length >= this.ix.facetBits.minHits ? this.valueBits(f, ids) : undefined;
     if (bits !== undefined) return this.filterBits(a, bits);
@@ -270,7 +297,7 @@ export class Evaluator {
     switch (node.kind) {
       case 'all':
         this.unrestricted++;
-        return this.hits(this.ix.allLive());
+        return this.hits(this.allLive());
       case 'and': {
         const positive = node.children.filter((c) => c.kind !== 'not');
         // A facet clause beside others (Solr's fq type_fct:"…", a field clause of v1) filters
@@ -314,7 +341,7 @@ export class Evaluator {
       }
       case 'not':
         this.unrestricted++;
-        return this.difference(this.hits(this.ix.allLive()), this.evaluate(node.child, !negated));
+        return this.difference(this.hits(this.allLive()), this.evaluate(node.child, !negated));
       case 'exists':
         this.unrestricted++;
         return this.hits(this.exists(node.field));
@@ -401,7 +428,7 @@ export class Evaluator {
     const spec = this.exactSpec(words, mask);
     if (spec === undefined) return this.hits(EMPTY_DOCS);
     const [p] = this.phrases.evaluate([spec], 0);
-    return this.hits(p!.docs, p!.scores);
+    return this.clip(this.hits(p!.docs, p!.scores));
   }
 
   /** The phrase of the words as folded terms; undefined when a word is no term of the index. */
@@ -436,13 +463,14 @@ export class Evaluator {
         throw new SearchRequestError(`${field}: takes a whole identifier, e.g. ${field}:"…"; wildcards are not supported on ${field}.`);
       }
       const ord = ix.byId.get(schema.normalizeId ? schema.normalizeId(raw) : raw);
-      return this.hits(ord === undefined ? EMPTY_DOCS : Uint32Array.of(ord));
+      const inRange = ord !== undefined && (this.span === undefined || (ord >= this.span.from && ord < this.span.to));
+      return this.hits(inRange ? Uint32Array.of(ord) : EMPTY_DOCS);
     }
     const constant = schema.constants?.[field];
     if (constant !== undefined) {
       const c = fold(constant);
       const ok = node.kind === 'prefix' ? c.startsWith(fold(raw)) : node.kind === 'wildcard' ? ix.wildcard(fold(raw))(c) : fold(raw) === c;
-      return this.hits(ok ? ix.allLive() : EMPTY_DOCS);
+      return this.hits(ok ? this.allLive() : EMPTY_DOCS);
     }
     const t = ix.textField.get(field);
     if (t !== undefined) return this.textLeaf(node, 1 << t);
@@ -535,7 +563,8 @@ export class Evaluator {
    * its word's forms in the index); a phrase left with one word is that word's analysed leaves.
    */
   private phraseLeaf(text: string, toks: readonly string[], mask: number, slop = 0): Hits {
-    const h = this.analysedPhrase(text, toks, mask, slop);
+    // phrases are evaluated whole (their positions are read per list), then cut to the span
+    const h = this.clip(this.analysedPhrase(text, toks, mask, slop));
     // phrases read no postings within the domain (bounded())
     this.restricted = false;
     return h;
@@ -728,7 +757,7 @@ export class Evaluator {
 
   /** Live documents passing `test`, ascending (a pass over every live document). */
   private scan(test: (doc: number) => boolean): Uint32Array {
-    const all = this.ix.allLive();
+    const all = this.allLive();
     const out = new Uint32Array(all.length);
     let n = 0;
     for (let i = 0; i < all.length; i++) {
@@ -745,7 +774,7 @@ export class Evaluator {
 
   private exists(field: string): Uint32Array {
     const ix = this.ix;
-    if (field === ix.schema.idField || ix.schema.constants?.[field] !== undefined) return ix.allLive();
+    if (field === ix.schema.idField || ix.schema.constants?.[field] !== undefined) return this.allLive();
     const t = ix.textField.get(field);
     if (t !== undefined) return this.existsText(1 << t);
     const f = ix.facetField.get(field);

@@ -7,6 +7,7 @@ import type { Deadline } from './errors.js';
 import { EMPTY_DOCS, Scratch, unionDocs } from './hits.js';
 import { PostingsCache, type CachedPostings } from './postingsCache.js';
 import type { SearchIndex } from './SearchIndex.js';
+import type { OrdinalRange } from './shards.js';
 
 export const TF_CAP = 3;
 
@@ -14,10 +15,45 @@ export function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** Lists of at least this many postings keep their live document frequency per index version. */
+const KEEP_DF = 16_384;
+
+/** Live document frequency of a cached list as of an index version. */
+const dfOf = new WeakMap<CachedPostings, { version: number; n: number; df: number }>();
+
+/** Live documents among `e`'s postings: the document frequency its idf is of, whatever range is read. */
+export function liveDf(ix: SearchIndex, e: CachedPostings): number {
+  const known = dfOf.get(e);
+  if (known !== undefined && known.version === ix.version && known.n === e.n) return known.df;
+  const live = ix.live.array;
+  const docs = e.docs;
+  let df = 0;
+  for (let i = 0; i < e.n; i++) df += live[docs[i]!]!;
+  if (e.n >= KEEP_DF) dfOf.set(e, { version: ix.version, n: e.n, df });
+  return df;
+}
+
+/** The first of `a[from .. n)` (ascending) that is ≥ `x`, or `n`. */
+export function lowerBound(a: Uint32Array, n: number, x: number, from = 0): number {
+  let lo = from;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class Postings {
+  /**
+   * `range`: only the postings of ordinals in it are read (a shard of a scattered search,
+   * docs/search-engine.md "Shards"); document frequencies stay the whole index's.
+   */
   constructor(
     private readonly ix: SearchIndex,
     private readonly deadline: Deadline,
+    private readonly range?: OrdinalRange,
   ) {}
 
   /**
@@ -30,11 +66,20 @@ export class Postings {
     const e = this.decoded(id, mask, best, forms);
     const docs = e.docs;
     const values = e.values!;
-    out.reserve(e.n);
-    out.n = keepLive(docs, values, e.n, ix.live.array, domain, out.docs, out.vals, out.n);
-    const df = keptDf;
-    this.deadline.tick(e.n);
-    return df;
+    const range = this.range;
+    if (range === undefined) {
+      out.reserve(e.n);
+      out.n = keepLive(docs, values, e.n, ix.live.array, domain, out.docs, out.vals, out.n);
+      this.deadline.tick(e.n);
+      return keptDf;
+    }
+    // the list from its first posting in the range to the range's end (the decoded list is ascending)
+    const from = lowerBound(docs, e.n, range.from);
+    const to = lowerBound(docs, e.n, range.to, from);
+    out.reserve(to - from);
+    out.n = keepLive(docs.subarray(from, to), values.subarray(from, to), to - from, ix.live.array, domain, out.docs, out.vals, out.n);
+    this.deadline.tick(to - from);
+    return liveDf(ix, e);
   }
 
   /**
@@ -95,13 +140,15 @@ export class Postings {
         if ((e.n & 1023) === 0) this.deadline.tick(1024);
       }
       ix.postingsCache.put(key, e);
-      const out = ix.scratchPool.u32(Math.min(e.n, col.live.array[v]!));
+      const from = this.range === undefined ? 0 : lowerBound(e.docs, e.n, this.range.from);
+      const to = this.range === undefined ? e.n : lowerBound(e.docs, e.n, this.range.to, from);
+      const out = ix.scratchPool.u32(Math.min(to - from, col.live.array[v]!));
       let k = 0;
-      for (let i = 0; i < e.n; i++) {
+      for (let i = from; i < to; i++) {
         const d = e.docs[i]!;
         if (live[d] === 1) out[k++] = d;
       }
-      this.deadline.tick(e.n);
+      this.deadline.tick(to - from);
       acc = acc.length === 0 ? out.subarray(0, k) : unionDocs(acc, out.subarray(0, k), ix.scratchPool.u32(acc.length + k));
     }
     return acc;

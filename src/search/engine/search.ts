@@ -18,7 +18,16 @@ import {
   type CursorValue,
 } from './order.js';
 import { hasAny } from './filterCounts.js';
-import { mergePages, shardHits, sumCounts, type FacetPart, type SearchPart, type ShardHit } from './shards.js';
+import {
+  mergePages,
+  shardHits,
+  shardRange,
+  sumCounts,
+  type FacetPart,
+  type OrdinalRange,
+  type SearchPart,
+  type ShardHit,
+} from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
 import { checkShape, inShape, pointColumns } from './geo.js';
@@ -145,13 +154,14 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
 /**
  * Shard `shard` of `shards` of one search scattered over the threads of a pool
  * (docs/search-engine.md "Shards"): on an index that every shard holds alike (the same
- * documents at the same ordinals), the hits are cut as runSearch cuts them, and this shard
- * orders its run and counts its facets; `mergeParts` (shards.ts) makes the answer runSearch
- * gives, byte for byte. The query is evaluated whole in every shard (so scores, the total
- * and matched terms are the whole index's); shard 0 alone adds matched terms and the
- * spellcheck. What comes from what a thread keeps between searches (the candidates of a page
- * among rank groups or by score bounds, kept facet counts) may differ between threads, so a
- * page of candidates is ordered whole by shard 0, and facet counts are counted, never kept.
+ * documents at the same ordinals), this shard evaluates the query over its range of ordinals
+ * alone (shards.ts shardRange; evaluate.ts reads each posting list from the range's start to
+ * its end, with the whole index's idf), counts its hits and their facets, orders them and
+ * keeps its best `offset + rows` with their sort values; `mergeParts` (shards.ts) makes the
+ * answer runSearch gives, byte for byte. `*:*` alone or under one facet filter takes its
+ * total and facet counts from the live or kept counts as runSearch does: shard 0 gives them,
+ * the others count nothing. A page found among candidates (rank groups, score bounds) is
+ * each shard's best among the candidates in its range. Shard 0 adds the spellcheck.
  */
 export function runSearchPart(
   ix: SearchIndex,
@@ -168,42 +178,76 @@ export function runSearchPart(
   checkSpellcheck(req);
   if (!Number.isInteger(shards) || shards < 1 || !Number.isInteger(shard) || shard < 0 || shard >= shards)
     throw new RangeError(`shard ${shard} of ${shards} is no shard.`);
+  for (const fr of req.facets ?? []) checkFacet(ix, fr);
   const scoring = req.sort.kind === 'relevance';
   const skip = req.cursor === undefined ? req.offset : 0;
   const top =
     scoring && (req.cursor === undefined || req.cursor === '*') && skip + req.rows >= 1 && skip + req.rows <= MAX_TOP
       ? topQuery(ix, req.query)
       : undefined;
-  const ev = new Evaluator(ix, scoring && top === undefined, clock, limits);
-  const kept = keptFilter(ix, req);
+  const range = shardRange(ix.allLive(), shard, shards);
+  const ev = new Evaluator(ix, scoring && top === undefined, clock, limits, range);
   let memo: Hits | undefined;
-  const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters, req.geo));
-  const total = (kept === undefined ? undefined : ix.filterCounts.total(kept.f, kept.ids)) ?? allHits().docs.length;
-  const facets = (req.facets ?? []).map((fr) => facetPart(ix, fr, total, allHits, clock, shard, shards));
+  const hits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters, req.geo));
+  const fingerprint = fingerprintOf(req);
+  // `*:*` alone or under one facet filter: counted whole, from what the index keeps
+  const whole = req.query.kind === 'all' && (req.geo?.length ?? 0) === 0;
+  const kept = whole ? keptFilter(ix, req) : undefined;
+  const counted = whole && (Object.keys(req.filters ?? {}).length === 0 || kept !== undefined);
+  let total: number;
+  let facets: FacetPart[];
+  /** The whole index's total of a counted search, when this thread knows it. */
+  let wholeTotal: number | undefined;
+  if (!counted) {
+    total = hits().docs.length;
+    facets = (req.facets ?? []).map((fr) => {
+      const f = facetIndex(ix, fr.field);
+      const docs = hits().docs;
+      clock.tick(docs.length);
+      return facetPart(ix, fr, countValues(ix, f, docs), shard === 0);
+    });
+  } else if (shard === 0) {
+    // as runSearch counts them, over the whole index
+    let everything: Hits | undefined;
+    const allHits = (): Hits => (everything ??= filtered(ix, new Evaluator(ix, false, clock, limits), req.query, req.filters, req.geo));
+    if (kept === undefined) total = ix.size;
+    else {
+      const known = ix.filterCounts.total(kept.f, kept.ids);
+      total = known ?? allHits().docs.length;
+      if (known === undefined) ix.filterCounts.keep(kept.f, kept.ids, total);
+    }
+    wholeTotal = total;
+    // the only counts of the merge: cut to the answer here, as one thread cuts them
+    facets = (req.facets ?? []).map((fr) => {
+      const f = countFacet(ix, fr, total, allHits, clock, 1, kept);
+      const col = ix.facets[facetIndex(ix, fr.field)]!;
+      return {
+        values: f.values.map((v) => v.value),
+        counts: f.values.map((v) => v.count),
+        ids: f.values.map((v) => col.values.get(v.value)!),
+      };
+    });
+  } else {
+    total = 0;
+    facets = (req.facets ?? []).map(() => ({ values: [], counts: [], ids: [] }));
+    wholeTotal = kept === undefined ? ix.size : ix.filterCounts.total(kept.f, kept.ids);
+  }
   const tierMemo = new Map<SearchRequest['query'], Uint32Array>();
   const tierDocs = (q: SearchRequest['query']) => {
     let docs = tierMemo.get(q);
-    if (docs === undefined) tierMemo.set(q, (docs = new Evaluator(ix, false, clock, limits).evaluate(q).docs));
+    if (docs === undefined) tierMemo.set(q, (docs = new Evaluator(ix, false, clock, limits, range).evaluate(q).docs));
     return docs;
   };
-  const fingerprint = fingerprintOf(req);
   let ordered: Hits | undefined;
   if (top !== undefined) {
-    ordered = topCandidates(ix, req.query, top, allHits().docs, skip + req.rows, clock);
-    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters, req.geo);
-  } else if (kept !== undefined) ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint, kept.keep);
-  else {
-    const h = allHits();
-    if (h.docs === ix.allLive() && (h.scores === null || isZeros(h.scores)))
-      ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint);
+    ordered = topCandidates(ix, req.query, top, hits().docs, skip + req.rows, clock, range);
+    ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits, range), req.query, req.filters, req.geo);
+  } else if (counted && wholeTotal !== undefined) {
+    // the whole index's candidates, cut to the range: among them are the range's best
+    const c = byRankCandidates(ix, req, wholeTotal, scoring, skip + req.rows, fingerprint, kept?.keep);
+    if (c !== undefined) ordered = inRange(c, range);
   }
-  // All hits: cut in runs. Candidates (or hits scored apart): ordered whole by shard 0.
-  const part =
-    ordered === undefined
-      ? shardHits(allHits(), shards)[shard]!
-      : shard === 0
-        ? ordered
-        : { docs: new Uint32Array(0), scores: ordered.scores ? new Float64Array(0) : null };
+  const part = ordered ?? hits();
   const plan = sortPlan(ix, req.sort, req.query, part, tierDocs);
   const order = plan.order;
   const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
@@ -213,65 +257,52 @@ export function runSearchPart(
     score: part.scores ? part.scores[h]! : 0,
     values: order.map((c) => c.value(h)),
   }));
-  const out: SearchPart = { total, page, orders: order.map((c) => c.merge), facets };
-  if (shard !== 0) return out;
-  const matchedTerms: string[] = [];
-  for (const m of ev.matched) {
-    if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, allHits().docs) : hasValue(ix, m.facet, m.ids, allHits().docs)))
-      matchedTerms.push(m.text);
+  // the leaves that matched a hit of the range, each term with its first such leaf
+  const matched: SearchPart['matched'] = [];
+  if (memo !== undefined) {
+    ev.matched.forEach((m, at) => {
+      if (matched.some((x) => x.text === m.text)) return;
+      if ('docs' in m ? overlaps(m.docs, memo!.docs) : hasValue(ix, m.facet, m.ids, memo!.docs)) matched.push({ text: m.text, at });
+    });
   }
-  out.matchedTerms = matchedTerms;
-  if (req.spellcheck) {
-    const count = (query: typeof req.query) =>
-      filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters, req.geo).docs.length;
-    out.correctedQuery =
-      total < req.spellcheck.minHits
-        ? correctQuery(ix, req.query, req.spellcheck, total, count, Object.keys(req.filters ?? {}).length > 0, clock)
-        : '';
-  }
+  const out: SearchPart = { total, page, orders: order.map((c) => c.merge), facets, matched };
+  if (shard !== 0 || !req.spellcheck) return out;
+  // the whole total decides, and only a range that finds too little needs it
+  const count = (query: typeof req.query) => filtered(ix, new Evaluator(ix, false, clock, limits), query, req.filters, req.geo).docs.length;
+  const all = total >= req.spellcheck.minHits ? total : (wholeTotal ?? count(req.query));
+  out.correctedQuery =
+    all < req.spellcheck.minHits
+      ? correctQuery(ix, req.query, req.spellcheck, all, count, Object.keys(req.filters ?? {}).length > 0, clock)
+      : '';
   return out;
 }
 
+/** The hits of `h` (ascending) in `range`. */
+function inRange(h: Hits, range: OrdinalRange): Hits {
+  let from = 0;
+  while (from < h.docs.length && h.docs[from]! < range.from) from++;
+  let to = from;
+  while (to < h.docs.length && h.docs[to]! < range.to) to++;
+  return { docs: h.docs.subarray(from, to), scores: h.scores ? h.scores.subarray(from, to) : null };
+}
+
 /**
- * A shard's counts of one facet (countFacet's counts of its run of the hits), as the values
- * with a live document it counted; shard 0 also lists those it did not count when
- * `mincount` is 0, and, when every live document is a hit, gives the live counts alone.
+ * A shard's counts of one facet as plain data: the values with a live document and a count
+ * in `counts`; with `zeros` (shard 0) also those without when `mincount` is 0.
  */
-function facetPart(
-  ix: SearchIndex,
-  fr: FacetRequest,
-  total: number,
-  hits: () => Hits,
-  clock: Deadline,
-  shard: number,
-  shards: number,
-): FacetPart {
-  const f = facetIndex(ix, fr.field);
-  if (!Number.isInteger(fr.limit) || fr.limit < -1)
-    throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
-  if (!Number.isInteger(fr.mincount) || fr.mincount < 0)
-    throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
-  const col = ix.facets[f]!;
-  const all = total === ix.size;
-  const out: FacetPart = { values: [], counts: [] };
-  if (all && shard !== 0) return out;
-  let counts: Uint32Array;
-  if (all) counts = col.live.array;
-  else {
-    const docs = hits().docs;
-    clock.tick(docs.length / shards);
-    counts = countValues(ix, f, shardHits({ docs, scores: null }, shards)[shard]!.docs);
-  }
+function facetPart(ix: SearchIndex, fr: FacetRequest, counts: Uint32Array, zeros: boolean): FacetPart {
+  const col = ix.facets[facetIndex(ix, fr.field)]!;
   const live = col.live.array;
   const strings = col.values.all;
-  const zeros = shard === 0 && fr.mincount === 0;
+  const listZeros = zeros && fr.mincount === 0;
+  const out: FacetPart = { values: [], counts: [], ids: [] };
   for (let v = 0; v < col.values.size; v++) {
-    if (live[v]! > 0 && (counts[v]! > 0 || zeros)) {
+    if (live[v]! > 0 && (counts[v]! > 0 || listZeros)) {
       out.values.push(strings[v]!);
       out.counts.push(counts[v]!);
+      out.ids.push(v);
     }
   }
-  clock.tick(col.values.size);
   return out;
 }
 
@@ -422,6 +453,47 @@ function keptFilter(ix: SearchIndex, req: SearchRequest): KeptFilter | undefined
   return { f, ids, keep: (d) => hasAny(col, d, mark) };
 }
 
+function checkFacet(ix: SearchIndex, fr: FacetRequest): void {
+  facetIndex(ix, fr.field);
+  if (!Number.isInteger(fr.limit) || fr.limit < -1)
+    throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
+  if (!Number.isInteger(fr.mincount) || fr.mincount < 0)
+    throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
+}
+
+/**
+ * The hits' count per value of a facet: the live counts when every live document is a hit,
+ * the kept counts of `*:*` under one facet filter (counted once, then kept), else counted
+ * (in `shards` parts, summed).
+ */
+function facetCounts(
+  ix: SearchIndex,
+  fr: FacetRequest,
+  total: number,
+  hits: () => Hits,
+  clock: Deadline,
+  shards: number,
+  kept: KeptFilter | undefined,
+): Uint32Array {
+  const f = facetIndex(ix, fr.field);
+  const col = ix.facets[f]!;
+  const count = (): Uint32Array => {
+    const docs = hits().docs;
+    clock.tick(docs.length);
+    return shards === 1
+      ? countValues(ix, f, docs)
+      : sumCounts(shardHits({ docs, scores: null }, shards).map((part) => countValues(ix, f, part.docs)));
+  };
+  // every live document is a hit: the live counts are the answer, no pass needed
+  if (total === ix.size) return col.live.array;
+  if (kept === undefined) return count();
+  const known = ix.filterCounts.counts(kept.f, kept.ids, f);
+  if (known !== undefined) return known;
+  const counts = count();
+  ix.filterCounts.keep(kept.f, kept.ids, total, f, counts);
+  return counts;
+}
+
 function countFacet(
   ix: SearchIndex,
   fr: FacetRequest,
@@ -431,29 +503,10 @@ function countFacet(
   shards: number,
   kept: KeptFilter | undefined,
 ): FacetCounts {
-  const f = facetIndex(ix, fr.field);
-  if (!Number.isInteger(fr.limit) || fr.limit < -1)
-    throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
-  if (!Number.isInteger(fr.mincount) || fr.mincount < 0)
-    throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
-  const col = ix.facets[f]!;
+  checkFacet(ix, fr);
+  const col = ix.facets[facetIndex(ix, fr.field)]!;
   const nValues = col.values.size;
-  const count = (): Uint32Array => {
-    const docs = hits().docs;
-    clock.tick(docs.length);
-    return shards === 1
-      ? countValues(ix, f, docs)
-      : sumCounts(shardHits({ docs, scores: null }, shards).map((part) => countValues(ix, f, part.docs)));
-  };
-  let counts: Uint32Array;
-  // every live document is a hit: the live counts are the answer, no pass needed
-  if (total === ix.size) counts = col.live.array;
-  else if (kept === undefined) counts = count();
-  else {
-    const known = ix.filterCounts.counts(kept.f, kept.ids, f);
-    counts = known ?? count();
-    if (known === undefined) ix.filterCounts.keep(kept.f, kept.ids, total, f, counts);
-  }
+  const counts = facetCounts(ix, fr, total, hits, clock, shards, kept);
   // candidates: values with a live document whose count reaches mincount
   const live = col.live.array;
   const candidates: number[] = [];

@@ -6,8 +6,35 @@
  * total and the merged page is the one-shard page, hit for hit. Facet counts are sums.
  */
 import type { Hits } from './hits.js';
-import { compareCodePoints, compareOrdered, encodeCursor, type Component, type CursorValue, type ValueOrder } from './order.js';
+import {
+  compareOrdered,
+  encodeCursor,
+  numberComponent,
+  smallestHits,
+  stringComponent,
+  type Component,
+  type CursorValue,
+  type ValueOrder,
+} from './order.js';
 import type { FacetCounts, SearchRequest, SearchResult } from './types.js';
+
+/** Ordinals `from` ≤ d < `to`: what one shard of a scattered search evaluates. */
+export interface OrdinalRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * The ordinals shard `shard` of `shards` evaluates (search.ts runSearchPart): the live
+ * ordinals (`live`, ascending) cut into `shards` contiguous runs of nearly equal length, each
+ * widened to the dead ordinals up to the next run, so that the ranges cover every ordinal
+ * once. Every thread holding the index alike cuts it alike.
+ */
+export function shardRange(live: Uint32Array, shard: number, shards: number): OrdinalRange {
+  const n = live.length;
+  const at = (i: number) => (i === 0 ? 0 : i === shards || n === 0 ? 0xffffffff : live[Math.floor((n * i) / shards)]!);
+  return { from: at(shard), to: at(shard + 1) };
+}
 
 /** One hit of a shard's page: its ordinal, score and sort values. */
 export interface ShardHit {
@@ -64,13 +91,16 @@ export function sumCounts(parts: readonly Uint32Array[]): Uint32Array {
 export interface FacetPart {
   values: string[];
   counts: number[];
+  /** Each value's id in the facet's dictionary: the same in every replica, so the merge sums by id (checked against the value). */
+  ids: number[];
 }
 
 /**
  * A shard's share of one search scattered over the threads of a pool: plain data, it
- * crosses from the search thread to the one that merges (mergeParts). Every shard evaluated
- * the same index alike, so `total` is the same in each; shard 0 adds matched terms and the
- * correction.
+ * crosses from the search thread to the one that merges (mergeParts). Each shard evaluated
+ * the query over its range of ordinals (shardRange), so `total`, the facet counts and the
+ * matched terms are its range's (for `*:*` alone or under one facet filter, shard 0 gives the
+ * whole index's total and counts and the others none); shard 0 adds the correction.
  */
 export interface SearchPart {
   total: number;
@@ -79,7 +109,8 @@ export interface SearchPart {
   /** How each sort value is ordered (Component.merge). */
   orders: ValueOrder[];
   facets: FacetPart[];
-  matchedTerms?: string[];
+  /** The matched terms among its hits, each with the place of its first such leaf in the query (the same in every shard). */
+  matched: Array<{ text: string; at: number }>;
   correctedQuery?: string;
 }
 
@@ -97,8 +128,10 @@ export function mergeParts(req: SearchRequest, parts: readonly SearchPart[], fin
   const all = parts.flatMap((p) => p.page);
   all.sort((a, b) => compareShardHits(order, a, b));
   const page = all.slice(0, skip + req.rows).slice(skip);
+  let total = 0;
+  for (const p of parts) total += p.total;
   const result: SearchResult = {
-    total: first.total,
+    total,
     ids: page.map((h) => h.id),
     scores: page.map((h) => h.score),
     facets: (req.facets ?? []).map((fr, i) =>
@@ -107,7 +140,7 @@ export function mergeParts(req: SearchRequest, parts: readonly SearchPart[], fin
         parts.map((p) => p.facets[i]!),
       ),
     ),
-    matchedTerms: first.matchedTerms ?? [],
+    matchedTerms: mergeMatched(parts),
   };
   if (req.spellcheck) result.correctedQuery = first.correctedQuery ?? '';
   if (req.cursor !== undefined) {
@@ -117,11 +150,68 @@ export function mergeParts(req: SearchRequest, parts: readonly SearchPart[], fin
   return result;
 }
 
-/** The shards' counts of one facet summed per value, then mincount, order (count, then value; or value) and limit. */
+/**
+ * The matched terms of the whole hits: a term is matched when one of its leaves matched a hit
+ * of any shard, and the terms come in the order of their first leaf that did, as one shard
+ * lists them.
+ */
+function mergeMatched(parts: readonly SearchPart[]): string[] {
+  const first = new Map<string, number>();
+  for (const p of parts) {
+    for (const m of p.matched) {
+      const at = first.get(m.text);
+      if (at === undefined || m.at < at) first.set(m.text, m.at);
+    }
+  }
+  return [...first].sort((a, b) => a[1] - b[1]).map(([text]) => text);
+}
+
+/**
+ * The shards' counts of one facet summed per value, then mincount, order (count, then value;
+ * or value) and limit, as countFacet (search.ts) orders and cuts them: the first `limit`
+ * kept in a bounded heap rather than every value sorted (a place facet has thousands).
+ */
 function mergeFacet(fr: NonNullable<SearchRequest['facets']>[number], parts: readonly FacetPart[]): FacetCounts {
+  const { values, counts } = sumById(parts) ?? sumByValue(parts);
+  const kept: number[] = [];
+  for (let i = 0; i < values.length; i++) if (counts[i]! >= fr.mincount) kept.push(i);
+  const byValue = stringComponent((i) => values[kept[i]!], false);
+  const order: Component[] = fr.sort === 'count' ? [numberComponent((i) => counts[kept[i]!]!, true), byValue] : [byValue];
+  const top = smallestHits(kept.length, order, fr.limit === -1 ? kept.length : fr.limit, undefined, () => {});
+  return { field: fr.field, values: top.map((i) => ({ value: values[kept[i]!]!, count: counts[kept[i]!]! })) };
+}
+
+/**
+ * The parts' counts summed per value id, without hashing thousands of strings; undefined
+ * when two parts give one id different values (replicas that do not agree: summed by value).
+ */
+function sumById(parts: readonly FacetPart[]): { values: string[]; counts: number[] } | undefined {
+  let size = 0;
+  for (const p of parts) for (const id of p.ids) if (id >= size) size = id + 1;
+  const byId: Array<string | undefined> = new Array<string | undefined>(size);
+  const sum = new Float64Array(size);
+  for (const p of parts) {
+    for (let i = 0; i < p.ids.length; i++) {
+      const id = p.ids[i]!;
+      const was = byId[id];
+      if (was === undefined) byId[id] = p.values[i]!;
+      else if (was !== p.values[i]) return undefined;
+      sum[id]! += p.counts[i]!;
+    }
+  }
+  const values: string[] = [];
+  const counts: number[] = [];
+  for (let id = 0; id < size; id++) {
+    const v = byId[id];
+    if (v === undefined) continue;
+    values.push(v);
+    counts.push(sum[id]!);
+  }
+  return { values, counts };
+}
+
+function sumByValue(parts: readonly FacetPart[]): { values: string[]; counts: number[] } {
   const sum = new Map<string, number>();
   for (const p of parts) for (let i = 0; i < p.values.length; i++) sum.set(p.values[i]!, (sum.get(p.values[i]!) ?? 0) + p.counts[i]!);
-  const values = [...sum].filter(([, count]) => count >= fr.mincount).map(([value, count]) => ({ value, count }));
-  values.sort((a, b) => (fr.sort === 'count' && a.count !== b.count ? b.count - a.count : compareCodePoints(a.value, b.value)));
-  return { field: fr.field, values: fr.limit === -1 ? values : values.slice(0, fr.limit) };
+  return { values: [...sum.keys()], counts: [...sum.values()] };
 }

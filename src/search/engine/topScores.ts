@@ -28,9 +28,10 @@ import type { Deadline } from './errors.js';
 import { tokens } from './fold.js';
 import type { Hits } from './hits.js';
 import { hashString } from './order.js';
-import { idf, Postings } from './postings.js';
+import { idf, liveDf, lowerBound, Postings } from './postings.js';
 import type { CachedPostings } from './postingsCache.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
+import type { OrdinalRange } from './shards.js';
 import { exactKey } from './sortPlan.js';
 
 /** Ordinals per window (as a shift). */
@@ -126,9 +127,6 @@ interface Maxima {
 
 /** Window maxima of the long cached lists, dropped with their list. */
 const maximaOf = new WeakMap<CachedPostings, Maxima>();
-/** Live document frequency of a cached list as of an index version. */
-const dfOf = new WeakMap<CachedPostings, { version: number; n: number; df: number }>();
-
 /**
  * The largest weight of `e`'s postings per window of ordinals, rounded up, 255 for 255 and
  * above (read as unbounded).
@@ -153,33 +151,13 @@ function maxima(e: CachedPostings, windows: number): Uint8Array {
   return max;
 }
 
-/** Live documents among `e`'s postings: the document frequency its idf is of (postings.ts keepLive). */
-function liveDf(ix: SearchIndex, e: CachedPostings): number {
-  const known = dfOf.get(e);
-  if (known !== undefined && known.version === ix.version && known.n === e.n) return known.df;
-  const live = ix.live.array;
-  const docs = e.docs;
-  let df = 0;
-  for (let i = 0; i < e.n; i++) df += live[docs[i]!]!;
-  if (e.n >= KEEP_MAXIMA) dfOf.set(e, { version: ix.version, n: e.n, df });
-  return df;
-}
-
-function lowerBound(a: Uint32Array, n: number, x: number, from: number): number {
-  let lo = from;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * Candidates for the first `k` hits of `docs` (the query's hits, ascending) by relevance,
  * with their exact scores, ascending; undefined when the query must be scored whole (a word
- * no live document holds may be a compound).
+ * no live document holds may be a compound). With `range` (a shard of a scattered search,
+ * docs/search-engine.md "Shards"; `docs` are its hits), only the windows of its ordinals are
+ * bounded and visited: the candidates for its own first `k`, whose merge with the other
+ * shards' has the first `k` of all.
  */
 export function topCandidates(
   ix: SearchIndex,
@@ -188,9 +166,13 @@ export function topCandidates(
   docs: Uint32Array,
   k: number,
   clock: Deadline,
+  range?: OrdinalRange,
 ): Hits | undefined {
   const postings = new Postings(ix, clock);
   const windows = ((ix.ordinals - 1) >>> WINDOW_BITS) + 1;
+  // the windows [w0, w1) that hold the range's ordinals
+  const w0 = range === undefined ? 0 : Math.min(windows, range.from >>> WINDOW_BITS);
+  const w1 = range === undefined ? windows : Math.min(windows, Math.ceil(range.to / (1 << WINDOW_BITS)));
   const words: List[][] = [];
   const analysed = ix.analysed !== undefined;
   for (const leaves of top.words) {
@@ -217,7 +199,7 @@ export function topCandidates(
     words.push(lists);
   }
   const all = words.flat();
-  clock.tick(windows * all.length);
+  clock.tick((w1 - w0) * all.length);
 
   // the exact-title tier: kept whatever the score
   const key = exactKey(ix, query);
@@ -245,21 +227,21 @@ export function topCandidates(
   for (const l of all) {
     const max = l.max;
     const f = l.factor;
-    for (let w = 0; w < windows; w++) {
+    for (let w = w0; w < w1; w++) {
       const m = max[w]!;
       if (m !== 0) bound[w]! += m === 255 ? Infinity : f * m;
     }
   }
   let highest = 0;
-  for (let w = 0; w < windows; w++) if (bound[w]! > highest && bound[w]! < Infinity) highest = bound[w]!;
+  for (let w = w0; w < w1; w++) if (bound[w]! > highest && bound[w]! < Infinity) highest = bound[w]!;
   if (highest === 0) highest = 1;
   const bucketOf = (x: number) => (x === Infinity ? BUCKETS : Math.min(BUCKETS - 1, Math.floor((x / highest) * BUCKETS)));
   const start = new Uint32Array(BUCKETS + 2);
-  for (let w = 0; w < windows; w++) if (bound[w]! > 0) start[BUCKETS - bucketOf(bound[w]!) + 1]!++;
+  for (let w = w0; w < w1; w++) if (bound[w]! > 0) start[BUCKETS - bucketOf(bound[w]!) + 1]!++;
   for (let i = 0; i <= BUCKETS; i++) start[i + 1]! += start[i]!;
   const fill = start.slice(0, BUCKETS + 1);
   const order = new Uint32Array(start[BUCKETS + 1]!);
-  for (let w = 0; w < windows; w++) if (bound[w]! > 0) order[fill[BUCKETS - bucketOf(bound[w]!)]!++] = w;
+  for (let w = w0; w < w1; w++) if (bound[w]! > 0) order[fill[BUCKETS - bucketOf(bound[w]!)]!++] = w;
 
   // the best k scores so far (a min-heap) and the hits that reached the threshold then
   const heap = new Float64Array(k);
