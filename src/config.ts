@@ -132,17 +132,20 @@ export const DEFAULTS = {
   },
   search: {
     /**
-     * Worker threads that run person searches, so that an expensive one
-     * cannot delay other requests (docs/decisions.md "Bounded searches"). Each keeps its own in-memory
-     * index of the persons (the largest part of the server's memory at a
-     * million persons), hence one by default; 0 runs searches on the main
-     * thread (only the cooperative time budget then bounds them).
+     * Worker threads that run the searches, so that an expensive one cannot delay other
+     * requests (docs/decisions.md "Bounded searches"); replicas of one copy of the indexes
+     * (docs/search-engine.md "One copy per node"). One per core by default, so that a broad
+     * search is split over every core (`shards`); each thread past the first costs about
+     * 0.2 GB at 1 M items and 60 bytes per document more (docs/configuration.md "Searches on
+     * worker threads" says when to set fewer). 0 runs searches on the main thread (only the
+     * cooperative time budget then bounds them).
      */
-    workers: 1,
+    workers: availableParallelism(),
     /**
-     * Workers one search runs on at once, each ordering and counting its shard of the hits,
-     * merged exactly (docs/search-engine.md "Shards"), when that many are free; at most
-     * `workers`, and 1 runs every search on one worker. Default: the machine's cores.
+     * Workers one search runs on at once, each evaluating the query over its range of the
+     * documents, merged exactly (docs/search-engine.md "Shards"), when that many are free and
+     * no search waits; at most `workers`, and 1 runs every search on one worker. Default: the
+     * machine's cores.
      */
     shards: availableParallelism(),
     /**

@@ -32,7 +32,10 @@ export async function startTestApp(
   const opened = await backend.open();
   // The search indexes on disk: beside an SQLite file (in its temporary directory), else in one of their own.
   const indexDir = backend.name === 'sqlite' || options.flags?.search?.path !== undefined ? undefined : tempDir('index');
-  const search = { ...options.flags?.search, ...(indexDir ? { path: indexDir } : {}) };
+  // One search thread unless a test asks for more, whatever the machine's cores (the default
+  // is one per core): the suites start an app per test, and a test that scatters searches
+  // says so (test/search/poolScatter.test.ts).
+  const search = { workers: 1, ...options.flags?.search, ...(indexDir ? { path: indexDir } : {}) };
   const config = loadConfig({
     flags: { ...options.flags, search, store: { ...options.flags?.store, ...backend.config(opened.location) } },
   });
