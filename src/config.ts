@@ -136,8 +136,8 @@ export const DEFAULTS = {
      * requests (docs/decisions.md "Bounded searches"); replicas of one copy of the indexes
      * (docs/search-engine.md "One copy per node"). One per core by default, so that a broad
      * search is split over every core (`shards`); each thread past the first costs about
-     * 0.2 GB at 1 M items and 60 bytes per document more (docs/configuration.md "Searches on
-     * worker threads" says when to set fewer). 0 runs searches on the main thread (only the
+     * 0.1 GB, 60 bytes per document and its caches (docs/configuration.md "Searches on worker
+     * threads" says when to set fewer). 0 runs searches on the main thread (only the
      * cooperative time budget then bounds them).
      */
     workers: availableParallelism(),
