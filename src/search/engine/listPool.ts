@@ -18,6 +18,10 @@ const CHUNK_BITS = 22; // 4 MiB chunks
 const CHUNK = 1 << CHUNK_BITS;
 const MAX_LEVEL = 11; // 16 << 11 = 32 KiB
 const sizeOf = (level: number) => 16 << level;
+/** Chunks a pool addresses with 32 bits. */
+const MAX_CHUNKS = 2 ** 32 / CHUNK;
+const POOL_FULL =
+  'the search index holds 4 GiB of postings in one pool, all that 32-bit addresses reach: docs/search-engine.md "Not done yet"';
 
 export class ListPool {
   private chunks: Uint8Array[] = [];
@@ -106,6 +110,10 @@ export class ListPool {
     const size = sizeOf(level);
     // a block never crosses a chunk: start a new chunk when the current one is full or absent
     if (this.top >>> CHUNK_BITS >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
+      // Addresses are 32 bits (the per-list columns, the link at a block's end): a pool stops
+      // at 4 GiB, about 10 M items of the bench's documents (docs/search-engine.md "Not done
+      // yet"). Past it, an address would wrap around onto other lists: refused instead.
+      if (this.chunks.length + 1 > MAX_CHUNKS) throw new RangeError(POOL_FULL);
       this.chunks.push(new Uint8Array(CHUNK));
       this.top = (this.chunks.length - 1) * CHUNK + (this.chunks.length === 1 ? 1 : 0);
     }
