@@ -32,18 +32,6 @@ export interface PhraseSpec {
   mask: number;
 }
 
-/** Positions by document: per document (ascending) its (field, positions) entries (positionsCache.ts's layout). */
-type DocPositions = Omit<DecodedPositions, 'reader' | 'entries' | 'positions'>;
-
-/** The positions of one word in the candidates of a phrase, entries ascending by (doc, field). */
-interface Positions {
-  n: number;
-  doc: Uint32Array;
-  field: Uint8Array;
-  start: Uint32Array;
-  pos: Uint32Array;
-}
-
 const EMPTY: { docs: Uint32Array; scores: Float64Array } = { docs: EMPTY_DOCS, scores: new Float64Array(0) };
 
 export class PhraseEvaluator {
@@ -61,211 +49,243 @@ export class PhraseEvaluator {
   /**
    * Each phrase's hits: per document Σ idf of its words × Σ over fields of weight ×
    * min(count, 3), where a word's df is that of the live documents holding one of its
-   * sources in any field. Phrases of the same sources (a phrase and the phrase of its
-   * forms, when its words have no other form in the index) are matched once, each
-   * summing the fields of its own mask.
+   * sources in any field. A phrase whose words' sources are each among those of another
+   * phrase's words (the exact phrase beside the phrase of its words' forms, evaluate.ts)
+   * is matched in the same pass over the other's candidates: one intersection of the
+   * lists, and per candidate the positions located once. Phrases of the same sources are
+   * matched once, each summing the fields of its own mask.
    */
   evaluate(specs: readonly PhraseSpec[], slop: number): Array<{ docs: Uint32Array; scores: Float64Array }> {
     const results: Array<{ docs: Uint32Array; scores: Float64Array }> = specs.map(() => EMPTY);
-    const groups = new Map<string, number[]>();
-    specs.forEach((spec, k) => {
-      const key = spec.words.map((w) => w.map((x) => `${x.forms ? 'a' : 't'}${x.id}`).join(',')).join(' ');
-      const g = groups.get(key);
-      if (g === undefined) groups.set(key, [k]);
-      else g.push(k);
-    });
-    const live = this.ix.live.array;
-    for (const members of groups.values()) {
-      const words = specs[members[0]!]!.words;
-      if (words.some((w) => w.length === 0)) continue;
-      let mask = 0;
-      for (const k of members) mask |= specs[k]!.mask;
-      const lists: Uint32Array[] = [];
-      let idfSum = 0;
-      for (const sources of words) {
-        let docs: Uint32Array;
-        if (sources.length === 1) {
-          const a = this.all(sources[0]!);
-          docs = a.docs.subarray(0, a.n);
-        } else {
-          docs = EMPTY_DOCS;
-          for (const x of sources) {
-            const a = this.all(x);
-            docs = unionDocs(docs, a.docs.subarray(0, a.n), new Uint32Array(docs.length + a.n));
-          }
+    const keys = specs.map((spec) => spec.words.map((w) => w.map((x) => `${x.forms ? 'a' : 't'}${x.id}`)));
+    // the phrases with most sources lead a group; each other joins the first whose words' sources hold its own
+    const order = specs.map((_, k) => k).sort((x, y) => sourceCount(specs[y]!) - sourceCount(specs[x]!));
+    const groups: Array<{ lead: number; members: number[] }> = [];
+    for (const k of order) {
+      if (specs[k]!.words.some((w) => w.length === 0)) continue;
+      const g = groups.find((g) => holds(keys[g.lead]!, keys[k]!));
+      if (g === undefined) groups.push({ lead: k, members: [k] });
+      else g.members.push(k);
+    }
+    for (const { lead, members } of groups) {
+      const ws = specs[lead]!.words.map((sources) => sources.map((x) => this.all(x)));
+      // per member, which of the lead's sources (flattened, word by word) it reads; members
+      // reading the same ones share their counts
+      const flat = keys[lead]!.flat();
+      const uses = new Map<string, { use: Uint8Array; idfSum: number; members: number[] }>();
+      for (const k of members) {
+        const use = new Uint8Array(flat.length);
+        let at = 0;
+        keys[lead]!.forEach((w, i) => {
+          for (const key of w) use[at++] = keys[k]![i]!.includes(key) ? 1 : 0;
+        });
+        const id = use.join('');
+        const u = uses.get(id);
+        if (u !== undefined) {
+          u.members.push(k);
+          continue;
         }
-        let df = 0;
-        for (let i = 0; i < docs.length; i++) df += live[docs[i]!]!;
-        this.deadline.tick(docs.length);
-        idfSum += idf(this.ix.size, df);
-        lists.push(docs);
+        let idfSum = 0;
+        at = 0;
+        for (const w of ws) {
+          idfSum += idf(this.ix.size, this.liveDf(w.filter((_, s) => use[at + s] === 1)));
+          at += w.length;
+        }
+        uses.set(id, { use, idfSum, members: [k] });
       }
-      const cands = this.intersectAll(lists);
-      let n = 0;
-      for (let i = 0; i < cands.length; i++) if (live[cands[i]!] === 1) cands[n++] = cands[i]!;
-      if (n === 0) continue;
-      const c = cands.subarray(0, n);
-      // a word of one source is matched in its decoded positions in place; the positions of
-      // several sources are united first, for the candidates only
-      const positions = words.map((sources) =>
-        sources.length === 1 ? this.all(sources[0]!) : byDocument(unite(sources.map((x) => this.decode(x, c, mask)))),
-      );
-      const masks = members.map((k) => specs[k]!.mask);
-      this.match(positions, c, idfSum, slop, masks).forEach((r, i) => (results[members[i]!] = r));
+      const cands = this.candidates(ws);
+      if (cands.length === 0) continue;
+      const sets = [...uses.values()].map((u) => ({ use: u.use, idfSum: u.idfSum, masks: u.members.map((k) => specs[k]!.mask) }));
+      const out = this.match(ws, cands, slop, sets);
+      [...uses.values()].forEach((u, i) => u.members.forEach((k, m) => (results[k] = out[i]![m]!)));
     }
     return results;
   }
 
-  /** The documents in every list (ascending), the shortest list leading. */
-  private intersectAll(lists: Uint32Array[]): Uint32Array {
-    const sorted = [...lists].sort((a, b) => a.length - b.length);
-    // a copy: the lists are the cache's (positionsCache.ts), and the caller filters in place
-    let acc = sorted[0]!.slice();
-    for (let i = 1; i < sorted.length && acc.length > 0; i++) {
-      const b = sorted[i]!;
-      const out = new Uint32Array(acc.length);
-      let k = 0;
-      let j = 0;
-      for (let a = 0; a < acc.length; a++) {
-        const d = acc[a]!;
-        // galloping: the leading list is usually much shorter
-        if (j < b.length && b[j]! < d) {
-          let step = 1;
-          while (j + step < b.length && b[j + step]! < d) step *= 2;
-          let lo = j + (step >> 1);
-          let hi = Math.min(j + step, b.length);
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1;
-            if (b[mid]! < d) lo = mid + 1;
-            else hi = mid;
-          }
-          j = lo;
-        }
-        if (j < b.length && b[j] === d) out[k++] = d;
-      }
-      this.deadline.tick(acc.length);
-      acc = out.subarray(0, k);
-    }
-    return acc;
-  }
-
   /**
-   * The positions of a source in the documents `cands` (ascending), fields of `mask`, looked
-   * up in its decoded positions (positionsCache.ts) by a galloping search per candidate.
+   * The live documents holding one of a word's sources: for one source, counted once per
+   * version of the index and kept on its decoded entry (a common word's list is most of
+   * the documents, and counting it per search cost as much as the phrase); for several,
+   * the longest's count, then per other source the live documents none before it holds.
    */
-  private decode(s: Source, cands: Uint32Array, mask: number): Positions {
-    const all = this.all(s);
-    const n = cands.length;
-    let cap = 16;
-    let doc = new Uint32Array(cap);
-    let field = new Uint8Array(cap);
-    let start = new Uint32Array(cap + 1);
-    let pos = new Uint32Array(64);
-    let e = 0;
-    let np = 0;
-    let j = 0;
-    const docs = all.docs;
-    const total = all.n;
-    for (let c = 0; c < n && j < total; c++) {
-      const d = cands[c]!;
-      if (docs[j]! < d) j = gallop(docs, j, total, d);
-      if (j === total || docs[j] !== d) continue;
-      for (let x = all.first[j]!, end = all.first[j + 1]!; x < end; x++) {
-        const fi = all.field[x]!;
-        if (((mask >>> fi) & 1) === 0) continue;
-        const p0 = all.start[x]!;
-        const count = all.start[x + 1]! - p0;
-        if (e === cap) {
-          cap *= 2;
-          doc = grow32(doc, cap);
-          const f8 = new Uint8Array(cap);
-          f8.set(field);
-          field = f8;
-          start = grow32(start, cap + 1);
+  private liveDf(sources: readonly DecodedPositions[]): number {
+    if (sources.length === 1) return this.sourceDf(sources[0]!);
+    const sorted = [...sources].sort((a, b) => b.n - a.n);
+    const live = this.ix.live.array;
+    let df = this.sourceDf(sorted[0]!);
+    const at = new Int32Array(sorted.length);
+    for (let j = 1; j < sorted.length; j++) {
+      const s = sorted[j]!;
+      at.fill(0);
+      for (let x = 0; x < s.n; x++) {
+        const d = s.docs[x]!;
+        if (live[d] !== 1) continue;
+        let seen = false;
+        for (let i = 0; i < j && !seen; i++) {
+          const o = sorted[i]!;
+          let y = at[i]!;
+          if (y < o.n && o.docs[y]! < d) y = gallop(o.docs, y, o.n, d);
+          at[i] = y;
+          seen = y < o.n && o.docs[y] === d;
         }
-        if (np + count > pos.length) pos = grow32(pos, Math.max(pos.length * 2, np + count));
-        pos.set(all.pos.subarray(p0, p0 + count), np);
-        np += count;
-        doc[e] = d;
-        field[e] = fi;
-        start[++e] = np;
+        if (!seen) df++;
       }
+      this.deadline.tick(s.n);
     }
-    this.deadline.tick(n);
-    return { n: e, doc, field, start, pos };
+    return df;
+  }
+
+  private sourceDf(e: DecodedPositions): number {
+    const version = this.ix.version;
+    if (e.df !== undefined && e.df.version === version && e.df.n === e.n) return e.df.live;
+    const live = this.ix.live.array;
+    const docs = e.docs;
+    let df = 0;
+    for (let i = 0; i < e.n; i++) df += live[docs[i]!]!;
+    this.deadline.tick(e.n);
+    e.df = { version, n: e.n, live: df };
+    return df;
   }
 
   /**
-   * Per candidate and field of `masks`' fields where every word has positions, the count of
-   * matches, up to 3; per mask, the candidates with a match in its fields, scored
-   * idfSum × Σ over those fields (ascending) of weight × count.
+   * The live documents holding every word (one of its sources), ascending: the word with
+   * the fewest postings leads (its sources merged when several), each of its documents
+   * looked up in the other words' lists by galloping from the last place found.
+   */
+  private candidates(ws: readonly DecodedPositions[][]): Uint32Array {
+    const order = ws.map((_, i) => i).sort((a, b) => total(ws[a]!) - total(ws[b]!));
+    const leadWord = ws[order[0]!]!;
+    const lead = leadWord.length === 1 ? leadWord[0]!.docs.subarray(0, leadWord[0]!.n) : mergeDocs(leadWord);
+    const others: DecodedPositions[][] = order.slice(1).map((i) => ws[i]!);
+    const at: Int32Array[] = others.map((w) => new Int32Array(w.length));
+    const live = this.ix.live.array;
+    const out = this.ix.scratchPool.u32(lead.length);
+    let k = 0;
+    for (let c = 0; c < lead.length; c++) {
+      const d = lead[c]!;
+      if (live[d] !== 1) continue;
+      let all = true;
+      for (let i = 0; i < others.length && all; i++) {
+        const w = others[i]!;
+        const cur = at[i]!;
+        all = false;
+        for (let s = 0; s < w.length; s++) {
+          const e = w[s]!;
+          let y = cur[s]!;
+          if (y < e.n && e.docs[y]! < d) y = gallop(e.docs, y, e.n, d);
+          cur[s] = y;
+          if (y < e.n && e.docs[y] === d) {
+            all = true;
+            break;
+          }
+        }
+      }
+      if (all) out[k++] = d;
+    }
+    this.deadline.tick(lead.length);
+    return out.subarray(0, k);
+  }
+
+  /**
+   * Per candidate, per set of sources `sets` reads and per field of its masks' fields where
+   * every word has positions (of any of the word's sources in the set, united: an occurrence
+   * counts once), the count of matches, up to 3; per mask, the candidates with a match in
+   * its fields, scored the set's idfSum × Σ over those fields (ascending) of weight × count.
    */
   private match(
-    words: readonly DocPositions[],
+    ws: readonly DecodedPositions[][],
     cands: Uint32Array,
-    idfSum: number,
     slop: number,
-    masks: readonly number[],
-  ): Array<{ docs: Uint32Array; scores: Float64Array }> {
+    sets: ReadonlyArray<{ use: Uint8Array; idfSum: number; masks: readonly number[] }>,
+  ): Array<Array<{ docs: Uint32Array; scores: Float64Array }>> {
     const weights = this.ix.weights;
-    const k = words.length;
-    const outs = masks.map(() => new Scratch());
-    const acc = new Float64Array(masks.length);
-    let any = 0;
-    for (const m of masks) any |= m;
-    const at = new Int32Array(k);
+    const k = ws.length;
+    const outs = sets.map((set) => set.masks.map(() => new Scratch(this.ix.scratchPool)));
+    const acc = new Float64Array(Math.max(...sets.map((set) => set.masks.length)));
+    const anyOf = sets.map((set) => set.masks.reduce((a, m) => a | m, 0));
+    // per word, its sources flattened: sources first[i] … first[i + 1] − 1
+    const srcs: DecodedPositions[] = [];
+    const first = new Int32Array(k + 1);
+    for (let i = 0; i < k; i++) {
+      first[i] = srcs.length;
+      for (const e of ws[i]!) srcs.push(e);
+    }
+    first[k] = srcs.length;
+    const at = new Int32Array(srcs.length);
+    // per source, the fields where it has positions in the candidate (0: not in it)
+    const fieldsOf = new Int32Array(srcs.length);
+    const pos: Uint32Array[] = ws.map(() => EMPTY_DOCS);
+    const united: Uint32Array[] = ws.map(() => new Uint32Array(64));
+    const spare: Uint32Array[] = ws.map(() => new Uint32Array(64));
     const lo = new Int32Array(k);
     const hi = new Int32Array(k);
-    const pos = words.map((w) => w.pos);
-    const w0 = words[0]!;
+    const chosen = new Int32Array(k);
     for (let c = 0; c < cands.length; c++) {
       const d = cands[c]!;
-      let ok = true;
-      for (let i = 0; i < k && ok; i++) {
-        const w = words[i]!;
-        let x = at[i]!;
-        if (x < w.n && w.docs[x]! < d) x = gallop(w.docs, x, w.n, d);
-        at[i] = x;
-        ok = x < w.n && w.docs[x] === d;
+      for (let s = 0; s < srcs.length; s++) {
+        const e = srcs[s]!;
+        let x = at[s]!;
+        if (x < e.n && e.docs[x]! < d) x = gallop(e.docs, x, e.n, d);
+        at[s] = x;
+        let f = 0;
+        if (x < e.n && e.docs[x] === d) for (let y = e.first[x]!, ye = e.first[x + 1]!; y < ye; y++) f |= 1 << e.field[y]!;
+        fieldsOf[s] = f;
       }
-      if (!ok) continue;
-      let matched = false;
-      for (let e = w0.first[at[0]!]!, end = w0.first[at[0]! + 1]!; e < end; e++) {
-        const field = w0.field[e]!;
-        if (((any >>> field) & 1) === 0) continue;
-        let all = true;
-        for (let i = 1; i < k && all; i++) {
-          const w = words[i]!;
-          all = false;
-          for (let x = w.first[at[i]!]!, xe = w.first[at[i]! + 1]!; x < xe; x++) {
-            if (w.field[x] === field) {
-              lo[i] = w.start[x]!;
-              hi[i] = w.start[x + 1]!;
-              all = true;
-              break;
+      for (let u = 0; u < sets.length; u++) {
+        const { use, idfSum, masks } = sets[u]!;
+        // the fields where every word has positions
+        let fields = anyOf[u]!;
+        for (let i = 0; i < k && fields !== 0; i++) {
+          let wf = 0;
+          for (let s = first[i]!; s < first[i + 1]!; s++) if (use[s] === 1) wf |= fieldsOf[s]!;
+          fields &= wf;
+        }
+        if (fields === 0) continue;
+        let matched = false;
+        for (let bits = fields; bits !== 0; bits &= bits - 1) {
+          const field = 31 - Math.clz32(bits & -bits);
+          for (let i = 0; i < k; i++) {
+            let n = 0;
+            for (let s = first[i]!; s < first[i + 1]!; s++) {
+              if (use[s] === 0 || ((fieldsOf[s]! >>> field) & 1) === 0) continue;
+              const e = srcs[s]!;
+              const x = at[s]!;
+              let y = e.first[x]!;
+              while (e.field[y] !== field) y++;
+              if (n++ === 0) {
+                pos[i] = e.pos;
+                lo[i] = e.start[y]!;
+                hi[i] = e.start[y + 1]!;
+              } else {
+                // a second source with positions here: united in one of the word's two buffers
+                const prev = pos[i]!;
+                const into = prev === united[i] ? spare[i]! : united[i]!;
+                const r = unitePositions(into, prev, lo[i]!, hi[i]!, e.pos, e.start[y]!, e.start[y + 1]!);
+                if (prev === united[i]) spare[i] = prev;
+                united[i] = r.buffer;
+                pos[i] = r.buffer;
+                lo[i] = 0;
+                hi[i] = r.n;
+              }
             }
           }
+          let tf = 0;
+          const p0 = pos[0]!;
+          for (let q = lo[0]!, qe = hi[0]!; q < qe && tf < TF_CAP; q++) {
+            const p = p0[q]!;
+            if (slop === 0 ? exactAt(pos, lo, hi, p) : sloppyAt(pos, lo, hi, chosen, p, slop)) tf++;
+          }
+          if (tf === 0) continue;
+          if (!matched) acc.fill(0);
+          matched = true;
+          for (let m = 0; m < masks.length; m++) if ((masks[m]! >>> field) & 1) acc[m]! += weights[field]! * tf;
         }
-        if (!all) continue;
-        let tf = 0;
-        for (let q = w0.start[e]!, qe = w0.start[e + 1]!; q < qe && tf < TF_CAP; q++) {
-          const p = w0.pos[q]!;
-          if (slop === 0 ? exactAt(pos, lo, hi, p) : sloppyAt(pos, lo, hi, p, slop)) tf++;
-        }
-        if (tf === 0) continue;
-        if (!matched) acc.fill(0);
-        matched = true;
-        for (let m = 0; m < masks.length; m++) if ((masks[m]! >>> field) & 1) acc[m]! += weights[field]! * tf;
+        if (matched) for (let m = 0; m < masks.length; m++) if (acc[m]! > 0) outs[u]![m]!.push(d, idfSum * acc[m]!);
       }
-      if (matched) for (let m = 0; m < masks.length; m++) if (acc[m]! > 0) outs[m]!.push(d, acc[m]!);
     }
     this.deadline.tick(cands.length);
-    return outs.map((out) => {
-      const docs = out.docs.slice(0, out.n);
-      const scores = out.vals.slice(0, out.n);
-      for (let i = 0; i < scores.length; i++) scores[i] = idfSum * scores[i]!;
-      return { docs, scores };
-    });
+    // the search's scratch arrays (scratchPool.ts), as a term's hits are
+    return outs.map((set) => set.map((out) => ({ docs: out.docs.subarray(0, out.n), scores: out.vals.subarray(0, out.n) })));
   }
 }
 
@@ -277,29 +297,41 @@ function exactAt(pos: readonly Uint32Array[], lo: Int32Array, hi: Int32Array, at
 
 /**
  * Whether word 0 at `at` begins a sloppy match: positions of words 1… (each in
- * pos[lo[i]..hi[i]), ascending), all distinct and other than `at`, whose offsets pᵢ − i lie
+ * pos[i][lo[i]..hi[i]), ascending), all distinct and other than `at`, whose offsets pᵢ − i lie
  * with `at` within `slop` of each other. A search over the choices, each narrowed to the
- * window the choices before it leave.
+ * window the choices before it leave; `chosen` holds them (a module function, not a closure
+ * per call: this runs per position of every candidate).
  */
-function sloppyAt(pos: readonly Uint32Array[], lo: Int32Array, hi: Int32Array, at: number, slop: number): boolean {
-  const chosen: number[] = [at];
-  const walk = (i: number, min: number, max: number): boolean => {
-    if (i === pos.length) return true;
-    const l = { pos: pos[i]! };
-    // offset p − i within [max − slop, min + slop]
-    const from = max - slop + i;
-    const to = min + slop + i;
-    for (let q = lowerBound(l.pos, lo[i]!, hi[i]!, from); q < hi[i]! && l.pos[q]! <= to; q++) {
-      const p = l.pos[q]!;
-      if (chosen.includes(p)) continue;
-      chosen.push(p);
-      const off = p - i;
-      if (walk(i + 1, Math.min(min, off), Math.max(max, off))) return true;
-      chosen.pop();
-    }
-    return false;
-  };
-  return walk(1, at, at);
+function sloppyAt(pos: readonly Uint32Array[], lo: Int32Array, hi: Int32Array, chosen: Int32Array, at: number, slop: number): boolean {
+  chosen[0] = at;
+  return sloppyFrom(pos, lo, hi, chosen, 1, at, at, slop);
+}
+
+function sloppyFrom(
+  pos: readonly Uint32Array[],
+  lo: Int32Array,
+  hi: Int32Array,
+  chosen: Int32Array,
+  i: number,
+  min: number,
+  max: number,
+  slop: number,
+): boolean {
+  if (i === pos.length) return true;
+  const a = pos[i]!;
+  const end = hi[i]!;
+  // offset p − i within [max − slop, min + slop]
+  const to = min + slop + i;
+  for (let q = lowerBound(a, lo[i]!, end, max - slop + i); q < end && a[q]! <= to; q++) {
+    const p = a[q]!;
+    let taken = false;
+    for (let j = 0; j < i && !taken; j++) taken = chosen[j] === p;
+    if (taken) continue;
+    chosen[i] = p;
+    const off = p - i;
+    if (sloppyFrom(pos, lo, hi, chosen, i + 1, Math.min(min, off), Math.max(max, off), slop)) return true;
+  }
+  return false;
 }
 
 /** The first index in a[from, hi) whose value is ≥ x, searched for in steps that double from `from`. */
@@ -324,56 +356,54 @@ function containsSorted(a: Uint32Array, lo: number, hi: number, x: number): bool
   return i < hi && a[i] === x;
 }
 
-function grow32(a: Uint32Array, size: number): Uint32Array<ArrayBuffer> {
-  const b = new Uint32Array(size);
-  b.set(a.subarray(0, Math.min(a.length, size)));
-  return b;
-}
-
-/** Per (doc, field) the union of the lists' positions (the sources of one word): an occurrence counts once. */
-function unite(lists: readonly Positions[]): Positions {
-  const entries: Array<{ doc: number; field: number; pos: number[] }> = [];
-  const byKey = new Map<number, { doc: number; field: number; pos: number[] }>();
-  for (const l of lists) {
-    for (let e = 0; e < l.n; e++) {
-      const k = l.doc[e]! * 32 + l.field[e]!;
-      let x = byKey.get(k);
-      if (x === undefined) {
-        x = { doc: l.doc[e]!, field: l.field[e]!, pos: [] };
-        byKey.set(k, x);
-        entries.push(x);
-      }
-      for (let q = l.start[e]!; q < l.start[e + 1]!; q++) x.pos.push(l.pos[q]!);
-    }
-  }
-  entries.sort((a, b) => a.doc - b.doc || a.field - b.field);
-  const start = [0];
-  const pos: number[] = [];
-  for (const x of entries) {
-    const sorted = [...new Set(x.pos)].sort((a, b) => a - b);
-    for (const p of sorted) pos.push(p);
-    start.push(pos.length);
-  }
-  return {
-    n: entries.length,
-    doc: Uint32Array.from(entries.map((x) => x.doc)),
-    field: Uint8Array.from(entries.map((x) => x.field)),
-    start: Uint32Array.from(start),
-    pos: Uint32Array.from(pos),
-  };
-}
-
-/** Entries by (doc, field) regrouped per document. */
-function byDocument(p: Positions): DocPositions {
-  const docs = new Uint32Array(p.n);
-  const first = new Uint32Array(p.n + 1);
+/** Sources of a phrase, all words together. */
+function sourceCount(spec: PhraseSpec): number {
   let n = 0;
-  for (let e = 0; e < p.n; e++) {
-    if (n === 0 || docs[n - 1] !== p.doc[e]) {
-      docs[n] = p.doc[e]!;
-      first[n++] = e;
-    }
+  for (const w of spec.words) n += w.length;
+  return n;
+}
+
+/** Whether phrase `a`'s words (their sources' keys) hold phrase `b`'s, word by word. */
+function holds(a: readonly string[][], b: readonly string[][]): boolean {
+  return a.length === b.length && b.every((w, i) => w.every((key) => a[i]!.includes(key)));
+}
+
+/** Postings of a word's sources together (documents counted once per source). */
+function total(sources: readonly DecodedPositions[]): number {
+  let n = 0;
+  for (const e of sources) n += e.n;
+  return n;
+}
+
+/** The documents of several sources, each once, ascending. */
+function mergeDocs(sources: readonly DecodedPositions[]): Uint32Array {
+  let acc: Uint32Array = EMPTY_DOCS;
+  for (const e of sources) acc = unionDocs(acc, e.docs.subarray(0, e.n), new Uint32Array(acc.length + e.n));
+  return acc;
+}
+
+/** a[alo..ahi) ∪ b[blo..bhi) (both ascending), each position once, written to `buffer` (not `a`; a larger one when too small). */
+function unitePositions(
+  buffer: Uint32Array,
+  a: Uint32Array,
+  alo: number,
+  ahi: number,
+  b: Uint32Array,
+  blo: number,
+  bhi: number,
+): { buffer: Uint32Array; n: number } {
+  const need = ahi - alo + (bhi - blo);
+  const out = buffer.length < need ? new Uint32Array(Math.max(need, buffer.length * 2)) : buffer;
+  let n = 0;
+  let i = alo;
+  let j = blo;
+  while (i < ahi || j < bhi) {
+    const x = i < ahi ? a[i]! : 0xffffffff;
+    const y = j < bhi ? b[j]! : 0xffffffff;
+    const v = x <= y ? x : y;
+    if (x === v) i++;
+    if (y === v) j++;
+    out[n++] = v;
   }
-  first[n] = p.n;
-  return { n, docs, first, field: p.field, start: p.start, pos: p.pos };
+  return { buffer: out, n };
 }

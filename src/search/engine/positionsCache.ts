@@ -24,6 +24,8 @@ export interface DecodedPositions {
   positions: number;
   pos: Uint32Array;
   reader: ListReader;
+  /** The live documents among the first `n`, as of the index's `version` (phrase.ts keeps it). */
+  df?: { version: number; n: number; live: number };
 }
 
 export class PositionsCache {
@@ -34,6 +36,18 @@ export class PositionsCache {
     private readonly budget: number,
     private readonly minDocs: number,
   ) {}
+
+  /** Bytes of the lists kept (their arrays' capacity). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** Bytes the kept lists' contents take (≤ size: arrays keep room for what is appended). */
+  get used(): number {
+    let n = 0;
+    for (const { entry: e } of this.entries.values()) n += 8 * e.n + 4 + 5 * e.entries + 4 + 4 * e.positions;
+    return n;
+  }
 
   /** The decoded positions of the list `reader` reads (a new reader: `fresh`), kept under `key` when long. */
   get(key: string, fresh: () => ListReader, deadline: Deadline): DecodedPositions {
@@ -59,8 +73,9 @@ export class PositionsCache {
       };
     }
     decodeMore(e, deadline);
-    const bytes = e.docs.byteLength + e.first.byteLength + e.field.byteLength + e.start.byteLength + e.pos.byteLength;
     if (kept === undefined && e.n < this.minDocs) return e;
+    trim(e);
+    const bytes = e.docs.byteLength + e.first.byteLength + e.field.byteLength + e.start.byteLength + e.pos.byteLength;
     this.entries.set(key, { entry: e, bytes });
     this.bytes += bytes;
     for (const [k, x] of this.entries) {
@@ -113,6 +128,21 @@ function decodeMore(e: DecodedPositions, deadline: Deadline): void {
   e.first[e.n] = e.entries;
   e.start[e.entries] = e.positions;
   deadline.tick(work);
+}
+
+/**
+ * Capacity down to what is used and an eighth more (for what is appended next), where more
+ * is held: decoding doubles the arrays as it goes, and a cache of doubled arrays held half
+ * as many lists; at 1 M documents the common words of a phrase no longer fitted, and each
+ * phrase decoded its words' lists afresh (docs/benchmarks.md "Phrases beside Xapian").
+ */
+function trim(e: DecodedPositions): void {
+  const room = (used: number) => used + (used >>> 3) + 16;
+  if (e.docs.length > room(e.n)) e.docs = e.docs.slice(0, room(e.n));
+  if (e.first.length > room(e.n) + 1) e.first = e.first.slice(0, room(e.n) + 1);
+  if (e.field.length > room(e.entries)) e.field = e.field.slice(0, room(e.entries));
+  if (e.start.length > room(e.entries) + 1) e.start = e.start.slice(0, room(e.entries) + 1);
+  if (e.pos.length > room(e.positions)) e.pos = e.pos.slice(0, room(e.positions));
 }
 
 function grow(a: Uint32Array, size: number): Uint32Array {
