@@ -72,7 +72,7 @@ export class PositionsCache {
         reader: fresh(),
       };
     }
-    decodeMore(e, deadline);
+    decodeMore(e, deadline, kept === undefined ? (len) => len * 2 : (len) => len + (len >>> 3) + 16);
     if (kept === undefined && e.n < this.minDocs) return e;
     trim(e);
     const bytes = e.docs.byteLength + e.first.byteLength + e.field.byteLength + e.start.byteLength + e.pos.byteLength;
@@ -87,16 +87,21 @@ export class PositionsCache {
   }
 }
 
-/** Decodes what the list has beyond what `e` holds (SearchIndex.ts states the layout). */
-function decodeMore(e: DecodedPositions, deadline: Deadline): void {
+/**
+ * Decodes what the list has beyond what `e` holds (SearchIndex.ts states the layout), arrays
+ * grown to `more(length)`: doubled for a list decoded from its start, an eighth more for
+ * what is appended to a kept one (trim()).
+ */
+function decodeMore(e: DecodedPositions, deadline: Deadline, more: (length: number) => number): void {
   const r = e.reader;
   let work = 0;
   while (!r.done) {
     const d = r.readDelta();
     const nf = r.read();
     if (e.n === e.docs.length) {
-      e.docs = grow(e.docs, e.n * 2);
-      e.first = grow(e.first, e.n * 2 + 1);
+      const size = more(e.n);
+      e.docs = grow(e.docs, size);
+      e.first = grow(e.first, size + 1);
     }
     e.docs[e.n] = d;
     e.first[e.n] = e.entries;
@@ -105,12 +110,13 @@ function decodeMore(e: DecodedPositions, deadline: Deadline): void {
       const fi = x & 31;
       const count = (x - fi) / 32;
       if (e.entries === e.field.length) {
-        const field = new Uint8Array(e.entries * 2);
+        const size = more(e.entries);
+        const field = new Uint8Array(size);
         field.set(e.field);
         e.field = field;
-        e.start = grow(e.start, e.entries * 2 + 1);
+        e.start = grow(e.start, size + 1);
       }
-      if (e.positions + count > e.pos.length) e.pos = grow(e.pos, Math.max(e.pos.length * 2, e.positions + count));
+      if (e.positions + count > e.pos.length) e.pos = grow(e.pos, Math.max(more(e.pos.length), e.positions + count));
       e.field[e.entries] = fi;
       e.start[e.entries++] = e.positions;
       let at = 0;
@@ -131,18 +137,22 @@ function decodeMore(e: DecodedPositions, deadline: Deadline): void {
 }
 
 /**
- * Capacity down to what is used and an eighth more (for what is appended next), where more
- * is held: decoding doubles the arrays as it goes, and a cache of doubled arrays held half
- * as many lists; at 1 M documents the common words of a phrase no longer fitted, and each
+ * Capacity down to what is used where more than an eighth more is held (after a list was
+ * decoded from its start, in doubling arrays): a cache of doubled arrays held half as many
+ * lists, and at 1 M documents the common words of a phrase no longer fitted in it, so each
  * phrase decoded its words' lists afresh (docs/benchmarks.md "Phrases beside Xapian").
  */
 function trim(e: DecodedPositions): void {
-  const room = (used: number) => used + (used >>> 3) + 16;
-  if (e.docs.length > room(e.n)) e.docs = e.docs.slice(0, room(e.n));
-  if (e.first.length > room(e.n) + 1) e.first = e.first.slice(0, room(e.n) + 1);
-  if (e.field.length > room(e.entries)) e.field = e.field.slice(0, room(e.entries));
-  if (e.start.length > room(e.entries) + 1) e.start = e.start.slice(0, room(e.entries) + 1);
-  if (e.pos.length > room(e.positions)) e.pos = e.pos.slice(0, room(e.positions));
+  const over = (length: number, used: number) => length > used + (used >>> 3) + 16;
+  if (over(e.docs.length, e.n)) {
+    e.docs = e.docs.slice(0, e.n);
+    e.first = e.first.slice(0, e.n + 1);
+  }
+  if (over(e.field.length, e.entries)) {
+    e.field = e.field.slice(0, e.entries);
+    e.start = e.start.slice(0, e.entries + 1);
+  }
+  if (over(e.pos.length, e.positions)) e.pos = e.pos.slice(0, e.positions);
 }
 
 function grow(a: Uint32Array, size: number): Uint32Array {
