@@ -20,7 +20,6 @@ import { SearchIndex } from '../src/search/engine/SearchIndex.js';
 import { fold } from '../src/search/engine/fold.js';
 import { itemSchema } from '../src/search/schemas/itemSchema.js';
 import type { QueryNode } from '../src/query/ast.js';
-import type { SearchDocument } from '../src/search/engine/types.js';
 import { itemDoc, word } from './engineDocs.js';
 
 const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 200_000);
@@ -57,16 +56,19 @@ function cpuMs(c: NodeJS.CpuUsage): number {
 // ---- our engine ----
 noteLoad();
 const ix = new SearchIndex(itemSchema);
-const docs: SearchDocument[] = [];
+// the documents are made again for the peers (itemDoc is a pure function of its number), not
+// kept: at 1,000,000 items a heap holding them all made each garbage collection of the query
+// rows walk a gigabyte the server would not hold, and the CPU per query was mostly that
 let buildCpu = 0;
 for (let i = 0; i < N; i++) {
   const d = itemDoc(i);
-  if (PEERS) docs.push(d);
   const c0 = process.cpuUsage();
   ix.upsert(d);
   buildCpu += cpuMs(process.cpuUsage(c0));
 }
 console.error(`ours: built ${N} in ${(buildCpu / 1000).toFixed(1)} s CPU`);
+(globalThis as { gc?: () => void }).gc?.();
+console.error(`ours: heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`);
 const ourQuery = (q: Query): QueryNode<string> => ({
   kind: 'phrase',
   field: null,
@@ -87,6 +89,9 @@ for (const { name, make } of queries) {
     row.hits += res.total;
   }
   results.push(row);
+  console.error(
+    `ours: positions kept ${(ix.positionsCache.used / 2 ** 20).toFixed(1)} MiB in ${(ix.positionsCache.size / 2 ** 20).toFixed(1)} MiB`,
+  );
   console.error(`${row.engine}: ${name}: CPU p50 ${pct(row.cpu, 0.5).toFixed(2)} / p99 ${pct(row.cpu, 0.99).toFixed(2)} ms`);
   noteLoad();
 }
@@ -98,7 +103,8 @@ if (PEERS) {
     const fields = itemSchema.text;
     const docsPath = join(dir, 'docs.jsonl');
     const out = createWriteStream(docsPath);
-    for (const d of docs) {
+    for (let i = 0; i < N; i++) {
+      const d = itemDoc(i);
       const line = JSON.stringify(fields.map((f) => [f.weight, (d.text[f.name] ?? []).map(fold)]));
       if (!out.write(`${line}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
     }
@@ -132,13 +138,13 @@ if (PEERS) {
     noteLoad();
 
     // ---- SQLite FTS5 ----
-    if (FTS5) fts5(docs, dir);
+    if (FTS5) fts5(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function fts5(docs: readonly SearchDocument[], dir: string): void {
+function fts5(dir: string): void {
   const fields = itemSchema.text;
   {
     const db = new Database(join(dir, 'fts.db'));
@@ -148,7 +154,10 @@ function fts5(docs: readonly SearchDocument[], dir: string): void {
     const ins = db.prepare(`INSERT INTO docs(rowid, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`);
     const c0 = process.cpuUsage();
     db.transaction(() => {
-      docs.forEach((d, i) => ins.run(i + 1, ...fields.map((f) => (d.text[f.name] ?? []).map(fold).join(' \u2029 '))));
+      for (let i = 0; i < N; i++) {
+        const d = itemDoc(i);
+        ins.run(i + 1, ...fields.map((f) => (d.text[f.name] ?? []).map(fold).join(' \u2029 ')));
+      }
     })();
     console.error(`fts5: built in ${(cpuMs(process.cpuUsage(c0)) / 1000).toFixed(1)} s CPU`);
     const weights = fields.map((f) => f.weight).join(', ');
