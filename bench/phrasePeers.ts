@@ -7,7 +7,7 @@
  * per query (p50 / p99; the machine is shared, so CPU is what compares) beside wall time,
  * the mean hits and the load average.
  *
- *   node --import tsx --expose-gc --max-old-space-size=4096 bench/phrasePeers.ts [N=200000] [--no-peers] [--no-fts5]
+ *   node --import tsx --expose-gc --max-old-space-size=4096 bench/phrasePeers.ts [N=200000] [--no-peers] [--no-fts5] [--positions-mib=N]
  *
  * `--no-fts5` leaves SQLite FTS5 out (at 1,000,000 items its build is most of the run).
  */
@@ -25,6 +25,8 @@ import { itemDoc, word } from './engineDocs.js';
 const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 200_000);
 const PEERS = !process.argv.includes('--no-peers');
 const FTS5 = !process.argv.includes('--no-fts5');
+/** `--positions-mib=N`: the positions cache's budget (SearchIndexOptions.positionsCache; default 64 MiB). */
+const POSITIONS_MIB = process.argv.find((a) => a.startsWith('--positions-mib='))?.slice('--positions-mib='.length);
 const RUNS = 70;
 
 interface Query {
@@ -55,7 +57,7 @@ function cpuMs(c: NodeJS.CpuUsage): number {
 
 // ---- our engine ----
 noteLoad();
-const ix = new SearchIndex(itemSchema);
+const ix = new SearchIndex(itemSchema, POSITIONS_MIB === undefined ? {} : { positionsCache: { bytes: Number(POSITIONS_MIB) * 2 ** 20 } });
 // the documents are made again for the peers (itemDoc is a pure function of its number), not
 // kept: at 1,000,000 items a heap holding them all made each garbage collection of the query
 // rows walk a gigabyte the server would not hold, and the CPU per query was mostly that
