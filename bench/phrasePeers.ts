@@ -25,7 +25,7 @@ import { itemDoc, word } from './engineDocs.js';
 const N = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 200_000);
 const PEERS = !process.argv.includes('--no-peers');
 const FTS5 = !process.argv.includes('--no-fts5');
-/** `--positions-mib=N`: the positions cache's budget (SearchIndexOptions.positionsCache; default 64 MiB). */
+/** `--positions-mib=N`: the positions cache's budget (SearchIndexOptions.positionsCache; default 96 MiB). */
 const POSITIONS_MIB = process.argv.find((a) => a.startsWith('--positions-mib='))?.slice('--positions-mib='.length);
 const RUNS = 70;
 

@@ -66,7 +66,7 @@ export interface SearchIndexOptions {
   postingsCache?: { bytes?: number; minPostings?: number };
   /**
    * Decoded positions kept between searches for phrases (positionsCache.ts): at most
-   * `bytes` (default 64 MiB) of lists of at least `minDocs` documents (default 2048).
+   * `bytes` (default 96 MiB) of lists of at least `minDocs` documents (default 2048).
    */
   positionsCache?: { bytes?: number; minDocs?: number };
   /** The service's bounds on wildcards for every search that gives none (evaluate.ts ExpansionLimits). */
@@ -243,7 +243,7 @@ export class SearchIndex {
     this.shards = options.shards ?? 1;
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
-    this.positionsCache = new PositionsCache(options.positionsCache?.bytes ?? 64 * 2 ** 20, options.positionsCache?.minDocs ?? 2048);
+    this.positionsCache = new PositionsCache(options.positionsCache?.bytes ?? 96 * 2 ** 20, options.positionsCache?.minDocs ?? 2048);
     this.facetBits = new FacetBits(
       options.facetBits?.bytes ?? 8 * 2 ** 20,
       options.facetBits?.minPostings ?? 4096,
