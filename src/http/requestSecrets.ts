@@ -14,12 +14,14 @@
  *   (`OAuth KEY`, `Bearer KEY`, `Basic` user and password), right or wrong;
  * - each stretch of 43 base64url characters in the URL, as sent and decoded
  *   (the shape of our keys), that hashes to an active stored key: `?KEY`,
- *   `?KEY=`, `?q=KEY`, `/items/KEY/parents`, and a key glued into a longer
- *   run (`?q=xyzKEY`, a window of the run), sent with another key or none.
+ *   `?KEY=`, `?q=KEY`, `/items/KEY/parents`, and a key glued to up to 32
+ *   characters on either side of it in a longer run (`?q=xyzKEY`, a window of
+ *   the run), sent with another key or none.
  *   The active keys' hashes are held in memory per data version (a few: one
  *   per client; ./auth.ts), so this costs a SHA-256 per window and nothing for
  *   a URL without a run of 43 (item ids are shorter); past MAX_WINDOWS
  *   windows in one URL, the runs not yet looked at are taken as secrets whole.
+ *   A key buried deeper in a run is not looked for: no client writes one so.
  *
  * Texts shorter than MIN_SECRET_LENGTH are not secrets: our keys are 43
  * characters, and replacing every `a` of a body because a client sent
@@ -35,10 +37,11 @@ export const MIN_SECRET_LENGTH = 8;
 /** The length of our keys: 32 random bytes in base64url (../apiKeys.ts). */
 const KEY_LENGTH = 43;
 /**
- * Windows of one URL hashed (about a microsecond each): an OAI-PMH resumption token is one
- * run of a few hundred; a URL with more is hostile, and its runs past these are redacted unasked.
+ * Windows of one URL hashed (about two microseconds each): a run gives at most 2 × GLUED, an
+ * OAI-PMH resumption token one such run; a URL with more is hostile, and its runs past these
+ * are redacted unasked.
  */
-const MAX_WINDOWS = 4096;
+const MAX_WINDOWS = 1024;
 
 const SCHEMES = new Set(['oauth', 'bearer', 'basic', 'digest', 'token']);
 
@@ -78,21 +81,32 @@ export function keyLongRuns(url: string): string[] {
   return [...runs];
 }
 
+/** How far from either end of a longer run a key is looked for: `?q=xyz<key>`, `/items/<key>Z9`. */
+const GLUED = 32;
+
+/** Where a key may start in a run: every place in one up to 43 + 2 × GLUED long, else near either end. */
+function keyStarts(length: number): number[] {
+  const last = length - KEY_LENGTH;
+  if (last < 2 * GLUED) return Array.from({ length: last + 1 }, (_v, i) => i);
+  return [...Array.from({ length: GLUED }, (_v, i) => i), ...Array.from({ length: GLUED }, (_v, i) => last - GLUED + 1 + i)];
+}
+
 /**
- * The keys of `hashes` in the runs, each window of KEY_LENGTH hashed; runs past MAX_WINDOWS
- * windows are returned whole (too much redacted costs nothing).
+ * The keys of `hashes` in the runs, each window of KEY_LENGTH at a place keyStarts names
+ * hashed; the runs past MAX_WINDOWS windows in all are returned whole (too much redacted
+ * costs nothing: only a hostile URL has that many).
  */
 export function keysInRuns(runs: readonly string[], hashes: ReadonlySet<string>): string[] {
   const out: string[] = [];
   let budget = MAX_WINDOWS;
   for (const run of runs) {
-    const windows = run.length - KEY_LENGTH + 1;
-    if (windows > budget) {
+    const starts = keyStarts(run.length);
+    if (starts.length > budget) {
       out.push(run);
       continue;
     }
-    budget -= windows;
-    for (let i = 0; i < windows; i++) {
+    budget -= starts.length;
+    for (const i of starts) {
       const window = run.slice(i, i + KEY_LENGTH);
       if (hashes.has(hashApiKey(window))) out.push(window);
     }
