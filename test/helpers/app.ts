@@ -34,8 +34,10 @@ export async function startTestApp(
   const indexDir = backend.name === 'sqlite' || options.flags?.search?.path !== undefined ? undefined : tempDir('index');
   // One search thread unless a test asks for more, whatever the machine's cores (the default
   // is one per core): the suites start an app per test, and a test that scatters searches
-  // says so (test/search/poolScatter.test.ts).
-  const search = { workers: 1, ...options.flags?.search, ...(indexDir ? { path: indexDir } : {}) };
+  // says so (test/search/poolScatter.test.ts). A time budget of 30 s, not the 3 s a server
+  // has: the suites check answers, and on a busy 2-core machine a search of 1,000 rows can wait
+  // for a core longer than 3 s; a test of the budget sets its own (test/entities/bounds.test.ts).
+  const search = { workers: 1, timeBudgetMs: 30_000, ...options.flags?.search, ...(indexDir ? { path: indexDir } : {}) };
   const config = loadConfig({
     flags: { ...options.flags, search, store: { ...options.flags?.store, ...backend.config(opened.location) } },
   });
