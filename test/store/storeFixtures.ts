@@ -46,6 +46,8 @@ export async function loadEverything(store: Store, items: readonly PreparedItem[
   await store.createKey('alice', 'a'.repeat(64));
   await store.createKey('bob', 'b'.repeat(64));
   await store.revokeKey('bob');
+  // Only Alice's key is active: a revoked key's hash is not handed out for redaction.
+  assert.deepEqual(await store.activeKeyHashes(), ['a'.repeat(64)]);
   await store.markKeyUsed('alice', new Date('2024-01-02T03:04:05Z'));
   await store.applyItemChanges([{ kind: 'delete', sourceId: items[4]!.choUri! }], {
     source: '["https://oai.example/","edm",null]',
@@ -116,8 +118,7 @@ export async function assertSameAnswers(
   assert.deepEqual((await b.listKeys()).map(t), (await a.listKeys()).map(t));
   assert.deepEqual(await b.findActiveKey('a'.repeat(64)), await a.findActiveKey('a'.repeat(64)));
   assert.equal(await b.findActiveKey('b'.repeat(64)), undefined);
-  // Alice's only: Bob's key is revoked.
-  for (const store of [a, b]) assert.deepEqual(await store.activeKeyHashes(), ['a'.repeat(64)]);
+  assert.deepEqual((await b.activeKeyHashes()).sort(), (await a.activeKeyHashes()).sort());
   assert.deepEqual((await b.listLoads()).map(t), (await a.listLoads()).map(t));
   assert.deepEqual((await b.listHarvests()).map(t), (await a.listHarvests()).map(t));
   for (const kind of ['item', 'person'] as const) {
