@@ -105,7 +105,7 @@ for (const backend of BACKENDS) {
     }
   });
 
-  test(`[${backend.name}] sitemap pages of persons: GND persons only, in id order, without lastmod`, async () => {
+  test(`[${backend.name}] sitemap pages of persons: GND persons only, in id order, lastmod when they were stored`, async () => {
     const { store, dispose } = await backend.open();
     try {
       const gnd = [
@@ -114,16 +114,21 @@ for (const backend of BACKENDS) {
         'http://d-nb.info/gnd/4005728-8',
         'http://d-nb.info/gnd/1',
       ];
+      const from = Date.now();
       await store.upsertPersons([...gnd, 'http://viaf.org/viaf/24602065', 'https://www.wikidata.org/wiki/Q5879'].map(person));
+      const until = Date.now();
       const sorted = [...gnd].sort();
       const pages = await store.sitemapPages('person', 3);
+      // One load, one time: each person's and each page's lastmod is when it was stored.
+      const at = pages[0]!.lastModified!;
+      assert.ok(at.getTime() >= from && at.getTime() <= until, `${at.toISOString()} is when the persons were stored`);
       assert.deepEqual(pages, [
-        { firstId: sorted[0], count: 3, lastModified: null },
-        { firstId: sorted[3], count: 1, lastModified: null },
+        { firstId: sorted[0], count: 3, lastModified: at },
+        { firstId: sorted[3], count: 1, lastModified: at },
       ]);
       assert.deepEqual(await readAll(store, 'person', 3, 2), [
-        sorted.slice(0, 3).map((id) => ({ id, lastModified: null })),
-        sorted.slice(3).map((id) => ({ id, lastModified: null })),
+        sorted.slice(0, 3).map((id) => ({ id, lastModified: at })),
+        sorted.slice(3).map((id) => ({ id, lastModified: at })),
       ]);
     } finally {
       await dispose();
