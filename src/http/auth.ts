@@ -55,7 +55,7 @@ export interface AuthOptions {
   anonymousRead: boolean;
 }
 
-/** The key check, and whether a text is an active key (for redaction by value, ./requestSecrets.ts). */
+/** The key check, and the active keys' hashes (for redaction by value, ./requestSecrets.ts). */
 export type Authenticator = ((request: KeyedRequest) => Promise<string | undefined>) & {
   /** The hashes of the active stored keys, read again when the store's data version moves. */
   activeKeyHashes(): Promise<ReadonlySet<string>>;

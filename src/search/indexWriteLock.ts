@@ -1,5 +1,5 @@
 /**
- * One writer at a time in an index directory (docs/search-engine.md "Persistence", "Writers").
+ * One writer at a time in an index directory (docs/search-engine.md "Persistence": "Writers take turns").
  *
  * A server writes a generation now and then, and `heritage-api index rebuild` writes one
  * while that server runs (docs/cli.md); two servers may also be pointed at one directory by
