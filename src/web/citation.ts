@@ -4,7 +4,7 @@
  * citation guides ask of web resources: `Pecht, Friedrich: Goethe, 1864–1877. Frankfurter
  * Goethe-Haus. https://…/item/… (CC BY-NC-SA 4.0), abgerufen am 27. November 2026.`
  */
-import { readableDate } from './fieldValues.js';
+import { licenseName, readableDate } from './fieldValues.js';
 import type { DisplayField } from './itemView.js';
 import { format, type Messages, type Lang } from './messages.js';
 
@@ -21,6 +21,22 @@ function firstField(fields: readonly DisplayField[], names: readonly string[]): 
   return [];
 }
 
+/** The makers a citation names: every distinct name of the first maker field the record has, in its order. */
+export function citationMakers(fields: readonly DisplayField[]): string[] {
+  return [...new Set(firstField(fields, CREATOR_FIELDS).map((v) => v.trim()))];
+}
+
+/** The record's date as written in the first date field it has; undefined for none. */
+export function citationDate(fields: readonly DisplayField[]): string | undefined {
+  return firstField(fields, DATE_FIELDS)[0]?.trim();
+}
+
+/** The licence a citation names: its short name (`CC BY 4.0`), else its wording; '' for none. */
+export function citationLicense(license: { text: string; url: string } | undefined): string {
+  if (license === undefined) return '';
+  return licenseName(license.url) || licenseName(license.text) || license.text;
+}
+
 export interface CitationInput {
   title: string;
   fields: readonly DisplayField[];
@@ -35,9 +51,9 @@ export interface CitationInput {
 }
 
 export function plainCitation(c: CitationInput): string {
-  const creators = [...new Set(firstField(c.fields, CREATOR_FIELDS).map((v) => v.trim()))].slice(0, 3);
-  const date = firstField(c.fields, DATE_FIELDS)[0];
-  const when = date === undefined ? '' : readableDate(date.trim(), c.lang);
+  const creators = citationMakers(c.fields).slice(0, 3);
+  const date = citationDate(c.fields);
+  const when = date === undefined ? '' : readableDate(date, c.lang);
   const day = new Intl.DateTimeFormat(c.lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(c.today);
   const work = `${c.title}${when === '' ? '' : `, ${when}`}`;
   return [

@@ -10,10 +10,14 @@ export const ITEM_DE = {
   play: 'Abspielen',
   cite: 'Zitieren und teilen',
   citation: 'Zitierhinweis',
+  bibtex: 'Zitierhinweis als BibTeX',
+  downloadBibtex: 'BibTeX-Datei herunterladen (.bib)',
   permalink: 'Permalink',
   accessed: 'abgerufen am {date}',
   downloadRecord: 'Datensatz herunterladen',
   recordPackage: 'Paket',
+  downloadMedia: 'Medien herunterladen',
+  mediaNotReusable: 'Die Lizenz erlaubt die Nachnutzung der Medien nur mit Genehmigung der Rechteinhaber.',
   searchFor: 'Nach „{text}“ suchen',
 };
 
@@ -25,9 +29,13 @@ export const ITEM_EN: typeof ITEM_DE = {
   play: 'Play',
   cite: 'Cite and share',
   citation: 'Citation',
+  bibtex: 'Citation as BibTeX',
+  downloadBibtex: 'Download the BibTeX file (.bib)',
   permalink: 'Permalink',
   accessed: 'accessed {date}',
   downloadRecord: 'Download the record',
   recordPackage: 'Package',
+  downloadMedia: 'Download the media',
+  mediaNotReusable: 'The licence allows reuse of the media only with the permission of the rights holders.',
   searchFor: 'Search for “{text}”',
 };

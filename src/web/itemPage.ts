@@ -1,4 +1,7 @@
-import { plainCitation } from './citation.js';
+import { REUSABLE_GROUPS } from '../domain/licenseGroups.js';
+import { itemFields } from '../formats/itemFields.js';
+import { itemBibtex } from './bibtex.js';
+import { citationLicense, plainCitation } from './citation.js';
 import { licenseName, readableFields, type FieldLinks } from './fieldValues.js';
 import { first, frame, itemPath, problemPage, type PageAnswer, type PageRequest } from './frame.js';
 import { itemView } from './itemView.js';
@@ -36,7 +39,8 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
   const doc = await store.getItemDocument(id, 'json');
   if (doc === undefined) return problemPage(render, f, 404, f.t.notFound, format(f.t.itemNotFound, { id }));
   if (doc.blockedReason !== null) return problemPage(render, f, 404, f.t.notFound, f.t.blocked);
-  const view = itemView(id, JSON.parse(doc.body.toString('utf8')));
+  const pkg: unknown = JSON.parse(doc.body.toString('utf8'));
+  const view = itemView(id, pkg);
   const { state } = readSearchState({});
   const cpage = pageParam(first(req.query.cpage));
   const children = (await store.getChildren(id, (cpage - 1) * CHILD_ROWS, CHILD_ROWS)) ?? { total: 0, nodes: [] };
@@ -57,8 +61,18 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
     view.images.length > 0 || view.files.length > 0 || view.thumbnail === ''
       ? view.images
       : [{ renditions: [{ href: view.thumbnail, variant: '' }], name: '', mimetype: '', origin: '' }];
-  const shown = await shownImages(images, media, f.t);
+  const shown = await shownImages(images, media, f.lang, f.t);
+  const files = await shownFiles(view.files, media, f.lang, f.t);
   const withViewer = view.hasManifest && shown.some((m) => m.shown);
+  // The media to download where the licence's group is one of the reusable ones, the group the
+  // search gives the item (docs/search.md "Licences"; docs/pages.md "Cite and share").
+  const group = itemFields(pkg, id).facets['license_group']?.[0];
+  const reusable = group !== undefined && (REUSABLE_GROUPS as readonly string[]).includes(group);
+  const offered = [
+    ...shown.filter((m) => m.shown).map((m) => ({ href: m.href, name: m.name || m.href.split('/').pop() || view.title, facts: m.facts })),
+    ...files.filter((d) => d.shown).map((d) => ({ href: d.href, name: d.name || d.href.split('/').pop() || view.title, facts: d.facts })),
+  ];
+  const today = new Date();
   return {
     status: 200,
     html: render('item', {
@@ -77,17 +91,21 @@ export async function itemPage(deps: PageDeps, id: string, req: PageRequest): Pr
         fields: view.fields,
         provider: view.provider?.name ?? '',
         permalink,
-        license: licenseShort || (view.license?.text ?? ''),
+        license: citationLicense(view.license),
         lang: f.lang,
         t: f.t,
-        today: new Date(),
+        today,
       }),
+      bibtex: itemBibtex(view, permalink, today),
+      bibtexHref: `${itemPath(id)}/cite.bib`,
+      mediaDownloads: reusable ? offered : [],
+      mediaRestricted: !reusable && offered.length > 0,
       downloads: DOWNLOADS.filter((d) => !('edm' in d) || view.hasEdm).map((d) => ({
         href: `${itemPath(id)}/${d.file}`,
         type: d.type,
         label: d.label(f.t.recordPackage),
       })),
-      files: await shownFiles(view.files, media, f.lang, f.t),
+      files,
       crumbs: crumbs.map((n) => ({ label: n.label || n.id, href: f.link(itemPath(n.id)) })),
       children: children.nodes.map((c) => ({ label: c.label || c.id, href: f.link(itemPath(c.id)), childCount: c.childCount })),
       childTotal: children.total,

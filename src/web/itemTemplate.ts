@@ -1,7 +1,7 @@
 /**
  * The item page's template (docs/pages.md "Item page"; Eta as ./templates.ts): the record,
- * its media, the viewer (shown by /assets/viewer.js; hidden without JavaScript), citation,
- * permalink and downloads, its place in the hierarchy.
+ * its media, the viewer (shown by /assets/viewer.js; hidden without JavaScript), citations
+ * (plain and BibTeX), permalink and downloads, its place in the hierarchy.
  */
 export const ITEM_TEMPLATE = `<% layout('@layout') %>
 <% if (it.crumbs.length > 0) { %>
@@ -115,6 +115,9 @@ export const ITEM_TEMPLATE = `<% layout('@layout') %>
   <h2 id="cite"><%= it.t.cite %></h2>
   <h3><%= it.t.citation %></h3>
   <p class="citation"><%= it.citation %></p>
+  <h3 id="bibtex"><%= it.t.bibtex %></h3>
+  <pre class="bibtex" aria-labelledby="bibtex"><%= it.bibtex %></pre>
+  <p><a href="<%= it.bibtexHref %>" type="application/x-bibtex" download><%= it.t.downloadBibtex %></a></p>
   <h3><%= it.t.permalink %></h3>
   <p class="permalink"><a href="<%= it.permalink %>"><%= it.permalink %></a></p>
   <h3><%= it.t.downloadRecord %></h3>
@@ -123,6 +126,17 @@ export const ITEM_TEMPLATE = `<% layout('@layout') %>
     <li><a href="<%= d.href %>" type="<%= d.type %>" download><%= d.label %></a></li>
 <% }) %>
   </ul>
+<% if (it.mediaDownloads.length > 0) { %>
+  <h3><%= it.t.downloadMedia %></h3>
+  <ul class="downloads">
+<% it.mediaDownloads.forEach(function (d) { %>
+    <li><a href="<%= d.href %>" download><%= d.name %></a> <span class="type">(<%= d.facts.join(', ') %>)</span></li>
+<% }) %>
+  </ul>
+<% } else if (it.mediaRestricted) { %>
+  <h3><%= it.t.downloadMedia %></h3>
+  <p class="note"><%= it.t.mediaNotReusable %></p>
+<% } %>
 </section>
 <section aria-labelledby="formats">
   <h2 id="formats"><%= it.t.dataFormats %></h2>

@@ -42,6 +42,8 @@ export interface ShownImage {
   kind: string;
   /** Not shown but at an origin the CSP does not allow: the placeholder links there. */
   elsewhere: string;
+  /** `JPEG`, `1,2 MB`: the type and, when the media directory holds the largest rendition (`href`), its size. */
+  facts: string[];
 }
 
 export interface ShownFile {
@@ -87,23 +89,33 @@ function sizeText(bytes: number, lang: Lang): string {
   return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
 }
 
-export async function shownImages(images: readonly MediaImage[], source: MediaSource, t: Messages): Promise<ShownImage[]> {
+export async function shownImages(images: readonly MediaImage[], source: MediaSource, lang: Lang, t: Messages): Promise<ShownImage[]> {
   const out: ShownImage[] = [];
   for (const image of images) {
     const local: Rendition[] = [];
-    for (const r of image.renditions) if ((await localSize(source, r.href)) !== undefined) local.push(r);
+    const sizes = new Map<string, number>();
+    for (const r of image.renditions) {
+      const size = await localSize(source, r.href);
+      if (size !== undefined) {
+        local.push(r);
+        sizes.set(r.href, size);
+      }
+    }
     // The directory's renditions first; then an EDM record's own URL at its origin, which
     // media.baseUrl (the real service's binaries) does not have under our path; the others from media.baseUrl.
     const atOrigin = local.length === 0 && image.origin !== '' && allowedOrigin(source, image.origin);
     const usable = local.length > 0 ? local : image.origin === '' && source.baseUrl !== '' ? image.renditions : [];
     const type = typeName(image.mimetype) || /\.([a-z]+)$/i.exec(image.renditions[0]?.href ?? '')?.[1]?.toUpperCase() || '';
+    const href = atOrigin ? image.origin : (usable[0]?.href ?? '');
+    const size = sizes.get(href);
     out.push({
       shown: usable.length > 0 || atOrigin,
       src: atOrigin ? image.origin : (previewRendition(usable)?.href ?? ''),
-      href: atOrigin ? image.origin : (usable[0]?.href ?? ''),
+      href,
       name: image.name,
       kind: type === '' ? t.image : `${t.image} · ${type}`,
       elsewhere: usable.length === 0 && !atOrigin ? image.origin : '',
+      facts: [type || t.unknownType, ...(size === undefined ? [] : [sizeText(size, lang)])],
     });
   }
   return out;

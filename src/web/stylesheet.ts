@@ -84,6 +84,8 @@ select { font: inherit; padding: 0.35rem; }
 .viewer-area { width: 100%; height: 60vh; min-height: 18rem; background: #1b1b1b; border-radius: 4px; }
 .media audio, .media video, .files audio, .files video { display: block; width: 100%; max-width: 32rem; margin: 0.25rem 0; }
 .citation { font-size: 0.95rem; overflow-wrap: anywhere; }
+.bibtex { font-size: 0.85rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.downloads { padding-left: 1.2rem; }
 .permalink { overflow-wrap: anywhere; }
 @media (min-width: 48rem) {
   .results-layout { display: grid; grid-template-columns: minmax(0, 1fr) 18rem; gap: 2rem; }

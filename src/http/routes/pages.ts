@@ -26,6 +26,8 @@ import { createRenderer } from '../../web/render.js';
 import { STYLESHEET } from '../../web/stylesheet.js';
 import { FAVICON_SVG } from '../../web/favicon.js';
 import { itemView } from '../../web/itemView.js';
+import { itemBibtex } from '../../web/bibtex.js';
+import { itemPath } from '../../web/frame.js';
 import { originImages } from '../../web/mediaView.js';
 import { VIEWER_SCRIPT } from '../../web/viewerScript.js';
 import { isValidItemId } from '../../domain/itemIds.js';
@@ -71,6 +73,8 @@ const CSS_TYPE = 'text/css; charset=utf-8';
 const JS_TYPE = 'text/javascript; charset=utf-8';
 const SVG_TYPE = 'image/svg+xml';
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** BibTeX's type as citation managers and browsers know it (not registered with IANA). */
+const BIBTEX_TYPE = 'application/x-bibtex; charset=utf-8';
 
 /** The record's downloads at /item/{id}/{file}: the stored package, or its EDM graph in an RDF syntax. */
 const RECORD_DOWNLOADS: ReadonlyArray<{ file: string; format: 'json' | 'xml'; type: string; rdf?: RdfType }> = [
@@ -279,5 +283,21 @@ export async function registerPageRoutes(app: FastifyInstance, deps: PageRouteDe
           .send(body);
       });
     }
+    // The item's BibTeX entry as the page shows it (docs/pages.md "Cite and share"), found and blocked as the record's downloads.
+    scope.get('/item/:id/cite.bib', options(false), async (request, reply) => {
+      const id = param(request, 'id');
+      if (!isValidItemId(id)) throw ApiError.of('invalidItemId', id);
+      const doc = await deps.store.getItemDocument(id, 'json');
+      if (doc === undefined) throw ApiError.of('itemNotFound', id);
+      if (doc.blockedReason !== null) throw ApiError.of('itemBlocked', id, doc.blockedReason);
+      const view = itemView(id, JSON.parse(doc.body.toString('utf8')));
+      const body = itemBibtex(view, `${originOf(request) ?? ''}${itemPath(id)}`, new Date());
+      return reply
+        .header('Content-Type', BIBTEX_TYPE)
+        .header('Content-Disposition', `attachment; filename="${id}.bib"`)
+        .header('Cache-Control', cacheControl)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(body);
+    });
   });
 }
