@@ -17,7 +17,7 @@ export const ITEM_DE = {
   downloadRecord: 'Datensatz herunterladen',
   recordPackage: 'Paket',
   downloadMedia: 'Medien herunterladen',
-  mediaNotReusable: 'Die Lizenz erlaubt die Nachnutzung der Medien nur mit Genehmigung der Rechteinhaber.',
+  mediaNotReusable: 'Die Medien dürfen nur mit Genehmigung der Rechteinhaber nachgenutzt werden.',
   searchFor: 'Nach „{text}“ suchen',
 };
 
@@ -36,6 +36,6 @@ export const ITEM_EN: typeof ITEM_DE = {
   downloadRecord: 'Download the record',
   recordPackage: 'Package',
   downloadMedia: 'Download the media',
-  mediaNotReusable: 'The licence allows reuse of the media only with the permission of the rights holders.',
+  mediaNotReusable: 'The media may be reused only with the permission of the rights holders.',
   searchFor: 'Search for “{text}”',
 };

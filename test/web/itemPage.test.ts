@@ -183,7 +183,7 @@ for (const backend of BACKENDS) {
       assert.ok((await get('/search?q=%22Reise%22')).body.includes('<a href="/item/EDMORIGIN01">'));
     });
 
-    test('cite and share: a plain citation with permalink and licence; the record to download in our formats, without a key', async () => {
+    test('cite and share: a plain and a BibTeX citation with permalink and licence; the record and the media to download, without a key', async () => {
       const html = (await get('/item/EDMORIGIN01')).body;
       const today = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date());
       assert.equal(
@@ -193,6 +193,19 @@ for (const backend of BACKENDS) {
           '  <h2 id="cite">Zitieren und teilen</h2>',
           '  <h3>Zitierhinweis</h3>',
           `  <p class="citation">Goethe, Johann Wolfgang von: Vom Ursprung, 1. Mai 1790. Testarchiv. http://localhost:80/item/EDMORIGIN01 (CC BY 4.0), abgerufen am ${today}.</p>`,
+          '  <h3 id="bibtex">Zitierhinweis als BibTeX</h3>',
+          '  <pre class="bibtex" aria-labelledby="bibtex">@misc{EDMORIGIN01,',
+          '  author = {Goethe, Johann Wolfgang von},',
+          '  title = {{Vom Ursprung}},',
+          '  year = {1790},',
+          '  date = {1790-05-01},',
+          '  howpublished = {Testarchiv},',
+          '  url = {http://localhost:80/item/EDMORIGIN01},',
+          `  urldate = {${new Date().toISOString().slice(0, 10)}},`,
+          '  note = {CC BY 4.0}',
+          '}',
+          '</pre>',
+          '  <p><a href="/item/EDMORIGIN01/cite.bib" type="application/x-bibtex" download>BibTeX-Datei herunterladen (.bib)</a></p>',
           '  <h3>Permalink</h3>',
           '  <p class="permalink"><a href="http://localhost:80/item/EDMORIGIN01">http://localhost:80/item/EDMORIGIN01</a></p>',
           '  <h3>Datensatz herunterladen</h3>',
@@ -203,6 +216,13 @@ for (const backend of BACKENDS) {
           '    <li><a href="/item/EDMORIGIN01/edm.ttl" type="text/turtle" download>EDM · Turtle</a></li>',
           '    <li><a href="/item/EDMORIGIN01/edm.jsonld" type="application/ld+json" download>EDM · JSON-LD</a></li>',
           '    <li><a href="/item/EDMORIGIN01/edm.nt" type="application/n-triples" download>EDM · N-Triples</a></li>',
+          '  </ul>',
+          // CC BY 4.0: reusable with conditions (docs/search.md "Licences"): each picture and file, where the page shows it from.
+          '  <h3>Medien herunterladen</h3>',
+          '  <ul class="downloads">',
+          `    <li><a href="${ALLOWED}/img/a.jpg" download>Vom Ursprung 1</a> <span class="type">(JPEG)</span></li>`,
+          `    <li><a href="${ALLOWED}/img/b.jpg" download>Vom Ursprung 2</a> <span class="type">(JPEG)</span></li>`,
+          `    <li><a href="${ALLOWED}/doc/c.pdf" download>Vom Ursprung 3</a> <span class="type">(PDF)</span></li>`,
           '  </ul>',
           '</section>',
         ].join('\n'),
