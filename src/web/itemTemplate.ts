@@ -115,8 +115,8 @@ export const ITEM_TEMPLATE = `<% layout('@layout') %>
   <h2 id="cite"><%= it.t.cite %></h2>
   <h3><%= it.t.citation %></h3>
   <p class="citation"><%= it.citation %></p>
-  <h3 id="bibtex"><%= it.t.bibtex %></h3>
-  <pre class="bibtex" aria-labelledby="bibtex"><%= it.bibtex %></pre>
+  <h3><%= it.t.bibtex %></h3>
+  <pre class="bibtex"><%= it.bibtex %></pre>
   <p><a href="<%= it.bibtexHref %>" type="application/x-bibtex" download><%= it.t.downloadBibtex %></a></p>
   <h3><%= it.t.permalink %></h3>
   <p class="permalink"><a href="<%= it.permalink %>"><%= it.permalink %></a></p>
