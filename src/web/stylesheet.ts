@@ -118,7 +118,7 @@ ${EXPLORE_STYLES}/* Dark: the same layout in dark colours, each pair again at le
 /* Print: the record on paper; no navigation, search, viewer or controls; link targets written out. */
 @media print {
   html { color: #000; background: #fff; font-size: 11pt; }
-  header.site, footer.site, .skip, .searchbox, .pager, .viewer, .sort, .facet, .side, .active-filters, .formats, .item-side .pager { display: none !important; }
+  header.site, footer.site, .skip, .searchbox, .pager, .viewer, .sort, .facet, .side, .active-filters, .formats, .downloads, .item-side .pager { display: none !important; }
   main { max-width: none; padding: 0; }
   a { color: #000; }
   .facts a[href^="http"]::after, .permalink a::after { content: " <" attr(href) ">"; font-size: 0.85em; overflow-wrap: anywhere; }
