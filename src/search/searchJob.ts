@@ -6,8 +6,9 @@
  *
  * Protocol (src/search/searchPool.ts): the worker lowers its priority and posts `thread`
  * (./threadPriority.ts) at once, then `built` once both indexes are
- * built; for each `job`, `started` once its kind is built and refreshed if that took more
- * than STARTED_AFTER_MS since the job came, or always for a job not `armed` (the budget
+ * built; for each `job` (and `part`), `started` once its kind is built and refreshed if that
+ * took more than STARTED_AFTER_MS since the pool sent it (the batches of the feed sent before
+ * it are applied first), or always for a job not `armed` (the budget
  * counts from `started`; a pool that has seen `built` arms it at the dispatch), then
  * `done` or `failed`; each `sync` is answered `synced` at the end of the
  * next background pass that caught up with every commit made before it began.
@@ -45,6 +46,11 @@ export interface SearchJob {
   budgetMs: number;
   /** The pool counts the budget from the dispatch: `started` only if the start came later. */
   armed: boolean;
+  /**
+   * When the pool posted it (Date.now(), one clock for every thread): the feed's batches posted
+   * before it are applied first, so a start later than this by STARTED_AFTER_MS is told.
+   */
+  sentAt: number;
 }
 
 export type ToWorker =
@@ -52,8 +58,8 @@ export type ToWorker =
   | { type: 'sync'; token: number }
   /** To a replica (HostedSettings.replica): the pool's stream of `kind` starts over (IndexHost.begin). */
   | { type: 'begin'; kind: SearchKind; image: SharedIndexes | null; mode: 'rebase' | 'rescan' }
-  /** To a replica: answer `acked` (every batch sent before is applied). */
-  | { type: 'ack'; token: number }
+  /** To a replica: answer `acked` (every batch sent before is applied), with `batches` (the pool's count of batches sent before it) echoed. */
+  | { type: 'ack'; token: number; batches: number }
   /** To a replica: the next batch of the stream of `kind` (IndexHost.apply). */
   | { type: 'batch'; kind: SearchKind; changes: SearchChange[]; position: string; done: boolean }
   /** To a replica: its shard of one search scattered over the pool (docs/search-engine.md "Shards"). */
@@ -70,6 +76,10 @@ export interface PartJob {
   shard: number;
   shards: number;
   budgetMs: number;
+  /** As SearchJob.armed: `started` only if the start came later, or always when not armed. */
+  armed: boolean;
+  /** As SearchJob.sentAt. */
+  sentAt: number;
 }
 
 export type WorkerAnswer =
@@ -86,7 +96,7 @@ export type WorkerAnswer =
   | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
   | { type: 'part'; id: number; part: SearchPart }
-  | { type: 'acked'; token: number }
+  | { type: 'acked'; token: number; batches: number }
   | { type: 'done'; id: number; result: OpResult }
   | { type: 'failed'; id: number; failure: SearchFailure };
 
@@ -168,8 +178,7 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
       return;
     }
     if (message.type !== 'job') return;
-    const { id, op, budgetMs, armed } = message;
-    const came = Date.now();
+    const { id, op, budgetMs, armed, sentAt: came } = message;
     const kind = op.op === 'engine' ? op.search.kind : op.kind;
     hosted.whenBuilt(kind, (error) => {
       void (async () => {
@@ -259,15 +268,17 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
       case 'image':
         return;
       case 'ack':
-        inOrder(() => post({ type: 'acked', token: message.token }));
+        inOrder(() => post({ type: 'acked', token: message.token, batches: message.batches }));
         return;
       case 'sync':
         post({ type: 'synced', token: message.token, heapBytes: getHeapStatistics().used_heap_size });
         return;
       case 'part': {
         // At once, before any later message: the shard runs on the batches sent before it.
-        const { id, kind, request, shard, shards, budgetMs } = message;
+        const { id, kind, request, shard, shards, budgetMs, armed, sentAt } = message;
         drain();
+        // Applying the batches sent before it is index work: its budget starts now.
+        if (!armed || Date.now() - sentAt > STARTED_AFTER_MS) post({ type: 'started', id });
         try {
           if (!hosted.built(kind)) throw new Error(`the ${kind} index of this search thread is not built`);
           post({ type: 'part', id, part: hosted.host.index(kind).searchPart(request, Date.now() + budgetMs, shard, shards) });
@@ -277,8 +288,7 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
         return;
       }
       case 'job': {
-        const { id, op, budgetMs, armed } = message;
-        const came = Date.now();
+        const { id, op, budgetMs, armed, sentAt: came } = message;
         const kind = op.op === 'engine' ? op.search.kind : op.kind;
         drain();
         hosted.whenBuilt(kind, (error) => {

@@ -320,6 +320,8 @@ interface Job {
   settled: boolean;
   /** Answers the 503 at the budget. */
   budgetTimer: NodeJS.Timeout | undefined;
+  /** Slot.batchesSent when it was sent: once the worker answers it, it has applied that many. */
+  batches?: number;
 }
 
 interface Slot {
@@ -349,6 +351,9 @@ interface Slot {
   following: boolean;
   /** Starts of a stream (`begin`) sent that the worker has not yet said it is past. */
   starting: number;
+  /** Batches of the feed sent to the worker, and how many of them it has said it applied (its answers to what came after them). */
+  batchesSent: number;
+  batchesApplied: number;
 }
 
 function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
@@ -481,7 +486,7 @@ export class SearchPool extends Runner {
     const token = this.nextToken++;
     return new Promise((resolve) => {
       this.acks.set(token, { left, resolve });
-      for (const slot of left) this.post(slot, { type: 'ack', token });
+      for (const slot of left) this.post(slot, { type: 'ack', token, batches: slot.batchesSent });
     });
   }
 
@@ -506,9 +511,10 @@ export class SearchPool extends Runner {
     for (const slot of this.slots) {
       if (slot.gone) continue;
       this.post(slot, message);
+      slot.batchesSent++;
       if (message.type !== 'begin') continue;
       slot.starting++;
-      this.post(slot, { type: 'ack', token: -1 });
+      this.post(slot, { type: 'ack', token: -1, batches: slot.batchesSent });
     }
   }
 
@@ -610,17 +616,20 @@ export class SearchPool extends Runner {
     // A worker with a search keeps the process alive until it answers.
     slot.worker.ref();
     const budgetMs = this.settings.timeBudgetMs;
+    // A worker with its indexes built and every batch of the feed sent to it applied starts
+    // the job at once (or says when: searchJob.ts); one still building, or with batches to
+    // apply first (a load under way, the catch-up after the store's return), says `started`
+    // once past them, and the budget waits for that: index work is not the search's time.
+    const armed = slot.built && slot.starting === 0 && slot.batchesApplied === slot.batchesSent;
+    job.batches = slot.batchesSent;
+    const sentAt = Date.now();
     if (job.part !== undefined && job.op.op === 'engine') {
       const { kind, request } = job.op.search;
-      this.post(slot, { type: 'part', id: job.id, kind, request, ...job.part, budgetMs });
-      this.arm(slot, job);
-      return;
+      this.post(slot, { type: 'part', id: job.id, kind, request, ...job.part, budgetMs, armed, sentAt });
+    } else {
+      const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs, armed, sentAt };
+      this.post(slot, message);
     }
-    // A worker with its indexes built starts the job at once (or says when: searchJob.ts);
-    // one still building says `started` once built, and the budget waits for that.
-    const armed = slot.built && slot.starting === 0;
-    const message: SearchJob = { type: 'job', id: job.id, op: job.op, budgetMs, armed };
-    this.post(slot, message);
     if (armed) this.arm(slot, job);
   }
 
@@ -707,6 +716,8 @@ export class SearchPool extends Runner {
       built: false,
       following: true,
       starting: 0,
+      batchesSent: 0,
+      batchesApplied: 0,
       heapBytes: 0,
       writer,
     };
@@ -755,6 +766,7 @@ export class SearchPool extends Runner {
       return;
     }
     if (m.type === 'acked') {
+      slot.batchesApplied = Math.max(slot.batchesApplied, m.batches);
       if (m.token === -1) slot.starting--;
       else this.acked(slot, m.token);
       return;
@@ -773,6 +785,7 @@ export class SearchPool extends Runner {
     }
     const job = slot.job;
     if (job === undefined || job.id !== m.id) return;
+    slot.batchesApplied = Math.max(slot.batchesApplied, job.batches ?? 0);
     const budgetMs = this.settings.timeBudgetMs;
     if (m.type === 'started') {
       this.arm(slot, job);

@@ -115,6 +115,28 @@ for (const backend of BACKENDS) {
     );
   });
 
+  test(`${b} a search sent after a batch of the feed that takes the worker past the budget to apply gets its answer: index work is not the search's time`, async () => {
+    for (const workers of [1, 2]) {
+      // Two workers: the search is scattered in shards (parts), each sent after the slow batch too.
+      await withPool(
+        backend,
+        { workers, shards: workers, timeBudgetMs: 300, niceness: 0 },
+        { graceMs: 50, workerUrl: STUCK_WORKER },
+        async (pool, store, main) => {
+          // Built and caught up first, so that the budget is armed at the dispatch.
+          assert.deepEqual(await pool.engine(search('Wien')), await main.engine(search('Wien')));
+          const slow = { id: 'http://d-nb.info/gnd/999992', type: 'person', preferredName: 'Langsam Zwei' } as unknown as Person;
+          await store.upsertPersons([preparePerson(slow)]);
+          // The search's own refresh sends the batch, then the search: the worker applies the one (1.5 s) before the other.
+          const answer = await pool.engine(search('Langsam'));
+          assert.deepEqual(answer, await main.engine(search('Langsam')));
+          assert.equal(answer.total, 1, `${workers} workers`);
+          assert.equal(pool.state().timeouts, 0, `${workers} workers`);
+        },
+      );
+    }
+  });
+
   test(`${b} a worker on a core past budget and grace without stopping is terminated and replaced; the next search gets its answer`, async () => {
     // A budget of 300 ms keeps the test short; at full priority, so that the replacement's
     // search is not starved past it by whatever else runs on a busy machine (search.niceness).

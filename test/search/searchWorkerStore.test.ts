@@ -57,7 +57,7 @@ test('a search worker whose store is down at its start and goes away later: stor
   const send = searchJobs(setup, (a) => answers.push(a));
   try {
     // Down at the start: the job fails with the store's error; the worker says it does not follow.
-    send({ type: 'job', id: 1, op: SUGGEST, budgetMs: 10_000, armed: false });
+    send({ type: 'job', id: 1, op: SUGGEST, budgetMs: 10_000, armed: false, sentAt: Date.now() });
     const failed = await answer(answers, (a) => a.type === 'failed' && a.id === 1, 'failure of job 1');
     assert.equal(failed.type === 'failed' && failed.failure.kind, 'store', JSON.stringify(failed));
     assert.match(failed.type === 'failed' && failed.failure.kind === 'store' ? failed.failure.store.kind : '', /^unreachable$/);
@@ -67,7 +67,7 @@ test('a search worker whose store is down at its start and goes away later: stor
     answers.length = 0;
     await relay.start();
     await answer(answers, (a) => a.type === 'built', 'built');
-    send({ type: 'job', id: 2, op: SUGGEST, budgetMs: 10_000, armed: true });
+    send({ type: 'job', id: 2, op: SUGGEST, budgetMs: 10_000, armed: true, sentAt: Date.now() });
     assert.deepEqual(await answer(answers, (a) => (a.type === 'done' || a.type === 'failed') && a.id === 2, 'answer to job 2'), {
       type: 'done',
       id: 2,
@@ -78,13 +78,13 @@ test('a search worker whose store is down at its start and goes away later: stor
     answers.length = 0;
     await relay.cut();
     await answer(answers, (a) => a.type === 'following' && !a.following, 'following: false');
-    send({ type: 'job', id: 3, op: SUGGEST, budgetMs: 10_000, armed: true });
+    send({ type: 'job', id: 3, op: SUGGEST, budgetMs: 10_000, armed: true, sentAt: Date.now() });
     const again = await answer(answers, (a) => (a.type === 'done' || a.type === 'failed') && a.id === 3, 'answer to job 3');
     assert.equal(again.type === 'failed' && again.failure.kind, 'store', JSON.stringify(again));
     answers.length = 0;
     await relay.start();
     await answer(answers, (a) => a.type === 'following' && a.following, 'following: true');
-    send({ type: 'job', id: 4, op: SUGGEST, budgetMs: 10_000, armed: true });
+    send({ type: 'job', id: 4, op: SUGGEST, budgetMs: 10_000, armed: true, sentAt: Date.now() });
     assert.deepEqual(await answer(answers, (a) => (a.type === 'done' || a.type === 'failed') && a.id === 4, 'answer to job 4'), {
       type: 'done',
       id: 4,

@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import type { QueryNode } from '../../src/query/ast.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
 import { fingerprintOf } from '../../src/search/engine/search.js';
+import { windowsOf } from '../../src/search/engine/topScores.js';
 import { mergeParts } from '../../src/search/engine/shards.js';
 import type { SearchDocument, SearchRequest, SearchResult } from '../../src/search/engine/types.js';
 import { itemSchema } from '../../src/search/schemas/itemSchema.js';
@@ -164,6 +165,19 @@ describe('relevance top-k by bounds', () => {
         if (x < 0.3) ix.delete(`I${id}`);
         else ix.upsert(doc(r, x < 0.6 ? id : String(next++)));
       }
+    }
+  });
+
+  it('bounds no windows of an empty index', () => {
+    // 64 ordinals a window; none for none (an unsigned -1 made it 2^26 windows: 512 MB and
+    // seconds for each relevance search of an empty index, such as the persons of a store of items only).
+    assert.deepEqual([0, 1, 63, 64, 65, 128, 129].map(windowsOf), [0, 1, 1, 1, 2, 2, 3]);
+    const ix = new SearchIndex(itemSchema);
+    for (const query of QUERIES) {
+      const req: SearchRequest = { query, sort: { kind: 'relevance' }, offset: 0, rows: 10 };
+      const r = ix.search(req, FAR());
+      assert.equal(r.total, 0, JSON.stringify(query));
+      assert.deepEqual(r.ids, []);
     }
   });
 });

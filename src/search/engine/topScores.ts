@@ -151,6 +151,11 @@ function maxima(e: CachedPostings, windows: number): Uint8Array {
   return max;
 }
 
+/** The windows of `ordinals` documents: none for an empty index (not 2^26 from an unsigned -1). */
+export function windowsOf(ordinals: number): number {
+  return Math.ceil(ordinals / (1 << WINDOW_BITS));
+}
+
 /**
  * Candidates for the first `k` hits of `docs` (the query's hits, ascending) by relevance,
  * with their exact scores, ascending; undefined when the query must be scored whole (a word
@@ -169,7 +174,7 @@ export function topCandidates(
   range?: OrdinalRange,
 ): Hits | undefined {
   const postings = new Postings(ix, clock);
-  const windows = ((ix.ordinals - 1) >>> WINDOW_BITS) + 1;
+  const windows = windowsOf(ix.ordinals);
   // the windows [w0, w1) that hold the range's ordinals
   const w0 = range === undefined ? 0 : Math.min(windows, range.from >>> WINDOW_BITS);
   const w1 = range === undefined ? windows : Math.min(windows, Math.ceil(range.to / (1 << WINDOW_BITS)));
@@ -199,7 +204,8 @@ export function topCandidates(
     words.push(lists);
   }
   const all = words.flat();
-  clock.tick((w1 - w0) * all.length);
+  // the loops over the windows below, once per list and a few times more
+  clock.tick((w1 - w0) * (all.length + 4));
 
   // the exact-title tier: kept whatever the score
   const key = exactKey(ix, query);
