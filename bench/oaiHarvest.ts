@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 
 export interface OaiHarvestResult {
+  /** Items in the store when the harvest began: each is to come exactly once. */
+  expected: number;
   records: number;
   distinct: number;
   pages: number;
@@ -28,7 +30,7 @@ export function residentMb(pid: number): number {
   return Math.round([pid, ...children].reduce((sum, p) => sum + rss(p), 0));
 }
 
-export async function oaiFullHarvest(base: string, serverPid: number): Promise<OaiHarvestResult> {
+export async function oaiFullHarvest(base: string, serverPid: number, expected: number): Promise<OaiHarvestResult> {
   const rssBeforeMb = residentMb(serverPid);
   const ids = new Set<string>();
   let records = 0;
@@ -51,5 +53,5 @@ export async function oaiFullHarvest(base: string, serverPid: number): Promise<O
     query = `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`;
   }
   const seconds = (performance.now() - started) / 1000;
-  return { records, distinct: ids.size, pages, seconds, rssBeforeMb, rssAfterMb: residentMb(serverPid) };
+  return { expected, records, distinct: ids.size, pages, seconds, rssBeforeMb, rssAfterMb: residentMb(serverPid) };
 }

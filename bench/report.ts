@@ -109,7 +109,7 @@ export function section(r: Report): string {
     r.oaiHarvest
       ? `- OAI-PMH ListRecords in edm, the whole store (${r.oaiHarvest.pages} pages of oai.pageSize, one request at a time): ${r.oaiHarvest.records} records in ` +
         `${r.oaiHarvest.seconds.toFixed(1)} s, ${(r.oaiHarvest.records / r.oaiHarvest.seconds).toFixed(0)} records/s (target ≥ 5,000/s); ` +
-        `${r.oaiHarvest.distinct === r.oaiHarvest.records && r.oaiHarvest.records === manifest.items ? 'every item exactly once' : `NOT EXACT: ${r.oaiHarvest.distinct} distinct of ${manifest.items} items`}; ` +
+        `${r.oaiHarvest.distinct === r.oaiHarvest.records && r.oaiHarvest.records === r.oaiHarvest.expected ? 'every item exactly once' : `NOT EXACT: ${r.oaiHarvest.distinct} distinct of ${r.oaiHarvest.expected} items`}; ` +
         `server resident memory ${r.oaiHarvest.rssBeforeMb} MB before, ${r.oaiHarvest.rssAfterMb} MB after`
       : '- OAI-PMH harvest: not run',
     r.pageLoad

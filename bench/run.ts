@@ -193,7 +193,8 @@ async function run(store: BenchStore) {
       ),
     );
     log('OAI-PMH: a full ListRecords harvest in edm ...');
-    oaiHarvest = await oaiFullHarvest(base, server.pid!);
+    // Every item stored by now (the data set and what was loaded while serving), each exactly once.
+    oaiHarvest = await oaiFullHarvest(base, server.pid!, (await store.size()).items);
     const pagingQuery = manifest.persons >= 200_000 ? manifest.veryCommonTerm : '*:*';
     log(`cursor paging through '${pagingQuery}' ...`);
     paging = { query: pagingQuery, ...(await cursorPaging(base, json, pagingQuery)) };
