@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import type { QueryNode } from '../../src/query/ast.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
 import { fingerprintOf } from '../../src/search/engine/search.js';
-import { windowsOf } from '../../src/search/engine/topScores.js';
+import { topQuery, windowsOf } from '../../src/search/engine/topScores.js';
 import { mergeParts } from '../../src/search/engine/shards.js';
 import type { SearchDocument, SearchRequest, SearchResult } from '../../src/search/engine/types.js';
 import { itemSchema } from '../../src/search/schemas/itemSchema.js';
@@ -110,6 +110,15 @@ const QUERIES: QueryNode<string>[] = [
   { kind: 'or', children: [term('goethe'), term('letters'), term('museum', 'title')] },
   { kind: 'and', children: [term('haus'), term('stadt')] },
   { kind: 'and', children: [term('arbeiter'), term('foto'), term('bild')] },
+  // more like this: the item's terms, the item left out (src/search/moreLikeThis.ts)
+  {
+    kind: 'and',
+    children: [
+      { kind: 'or', children: [term('haus'), term('stadt', 'title'), term('goethe')] },
+      { kind: 'not', child: term('kirche') },
+    ],
+  },
+  { kind: 'and', children: [term('haus'), { kind: 'not', child: term('stadt') }, { kind: 'not', child: term('foto') }] },
 ];
 
 describe('relevance top-k by bounds', () => {
@@ -166,6 +175,17 @@ describe('relevance top-k by bounds', () => {
         else ix.upsert(doc(r, x < 0.6 ? id : String(next++)));
       }
     }
+  });
+
+  it('bounds the words of X AND NOT Y as those of X, and not X AND Y AND NOT Z of a phrase or *:*', () => {
+    const ix = new SearchIndex(itemSchema);
+    for (let i = 0; i < 50; i++) ix.upsert(doc(rng(i), String(i)));
+    const not: QueryNode<string> = { kind: 'not', child: term('kirche') };
+    const or: QueryNode<string> = { kind: 'or', children: [term('haus'), term('stadt', 'title')] };
+    assert.deepEqual(topQuery(ix, { kind: 'and', children: [or, not] }), topQuery(ix, or));
+    assert.notEqual(topQuery(ix, { kind: 'and', children: [or, not] }), undefined);
+    assert.equal(topQuery(ix, { kind: 'and', children: [{ kind: 'all' }, or, not] }), undefined);
+    assert.equal(topQuery(ix, { kind: 'and', children: [{ kind: 'phrase', field: null, text: 'haus stadt' }, not] }), undefined);
   });
 
   it('bounds no windows of an empty index', () => {

@@ -59,12 +59,19 @@ export interface TopQuery {
 }
 
 /**
- * The words of a relevance query of one word, or an OR or an AND of words (terms of one
+ * The words of a relevance query of one word, or an OR or an AND of words, or of such a query
+ * AND NOT others (terms of one
  * token on no field or a text field, without a boost); undefined for any other query, for
  * an OR with a minimum or an AND with scoring-only clauses (edismax), and for a word that
  * may split into a compound (no document holds it: evaluate.ts `compoundSplit`).
  */
 export function topQuery(ix: SearchIndex, query: QueryNode<string>): TopQuery | undefined {
+  // `X AND NOT Y` (more like this leaves its item out so): NOT adds no score, it only removes
+  // hits, and the hits given to topCandidates are the whole query's; X's words bound them.
+  if (query.kind === 'and' && query.should === undefined) {
+    const positive = query.children.filter((c) => c.kind !== 'not');
+    if (positive.length === 1 && query.children.length > 1) return topQuery(ix, positive[0]!);
+  }
   const terms = query.kind === 'term' ? [query] : query.kind === 'or' || query.kind === 'and' ? query.children : [];
   if (terms.length === 0 || (query.kind === 'and' && terms.length < 2)) return undefined;
   // an OR with a minimum or an AND with scoring-only clauses (edismax mm, pf) is evaluated whole
