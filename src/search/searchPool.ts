@@ -351,7 +351,7 @@ interface Slot {
   following: boolean;
   /** Starts of a stream (`begin`) sent that the worker has not yet said it is past. */
   starting: number;
-  /** Batches of the feed sent to the worker, and how many of them it has said it applied (its answers to what came after them). */
+  /** Messages of the feed (batches, starts) sent to the worker, and how many of them it has said it applied (its answers to what came after them). */
   batchesSent: number;
   batchesApplied: number;
 }

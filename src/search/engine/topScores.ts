@@ -59,11 +59,11 @@ export interface TopQuery {
 }
 
 /**
- * The words of a relevance query of one word, or an OR or an AND of words, or of such a query
- * AND NOT others (terms of one
- * token on no field or a text field, without a boost); undefined for any other query, for
- * an OR with a minimum or an AND with scoring-only clauses (edismax), and for a word that
- * may split into a compound (no document holds it: evaluate.ts `compoundSplit`).
+ * The words of a relevance query of one word, or an OR or an AND of words (terms of one
+ * token on no field or a text field, without a boost), or of such a query AND NOT others;
+ * undefined for any other query, for an OR with a minimum or an AND with scoring-only
+ * clauses (edismax), and for a word that may split into a compound (no document holds it:
+ * evaluate.ts `compoundSplit`).
  */
 export function topQuery(ix: SearchIndex, query: QueryNode<string>): TopQuery | undefined {
   // `X AND NOT Y` (more like this leaves its item out so): NOT adds no score, it only removes
