@@ -92,6 +92,8 @@ export class HostedIndexes {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private started = false;
+  /** The write of the indexes to disk under way, if any (close waits for it). */
+  private writing: Promise<void> | undefined;
   private waiting: Array<{ kind: SearchKind; go: (error?: unknown) => void }> = [];
   /** Callbacks for the end of the next pass that catches up with every commit made before it began. */
   private syncs: Array<(passStartedAt: number) => void> = [];
@@ -196,15 +198,27 @@ export class HostedIndexes {
     this.waiting = this.waiting.filter((w) => !this.host.built(w.kind));
     for (const w of ready) w.go();
     if (!wasBuilt && this.built()) this.onBuilt();
-    if (this.host.writeDue())
-      void this.host.write().then((written) => {
-        if (written) this.sharing.onWritten?.(this.host.generation);
-      });
+    if (this.host.writeDue()) this.writeInBackground();
   }
 
-  close(): void {
+  /**
+   * Stops the background passes; resolves once a write of the indexes under way has ended, so
+   * that a process that ends after it leaves no file being written (a write cut off is safe
+   * too: indexFiles.ts keeps the generation before until a manifest names the new one).
+   */
+  close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    return this.writing ?? Promise.resolve();
+  }
+
+  /** Writes the indexes to disk without holding up the passes and searches (indexHost.ts write). */
+  private writeInBackground(): void {
+    if (this.closed || this.writing !== undefined) return;
+    this.writing = this.host.write().then((written) => {
+      this.writing = undefined;
+      if (written) this.sharing.onWritten?.(this.host.generation);
+    });
   }
 
   private schedule(delayMs: number): void {
@@ -250,10 +264,7 @@ export class HostedIndexes {
     for (const w of ready) w.go();
     if (!wasBuilt && this.built()) this.onBuilt();
     // Written in the background, piece by piece between the passes and searches (indexHost.ts write).
-    if (done && this.host.writeDue())
-      void this.host.write().then((written) => {
-        if (written) this.sharing.onWritten?.(this.host.generation);
-      });
+    if (done && this.host.writeDue()) this.writeInBackground();
     if (done) for (const s of syncs) s(startedAt);
     else this.syncs.push(...syncs);
     this.schedule(done ? this.settings.indexPollMs : 0);

@@ -65,7 +65,9 @@ export type ToWorker =
   /** To a replica: its shard of one search scattered over the pool (docs/search-engine.md "Shards"). */
   | PartJob
   /** A generation of the indexes in shared memory (null: none usable); the first is the start's, later ones are newer generations. */
-  | { type: 'image'; image: SharedIndexes | null };
+  | { type: 'image'; image: SharedIndexes | null }
+  /** The pool closes: stop the index work and answer `closed` once a write to disk under way has ended. */
+  | { type: 'close' };
 
 /** A shard of one search: the replica answers `part` (or `failed`) with its share (engine/shards.ts SearchPart). */
 export interface PartJob {
@@ -98,7 +100,9 @@ export type WorkerAnswer =
   | { type: 'part'; id: number; part: SearchPart }
   | { type: 'acked'; token: number; batches: number }
   | { type: 'done'; id: number; result: OpResult }
-  | { type: 'failed'; id: number; failure: SearchFailure };
+  | { type: 'failed'; id: number; failure: SearchFailure }
+  /** The answer to `close`: nothing of this worker writes to disk any more. */
+  | { type: 'closed' };
 
 /** Another connection to the store, by the module the spec names (src/domain/searchFeed.ts StoreSpec). */
 async function reopenStore(spec: StoreSpec): Promise<SearchFeedStore> {
@@ -157,6 +161,13 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
   // Reported to each search below; not an unhandled rejection that ends the worker.
   open().catch(() => {});
   return (message) => {
+    if (message.type === 'close') {
+      // Not through open(): closing must not open a store.
+      clearTimeout(retry);
+      const closing = opening?.then((hosted) => hosted.close()) ?? Promise.resolve();
+      void closing.catch(() => {}).then(() => post({ type: 'closed' }));
+      return;
+    }
     if (message.type === 'image') {
       // Not through open(): an image must not wait for (or be lost with) a store that does not open.
       image = message.image;
@@ -266,6 +277,9 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
         inOrder(() => hosted.applyBatch(message.kind, message.changes, message.position, message.done));
         return;
       case 'image':
+        return;
+      case 'close':
+        void hosted.close().then(() => post({ type: 'closed' }));
         return;
       case 'ack':
         inOrder(() => post({ type: 'acked', token: message.token, batches: message.batches }));

@@ -306,7 +306,7 @@ class MainThreadSearch extends Runner {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.syncTimer);
-    this.hosted.close();
+    await this.hosted.close();
   }
 }
 
@@ -364,6 +364,31 @@ function startWorker(url: URL, setup: SearchWorkerSetup): Worker {
     eval: true,
     workerData: setup,
   });
+}
+
+/** How long a closing pool waits for a worker's write of the indexes to disk to end before it terminates the worker anyway. */
+const CLOSE_WRITE_MS = 10_000;
+
+/**
+ * Asks the worker to stop and waits (CLOSE_WRITE_MS at most) until a write of the indexes it
+ * has under way has ended, then terminates it: a worker terminated mid-write leaves a file
+ * half written behind (harmless to the next start, indexFiles.ts, but litter in the directory).
+ */
+async function closeWorker(worker: Worker): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  let onMessage: ((m: WorkerAnswer) => void) | undefined;
+  await new Promise<void>((resolve) => {
+    onMessage = (m) => {
+      if (m.type === 'closed') resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', () => resolve());
+    timer = setTimeout(resolve, CLOSE_WRITE_MS);
+    worker.postMessage({ type: 'close' } satisfies ToWorker);
+  });
+  clearTimeout(timer);
+  worker.off('message', onMessage!);
+  return worker.terminate();
 }
 
 export class SearchPool extends Runner {
@@ -592,11 +617,13 @@ export class SearchPool extends Runner {
     this.acks.clear();
     for (const job of this.queue.splice(0)) this.settle(job, new SearchBusyError(this.settings.timeBudgetMs));
     const slots = [...this.slots];
+    // Only the writer writes to disk; one busy with a search (stuck, perhaps) is not waited for.
+    const waitFor = new Set(slots.filter((s) => s.writer && s.job === undefined));
     for (const slot of slots) {
       if (slot.job !== undefined) this.settle(slot.job, new SearchBusyError(this.settings.timeBudgetMs));
       this.remove(slot);
     }
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(slots.map((s) => (waitFor.has(s) ? closeWorker(s.worker) : s.worker.terminate())));
   }
 
   private post(slot: Slot, message: ToWorker): void {
@@ -743,7 +770,7 @@ export class SearchPool extends Runner {
   }
 
   private onAnswer(slot: Slot, m: WorkerAnswer): void {
-    if (slot.gone) return;
+    if (slot.gone || m.type === 'closed') return;
     if (m.type === 'thread') {
       slot.tid = m.tid;
       return;

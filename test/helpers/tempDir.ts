@@ -10,8 +10,15 @@ import { join } from 'node:path';
 
 const made: string[] = [];
 
+/** Each directory on its own: one that cannot be removed is told and does not keep the others. */
 function removeAll(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of made.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (e) {
+      process.stderr.write(`test/helpers/tempDir.ts: ${dir} could not be removed: ${(e as Error).message}\n`);
+    }
+  }
 }
 
 /** A fresh directory `heritage-api-<name>-XXXXXX` in the temp directory, removed at exit. */
