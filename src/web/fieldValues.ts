@@ -75,18 +75,28 @@ function dateOf(y: string, m: string, d: string): Date | undefined {
   return date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d) ? date : undefined;
 }
 
+// Made once per language: constructing an Intl formatter costs far more than formatting with one
+// (the persons index formats two dates for each of its hundred rows).
+const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
+const languageNames = new Map<Lang, Intl.DisplayNames>();
+
+function dateFormat(lang: Lang): Intl.DateTimeFormat {
+  let f = dateFormats.get(lang);
+  if (f === undefined)
+    dateFormats.set(
+      lang,
+      (f = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })),
+    );
+  return f;
+}
+
 /**
  * An ISO date (`1749-08-28`) or the DDB's range of two (`1949-01-01-1949-12-31`) as people
  * write them: `28. August 1749` / `28 August 1749`, `1949`, `1949–1950`; anything else as given.
  */
 export function readableDate(value: string, lang: Lang): string {
   const v = value.trim();
-  const format = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  const format = dateFormat(lang);
   const one = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (one) {
     const d = dateOf(one[1]!, one[2]!, one[3]!);
@@ -110,7 +120,9 @@ export function languageName(value: string, lang: Lang): string {
   const code = value.trim().toLowerCase();
   if (!/^[a-z]{2,3}$/.test(code)) return value;
   try {
-    const name = new Intl.DisplayNames([lang], { type: 'language', fallback: 'none' }).of(code);
+    let names = languageNames.get(lang);
+    if (names === undefined) languageNames.set(lang, (names = new Intl.DisplayNames([lang], { type: 'language', fallback: 'none' })));
+    const name = names.of(code);
     return name === undefined || name === 'root' || name.toLowerCase() === code ? value : name;
   } catch {
     return value;

@@ -172,8 +172,9 @@ function randomLeaf(r: Rng, ids: string[]): QueryNode<string> {
       return {
         kind: 'range',
         field: 'title',
-        lower: r.pick([null, 'ab', 'b', 'Müller']),
-        upper: r.pick([null, 'm', 'strasse', 'z']),
+        // bounds between titles, and titles themselves (one word of WORDS): a bound's rank is then a whole one (ranks.ts)
+        lower: r.pick([null, 'ab', 'b', 'Müller', 'alpha', 'abc']),
+        upper: r.pick([null, 'm', 'strasse', 'z', 'delta', 'Straße']),
         includeLower: r.next() < 0.5,
         includeUpper: r.next() < 0.5,
       };

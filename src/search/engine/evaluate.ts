@@ -825,7 +825,7 @@ export class Evaluator {
       // compared as UTF-8 bytes in place: code point order (stringColumn.ts)
       const lo = node.lower === null ? null : Buffer.from(fold(node.lower), 'utf8');
       const hi = node.upper === null ? null : Buffer.from(fold(node.upper), 'utf8');
-      return this.scan((d) => {
+      const inBytes = (d: number): boolean => {
         if (!strings.has(d)) return false;
         if (lo !== null) {
           const c = strings.compareBytes(d, lo, lo.length);
@@ -836,6 +836,21 @@ export class Evaluator {
           if (node.includeUpper ? c > 0 : c >= 0) return false;
         }
         return true;
+      };
+      // By rank (ranks.ts): a number compared per document instead of its bytes (the persons
+      // index by initial compared a million names). A bound's rank is that of its string, or a
+      // half between two known ones; an integer rank r is then above the bound exactly when
+      // r > L (or r ≥ L, inclusive), as both cases agree for a half L. A document ranked by a
+      // half itself (its string added since the last refresh) is compared by its bytes.
+      const ranks = ix.sortRanks[s!]!;
+      const rank = ranks.rank.array;
+      const L = node.lower === null ? -Infinity : ranks.rankOf(fold(node.lower));
+      const H = node.upper === null ? Infinity : ranks.rankOf(fold(node.upper));
+      return this.scan((d) => {
+        const r = rank[d];
+        if (r === undefined || r !== Math.floor(r)) return inBytes(d); // a half, or none (NaN): no string
+        if (node.includeLower ? r < L : r <= L) return false;
+        return node.includeUpper ? r <= H : r < H;
       });
     }
     const ranged = [...ix.schema.numbers.map((f) => f.name), ...ix.schema.sortKeys.filter((k) => k.queryable).map((k) => k.name)];
