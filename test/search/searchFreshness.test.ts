@@ -118,7 +118,7 @@ for (const backend of BACKENDS) {
         assert.equal(hosted.host.index('person').size, await store.countPersons());
       } finally {
         clearTimeout(alive);
-        hosted.close();
+        await hosted.close();
         await dispose();
       }
     },
@@ -153,7 +153,7 @@ test('index work still to do is scheduled on a timer, which wakes the event loop
     assert.ok(passes > 0, 'the build took more than one pass');
     assert.equal(timer()?.hasRef(), false, "the poll of a caught-up index is unref'd");
   } finally {
-    hosted.close();
+    await hosted.close();
     await dispose();
   }
 });
