@@ -18,6 +18,8 @@ import { engineFilters, readSearchState, searchUrl } from './searchState.js';
 
 /** Points listed at most: each needs a count of its names. */
 export const MAX_PLACES = 50;
+/** Searches for the points' names under way at once: as many as a small node has search threads. */
+const NAMING_AT_ONCE = 2;
 const ITEM_FIELDS = queryFields(itemSchema);
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const DECIMAL = /^[+-]?(\d{1,3}(\.\d{1,15})?)$/;
@@ -66,21 +68,26 @@ export async function placesPage(deps: PageDeps, req: PageRequest): Promise<Page
     return { value: v.value, lat, lon, count: v.count, km: point ? distanceKm(point.lat, point.lon, lat, lon) : undefined };
   });
   if (point) points = points.sort((a, b) => a.km! - b.km! || b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_PLACES);
-  // One after the other: a keyless page must not put up to MAX_PLACES searches in front of
-  // everyone else's at once, nor meet its own with a busy 503 (docs/decisions.md "Bounded searches").
-  const names: string[] = [];
-  for (const p of points) {
-    const named = await engine({
-      kind: 'item',
-      request: {
-        ...base,
-        geo: [],
-        filters: { ...filters, geocode: [p.value] },
-        facets: [{ field: 'place_fct', limit: 1, mincount: 1, sort: 'count' }],
-      },
-    });
-    names.push(named.facets[0]?.values[0]?.value ?? '');
-  }
+  // NAMING_AT_ONCE at a time: a keyless page must not put up to MAX_PLACES searches in front
+  // of everyone else's at once, nor meet its own with a busy 503 (docs/decisions.md "Bounded searches").
+  const names: string[] = new Array<string>(points.length).fill('');
+  let next = 0;
+  const naming = async () => {
+    while (next < points.length) {
+      const i = next++;
+      const named = await engine({
+        kind: 'item',
+        request: {
+          ...base,
+          geo: [],
+          filters: { ...filters, geocode: [points[i]!.value] },
+          facets: [{ field: 'place_fct', limit: 1, mincount: 1, sort: 'count' }],
+        },
+      });
+      names[i] = named.facets[0]?.values[0]?.value ?? '';
+    }
+  };
+  await Promise.all(Array.from({ length: NAMING_AT_ONCE }, naming));
   const places = points.map((p, i) => ({
     name: names[i] || p.value,
     coordinates: `${p.lat.toLocaleString(f.lang, { maximumFractionDigits: 5 })}, ${p.lon.toLocaleString(f.lang, { maximumFractionDigits: 5 })}`,
