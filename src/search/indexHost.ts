@@ -26,6 +26,8 @@ export interface EngineSearch {
   request: SearchRequest;
   /** Also hand over each hit's stored fields (`EngineAnswer.fields`), for Solr's `fl`. */
   fields?: boolean;
+  /** Also count the live documents of each of these words (`EngineAnswer.docFreqs`; SearchIndex.liveDocumentFrequency). */
+  docFreqs?: Array<{ field: string; text: string }>;
 }
 
 export type { StoredValue } from './engine/types.js';
@@ -44,6 +46,8 @@ export interface EngineAnswer extends SearchResult {
    * entity document's fields. A hit deleted since the index caught up: its id alone.
    */
   fields?: Array<Record<string, StoredValue>>;
+  /** With `EngineSearch.docFreqs`: each word's live documents, in the order asked. */
+  docFreqs?: number[];
 }
 
 /** What a hit shows (EngineAnswer.docs and .fields), kept per ordinal. */
@@ -424,9 +428,10 @@ export class IndexHost {
   }
 
   /** Searches `kind`'s index as it stands (refresh first to see the latest commits). */
-  async search({ kind, request, fields }: EngineSearch, deadline: number): Promise<EngineAnswer> {
+  async search({ kind, request, fields, docFreqs }: EngineSearch, deadline: number): Promise<EngineAnswer> {
     const { index, shown } = this.hosted[kind];
-    const result = index.search(request, deadline);
+    const result: SearchResult & { docFreqs?: number[] } = index.search(request, deadline);
+    if (docFreqs !== undefined) result.docFreqs = docFreqs.map((w) => index.liveDocumentFrequency(w.field, w.text, deadline));
     // The hits' ordinals now: a refresh may run while the store is read below.
     const keys = result.ids.map((id) => String(index.byId.get(id)));
     const known = keys.map((k) => {

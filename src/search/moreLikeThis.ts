@@ -16,6 +16,12 @@ export const MLT_TEXT_FIELDS = ['title', 'subtitle', 'keywords', 'affiliate', 'p
 export const MLT_DEFAULT_FIELDS = ['title', 'place', 'affiliate', 'keywords'] as const;
 /** Terms of the source item a comparison uses at most (Solr's mlt.maxqt default). */
 export const MLT_MAX_TERMS = 25;
+/**
+ * Words in more than this share of the items are left out (Solr's mlt.maxdfpct, as a
+ * fraction): they say little about likeness, and cost the most. A word in half the items
+ * (`über` in the bench's titles) made the comparison a union of half the index.
+ */
+export const MLT_MAX_DOC_SHARE = 0.05;
 
 /** Where a text field's words come from among an item's stored fields (itemDocument.ts builds the field from it). */
 const TEXT_SOURCE: Record<(typeof MLT_TEXT_FIELDS)[number], string> = {
@@ -72,7 +78,7 @@ export async function moreLikeThis(
   const source = await engine({ kind: 'item', request: { query: self, sort: { kind: 'relevance' }, offset: 0, rows: 1 }, fields: true });
   const stored = source.fields?.[0];
   if (source.total === 0 || stored === undefined) return undefined;
-  const clauses = mltClauses(stored, request.fields);
+  const clauses = await withoutCommonWords(engine, mltClauses(stored, request.fields));
   if (clauses.length === 0) return { total: 0, ids: [], scores: [], facets: [], matchedTerms: [], docs: [] };
   return engine({
     kind: 'item',
@@ -83,4 +89,24 @@ export async function moreLikeThis(
       rows: request.rows,
     },
   });
+}
+
+/** The clauses without the words of more than MLT_MAX_DOC_SHARE of the items (facet values stay). */
+async function withoutCommonWords(
+  engine: (search: EngineSearch) => Promise<EngineAnswer>,
+  clauses: QueryNode<string>[],
+): Promise<QueryNode<string>[]> {
+  const words: Array<{ clause: QueryNode<string>; field: string; text: string }> = [];
+  for (const c of clauses)
+    if (c.kind === 'term' && c.field !== null && (MLT_TEXT_FIELDS as readonly string[]).includes(c.field))
+      words.push({ clause: c, field: c.field, text: c.text });
+  if (words.length === 0) return clauses;
+  const counted = await engine({
+    kind: 'item',
+    request: { query: ALL, sort: { kind: 'relevance' }, offset: 0, rows: 0 },
+    docFreqs: words.map(({ field, text }) => ({ field, text })),
+  });
+  const most = MLT_MAX_DOC_SHARE * counted.total;
+  const common = new Set(words.filter((_, i) => counted.docFreqs![i]! > most).map((w) => w.clause));
+  return clauses.filter((c) => !common.has(c));
 }

@@ -33,7 +33,8 @@ import { FacetBits } from './facetBits.js';
 import { FilterCounts } from './filterCounts.js';
 import { PostingsCache } from './postingsCache.js';
 import { PositionsCache } from './positionsCache.js';
-import { TF_CAP } from './postings.js';
+import { liveDf, Postings, TF_CAP } from './postings.js';
+import { Deadline } from './errors.js';
 import { RankedStrings } from './ranks.js';
 import { RankLists } from './rankLists.js';
 import { hashString } from './order.js';
@@ -567,6 +568,19 @@ export class SearchIndex {
       if (live[doc] === 1) df++;
     }
     return df;
+  }
+
+  /**
+   * Live documents with a term in any field, as a relevance search weighs it (postings.ts
+   * liveDf), from its postings decoded for `field` and kept between searches: "more like this"
+   * (src/search/moreLikeThis.ts) asks it of each word it may compare by, and then reads the
+   * same lists. 0 for an unknown term or field.
+   */
+  liveDocumentFrequency(field: string, term: string, deadline: number): number {
+    const id = this.terms.get(fold(term));
+    const t = this.textField.get(field);
+    if (id === undefined || t === undefined) return 0;
+    return liveDf(this, new Postings(this, new Deadline(deadline, this.now)).decoded(id, 1 << t, false));
   }
 
   /** How the most documents indexed with a folded term spell it, lower case (`zurich` → `zürich`): what a correction shows. */
