@@ -40,6 +40,31 @@ export function boxOfCircle(lat: number, lon: number, km: number): Extract<GeoSh
   return { kind: 'box', south, west: wrap(lon - dLon), north, east: wrap(lon + dLon) };
 }
 
+/** Degrees a circle's box is widened by, so that rounding never puts a point of the circle's edge outside it. */
+const BOX_MARGIN = 1e-6;
+
+/**
+ * A test of whether a point lies in a shape (the edges included), as inShape, for many points:
+ * a circle first rejects what lies outside the box around it (boxOfCircle, a little wider) by
+ * comparisons alone, and measures the distance only of the rest (around Leipzig, 100 km, a
+ * million points each took a haversine).
+ */
+export function shapeTest(shape: GeoShape): (lat: number, lon: number) => boolean {
+  if (shape.kind === 'box') return (lat, lon) => inShape(shape, lat, lon);
+  const b = boxOfCircle(shape.lat, shape.lon, shape.km);
+  const box: GeoShape = {
+    kind: 'box',
+    south: b.south - BOX_MARGIN,
+    north: b.north + BOX_MARGIN,
+    // a box of every longitude stays one; another is widened, wrapping at the antimeridian
+    west: b.west === -180 && b.east === 180 ? -180 : wrapLon(b.west - BOX_MARGIN),
+    east: b.west === -180 && b.east === 180 ? 180 : wrapLon(b.east + BOX_MARGIN),
+  };
+  return (lat, lon) => inShape(box, lat, lon) && distanceKm(shape.lat, shape.lon, lat, lon) <= shape.km;
+}
+
+const wrapLon = (x: number) => (x < -180 ? x + 360 : x > 180 ? x - 360 : x);
+
 /** Whether a point lies in a shape (the edges included). */
 export function inShape(shape: GeoShape, lat: number, lon: number): boolean {
   if (shape.kind === 'circle') return distanceKm(shape.lat, shape.lon, lat, lon) <= shape.km;

@@ -30,7 +30,7 @@ import {
 } from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
-import { checkShape, inShape, pointColumns } from './geo.js';
+import { checkShape, pointColumns, shapeTest } from './geo.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import { MAX_TOP, topCandidates, topQuery } from './topScores.js';
 import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
@@ -380,21 +380,24 @@ function filtered(
   if (geo === undefined || geo.length === 0) return hits;
   for (const shape of geo) checkShape(shape);
   const [lat, lon] = pointColumns(ix);
+  const tests = geo.map(shapeTest);
   const keep = (d: number) => {
     const y = lat[d]!;
     const x = lon[d]!;
     if (y !== y || x !== x) return false; // NaN: no point
-    for (const shape of geo) if (!inShape(shape, y, x)) return false;
+    for (const test of tests) if (!test(y, x)) return false;
     return true;
   };
-  const docs: number[] = [];
-  const scores: number[] | null = hits.scores ? [] : null;
+  const docs = new Uint32Array(hits.docs.length);
+  const scores = hits.scores ? new Float64Array(hits.docs.length) : null;
+  let n = 0;
   for (let i = 0; i < hits.docs.length; i++) {
     if (!keep(hits.docs[i]!)) continue;
-    docs.push(hits.docs[i]!);
-    scores?.push(hits.scores![i]!);
+    docs[n] = hits.docs[i]!;
+    if (scores) scores[n] = hits.scores![i]!;
+    n++;
   }
-  return { docs: Uint32Array.from(docs), scores: scores && Float64Array.from(scores) };
+  return { docs: docs.slice(0, n), scores: scores && scores.slice(0, n) };
 }
 
 function checkSpellcheck(req: SearchRequest): void {
