@@ -28,6 +28,12 @@ export interface EngineSearch {
   fields?: boolean;
   /** Also count the live documents of each of these words (`EngineAnswer.docFreqs`; SearchIndex.liveDocumentFrequency). */
   docFreqs?: Array<{ field: string; text: string }>;
+  /**
+   * Answered by one search thread, not scattered in shards (docs/search-engine.md "Shards"):
+   * one of many small searches a page makes at once, which would only pay the scatter's
+   * messages and merge twice over.
+   */
+  oneThread?: boolean;
 }
 
 export type { StoredValue } from './engine/types.js';
