@@ -17,11 +17,23 @@ export const MLT_DEFAULT_FIELDS = ['title', 'place', 'affiliate', 'keywords'] as
 /** Terms of the source item a comparison uses at most (Solr's mlt.maxqt default). */
 export const MLT_MAX_TERMS = 25;
 /**
- * Words in more than this share of the items are left out (Solr's mlt.maxdfpct, as a
- * fraction): they say little about likeness, and cost the most. A word in half the items
- * (`über` in the bench's titles) made the comparison a union of half the index.
+ * Words in more than this share of the items, and in more than MLT_COMMON_FLOOR of them, are
+ * left out (Solr's mlt.maxdfpct, as a fraction; docs/decisions.md "More like this"): they say
+ * little about likeness, and cost the most. A word in half the items (`über` in the bench's
+ * titles) made the comparison a union of half the index.
  */
 export const MLT_MAX_DOC_SHARE = 0.05;
+/**
+ * A word in fewer items than this always counts: a union of that many is cheap, and in a
+ * small collection (the demo's 1,001 items) every word of an item may be in 5 % of them.
+ */
+export const MLT_COMMON_FLOOR = 10_000;
+
+/** When a word is too common to compare by: in more than `share` of the items and more than `floor` of them. */
+export interface CommonWords {
+  share: number;
+  floor: number;
+}
 
 /** Where a text field's words come from among an item's stored fields (itemDocument.ts builds the field from it). */
 const TEXT_SOURCE: Record<(typeof MLT_TEXT_FIELDS)[number], string> = {
@@ -91,10 +103,11 @@ export async function moreLikeThis(
   });
 }
 
-/** The clauses without the words of more than MLT_MAX_DOC_SHARE of the items (facet values stay). */
-async function withoutCommonWords(
+/** The clauses without the words too common to compare by (facet values stay). */
+export async function withoutCommonWords(
   engine: (search: EngineSearch) => Promise<EngineAnswer>,
   clauses: QueryNode<string>[],
+  common: CommonWords = { share: MLT_MAX_DOC_SHARE, floor: MLT_COMMON_FLOOR },
 ): Promise<QueryNode<string>[]> {
   const words: Array<{ clause: QueryNode<string>; field: string; text: string }> = [];
   for (const c of clauses)
@@ -106,7 +119,7 @@ async function withoutCommonWords(
     request: { query: ALL, sort: { kind: 'relevance' }, offset: 0, rows: 0 },
     docFreqs: words.map(({ field, text }) => ({ field, text })),
   });
-  const most = MLT_MAX_DOC_SHARE * counted.total;
-  const common = new Set(words.filter((_, i) => counted.docFreqs![i]! > most).map((w) => w.clause));
-  return clauses.filter((c) => !common.has(c));
+  const most = Math.max(common.share * counted.total, common.floor);
+  const left = new Set(words.filter((_, i) => counted.docFreqs![i]! > most).map((w) => w.clause));
+  return clauses.filter((c) => !left.has(c));
 }

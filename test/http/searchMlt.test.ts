@@ -41,7 +41,10 @@ type Clause = { field: string; text: string; facet: boolean };
 /** The item's words in any of its text fields. */
 const wordsOf = (d: ItemDocuments) => new Set(Object.values(d.search.text).flatMap((vs) => vs.flatMap((v) => tokens(v))));
 
-/** The first 25 words and values of the fields, without the words of more than 5 % of the items (docs/search.md "More like this"). */
+/**
+ * The first 25 words and values of the fields, without the words of more than 5 % of the items
+ * and more than 10,000 (docs/search.md "More like this"): none here, the fixtures are fewer.
+ */
 function clausesOf(source: ItemDocuments, fields: string[], all: ItemDocuments[]): Clause[] {
   const out: Clause[] = [];
   for (const field of fields) {
@@ -50,7 +53,7 @@ function clausesOf(source: ItemDocuments, fields: string[], all: ItemDocuments[]
     for (const text of terms) if (!out.some((c) => c.field === field && c.text === text)) out.push({ field, text, facet });
   }
   const words = all.map(wordsOf);
-  const common = (text: string) => words.filter((w) => w.has(text)).length > 0.05 * all.length;
+  const common = (text: string) => words.filter((w) => w.has(text)).length > Math.max(0.05 * all.length, 10_000);
   return out.slice(0, 25).filter((c) => c.facet || !common(c.text));
 }
 
