@@ -3,6 +3,7 @@
  * starts, all values of a facet, the date range, similar items, the persons index), in
  * German and English; ./messages.ts adds them to each language's words.
  */
+import { numberFormat } from './numberFormat.js';
 export const EXPLORE_DE = {
   withImages: 'Objekte mit Bildern',
   recent: 'Neu und aktualisiert',
@@ -85,5 +86,5 @@ export const EXPLORE_EN: ExploreMessages = {
 
 /** "1 Objekt", "12 Objekte": a count of items in words of the language. */
 export function itemCount(t: Pick<ExploreMessages, 'itemCountOne' | 'itemCountOther'>, count: number, lang: 'de' | 'en'): string {
-  return count === 1 ? t.itemCountOne : t.itemCountOther.replace('{count}', count.toLocaleString(lang));
+  return count === 1 ? t.itemCountOne : t.itemCountOther.replace('{count}', numberFormat(lang)(count));
 }

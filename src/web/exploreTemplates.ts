@@ -38,13 +38,13 @@ const facetValues = `<% layout('@layout') %>
   </select></span>
   <button type="submit"><%= it.t.filterButton %></button>
 </form>
-<p class="total" role="status"><%= it.total === 0 ? (it.text ? it.fmt(it.t.noValues, { text: it.text }) : it.t.noResults) : it.fmt(it.t.valuesShowing, { from: it.from.toLocaleString(it.lang), to: it.to.toLocaleString(it.lang), total: it.total.toLocaleString(it.lang) }) %></p>
+<p class="total" role="status"><%= it.total === 0 ? (it.text ? it.fmt(it.t.noValues, { text: it.text }) : it.t.noResults) : it.fmt(it.t.valuesShowing, { from: it.num(it.from), to: it.num(it.to), total: it.num(it.total) }) %></p>
 <% if (it.values.length > 0) { %>
 <section class="facet values" aria-labelledby="values-heading">
   <h2 id="values-heading" class="visually-hidden"><%= it.label %></h2>
   <ul>
 <% it.values.forEach(function (v) { %>
-    <li><a href="<%= v.href %>"<% if (v.active) { %> aria-current="true" class="active"<% } %>><span class="label"><%= v.label %></span> <span class="count"><%= v.count.toLocaleString(it.lang) %></span></a></li>
+    <li><a href="<%= v.href %>"<% if (v.active) { %> aria-current="true" class="active"<% } %>><span class="label"><%= v.label %></span> <span class="count"><%= it.num(v.count) %></span></a></li>
 <% }) %>
   </ul>
 </section>
@@ -68,7 +68,7 @@ const timeline = `<section class="timeline" aria-labelledby="timeline-heading">
 <% if (it.timeline.bars.length > 0) { %>
   <ul class="bars" aria-label="<%= it.t.timeline %>">
 <% it.timeline.bars.forEach(function (b) { %>
-    <li><a href="<%= b.href %>"<% if (b.current) { %> aria-current="true"<% } %>><span class="visually-hidden"><%= b.label %></span><span class="range" aria-hidden="true"><%= b.range %></span><svg class="bar" viewBox="0 0 100 12" width="100" height="12" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect x="0" y="0" width="<%= b.width %>" height="12"></rect></svg><span class="count" aria-hidden="true"><%= b.count.toLocaleString(it.lang) %></span></a></li>
+    <li><a href="<%= b.href %>"<% if (b.current) { %> aria-current="true"<% } %>><span class="visually-hidden"><%= b.label %></span><span class="range" aria-hidden="true"><%= b.range %></span><svg class="bar" viewBox="0 0 100 12" width="100" height="12" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect x="0" y="0" width="<%= b.width %>" height="12"></rect></svg><span class="count" aria-hidden="true"><%= it.num(b.count) %></span></a></li>
 <% }) %>
   </ul>
 <% } %>
@@ -114,7 +114,7 @@ const persons = `<% layout('@layout') %>
   </ul>
 </nav>
 <div class="toolbar">
-  <p class="total" role="status"><%= it.total === 0 ? it.t.noPersons : it.fmt(it.t.personsShowing, { from: it.from.toLocaleString(it.lang), to: it.to.toLocaleString(it.lang), total: it.total.toLocaleString(it.lang) }) %></p>
+  <p class="total" role="status"><%= it.total === 0 ? it.t.noPersons : it.fmt(it.t.personsShowing, { from: it.num(it.from), to: it.num(it.to), total: it.num(it.total) }) %></p>
   <form class="sort" action="/persons" method="get">
 <%~ include('@hidden', { hidden: it.hidden }) %>
     <label for="psort"><%= it.t.sort %></label>

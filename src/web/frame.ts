@@ -6,6 +6,7 @@
 import type { Renderer } from './render.js';
 import { VERSION } from '../version.js';
 import { chooseLang, format, MESSAGES, type Lang, type Messages } from './messages.js';
+import { numberFormat } from './numberFormat.js';
 import type { Query } from './searchState.js';
 
 export interface PageRequest {
@@ -53,6 +54,8 @@ export interface Frame {
   title: string;
   version: string;
   fmt: typeof format;
+  /** A count in the page's language (1.234 / 1,234), from one formatter per language. */
+  num: (n: number) => string;
   /** The language when the URL named it (the search form then keeps it), else undefined. */
   langParam: Lang | undefined;
 }
@@ -80,6 +83,7 @@ export function frame(path: string, req: PageRequest, title: (t: Messages) => st
     title: title(t),
     version: VERSION,
     fmt: format,
+    num: numberFormat(lang),
     langParam: explicit ? lang : undefined,
   };
 }

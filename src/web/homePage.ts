@@ -65,7 +65,7 @@ export async function homePage(deps: PageDeps, req: PageRequest, now = new Date(
   const when = (d: Date) => `${dateFormat.format(d)} UTC`;
   const loads = (await store.listLoads()).map((l) => ({
     kind: l.kind === 'items' ? f.t.items : f.t.persons,
-    text: format(f.t.loadedAt, { records: l.records.toLocaleString(f.lang), date: when(l.finishedAt) }),
+    text: format(f.t.loadedAt, { records: f.num(l.records), date: when(l.finishedAt) }),
   }));
   const harvests = (await store.listHarvests()).map((h) => ({ source: h.source, when: when(h.updatedAt) }));
   return {
@@ -74,8 +74,8 @@ export async function homePage(deps: PageDeps, req: PageRequest, now = new Date(
       ...f,
       bigSearch: true,
       description: format(f.t.homeDescription, {
-        items: items.total.toLocaleString(f.lang),
-        persons: persons.total.toLocaleString(f.lang),
+        items: f.num(items.total),
+        persons: f.num(persons.total),
       }),
       itemCount: items.total,
       personCount: persons.total,

@@ -89,10 +89,10 @@ export const ITEM_TEMPLATE = `<% layout('@layout') %>
 <div class="item-side">
 <% if (it.childTotal > 0) { %>
 <section aria-labelledby="children">
-  <h2 id="children"><%= it.t.children %> <span class="count">(<%= it.fmt(it.t.childrenCount, { total: it.childTotal.toLocaleString(it.lang) }) %>)</span></h2>
+  <h2 id="children"><%= it.t.children %> <span class="count">(<%= it.fmt(it.t.childrenCount, { total: it.num(it.childTotal) }) %>)</span></h2>
   <ol class="children">
 <% it.children.forEach(function (c) { %>
-    <li><a href="<%= c.href %>"><%= c.label %></a><% if (c.childCount > 0) { %> <span class="count">(<%= c.childCount.toLocaleString(it.lang) %>)</span><% } %></li>
+    <li><a href="<%= c.href %>"><%= c.label %></a><% if (c.childCount > 0) { %> <span class="count">(<%= it.num(c.childCount) %>)</span><% } %></li>
 <% }) %>
   </ol>
 <% if (it.childPages > 1) { %>

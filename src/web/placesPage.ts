@@ -128,7 +128,7 @@ export async function placesPage(deps: PageDeps, req: PageRequest): Promise<Page
       places,
       point: point && {
         text: `${point.lat}, ${point.lon}`,
-        km: point.km === undefined ? undefined : point.km.toLocaleString(f.lang),
+        km: point.km === undefined ? undefined : f.num(point.km),
       },
       pt: first(req.query.pt) ?? '',
       d: first(req.query.d) ?? '',

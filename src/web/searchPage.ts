@@ -152,8 +152,8 @@ export async function searchPage(deps: PageDeps, req: PageRequest): Promise<Page
       state,
       description:
         state.q === ''
-          ? format(f.t.allResultsDescription, { total: items.total.toLocaleString(f.lang) })
-          : format(f.t.resultsDescription, { total: items.total.toLocaleString(f.lang), q: state.q }),
+          ? format(f.t.allResultsDescription, { total: f.num(items.total) })
+          : format(f.t.resultsDescription, { total: f.num(items.total), q: state.q }),
       problems: problems.map((p) => format(f.t[p.key], p.values)),
       total: items.total,
       from: items.total === 0 ? 0 : (state.page - 1) * ROWS + 1,

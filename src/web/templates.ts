@@ -10,7 +10,7 @@ const facet = `<section class="facet" aria-labelledby="facet-<%= it.group.field 
   <h3 id="facet-<%= it.group.field %>"><%= it.group.label %></h3>
   <ul>
 <% it.group.values.forEach(function (v) { %>
-    <li><a href="<%= v.href %>"<% if (v.active) { %> aria-current="true" class="active"<% } %>><span class="label"><%= v.label %></span> <span class="count"><%= v.count.toLocaleString(it.lang) %></span></a></li>
+    <li><a href="<%= v.href %>"<% if (v.active) { %> aria-current="true" class="active"<% } %>><span class="label"><%= v.label %></span> <span class="count"><%= it.num(v.count) %></span></a></li>
 <% }) %>
   </ul>
 <%~ include('@facetMore', it) %>
@@ -34,14 +34,14 @@ const hit = `<li class="hit">
 `;
 
 const node = `<li<% if (it.node.current) { %> class="current"<% } %>>
-  <a href="<%= it.link(it.itemPath(it.node.id)) %>"<% if (it.node.current) { %> aria-current="page"<% } %>><%= it.node.label %></a><% if (it.node.childCount > 0 && !it.node.open) { %> <a class="open" href="<%= it.link(it.itemPath(it.node.id) + '/tree') %>"><span aria-hidden="true">▸</span> <%= it.node.childCount.toLocaleString(it.lang) %><span class="visually-hidden"> <%= it.t.parts %>: <%= it.t.open %></span></a><% } else if (it.node.childCount > 0) { %> <span class="count">(<%= it.node.childCount.toLocaleString(it.lang) %>)</span><% } %>
+  <a href="<%= it.link(it.itemPath(it.node.id)) %>"<% if (it.node.current) { %> aria-current="page"<% } %>><%= it.node.label %></a><% if (it.node.childCount > 0 && !it.node.open) { %> <a class="open" href="<%= it.link(it.itemPath(it.node.id) + '/tree') %>"><span aria-hidden="true">▸</span> <%= it.num(it.node.childCount) %><span class="visually-hidden"> <%= it.t.parts %>: <%= it.t.open %></span></a><% } else if (it.node.childCount > 0) { %> <span class="count">(<%= it.num(it.node.childCount) %>)</span><% } %>
 <% if (it.node.open && it.node.children.length > 0) { %>
   <ul>
 <% it.node.children.forEach(function (c) { %>
-<%~ include('@node', { node: c, lang: it.lang, t: it.t, link: it.link, itemPath: it.itemPath }) %>
+<%~ include('@node', { node: c, lang: it.lang, num: it.num, t: it.t, link: it.link, itemPath: it.itemPath }) %>
 <% }) %>
 <% if (it.node.more > 0) { %>
-    <li class="more"><a href="<%= it.link(it.itemPath(it.node.id)) %>">+ <%= it.node.more.toLocaleString(it.lang) %></a></li>
+    <li class="more"><a href="<%= it.link(it.itemPath(it.node.id)) %>">+ <%= it.num(it.node.more) %></a></li>
 <% } %>
   </ul>
 <% } %>
@@ -64,8 +64,8 @@ const home = `<% layout('@layout') %>
 <section aria-labelledby="counts">
   <h2 id="counts"><%= it.t.counts %></h2>
   <ul class="counts">
-    <li><a href="<%= it.allItems %>"><strong><%= it.itemCount.toLocaleString(it.lang) %></strong> <%= it.t.items %></a></li>
-    <li><a href="<%= it.persons %>"><strong><%= it.personCount.toLocaleString(it.lang) %></strong> <%= it.t.persons %></a></li>
+    <li><a href="<%= it.allItems %>"><strong><%= it.num(it.itemCount) %></strong> <%= it.t.items %></a></li>
+    <li><a href="<%= it.persons %>"><strong><%= it.num(it.personCount) %></strong> <%= it.t.persons %></a></li>
   </ul>
 </section>
 <% if (it.pictures.length > 0) { %>
@@ -81,17 +81,17 @@ const home = `<% layout('@layout') %>
 <% } %>
 <div class="starts">
 <% if (it.sectors) { %>
-<%~ include('@facet', { group: { ...it.sectors, label: it.t.sectors, field: 'sector_fct' }, lang: it.lang, t: it.t }) %>
+<%~ include('@facet', { group: { ...it.sectors, label: it.t.sectors, field: 'sector_fct' }, lang: it.lang, num: it.num, t: it.t }) %>
 <% } %>
 <% if (it.mediaTypes) { %>
-<%~ include('@facet', { group: { ...it.mediaTypes, label: it.t.mediaTypes, field: 'type_fct' }, lang: it.lang, t: it.t }) %>
+<%~ include('@facet', { group: { ...it.mediaTypes, label: it.t.mediaTypes, field: 'type_fct' }, lang: it.lang, num: it.num, t: it.t }) %>
 <% } %>
 <% if (it.institutions) { %>
 <section class="facet" aria-labelledby="facet-provider_fct">
   <h3 id="facet-provider_fct"><%= it.t.providers %></h3>
   <ul>
 <% it.institutions.values.forEach(function (v) { %>
-    <li><a href="<%= v.href %>"><span class="label"><%= v.label %></span> <span class="count"><%= v.count.toLocaleString(it.lang) %></span></a></li>
+    <li><a href="<%= v.href %>"><span class="label"><%= v.label %></span> <span class="count"><%= it.num(v.count) %></span></a></li>
 <% }) %>
   </ul>
 <% if (it.institutions.more) { %>
@@ -214,7 +214,7 @@ const person = `<% layout('@layout') %>
 <% } %>
 </dl>
 <section aria-labelledby="items-about">
-  <h2 id="items-about"><%= it.t.itemsAbout %> (<%= it.itemTotal.toLocaleString(it.lang) %>)</h2>
+  <h2 id="items-about"><%= it.t.itemsAbout %> (<%= it.num(it.itemTotal) %>)</h2>
 <% if (it.items.length === 0) { %>
   <p><%= it.t.noItemsAbout %></p>
 <% } else { %>
@@ -223,7 +223,7 @@ const person = `<% layout('@layout') %>
 <%~ include('@hit', { hit: hit }) %>
 <% }) %>
   </ol>
-  <p><a href="<%= it.allItems %>"><%= it.fmt(it.t.allItemsAbout, { count: it.itemTotal.toLocaleString(it.lang) }) %></a></p>
+  <p><a href="<%= it.allItems %>"><%= it.fmt(it.t.allItemsAbout, { count: it.num(it.itemTotal) }) %></a></p>
 <% } %>
 </section>
 <% if (it.person.variantNames.length) { %>
@@ -256,7 +256,7 @@ const search = `<% layout('@layout') %>
 <div class="results-layout">
 <div class="results">
 <div class="toolbar">
-  <p class="total" role="status"><%= it.total === 0 ? it.t.noResults : it.fmt(it.t.showing, { from: it.from.toLocaleString(it.lang), to: it.to.toLocaleString(it.lang), total: it.total.toLocaleString(it.lang) }) %></p>
+  <p class="total" role="status"><%= it.total === 0 ? it.t.noResults : it.fmt(it.t.showing, { from: it.num(it.from), to: it.num(it.to), total: it.num(it.total) }) %></p>
   <form class="sort" action="/search" method="get">
 <%~ include('@hidden', { hidden: it.hidden.filter(function (h) { return h[0] !== 'sort'; }) }) %>
     <label for="sort"><%= it.t.sort %></label>
@@ -313,7 +313,7 @@ const search = `<% layout('@layout') %>
 <aside class="side" aria-label="<%= it.t.filters %>">
 <% if (it.persons.length > 0) { %>
 <section class="persons" aria-labelledby="persons">
-  <h2 id="persons"><%= it.t.matchingPersons %> (<%= it.personTotal.toLocaleString(it.lang) %>)</h2>
+  <h2 id="persons"><%= it.t.matchingPersons %> (<%= it.num(it.personTotal) %>)</h2>
   <ul>
 <% it.persons.forEach(function (p) { %>
     <li><% if (p.href) { %><a href="<%= p.href %>"><%= p.name %></a><% } else { %><%= p.name %><% } %><% if (p.born || p.died) { %> <span class="dates">(<%= p.born %>–<%= p.died %>)</span><% } %></li>
@@ -324,9 +324,9 @@ const search = `<% layout('@layout') %>
 <h2><%= it.t.filters %></h2>
 <p class="places-link"><a href="<%= it.placesHref %>"><%= it.t.placesLink %></a></p>
 <p class="reusable"><a href="<%= it.reusable.href %>" title="<%= it.t.reusableHint %>"<% if (it.reusable.active) { %> aria-current="true" class="active"<% } %>><%= it.t.reusable %></a></p>
-<%~ include('@timeline', { timeline: it.timeline, t: it.t, lang: it.lang, rangeHidden: it.hidden.filter(function (h) { return h[0] !== 'from' && h[0] !== 'to'; }) }) %>
+<%~ include('@timeline', { timeline: it.timeline, t: it.t, lang: it.lang, num: it.num, rangeHidden: it.hidden.filter(function (h) { return h[0] !== 'from' && h[0] !== 'to'; }) }) %>
 <% it.facets.forEach(function (g) { %>
-<%~ include('@facet', { group: g, lang: it.lang, t: it.t, hidden: it.hidden.filter(function (h) { return h[0] !== 'sort'; }) }) %>
+<%~ include('@facet', { group: g, lang: it.lang, num: it.num, t: it.t, hidden: it.hidden.filter(function (h) { return h[0] !== 'sort'; }) }) %>
 <% }) %>
 </aside>
 </div>
@@ -337,7 +337,7 @@ const places = `<% layout('@layout') %>
 <% it.problems.forEach(function (p) { %>
 <p class="problem"><%= p %></p>
 <% }) %>
-<p><%= it.fmt(it.t.placesIntro, { total: it.total.toLocaleString(it.lang) }) %> <a href="<%= it.searchHref %>"><%= it.t.allItems %></a></p>
+<p><%= it.fmt(it.t.placesIntro, { total: it.num(it.total) }) %> <a href="<%= it.searchHref %>"><%= it.t.allItems %></a></p>
 <% if (it.point) { %><p><%= it.point.km === undefined ? it.fmt(it.t.placesAround, { point: it.point.text }) : it.fmt(it.t.placesWithin, { km: it.point.km, point: it.point.text }) %></p><% } %>
 <form class="places-form" action="/places" method="get">
 <% if (it.state.q) { %>  <input type="hidden" name="q" value="<%= it.state.q %>">
@@ -357,7 +357,7 @@ const places = `<% layout('@layout') %>
   <thead><tr><th scope="col"><%= it.t.placeName %></th><th scope="col"><%= it.t.coordinates %></th><th scope="col"><%= it.t.itemCount %></th><% if (it.point) { %><th scope="col"><%= it.t.distance %></th><% } %><th scope="col"><span class="visually-hidden"><%= it.t.aroundHere %></span></th></tr></thead>
   <tbody>
 <% it.places.forEach(function (p) { %>
-    <tr><td><a href="<%= p.href %>"><%= p.name %></a></td><td><%= p.coordinates %></td><td><%= p.count.toLocaleString(it.lang) %></td><% if (it.point) { %><td><%= p.distance %></td><% } %><td><a href="<%= p.around %>"><%= it.t.aroundHere %></a></td></tr>
+    <tr><td><a href="<%= p.href %>"><%= p.name %></a></td><td><%= p.coordinates %></td><td><%= it.num(p.count) %></td><% if (it.point) { %><td><%= p.distance %></td><% } %><td><a href="<%= p.around %>"><%= it.t.aroundHere %></a></td></tr>
 <% }) %>
   </tbody>
 </table>
@@ -369,7 +369,7 @@ const tree = `<% layout('@layout') %>
 <p><a href="<%= it.itemHref %>"><%= it.itemLabel %></a></p>
 <nav class="tree" aria-label="<%= it.t.tree %>">
   <ul>
-<%~ include('@node', { node: it.root, lang: it.lang, t: it.t, link: it.link, itemPath: it.itemPath }) %>
+<%~ include('@node', { node: it.root, lang: it.lang, num: it.num, t: it.t, link: it.link, itemPath: it.itemPath }) %>
   </ul>
 </nav>
 `;

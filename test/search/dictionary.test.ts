@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { it } from 'node:test';
-import { Dictionary } from '../../src/search/engine/dictionary.js';
+import { DECODED_MAX, Dictionary } from '../../src/search/engine/dictionary.js';
 import { ArrayRun, BLOCK, FrontCoded } from '../../src/search/engine/frontCoded.js';
 import { ImageSink, ImageSource, type SectionType } from '../../src/search/engine/indexImage.js';
 import { compareCodePoints } from '../../src/search/engine/order.js';
@@ -80,10 +80,18 @@ function check(dict: Dictionary, ids: Map<string, number>): void {
     const want = all.filter((s) => s.startsWith(p)).map((s) => ids.get(s)!);
     assert.deepEqual(got, want, `prefix ${p}`);
   }
+  const byId = [...ids.entries()].sort((a, b) => a[1] - b[1]).map((e) => e[0]);
+  const strings = dict.strings();
   assert.deepEqual(
-    dict.all,
-    [...ids.entries()].sort((a, b) => a[1] - b[1]).map((e) => e[0]),
+    byId.map((_, id) => strings(id)),
+    byId,
   );
+  // ids compare as their strings do, image's and added alike
+  for (let q = 0; q < 3000; q++) {
+    const a = Math.floor(rnd() * byId.length);
+    const b = Math.floor(rnd() * byId.length);
+    assert.equal(Math.sign(dict.compareIds(a, b)), Math.sign(compareCodePoints(byId[a]!, byId[b]!)), `${byId[a]} ${byId[b]}`);
+  }
 }
 
 it('a dictionary restored over shared memory answers as the one imaged, before and after additions and through a second image', () => {
@@ -120,6 +128,22 @@ it('a dictionary restored over shared memory answers as the one imaged, before a
   again.restore(sharedImage(restored).source, 'd');
   assert.equal(again.view().runs.length, 1);
   check(again, ids);
+});
+
+it('a dictionary larger than DECODED_MAX gives each string by id without decoding them all', () => {
+  const dict = new Dictionary();
+  const ids = new Map<string, number>();
+  while (ids.size <= DECODED_MAX + 100) {
+    const w = word() + word();
+    if (!ids.has(w)) ids.set(w, dict.intern(w));
+  }
+  const restored = new Dictionary();
+  restored.restore(sharedImage(dict).source, 'd');
+  for (let i = 0; i < 200; i++) {
+    const w = `${word()}-${i}`;
+    ids.set(w, restored.intern(w));
+  }
+  check(restored, ids);
 });
 
 it('front-coded runs find bounds and prefix ends as a sorted array does', () => {

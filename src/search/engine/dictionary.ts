@@ -17,6 +17,9 @@ import type { ImageSink, ImageSource } from './indexImage.js';
 import { ArrayRun, FrontCoded, FrontCodedBuilder, type SortedRun } from './frontCoded.js';
 import { compareCodePoints } from './order.js';
 
+/** The most strings a dictionary decodes into one array for facet scans (strings()). */
+export const DECODED_MAX = 65_536;
+
 export class Dictionary {
   /** The image's strings, ids 0 .. base.length. */
   private base = FrontCoded.EMPTY;
@@ -25,7 +28,7 @@ export class Dictionary {
   private added: string[] = [];
   private sorted: string[] = [];
   private recent: string[] = [];
-  /** Every string by id, decoded for `all` when first asked (facet values only). */
+  /** Every string by id, decoded when first asked (strings(): small facets only). */
   private decoded: string[] | null = null;
 
   /**
@@ -168,8 +171,33 @@ export class Dictionary {
     return out.map((e) => e[1]);
   }
 
-  /** Every string by id (for facet scans: a facet's values, decoded once per thread when first asked). */
-  get all(): readonly string[] {
+  /**
+   * Code point order of the strings of two ids, without decoding them when both are the
+   * image's (their positions in its sorted order): a facet ordered by count then value
+   * compares many values of equal count.
+   */
+  compareIds(a: number, b: number): number {
+    const base = this.base;
+    const n = base.length;
+    if (a < n && b < n) return base.position[a]! - base.position[b]!;
+    return compareCodePoints(this.string(a), this.string(b));
+  }
+
+  /**
+   * id → string for facet scans: for a dictionary of at most DECODED_MAX strings over an
+   * array decoded once per thread when first asked; for a larger one (a facet of a million
+   * names) each string decoded when asked, because the array would keep tens of MB of JS
+   * strings in every search thread's heap, outside the shared index (docs/search-engine.md
+   * "Memory layout"), and every full collection of that heap would mark them.
+   */
+  strings(): (id: number) => string {
+    if (this.size > DECODED_MAX) return (id) => this.string(id);
+    const all = this.all;
+    return (id) => all[id]!;
+  }
+
+  /** Every string by id, decoded once (small dictionaries only: strings()). */
+  private get all(): readonly string[] {
     const base = this.base;
     if (base.length === 0) return this.added;
     let d = this.decoded;

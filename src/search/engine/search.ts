@@ -293,12 +293,12 @@ function inRange(h: Hits, range: OrdinalRange): Hits {
 function facetPart(ix: SearchIndex, fr: FacetRequest, counts: Uint32Array, zeros: boolean): FacetPart {
   const col = ix.facets[facetIndex(ix, fr.field)]!;
   const live = col.live.array;
-  const strings = col.values.all;
+  const strings = col.values.strings();
   const listZeros = zeros && fr.mincount === 0;
   const out: FacetPart = { values: [], counts: [], ids: [] };
   for (let v = 0; v < col.values.size; v++) {
     if (live[v]! > 0 && (counts[v]! > 0 || listZeros)) {
-      out.values.push(strings[v]!);
+      out.values.push(strings(v));
       out.counts.push(counts[v]!);
       out.ids.push(v);
     }
@@ -515,12 +515,16 @@ function countFacet(
   const candidates: number[] = [];
   for (let v = 0; v < nValues; v++) if (live[v]! > 0 && counts[v]! >= fr.mincount) candidates.push(v);
   clock.tick(nValues);
-  const strings = col.values.all;
-  const byValue = stringComponent((i) => strings[candidates[i]!], false);
+  const values = col.values;
+  // ordered by the dictionary's positions (no string decoded); strings for the page only
+  const byValue: Component = {
+    ...stringComponent((i) => values.string(candidates[i]!), false),
+    compare: (a, b) => values.compareIds(candidates[a]!, candidates[b]!),
+  };
   const order: Component[] = fr.sort === 'count' ? [numberComponent((i) => counts[candidates[i]!]!, true), byValue] : [byValue];
   const k = fr.limit === -1 ? candidates.length : fr.limit;
   const top = smallestHits(candidates.length, order, k, undefined, () => clock.tick(1024));
-  return { field: fr.field, values: top.map((i) => ({ value: strings[candidates[i]!]!, count: counts[candidates[i]!]! })) };
+  return { field: fr.field, values: top.map((i) => ({ value: values.string(candidates[i]!), count: counts[candidates[i]!]! })) };
 }
 
 /**
