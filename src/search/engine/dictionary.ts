@@ -180,7 +180,10 @@ export class Dictionary {
     const base = this.base;
     const n = base.length;
     if (a < n && b < n) return base.position[a]! - base.position[b]!;
-    return compareCodePoints(this.string(a), this.string(b));
+    // a string added since the image: as strings (a small dictionary's decoded ones)
+    if (this.size > DECODED_MAX) return compareCodePoints(this.string(a), this.string(b));
+    const all = this.all;
+    return compareCodePoints(all[a]!, all[b]!);
   }
 
   /**
@@ -191,9 +194,11 @@ export class Dictionary {
    * "Memory layout"), and every full collection of that heap would mark them.
    */
   strings(): (id: number) => string {
-    if (this.size > DECODED_MAX) return (id) => this.string(id);
-    const all = this.all;
-    return (id) => all[id]!;
+    if (this.size <= DECODED_MAX) {
+      const all = this.all;
+      return (id) => all[id]!;
+    }
+    return (id) => this.string(id);
   }
 
   /** Every string by id, decoded once (small dictionaries only: strings()). */
