@@ -276,6 +276,13 @@ function compare(ix: SearchIndex, ref: Reference, r: Rng, label: string): void {
   );
   assert.deepEqual(got.facets, want.facets, `facets, ${what}`);
   assert.deepEqual(got.matchedTerms, want.matchedTerms, `matched terms, ${what}`);
+  // a count alone (rows 0, which orders no hit): the same total, facets and matched terms
+  const counted = searchSharded(ix, { ...base, offset: 0, rows: 0 });
+  assert.deepEqual(
+    { total: counted.total, ids: counted.ids, facets: counted.facets, matchedTerms: counted.matchedTerms },
+    { total: want.hits.length, ids: [], facets: want.facets, matchedTerms: want.matchedTerms },
+    `rows 0, ${what}`,
+  );
   // cursor: every hit exactly once, in order
   const seen: string[] = [];
   let cursor = '*';

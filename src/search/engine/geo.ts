@@ -51,16 +51,69 @@ const BOX_MARGIN = 1e-6;
  */
 export function shapeTest(shape: GeoShape): (lat: number, lon: number) => boolean {
   if (shape.kind === 'box') return (lat, lon) => inShape(shape, lat, lon);
-  const b = boxOfCircle(shape.lat, shape.lon, shape.km);
-  const box: GeoShape = {
-    kind: 'box',
+  const box: GeoShape = { kind: 'box', ...widenedBox(shape) };
+  return (lat, lon) => inShape(box, lat, lon) && distanceKm(shape.lat, shape.lon, lat, lon) <= shape.km;
+}
+
+/** The box around a circle (boxOfCircle) a little wider (BOX_MARGIN), wrapping at the antimeridian; a box of every longitude stays one. */
+function widenedBox(circle: Extract<GeoShape, { kind: 'circle' }>): { south: number; west: number; north: number; east: number } {
+  const b = boxOfCircle(circle.lat, circle.lon, circle.km);
+  const whole = b.west === -180 && b.east === 180;
+  return {
     south: b.south - BOX_MARGIN,
     north: b.north + BOX_MARGIN,
-    // a box of every longitude stays one; another is widened, wrapping at the antimeridian
-    west: b.west === -180 && b.east === 180 ? -180 : wrapLon(b.west - BOX_MARGIN),
-    east: b.west === -180 && b.east === 180 ? 180 : wrapLon(b.east + BOX_MARGIN),
+    west: whole ? -180 : wrapLon(b.west - BOX_MARGIN),
+    east: whole ? 180 : wrapLon(b.east + BOX_MARGIN),
   };
-  return (lat, lon) => inShape(box, lat, lon) && distanceKm(shape.lat, shape.lon, lat, lon) <= shape.km;
+}
+
+/**
+ * The hits (ascending ordinals, with their scores) whose point lies in every shape, as
+ * shapeTest says. One circle, the places page's and `{!geofilt}`'s case, runs as one loop
+ * over local bounds: around Leipzig every item of the index is tested, and a test through
+ * closures and the shape's fields cost 27 ns an item (15 ms a search at 1.1 M items).
+ */
+export function hitsInShapes(
+  docs: Uint32Array,
+  scores: Float64Array | null,
+  lat: Float64Array,
+  lon: Float64Array,
+  shapes: readonly GeoShape[],
+): { docs: Uint32Array; scores: Float64Array | null } {
+  const outDocs = new Uint32Array(docs.length);
+  const outScores = scores ? new Float64Array(docs.length) : null;
+  let n = 0;
+  const only = shapes.length === 1 ? shapes[0]! : undefined;
+  if (only?.kind === 'circle') {
+    const { south, north, west, east } = widenedBox(only);
+    const crosses = west > east;
+    const { lat: cLat, lon: cLon, km } = only;
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      const y = lat[d]!;
+      // written so that NaN (no point) fails each comparison
+      if (!(y >= south && y <= north)) continue;
+      const x = lon[d]!;
+      if (crosses ? !(x >= west || x <= east) : !(x >= west && x <= east)) continue;
+      if (!(distanceKm(cLat, cLon, y, x) <= km)) continue;
+      outDocs[n] = d;
+      if (outScores) outScores[n] = scores![i]!;
+      n++;
+    }
+  } else {
+    const tests = shapes.map(shapeTest);
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      const y = lat[d]!;
+      const x = lon[d]!;
+      if (y !== y || x !== x) continue; // NaN: no point
+      if (!tests.every((test) => test(y, x))) continue;
+      outDocs[n] = d;
+      if (outScores) outScores[n] = scores![i]!;
+      n++;
+    }
+  }
+  return { docs: outDocs.slice(0, n), scores: outScores && outScores.slice(0, n) };
 }
 
 const wrapLon = (x: number) => (x < -180 ? x + 360 : x > 180 ? x - 360 : x);

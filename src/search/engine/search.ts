@@ -5,7 +5,7 @@
  */
 import { Deadline, SearchRequestError } from './errors.js';
 import { Evaluator, type ExpansionLimits, type Hits } from './evaluate.js';
-import { isZeros, zeros } from './hits.js';
+import { EMPTY_DOCS, isZeros, zeros } from './hits.js';
 import {
   compareCodePoints,
   decodeCursor,
@@ -30,12 +30,14 @@ import {
 } from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
-import { checkShape, pointColumns, shapeTest } from './geo.js';
+import { checkShape, hitsInShapes, pointColumns } from './geo.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import { MAX_TOP, topCandidates, topQuery } from './topScores.js';
 import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
 
 export const MAX_ROWS = 100_000;
+/** The hits a page of no rows orders (scores, which a relevance order reads, of none). */
+const NO_HITS: Hits = { docs: EMPTY_DOCS, scores: new Float64Array(0) };
 
 /**
  * `shards`: the hits are ordered and their facets counted in that many parts, merged
@@ -112,11 +114,13 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
       hit: h,
     }));
   };
+  // A page of no hits orders none: a count's search (rows 0) once filled a sort key per hit.
+  const toOrder = skip + req.rows === 0 ? NO_HITS : ordered;
   const page = (
     shards === 1
-      ? pageOf(ordered, false)
+      ? pageOf(toOrder, false)
       : mergePages(
-          shardHits(ordered, shards).map((part) => pageOf(part, true)),
+          shardHits(toOrder, shards).map((part) => pageOf(part, true)),
           order,
           skip + req.rows,
         )
@@ -247,7 +251,8 @@ export function runSearchPart(
     const c = byRankCandidates(ix, req, wholeTotal, scoring, skip + req.rows, fingerprint, kept?.keep);
     if (c !== undefined) ordered = inRange(c, range);
   }
-  const part = ordered ?? hits();
+  // as runSearch: a page of no hits orders none
+  const part = skip + req.rows === 0 ? NO_HITS : (ordered ?? hits());
   const plan = sortPlan(ix, req.sort, req.query, part, tierDocs);
   const order = plan.order;
   const after = req.cursor !== undefined && req.cursor !== '*' ? decodeCursor(req.cursor, fingerprint, order.length) : undefined;
@@ -380,24 +385,7 @@ function filtered(
   if (geo === undefined || geo.length === 0) return hits;
   for (const shape of geo) checkShape(shape);
   const [lat, lon] = pointColumns(ix);
-  const tests = geo.map(shapeTest);
-  const keep = (d: number) => {
-    const y = lat[d]!;
-    const x = lon[d]!;
-    if (y !== y || x !== x) return false; // NaN: no point
-    for (const test of tests) if (!test(y, x)) return false;
-    return true;
-  };
-  const docs = new Uint32Array(hits.docs.length);
-  const scores = hits.scores ? new Float64Array(hits.docs.length) : null;
-  let n = 0;
-  for (let i = 0; i < hits.docs.length; i++) {
-    if (!keep(hits.docs[i]!)) continue;
-    docs[n] = hits.docs[i]!;
-    if (scores) scores[n] = hits.scores![i]!;
-    n++;
-  }
-  return { docs: docs.slice(0, n), scores: scores && scores.slice(0, n) };
+  return hitsInShapes(hits.docs, hits.scores, lat, lon, geo);
 }
 
 function checkSpellcheck(req: SearchRequest): void {
