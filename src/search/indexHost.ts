@@ -29,6 +29,11 @@ export interface EngineSearch {
   /** Also count the live documents of each of these words (`EngineAnswer.docFreqs`; SearchIndex.liveDocumentFrequency). */
   docFreqs?: Array<{ field: string; text: string }>;
   /**
+   * Also name each of these values of facet `field` by the value of facet `of` most of its
+   * documents carry (`EngineAnswer.names`; SearchIndex.nameOf): the places page's points.
+   */
+  names?: { field: string; values: string[]; of: string };
+  /**
    * Answered by one search thread, not scattered in shards (docs/search-engine.md "Shards"):
    * one of many small searches a page makes at once, which would only pay the scatter's
    * messages and merge twice over.
@@ -54,6 +59,8 @@ export interface EngineAnswer extends SearchResult {
   fields?: Array<Record<string, StoredValue>>;
   /** With `EngineSearch.docFreqs`: each word's live documents, in the order asked. */
   docFreqs?: number[];
+  /** With `EngineSearch.names`: each value's name ('' for none), in the order asked. */
+  names?: string[];
 }
 
 /** What a hit shows (EngineAnswer.docs and .fields), kept per ordinal. */
@@ -434,10 +441,11 @@ export class IndexHost {
   }
 
   /** Searches `kind`'s index as it stands (refresh first to see the latest commits). */
-  async search({ kind, request, fields, docFreqs }: EngineSearch, deadline: number): Promise<EngineAnswer> {
+  async search({ kind, request, fields, docFreqs, names }: EngineSearch, deadline: number): Promise<EngineAnswer> {
     const { index, shown } = this.hosted[kind];
-    const result: SearchResult & { docFreqs?: number[] } = index.search(request, deadline);
+    const result: SearchResult & { docFreqs?: number[]; names?: string[] } = index.search(request, deadline);
     if (docFreqs !== undefined) result.docFreqs = docFreqs.map((w) => index.liveDocumentFrequency(w.field, w.text, deadline));
+    if (names !== undefined) result.names = names.values.map((v) => index.nameOf(names.field, v, names.of, deadline));
     // The hits' ordinals now: a refresh may run while the store is read below.
     const keys = result.ids.map((id) => String(index.byId.get(id)));
     const known = keys.map((k) => {

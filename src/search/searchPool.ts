@@ -480,8 +480,9 @@ export class SearchPool extends Runner {
    */
   private scatter(search: EngineSearch): Promise<EngineAnswer> | undefined {
     const n = Math.min(this.settings.shards, this.settings.workers);
-    // Words' document frequencies are the whole index's: one thread answers them.
-    if (n < 2 || this.queue.length > 0 || search.docFreqs !== undefined || search.oneThread === true) return undefined;
+    // Words' document frequencies and values' names are the whole index's: one thread answers them.
+    if (n < 2 || this.queue.length > 0 || search.docFreqs !== undefined || search.names !== undefined || search.oneThread === true)
+      return undefined;
     const free = this.slots.filter((s) => !s.gone && s.built && s.starting === 0 && s.job === undefined);
     if (free.length < n) return undefined;
     const parts = free.slice(0, n).map(

@@ -13,19 +13,12 @@ import type { SearchRequest } from '../search/engine/types.js';
 import { itemSchema } from '../search/schemas/itemSchema.js';
 import { frame, problemPage, type PageAnswer, type PageRequest } from './frame.js';
 import { format } from './messages.js';
+import { numberFormat } from './numberFormat.js';
 import type { PageDeps } from './pageDeps.js';
 import { engineFilters, readSearchState, searchUrl } from './searchState.js';
 
-/** Points listed at most: each needs a count of its names. */
+/** Points listed at most. */
 export const MAX_PLACES = 50;
-/**
- * Searches for the points' names under way at once. Each is small (`*:*` under one point), so
- * its time is mostly the hops between the HTTP process, the primary and a search thread;
- * eight in flight keep two search threads busy, and stay far below search.queueLength
- * (measured at 1.1 M items, the places of 'stadt': 50 names one at a time, each a search of
- * the query again, 33 ms at p50; eight at a time, each of the point alone, 18).
- */
-const NAMING_AT_ONCE = 8;
 const ITEM_FIELDS = queryFields(itemSchema);
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const DECIMAL = /^[+-]?(\d{1,3}(\.\d{1,15})?)$/;
@@ -74,41 +67,27 @@ export async function placesPage(deps: PageDeps, req: PageRequest): Promise<Page
     return { value: v.value, lat, lon, count: v.count, km: point ? distanceKm(point.lat, point.lon, lat, lon) : undefined };
   });
   if (point) points = points.sort((a, b) => a.km! - b.km! || b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_PLACES);
-  // NAMING_AT_ONCE at a time: a keyless page must not put up to MAX_PLACES searches in front
-  // of everyone else's at once, nor meet its own with a busy 503 (docs/decisions.md "Bounded searches").
-  // A point is named by all the items there, found or not: one name for a point on every list,
-  // and a search of the point alone, not of the query again.
-  const names: string[] = new Array<string>(points.length).fill('');
-  let next = 0;
-  const naming = async () => {
-    while (next < points.length) {
-      const i = next++;
-      const named = await engine({
-        kind: 'item',
-        oneThread: true,
-        request: {
-          query: ALL,
-          filters: { geocode: [points[i]!.value] },
-          sort: { kind: 'id', descending: false },
-          offset: 0,
-          rows: 0,
-          facets: [{ field: 'place_fct', limit: 1, mincount: 1, sort: 'count' }],
-        },
-      });
-      names[i] = named.facets[0]?.values[0]?.value ?? '';
-    }
-  };
-  // One lookup that fails (a busy 503) fails the page; the other lanes then ask no more.
-  const stopOnError = (e: unknown) => {
-    next = points.length;
-    throw e;
-  };
-  await Promise.all(Array.from({ length: NAMING_AT_ONCE }, () => naming().catch(stopOnError)));
+  // A point is named by all the items there, found or not: one name for a point on every
+  // list. One search names them all, and the engine keeps the names until the index changes
+  // (docs/search-engine.md "Names of facet values"): fifty searches, one per point, were
+  // most of this page's time (at 1.1 M items, 25 ms at p50 for the places of 'stadt').
+  const names =
+    points.length === 0
+      ? []
+      : ((
+          await engine({
+            kind: 'item',
+            request: { query: ALL, sort: { kind: 'id', descending: false }, offset: 0, rows: 0 },
+            names: { field: 'geocode', values: points.map((p) => p.value), of: 'place_fct' },
+          })
+        ).names ?? []);
+  const degrees = numberFormat(f.lang, 5);
+  const kilometres = numberFormat(f.lang, 1);
   const places = points.map((p, i) => ({
     name: names[i] || p.value,
-    coordinates: `${p.lat.toLocaleString(f.lang, { maximumFractionDigits: 5 })}, ${p.lon.toLocaleString(f.lang, { maximumFractionDigits: 5 })}`,
+    coordinates: `${degrees(p.lat)}, ${degrees(p.lon)}`,
     count: p.count,
-    distance: p.km === undefined ? undefined : format(f.t.kilometres, { km: p.km.toLocaleString(f.lang, { maximumFractionDigits: 1 }) }),
+    distance: p.km === undefined ? undefined : format(f.t.kilometres, { km: kilometres(p.km) }),
     href: searchUrl({ ...state, filters: [...state.filters, { field: 'geocode', value: p.value }], page: 1, sort: 'relevance' }),
     around: `/places?${new URLSearchParams([
       ...(state.q === '' ? [] : [['q', state.q]]),

@@ -48,6 +48,7 @@ import { ScratchPool } from './scratchPool.js';
 import { Spellings } from './spellings.js';
 import type { ExpansionLimits } from './evaluate.js';
 import { Suggester } from './suggest.js';
+import { ValueNames } from './valueNames.js';
 import type { SearchDocument, SearchRequest, SearchResult } from './types.js';
 import { globMatcher, type WildcardMatcher } from './wildcard.js';
 
@@ -196,6 +197,8 @@ export class SearchIndex {
   private liveCount = 0;
   /** How documents spell terms otherwise than the folded term (spellings.ts), for corrections. */
   readonly spellings = new Spellings();
+  /** Names of facet values, kept until the next change (valueNames.ts). */
+  private readonly valueNames = new ValueNames(this);
   private readonly analyzer = new Analyzer(this.terms, () => this.text.create(), {
     intern: (spelling) => this.spellings.intern(spelling),
     spelt: (id, sid) => this.spellings.add(this.nextOrdinal - 1, id, sid),
@@ -581,6 +584,14 @@ export class SearchIndex {
     const t = this.textField.get(field);
     if (id === undefined || t === undefined) return 0;
     return liveDf(this, new Postings(this, new Deadline(deadline, this.now)).decoded(id, 1 << t, false));
+  }
+
+  /**
+   * The value of facet `of` the most live documents with `value` in facet `field` carry, ''
+   * when none does: a point's name on the places page (valueNames.ts).
+   */
+  nameOf(field: string, value: string, of: string, deadline: number): string {
+    return this.valueNames.nameOf(field, value, of, deadline);
   }
 
   /** How the most documents indexed with a folded term spell it, lower case (`zurich` → `zürich`): what a correction shows. */
