@@ -27,12 +27,12 @@ import { withIndexWriteLock } from './indexWriteLock.js';
 /**
  * The format of the files. Move it whenever an index written before would read back wrong:
  * the layout of a section, what the engine keeps per document or term, and also the
- * analysis of text (engine/fold.ts, engine/analyzer.ts, engine/analysis.ts; format 2 added the analysed forms, 3 the gap of 101 positions between values; 4 front-codes the dictionaries: engine/frontCoded.ts) or how a stored body becomes a
+ * analysis of text (engine/fold.ts, engine/analyzer.ts, engine/analysis.ts; format 2 added the analysed forms, 3 the gap of 101 positions between values; 4 front-codes the dictionaries: engine/frontCoded.ts; 5 gives the postings pools 64 GiB of addresses: engine/listPool.ts) or how a stored body becomes a
  * document (src/formats/itemFields.ts, schemas/itemDocument.ts, schemas/personDocument.ts): an index is the documents as
  * they were mapped when it was written. (A schema change is caught by the schema's
  * fingerprint, SearchIndex.ts schemaFingerprint.)
  */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 
 const ALIGN = 64;
 const MANIFEST = /^manifest-(\d{6,})\.json$/;

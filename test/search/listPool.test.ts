@@ -149,3 +149,48 @@ it('a pool of more bytes than a section holds is written in several sections of 
   sections.delete(`p.bytes#${chunks - 1}`);
   assert.throws(() => new ListPool().restore(new ImageSource(source.values, sections), 'p'), /section p\.bytes/);
 });
+
+it('writes and reads lists at addresses past 4 GiB and 32 GiB, where 32-bit byte addresses wrapped around', () => {
+  // The pool's first block in chunk 1,100 (4.3 GiB) or 8,200 (32 GiB); the chunks below stand
+  // empty, so the test holds only what it writes (ListPool's `firstChunk`).
+  for (const firstChunk of [1_100, 8_200]) {
+    const pool = new ListPool(firstChunk);
+    const lists = 400;
+    const want: number[][] = Array.from({ length: lists }, () => []);
+    for (let l = 0; l < lists; l++) pool.create();
+    let x = 99;
+    // about 9 MB: blocks of every level, links across three chunks, all above 2^32
+    for (let i = 0; i < 2_000_000; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      const l = (x >>> 8) % (i % 3 === 0 ? 3 : lists);
+      pool.push(l, x);
+      want[l]!.push(x);
+    }
+    const cached = pool.reader(1);
+    while (!cached.done) cached.read();
+    for (let l = 0; l < lists; l++) {
+      const r = pool.reader(l);
+      const got: number[] = [];
+      while (!r.done) got.push(r.read());
+      assert.deepEqual(got, want[l], `list ${l} from chunk ${firstChunk}`);
+    }
+    const before = want[1]!.length;
+    for (let i = 0; i < 50_000; i++) {
+      pool.push(1, i * 7919);
+      want[1]!.push(i * 7919);
+    }
+    cached.resume();
+    const tail: number[] = [];
+    while (!cached.done) tail.push(cached.read());
+    assert.deepEqual(tail, want[1]!.slice(before), 'a resumed reader reads on past 4 GiB');
+    assert.ok(pool.bytes >= 8 * 2 ** 20 && pool.bytes < 64 * 2 ** 20, 'the empty chunks below are not counted');
+  }
+});
+
+it('refuses a block past 64 GiB, all that 32-bit slot numbers reach, rather than wrap onto another list', () => {
+  const pool = new ListPool(16_383); // the last chunk 32-bit slots reach
+  pool.create();
+  assert.throws(() => {
+    for (let i = 0; i < 2_000_000; i++) pool.push(0, 0xffffffff);
+  }, /64 GiB of postings in one pool/);
+});

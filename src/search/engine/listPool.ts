@@ -10,6 +10,13 @@
  * next byte goes (tail), where the current block ends, and the block level; there is no JS
  * object per list or per posting. Numbers are LEB128 varints (7 bits a byte), so small
  * deltas (the usual case) take one byte.
+ *
+ * Addresses (docs/search-engine.md "Memory layout"): every block starts at a multiple of 16
+ * bytes (its sizes are), so a link and a list's head name a block by its 16-byte slot in 32
+ * bits, which reaches 64 GiB; the tails and block ends are byte addresses in Float64Arrays
+ * (exact to 2^53). A pool of byte addresses in 32 bits stopped at 4 GiB, the item postings
+ * of about 26 M items. A reader keeps its place relative to its chunk (a block never crosses
+ * one), so its loop works on small integers whatever the address.
  */
 import { Growable } from './growable.js';
 import type { ImageSink, ImageSource } from './indexImage.js';
@@ -18,18 +25,27 @@ const CHUNK_BITS = 22; // 4 MiB chunks
 const CHUNK = 1 << CHUNK_BITS;
 const MAX_LEVEL = 11; // 16 << 11 = 32 KiB
 const sizeOf = (level: number) => 16 << level;
-/** Chunks a pool addresses with 32 bits. */
-const MAX_CHUNKS = 2 ** 32 / CHUNK;
+/** Bytes of a slot: the unit of a block's address. */
+const SLOT = 16;
+/** Chunks a pool addresses with 32-bit slot numbers: 64 GiB. */
+const MAX_CHUNKS = (2 ** 32 * SLOT) / CHUNK;
 const POOL_FULL =
-  'the search index holds 4 GiB of postings in one pool, all that 32-bit addresses reach: docs/search-engine.md "Not done yet"';
+  'the search index holds 64 GiB of postings in one pool, all that 32-bit block addresses reach: docs/search-engine.md "Not done yet"';
+/** The chunk of a byte address. */
+const chunkOf = (at: number) => Math.floor(at / CHUNK);
+/** Stands for the chunks below a pool's first (`ListPool` of a `firstChunk`, for tests). */
+const NO_CHUNK = new Uint8Array(0);
 
 export class ListPool {
   private chunks: Uint8Array[] = [];
-  /** Next free byte address; 0 is never a block (it means "none"). */
-  private top = 1;
+  /** Next free byte address; the first slot is never a block (slot 0 means "none"). */
+  private top = SLOT;
+  /** Per list: the slot of its first block. */
   private readonly head = new Growable(Uint32Array);
-  private readonly tail = new Growable(Uint32Array);
-  private readonly end = new Growable(Uint32Array);
+  /** Per list: the byte address where its next byte goes. */
+  private readonly tail = new Growable(Float64Array);
+  /** Per list: the byte address of its current block's link (its last 4 bytes). */
+  private readonly end = new Growable(Float64Array);
   private readonly level = new Growable(Uint8Array);
   /** Last value written with `pushDelta` per list (delta encoding of ascending numbers). */
   private readonly last = new Growable(Uint32Array);
@@ -42,13 +58,24 @@ export class ListPool {
    */
   private shared: Uint8Array | null = null;
 
+  /**
+   * `firstChunk`: the pool's first block goes into that chunk, the ones below stand empty. Only
+   * tests give it, to write and read at addresses past 4 GiB without holding 4 GiB.
+   */
+  constructor(private readonly firstChunk = 0) {
+    if (firstChunk > 0) {
+      this.chunks = new Array<Uint8Array>(firstChunk).fill(NO_CHUNK);
+      this.top = firstChunk * CHUNK;
+    }
+  }
+
   get count(): number {
     return this.lists;
   }
 
   /** Bytes held by the pool and its per-list columns. */
   get bytes(): number {
-    return this.chunks.length * CHUNK + this.head.array.byteLength * 4 + this.level.array.byteLength;
+    return (this.chunks.length - this.firstChunk) * CHUNK + this.head.array.byteLength * 6 + this.level.array.byteLength;
   }
 
   /**
@@ -78,8 +105,8 @@ export class ListPool {
     this.top = source.value<number>(`${p}.top`);
     this.lists = source.value<number>(`${p}.lists`);
     this.head.restore(source.typed(`${p}.head`, 'u32'));
-    this.tail.restore(source.owned(`${p}.tail`, 'u32'));
-    this.end.restore(source.owned(`${p}.end`, 'u32'));
+    this.tail.restore(source.owned(`${p}.tail`, 'f64'));
+    this.end.restore(source.owned(`${p}.end`, 'f64'));
     this.level.restore(source.owned(`${p}.level`, 'u8'));
     this.last.restore(source.owned(`${p}.last`, 'u32'));
   }
@@ -88,7 +115,7 @@ export class ListPool {
   create(): number {
     const id = this.lists++;
     const block = this.alloc(0);
-    this.head.set(id, block);
+    this.head.set(id, block / SLOT);
     this.tail.set(id, block);
     this.end.set(id, block + sizeOf(0) - 4);
     this.level.set(id, 0);
@@ -106,16 +133,17 @@ export class ListPool {
     return this.chunks[i]!;
   }
 
+  /** A new block of `level`: its byte address (a multiple of SLOT). */
   private alloc(level: number): number {
     const size = sizeOf(level);
     // a block never crosses a chunk: start a new chunk when the current one is full or absent
-    if (this.top >>> CHUNK_BITS >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
-      // Addresses are 32 bits (the per-list columns, the link at a block's end): a pool stops
-      // at 4 GiB, about 10 M items of the bench's documents (docs/search-engine.md "Not done
+    const c = chunkOf(this.top);
+    if (c >= this.chunks.length || this.top - c * CHUNK + size > CHUNK) {
+      // A link is a 32-bit slot number: a pool stops at 64 GiB (docs/search-engine.md "Not done
       // yet"). Past it, an address would wrap around onto other lists: refused instead.
       if (this.chunks.length + 1 > MAX_CHUNKS) throw new RangeError(POOL_FULL);
       this.chunks.push(new Uint8Array(CHUNK));
-      this.top = (this.chunks.length - 1) * CHUNK + (this.chunks.length === 1 ? 1 : 0);
+      this.top = (this.chunks.length - 1) * CHUNK + (this.chunks.length === 1 ? SLOT : 0);
     }
     const at = this.top;
     this.top += size;
@@ -127,28 +155,25 @@ export class ListPool {
     if (at === this.end.array[list]) {
       const level = Math.min(this.level.array[list]! + 1, MAX_LEVEL);
       const next = this.alloc(level);
-      this.writeAddress(at, next);
+      this.writeLink(at, next / SLOT);
       this.level.array[list] = level;
       this.end.array[list] = next + sizeOf(level) - 4;
       at = next;
     }
-    this.writable(at >>> CHUNK_BITS)[at & (CHUNK - 1)] = b;
+    const c = chunkOf(at);
+    this.writable(c)[at - c * CHUNK] = b;
     this.tail.array[list] = at + 1;
   }
 
-  private writeAddress(at: number, value: number): void {
-    const c = this.writable(at >>> CHUNK_BITS);
-    const o = at & (CHUNK - 1);
-    c[o] = value & 0xff;
-    c[o + 1] = (value >>> 8) & 0xff;
-    c[o + 2] = (value >>> 16) & 0xff;
-    c[o + 3] = value >>> 24;
-  }
-
-  private readAddress(at: number): number {
-    const c = this.chunks[at >>> CHUNK_BITS]!;
-    const o = at & (CHUNK - 1);
-    return (c[o]! | (c[o + 1]! << 8) | (c[o + 2]! << 16) | (c[o + 3]! << 24)) >>> 0;
+  /** Writes the slot of a block's next block into its last 4 bytes, at byte address `at`. */
+  private writeLink(at: number, slot: number): void {
+    const i = chunkOf(at);
+    const c = this.writable(i);
+    const o = at - i * CHUNK;
+    c[o] = slot & 0xff;
+    c[o + 1] = (slot >>> 8) & 0xff;
+    c[o + 2] = (slot >>> 16) & 0xff;
+    c[o + 3] = slot >>> 24;
   }
 
   /** Appends an unsigned integer (< 2^32). */
@@ -158,8 +183,9 @@ export class ListPool {
     const at = tail[list]!;
     if (this.end.array[list]! - at >= 5) {
       // fast path: the whole varint fits in the current block
-      const c = this.writable(at >>> CHUNK_BITS);
-      const o0 = at & (CHUNK - 1);
+      const i = chunkOf(at);
+      const c = this.writable(i);
+      const o0 = at - i * CHUNK;
       let o = o0;
       while (v >= 0x80) {
         c[o++] = (v & 0x7f) | 0x80;
@@ -189,19 +215,20 @@ export class ListPool {
     return r;
   }
 
-  /** @internal */
-  chunk(at: number): Uint8Array {
-    return this.chunks[at >>> CHUNK_BITS]!;
+  /** @internal Chunk `i`. */
+  chunk(i: number): Uint8Array {
+    return this.chunks[i]!;
   }
 
-  /** @internal */
-  next(blockEnd: number): number {
-    return this.readAddress(blockEnd);
+  /** @internal The byte address of the block a link at `offset` of chunk `i` names. */
+  next(i: number, offset: number): number {
+    const c = this.chunks[i]!;
+    return ((c[offset]! | (c[offset + 1]! << 8) | (c[offset + 2]! << 16) | (c[offset + 3]! << 24)) >>> 0) * SLOT;
   }
 
-  /** @internal */
+  /** @internal The byte address of a list's first block. */
   headOf(list: number): number {
-    return this.head.array[list]!;
+    return this.head.array[list]! * SLOT;
   }
 
   /** @internal */
@@ -210,35 +237,58 @@ export class ListPool {
   }
 }
 
-/** Reads one list front to back. `done` is true once every value has been read. */
+/**
+ * Reads one list front to back. `done` is true once every value has been read. Its place is
+ * an offset into the chunk of the current block (`buf`), which a block never leaves.
+ */
 export class ListReader {
+  private buf: Uint8Array = NO_CHUNK;
+  /** The chunk `buf` is. */
+  private index = 0;
   private pos = 0;
+  /** Offset in `buf` of the current block's link. */
   private blockEnd = 0;
   private level = 0;
-  private stop = 0;
+  /** Offset in `buf` where the list ends, or -1 when it ends in another chunk. */
+  private stop = -1;
+  /** The chunk and offset where the list ends. */
+  private stopChunk = 0;
+  private stopOffset = 0;
   private acc = 0;
-  private buf: Uint8Array = new Uint8Array(0);
-  private base = 0;
   private list = 0;
 
   constructor(private readonly pool: ListPool) {}
 
   /** Lets a reader that is done go on with what was appended to its list since (append-only). */
   resume(): void {
-    this.stop = this.pool.tailOf(this.list);
+    this.setStop(this.pool.tailOf(this.list));
     // The block's chunk may have been copied since (a shared chunk written into): read the copy.
-    if (this.pos < this.blockEnd) this.buf = this.pool.chunk(this.pos);
+    if (this.pos < this.blockEnd) this.buf = this.pool.chunk(this.index);
   }
 
   reset(list: number): void {
     this.list = list;
-    this.pos = this.pool.headOf(list);
-    this.stop = this.pool.tailOf(list);
     this.level = 0;
-    this.blockEnd = this.pos + sizeOf(0) - 4;
     this.acc = 0;
-    this.buf = this.pool.chunk(this.pos);
-    this.base = this.pos & ~(CHUNK - 1);
+    this.setStop(this.pool.tailOf(list));
+    this.enter(this.pool.headOf(list));
+  }
+
+  private setStop(tail: number): void {
+    const c = chunkOf(tail);
+    this.stopChunk = c;
+    this.stopOffset = tail - c * CHUNK;
+    this.stop = c === this.index ? this.stopOffset : -1;
+  }
+
+  /** Moves to the block at byte address `at` (of the current level). */
+  private enter(at: number): void {
+    const c = chunkOf(at);
+    this.index = c;
+    this.buf = this.pool.chunk(c);
+    this.pos = at - c * CHUNK;
+    this.blockEnd = this.pos + sizeOf(this.level) - 4;
+    this.stop = c === this.stopChunk ? this.stopOffset : -1;
   }
 
   get done(): boolean {
@@ -247,13 +297,11 @@ export class ListReader {
 
   private byte(): number {
     if (this.pos === this.blockEnd) {
-      this.pos = this.pool.next(this.blockEnd);
+      const next = this.pool.next(this.index, this.blockEnd);
       this.level = Math.min(this.level + 1, MAX_LEVEL);
-      this.blockEnd = this.pos + sizeOf(this.level) - 4;
-      this.buf = this.pool.chunk(this.pos);
-      this.base = this.pos & ~(CHUNK - 1);
+      this.enter(next);
     }
-    return this.buf[this.pos++ - this.base]!;
+    return this.buf[this.pos++]!;
   }
 
   /** The next value; only call when not `done`. */

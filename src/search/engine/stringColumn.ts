@@ -11,20 +11,40 @@
  * `compareBytes`) without being decoded. An ordinal's string never changes (an upsert takes a
  * new ordinal), and its bytes stay after a delete, so ranks (ranks.ts) may keep naming a
  * string by an ordinal whose document is gone.
+ *
+ * Each string starts at a multiple of 4 bytes and an ordinal names it by that 4-byte unit in
+ * 32 bits, so a column holds 16 GiB (1.5 bytes of padding a string on average); byte
+ * addresses in 32 bits stopped at 4 GiB, the titles of about 60 M items with their reloads.
  */
 import { Growable } from './growable.js';
 import type { ImageSink, ImageSource } from './indexImage.js';
 
 const CHUNK_BITS = 20; // 1 MiB chunks
 const CHUNK = 1 << CHUNK_BITS;
+/** Strings start at multiples of UNIT bytes; an address is a number of units. */
+const UNIT = 4;
+/** Chunks 32-bit addresses of UNIT bytes reach: 16 GiB. */
+const MAX_CHUNKS = (2 ** 32 * UNIT) / CHUNK;
+const chunkOf = (at: number) => Math.floor(at / CHUNK);
 
 export class StringColumn {
   private chunks: Buffer[] = [];
-  /** Next free byte address; 0 means "no string". */
-  private top = 1;
-  /** Per ordinal: the address of its length varint, 0 when it has none. */
+  /** Next free byte address, a multiple of UNIT; address 0 means "no string". */
+  private top = UNIT;
+  /** Per ordinal: the address of its length varint in UNITs, 0 when it has none. */
   private readonly at = new Growable(Uint32Array);
   private scratch = Buffer.alloc(256);
+
+  /**
+   * `firstChunk`: the first string goes into that chunk, the ones below stand empty. Only tests
+   * give it, to write and read at addresses past 4 GiB without holding 4 GiB.
+   */
+  constructor(firstChunk = 0) {
+    if (firstChunk > 0) {
+      this.chunks = new Array<Buffer>(firstChunk).fill(Buffer.alloc(0));
+      this.top = firstChunk * CHUNK;
+    }
+  }
 
   /** Bytes of the pool and the addresses. */
   get bytes(): number {
@@ -65,16 +85,20 @@ export class StringColumn {
     const len = Buffer.byteLength(s, 'utf8');
     const head = len < 0x80 ? 1 : len < 0x4000 ? 2 : len < 0x200000 ? 3 : 5;
     const size = head + len;
-    if (this.chunks.length === 0 || this.top >>> CHUNK_BITS >= this.chunks.length || (this.top & (CHUNK - 1)) + size > CHUNK) {
+    const current = chunkOf(this.top);
+    if (this.chunks.length === 0 || current >= this.chunks.length || this.top - current * CHUNK + size > CHUNK) {
       // a new chunk; a string longer than a chunk gets one of its own size, and the next
       // string starts a new chunk
-      this.top = this.chunks.length * CHUNK + (this.chunks.length === 0 ? 1 : 0);
-      this.chunks.push(Buffer.allocUnsafeSlow(Math.max(CHUNK, (this.top & (CHUNK - 1)) + size)));
+      const first = this.chunks.length === 0 ? UNIT : 0;
+      this.top = this.chunks.length * CHUNK + first;
+      this.chunks.push(Buffer.allocUnsafeSlow(Math.max(CHUNK, first + size)));
     }
-    if (this.chunks.length > 2 ** (32 - CHUNK_BITS)) throw new Error('StringColumn: more than 4 GiB of strings');
+    if (this.chunks.length > MAX_CHUNKS) throw new Error('StringColumn: more than 16 GiB of strings');
     const addr = this.top;
-    const c = this.chunks[addr >>> CHUNK_BITS]!;
-    let o = addr & (CHUNK - 1);
+    const i = chunkOf(addr);
+    const c = this.chunks[i]!;
+    const start = addr - i * CHUNK;
+    let o = start;
     let v = len;
     while (v >= 0x80) {
       c[o++] = (v & 0x7f) | 0x80;
@@ -82,8 +106,8 @@ export class StringColumn {
     }
     c[o++] = v;
     c.write(s, o, len, 'utf8');
-    this.top = (addr & (CHUNK - 1)) + size >= CHUNK ? this.chunks.length * CHUNK : addr + size;
-    this.at.set(ord, addr);
+    this.top = start + size >= CHUNK ? this.chunks.length * CHUNK : addr + Math.ceil(size / UNIT) * UNIT;
+    this.at.set(ord, addr / UNIT);
   }
 
   has(ord: number): boolean {
@@ -93,10 +117,12 @@ export class StringColumn {
   /** The string of an ordinal, undefined when it has none. */
   get(ord: number): string | undefined {
     if (ord >= this.at.array.length) return undefined;
-    const addr = this.at.array[ord]!;
-    if (addr === 0) return undefined;
-    const c = this.chunks[addr >>> CHUNK_BITS]!;
-    let o = addr & (CHUNK - 1);
+    const unit = this.at.array[ord]!;
+    if (unit === 0) return undefined;
+    const addr = unit * UNIT;
+    const i = chunkOf(addr);
+    const c = this.chunks[i]!;
+    let o = addr - i * CHUNK;
     let len = 0;
     let shift = 0;
     for (;;) {
@@ -110,9 +136,10 @@ export class StringColumn {
 
   /** The chunk, start and end of an ordinal's bytes (the ordinal must have a string). */
   private span(ord: number): [Buffer, number, number] {
-    const addr = this.at.array[ord]!;
-    const c = this.chunks[addr >>> CHUNK_BITS]!;
-    let o = addr & (CHUNK - 1);
+    const addr = this.at.array[ord]! * UNIT;
+    const i = chunkOf(addr);
+    const c = this.chunks[i]!;
+    let o = addr - i * CHUNK;
     let len = 0;
     let shift = 0;
     for (;;) {
