@@ -168,6 +168,10 @@ describe('the search indexes on disk', () => {
       const reqs = requests(schema, wordsOf(index));
       const before = answers(index, reqs);
       assert.deepEqual(answers(a, reqs), before);
+      // What an index writes in place (live bits, per-term counts, ranks) is lent, not copied:
+      // after searches both still view the shared bytes, one copy for the two.
+      const lent = (ix: SearchIndex) => [ix.live.array, ix.termDocs.array, ix.idRanks.rank.array];
+      for (const ix of [a, b]) for (const column of lent(ix)) assert.equal(column.buffer, shared.buffers[kind]);
       // Changes to one of them, the private one and the original, searched between the changes
       // (so that cached postings resume over chunks copied meanwhile): the same answers.
       for (const ix of [index, own, a]) {
@@ -182,8 +186,11 @@ describe('the search indexes on disk', () => {
       assert.notDeepEqual(changed, before);
       assert.deepEqual(answers(own, reqs), changed);
       assert.deepEqual(answers(a, reqs), changed);
-      // The other view saw none of it, and every shared byte is as written.
+      // The other view saw none of it, and every shared byte is as written; the changed one
+      // wrote into copies of its own.
       assert.deepEqual(answers(b, reqs), before);
+      for (const column of lent(b)) assert.equal(column.buffer, shared.buffers[kind]);
+      for (const column of lent(a)) assert.notEqual(column.buffer, shared.buffers[kind]);
       for (const k of ['item', 'person'] as const) {
         const bytes = new Uint8Array(shared.buffers[k]);
         for (const s of shared.manifest.kinds[k].sections)

@@ -316,13 +316,15 @@ export class SearchIndex {
     this.liveCount = source.value<number>('live');
     this.ids.restore(source, 'ids');
     this.idHash.restore(source.typed('idHash', 'u32'));
-    this.live.restore(source.owned('liveBits', 'u8'));
+    const liveBits = source.lent('liveBits', 'u8');
+    this.live.restore(liveBits.array, liveBits.lent);
     this.byId.restore(source, 'byId');
     this.fieldMask.restore(source.typed('fieldMask', 'u32'));
     this.exactA.restore(source.typed('exactA', 'u32'));
     this.exactB.restore(source.typed('exactB', 'u32'));
     this.terms.restore(source, 'terms');
-    this.termDocs.restore(source.owned('termDocs', 'u32'));
+    const termDocs = source.lent('termDocs', 'u32');
+    this.termDocs.restore(termDocs.array, termDocs.lent);
     this.text.restore(source, 'text');
     this.facets.forEach((f, i) => f.restore(source, `facet.${i}`));
     this.numbers.forEach((g, i) => g.restore(source.typed(`number.${i}`, 'f64')));
@@ -402,7 +404,7 @@ export class SearchIndex {
     const ord = this.byId.get(id);
     if (ord === undefined) return false;
     this.filterCounts.removed(ord);
-    this.live.array[ord] = 0;
+    this.live.own()[ord] = 0;
     this.liveCount--;
     this.version++;
     for (const f of this.facets) f.delete(ord);

@@ -54,7 +54,8 @@ export class FacetColumn {
   restore(source: ImageSource, p: string): void {
     this.values.restore(source, `${p}.values`);
     this.postings.restore(source, `${p}.postings`);
-    this.live.restore(source.owned(`${p}.live`, 'u32'));
+    const live = source.lent(`${p}.live`, 'u32');
+    this.live.restore(live.array, live.lent);
     this.hasValues = source.value<boolean>(`${p}.hasValues`);
     if (source.value<string>(`${p}.form`) === 'single') {
       const name = `${p}.single`;
@@ -94,7 +95,7 @@ export class FacetColumn {
   /** A deleted ordinal leaves the live counts of its values. */
   delete(ord: number): void {
     if (!this.hasValues) return;
-    const live = this.live.array;
+    const live = this.live.own();
     if (this.single) {
       const v = this.single.array[ord] ?? 0;
       if (v > 0) live[v - 1]!--;

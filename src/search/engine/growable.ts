@@ -22,6 +22,12 @@ export function grownLength(length: number, needed: number): number {
 
 export class Growable<T extends Typed> {
   array: T;
+  /**
+   * True while `array` views memory other threads view too (a column of an index image in
+   * shared memory: docs/search-engine.md "One copy per node"): the first write copies it
+   * (`own`), so that every thread holds one copy until it changes the column.
+   */
+  private lent = false;
 
   constructor(
     private readonly ctor: TypedCtor<T>,
@@ -39,17 +45,36 @@ export class Growable<T extends Typed> {
       grown.set(this.array);
       if (this.fill !== 0) grown.fill(this.fill, this.array.length);
       this.array = grown;
+      this.lent = false;
+    } else if (this.lent) this.own();
+    return this.array;
+  }
+
+  /** The array, to write into within its length: a lent one is copied first. */
+  own(): T {
+    if (this.lent) {
+      this.array = this.array.slice() as T;
+      this.lent = false;
     }
     return this.array;
+  }
+
+  /** The array with index `i` readable: grown (with `fill`) only when it is shorter; never copied to be read. */
+  readable(i: number): T {
+    return i < this.array.length ? this.array : this.ensure(i);
   }
 
   set(i: number, v: number): void {
     this.ensure(i)[i] = v;
   }
 
-  /** Takes saved values (an index image, indexImage.ts) as the column: grown, with `fill`, when a write needs room. */
-  restore(saved: T): void {
+  /**
+   * Takes saved values (an index image, indexImage.ts) as the column: grown, with `fill`, when a
+   * write needs room; `lent`: they are shared with other threads, copied at the first write.
+   */
+  restore(saved: T, lent = false): void {
     this.array = saved;
+    this.lent = lent;
   }
 }
 

@@ -15,6 +15,8 @@ import type { ImageSink, ImageSource } from './indexImage.js';
 
 export class IdTable {
   private slots = new Int32Array(1024);
+  /** The slots view an index image shared with other threads: copied at the first add. */
+  private lent = false;
   private count = 0;
 
   constructor(
@@ -31,10 +33,11 @@ export class IdTable {
 
   /** The table of an image (over the restored columns). */
   restore(source: ImageSource, p: string): void {
-    const slots = source.owned(`${p}.slots`, 'i32');
+    const { array: slots, lent } = source.lent(`${p}.slots`, 'i32');
     if (slots.length < 1024 || (slots.length & (slots.length - 1)) !== 0)
       throw new RangeError(`id table ${p}: ${slots.length} slots is not a power of two`);
     this.slots = slots;
+    this.lent = lent;
     this.count = source.value<number>(`${p}.count`);
   }
 
@@ -60,6 +63,11 @@ export class IdTable {
   /** Adds a new ordinal, its hash and id already set in the columns. */
   add(ord: number): void {
     if ((this.count + 1) * 3 > this.slots.length * 2) this.rebuild();
+    else if (this.lent) {
+      // shared with the other threads of a node until this one changes it (ImageSource.lent)
+      this.slots = this.slots.slice();
+      this.lent = false;
+    }
     this.insert(this.slots, ord);
     this.count++;
   }
@@ -84,6 +92,7 @@ export class IdTable {
     const slots = new Int32Array(size);
     for (const s of this.slots) if (s !== 0 && live[s - 1] === 1) this.insert(slots, s - 1);
     this.slots = slots;
+    this.lent = false;
     this.count = n;
   }
 }

@@ -132,7 +132,7 @@ export class ImageSink {
  * An image read back: the values and each section's bytes (aligned for typed views).
  * `shared`: the bytes lie in shared memory (a SharedArrayBuffer every search thread of the
  * process views; docs/search-engine.md "One copy per process"), so nothing may write them:
- * sections the index changes in place are taken with `owned` (a private copy then), the
+ * sections the index changes in place are taken with `lent` (copied at the first write), the
  * others are viewed in place and copied by the index itself when it grows them.
  */
 export class ImageSource {
@@ -189,13 +189,14 @@ export class ImageSource {
   }
 
   /**
-   * A section the index writes in place (live bits, counters, ranks, the id table, the
-   * pools' per-list tails: what ImageSink.copy took): in place from a private source, a
-   * private copy from a shared one.
+   * A section the index writes in place (live bits, counters, ranks, the id table, the pools'
+   * per-list tails: what ImageSink.copy took), lent: the view, with `lent` true when it is
+   * shared, and then the index copies it at its first write to it (Growable.restore,
+   * IdTable.restore), never before. A thread that has not changed a column since the
+   * generation holds no copy of it (docs/search-engine.md "One copy per node").
    */
-  owned<T extends SectionType>(name: string, type: T): InstanceType<(typeof CTORS)[T]> {
-    const view = this.typed(name, type);
-    return (this.shared ? view.slice() : view) as InstanceType<(typeof CTORS)[T]>;
+  lent<T extends SectionType>(name: string, type: T): { array: InstanceType<(typeof CTORS)[T]>; lent: boolean } {
+    return { array: this.typed(name, type), lent: this.shared };
   }
 
   /**

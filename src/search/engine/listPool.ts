@@ -105,10 +105,15 @@ export class ListPool {
     this.top = source.value<number>(`${p}.top`);
     this.lists = source.value<number>(`${p}.lists`);
     this.head.restore(source.typed(`${p}.head`, 'u32'));
-    this.tail.restore(source.owned(`${p}.tail`, 'f64'));
-    this.end.restore(source.owned(`${p}.end`, 'f64'));
-    this.level.restore(source.owned(`${p}.level`, 'u8'));
-    this.last.restore(source.owned(`${p}.last`, 'u32'));
+    for (const [column, name, type] of [
+      [this.tail, 'tail', 'f64'],
+      [this.end, 'end', 'f64'],
+      [this.level, 'level', 'u8'],
+      [this.last, 'last', 'u32'],
+    ] as const) {
+      const { array, lent } = source.lent(`${p}.${name}`, type);
+      (column as Growable<typeof array>).restore(array, lent);
+    }
   }
 
   /** A new, empty list; its id. */
@@ -151,18 +156,19 @@ export class ListPool {
   }
 
   private writeByte(list: number, b: number): void {
-    let at = this.tail.array[list]!;
+    const tail = this.tail.own();
+    let at = tail[list]!;
     if (at === this.end.array[list]) {
       const level = Math.min(this.level.array[list]! + 1, MAX_LEVEL);
       const next = this.alloc(level);
       this.writeLink(at, next / SLOT);
-      this.level.array[list] = level;
-      this.end.array[list] = next + sizeOf(level) - 4;
+      this.level.own()[list] = level;
+      this.end.own()[list] = next + sizeOf(level) - 4;
       at = next;
     }
     const c = chunkOf(at);
     this.writable(c)[at - c * CHUNK] = b;
-    this.tail.array[list] = at + 1;
+    tail[list] = at + 1;
   }
 
   /** Writes the slot of a block's next block into its last 4 bytes, at byte address `at`. */
@@ -179,7 +185,7 @@ export class ListPool {
   /** Appends an unsigned integer (< 2^32). */
   push(list: number, value: number): void {
     let v = value >>> 0;
-    const tail = this.tail.array;
+    const tail = this.tail.own();
     const at = tail[list]!;
     if (this.end.array[list]! - at >= 5) {
       // fast path: the whole varint fits in the current block
@@ -205,7 +211,7 @@ export class ListPool {
   /** Appends `value - previous pushDelta value` (values must not decrease). */
   pushDelta(list: number, value: number): void {
     this.push(list, value - this.last.array[list]!);
-    this.last.array[list] = value;
+    this.last.own()[list] = value;
   }
 
   /** A reader positioned at the start of the list; reuse it with `reset` to avoid garbage. */

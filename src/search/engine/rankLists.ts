@@ -86,7 +86,7 @@ export class RankLists {
     const ix = this.index;
     const ranks = this.ranks;
     const n = ix.ordinals;
-    const rank = ranks.rank.ensure(n);
+    const rank = ranks.rank.readable(n);
     const size = ranks.size;
     const start = new Uint32Array(size + 1);
     for (let d = 0; d < n; d++) {

@@ -50,7 +50,8 @@ export class RankedStrings {
   /** The ranks of an image (into empty ones over the restored column). */
   restore(source: ImageSource, p: string): void {
     this.sorted = source.typed(`${p}.sorted`, 'u32');
-    this.rank.restore(source.owned(`${p}.rank`, 'f64'));
+    const rank = source.lent(`${p}.rank`, 'f64');
+    this.rank.restore(rank.array, rank.lent);
     this.pending = new U32List();
     this.pending.restore(source.typed(`${p}.pending`, 'u32'));
     this.generation = source.value<number>(`${p}.generation`);

@@ -38,8 +38,10 @@ export class Spellings {
   /** The spellings of an image (into empty ones). */
   restore(source: ImageSource, p: string): void {
     this.strings.restore(source, `${p}.strings`);
-    this.first.restore(source.owned(`${p}.first`, 'i32'));
-    this.firstDocs.restore(source.owned(`${p}.firstDocs`, 'u32'));
+    const first = source.lent(`${p}.first`, 'i32');
+    this.first.restore(first.array, first.lent);
+    const firstDocs = source.lent(`${p}.firstDocs`, 'u32');
+    this.firstDocs.restore(firstDocs.array, firstDocs.lent);
     this.more.clear();
     for (const [id, m] of source.value<Array<[number, Array<[number, number]>]>>(`${p}.more`)) this.more.set(id, new Map(m));
   }
@@ -56,7 +58,7 @@ export class Spellings {
     counted[id] = ord + 1;
     const first = this.first.ensure(id);
     const f = first[id]!;
-    if (f === sid + 1) this.firstDocs.array[id]!++;
+    if (f === sid + 1) this.firstDocs.own()[id]!++;
     else if (f === 0) {
       first[id] = sid + 1;
       this.firstDocs.set(id, 1);
