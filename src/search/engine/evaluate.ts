@@ -97,7 +97,7 @@ export class Evaluator {
   ) {
     this.allText = ix.schema.text.length === 32 ? 0xffffffff : (1 << ix.schema.text.length) - 1;
     this.postings = new Postings(ix, deadline, span);
-    this.phrases = new PhraseEvaluator(ix, deadline);
+    this.phrases = new PhraseEvaluator(ix, deadline, span);
   }
 
   private liveMemo: Uint32Array | undefined;
@@ -109,7 +109,7 @@ export class Evaluator {
     return (this.liveMemo = this.clip({ docs: all, scores: null }).docs);
   }
 
-  /** `h` restricted to the span: for what is evaluated whole (phrases). */
+  /** `h` restricted to the span: for what is evaluated whole. */
   private clip(h: Hits): Hits {
     if (this.span === undefined) return h;
     const r = this.span;
@@ -563,7 +563,8 @@ export class Evaluator {
    * its word's forms in the index); a phrase left with one word is that word's analysed leaves.
    */
   private phraseLeaf(text: string, toks: readonly string[], mask: number, slop = 0): Hits {
-    // phrases are evaluated whole (their positions are read per list), then cut to the span
+    // a phrase's candidates are those in the span (phrase.ts candidates); one word's analysed
+    // leaves (analysedWord) may bring others: cut to the span
     const h = this.clip(this.analysedPhrase(text, toks, mask, slop));
     // phrases read no postings within the domain (bounded())
     this.restricted = false;

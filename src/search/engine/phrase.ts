@@ -19,6 +19,7 @@ import { EMPTY_DOCS, Scratch, unionDocs } from './hits.js';
 import { idf, TF_CAP } from './postings.js';
 import type { DecodedPositions } from './positionsCache.js';
 import type { SearchIndex } from './SearchIndex.js';
+import type { OrdinalRange } from './shards.js';
 
 /** A term (or, with `forms`, an analysed form) by its id. */
 export interface Source {
@@ -35,9 +36,15 @@ export interface PhraseSpec {
 const EMPTY: { docs: Uint32Array; scores: Float64Array } = { docs: EMPTY_DOCS, scores: new Float64Array(0) };
 
 export class PhraseEvaluator {
+  /**
+   * `span`: only the documents in this range of ordinals are candidates (a shard of a
+   * scattered search, docs/search-engine.md "Shards"); the words' document frequencies stay
+   * those of the whole index, so the scores are those of the whole evaluation.
+   */
   constructor(
     private readonly ix: SearchIndex,
     private readonly deadline: Deadline,
+    private readonly span?: OrdinalRange,
   ) {}
 
   /** A source's decoded positions (positionsCache.ts). */
@@ -150,18 +157,21 @@ export class PhraseEvaluator {
   /**
    * The live documents holding every word (one of its sources), ascending: the word with
    * the fewest postings leads (its sources merged when several), each of its documents
-   * looked up in the other words' lists by galloping from the last place found.
+   * looked up in the other words' lists by galloping from the last place found. Within the
+   * span only: a shard's part of a phrase costs its share of the lead word's documents.
    */
   private candidates(ws: readonly DecodedPositions[][]): Uint32Array {
     const order = ws.map((_, i) => i).sort((a, b) => total(ws[a]!) - total(ws[b]!));
     const leadWord = ws[order[0]!]!;
     const lead = leadWord.length === 1 ? leadWord[0]!.docs.subarray(0, leadWord[0]!.n) : mergeDocs(leadWord);
+    const from = this.span === undefined ? 0 : lowerBound(lead, 0, lead.length, this.span.from);
+    const to = this.span === undefined ? lead.length : lowerBound(lead, from, lead.length, this.span.to);
     const others: DecodedPositions[][] = order.slice(1).map((i) => ws[i]!);
     const at: Int32Array[] = others.map((w) => new Int32Array(w.length));
     const live = this.ix.live.array;
-    const out = this.ix.scratchPool.u32(lead.length);
+    const out = this.ix.scratchPool.u32(to - from);
     let k = 0;
-    for (let c = 0; c < lead.length; c++) {
+    for (let c = from; c < to; c++) {
       const d = lead[c]!;
       if (live[d] !== 1) continue;
       let all = true;
@@ -182,7 +192,7 @@ export class PhraseEvaluator {
       }
       if (all) out[k++] = d;
     }
-    this.deadline.tick(lead.length);
+    this.deadline.tick(to - from);
     return out.subarray(0, k);
   }
 
