@@ -53,7 +53,7 @@ function bytesOf(a: Typed, length: number): Uint8Array {
 /**
  * The most bytes of pool chunks in one section (1 GiB): a reader views a section as one typed
  * array, and a typed array spans at most 2^32 elements (Node 20), which the item postings pass
- * at about 26 M items (docs/benchmarks.md "Scale"). A pool of more is written as several
+ * at about 30 M items (docs/benchmarks.md "Scale"). A pool of more is written as several
  * sections, `<name>`, `<name>#1`, `<name>#2`, … of whole chunks.
  */
 export const SECTION_BYTES = 2 ** 30;

@@ -15,7 +15,7 @@
  * bytes (its sizes are), so a link and a list's head name a block by its 16-byte slot in 32
  * bits, which reaches 64 GiB; the tails and block ends are byte addresses in Float64Arrays
  * (exact to 2^53). A pool of byte addresses in 32 bits stopped at 4 GiB, the item postings
- * of about 26 M items. A reader keeps its place relative to its chunk (a block never crosses
+ * of about 30 M items. A reader keeps its place relative to its chunk (a block never crosses
  * one), so its loop works on small integers whatever the address.
  */
 import { Growable } from './growable.js';
