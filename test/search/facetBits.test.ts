@@ -12,6 +12,7 @@ import type { QueryNode } from '../../src/query/ast.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
 import type { Schema } from '../../src/search/engine/schema.js';
 import type { SearchDocument, SearchRequest, SearchSort } from '../../src/search/engine/types.js';
+import { rng } from '../helpers/random.js';
 
 const FAR = () => Date.now() + 60_000;
 
@@ -27,18 +28,6 @@ const schema: Schema = {
   sortKeys: [{ name: 'title', type: 'string', queryable: true }],
   relevanceTiebreak: [{ key: 'title', descending: false }],
 };
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** w0 in most documents, w1 in about half, … w9 in few; kinds a (60 %), b (39 %), c (1 %); tags multi-valued. */
 function doc(r: () => number, id: string): SearchDocument {

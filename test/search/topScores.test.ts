@@ -17,6 +17,7 @@ import { topQuery, windowsOf } from '../../src/search/engine/topScores.js';
 import { mergeParts } from '../../src/search/engine/shards.js';
 import type { SearchDocument, SearchRequest, SearchResult } from '../../src/search/engine/types.js';
 import { itemSchema } from '../../src/search/schemas/itemSchema.js';
+import { rng } from '../helpers/random.js';
 
 const FAR = () => Date.now() + 60_000;
 
@@ -24,18 +25,6 @@ const FAR = () => Date.now() + 60_000;
 function scattered(ix: SearchIndex, req: SearchRequest, n: number): SearchResult {
   const parts = Array.from({ length: n }, (_, i) => structuredClone(ix.searchPart(req, FAR(), i, n)));
   return mergeParts(req, parts, fingerprintOf(req));
-}
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = [

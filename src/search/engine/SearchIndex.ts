@@ -31,6 +31,7 @@ import { Growable } from './growable.js';
 import { ListPool } from './listPool.js';
 import { FacetBits } from './facetBits.js';
 import { FilterCounts } from './filterCounts.js';
+import { KeptWords } from './keptWords.js';
 import { PostingsCache } from './postingsCache.js';
 import { PositionsCache } from './positionsCache.js';
 import { liveDf, Postings, TF_CAP } from './postings.js';
@@ -62,8 +63,8 @@ export interface SearchIndexOptions {
   now?: () => number;
   /**
    * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
-   * 64 MiB: a worker holds two indexes within the server's 1.5 GB budget) of
-   * lists with at least `minPostings` postings (default 2048).
+   * 64 MiB, or 8 bytes per ordinal when that is more, so that the list of a word in every
+   * document fits) of lists with at least `minPostings` postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
   /**
@@ -89,6 +90,14 @@ export interface SearchIndexOptions {
    * at most `bytes` (default 4 MiB) of counts of at most `entries` filters (default 32).
    */
   filterCounts?: { bytes?: number; entries?: number };
+  /**
+   * What a relevance search for one common word finds, alone or under one facet filter,
+   * kept up to date by every change (keptWords.ts): at most `bytes` of the words' lists and
+   * counts (default 128 MiB, or 16 bytes per ordinal when that is more) of at most
+   * `entries` words and filters (default 16), words in at least `minDocs` documents (default
+   * 32,768).
+   */
+  keptWords?: { bytes?: number; entries?: number; minDocs?: number };
   /**
    * The languages a document of a schema with `analysis` is analysed in when its language
    * facet names none that analysis.ts knows (config `search.languages`); default German
@@ -155,6 +164,8 @@ export class SearchIndex {
   readonly facetBits: FacetBits;
   /** Totals and facet counts of `*:*` under one facet filter, kept up to date (filterCounts.ts). */
   readonly filterCounts: FilterCounts;
+  /** Totals, facet counts and exact-title hits of common words, kept up to date (keptWords.ts). */
+  readonly keptWords: KeptWords;
   readonly limits: ExpansionLimits | undefined;
   /** SearchIndexOptions.shards. */
   readonly shards: number;
@@ -246,7 +257,18 @@ export class SearchIndex {
     this.limits = options.limits;
     this.shards = options.shards ?? 1;
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
-    this.postingsCache = new PostingsCache(options.postingsCache?.bytes ?? 64 * 2 ** 20, options.postingsCache?.minPostings ?? 2048);
+    const cacheBytes = options.postingsCache?.bytes;
+    this.postingsCache = new PostingsCache(
+      cacheBytes === undefined ? () => Math.max(64 * 2 ** 20, 8 * this.nextOrdinal) : () => cacheBytes,
+      options.postingsCache?.minPostings ?? 2048,
+    );
+    const keptBytes = options.keptWords?.bytes;
+    this.keptWords = new KeptWords(
+      this,
+      keptBytes === undefined ? () => Math.max(128 * 2 ** 20, 16 * this.nextOrdinal) : () => keptBytes,
+      options.keptWords?.entries ?? 16,
+      options.keptWords?.minDocs ?? 32_768,
+    );
     this.positionsCache = new PositionsCache(options.positionsCache?.bytes ?? 96 * 2 ** 20, options.positionsCache?.minDocs ?? 2048);
     this.facetBits = new FacetBits(
       options.facetBits?.bytes ?? 8 * 2 ** 20,
@@ -404,6 +426,7 @@ export class SearchIndex {
     const ord = this.byId.get(id);
     if (ord === undefined) return false;
     this.filterCounts.removed(ord);
+    this.keptWords.removed(ord);
     this.live.own()[ord] = 0;
     this.liveCount--;
     this.version++;

@@ -85,17 +85,20 @@ export class Postings {
   /**
    * Every posting of term `id` (with `forms`: of an analysed form) decoded so far, live or
    * not, each with its weight in the fields of `mask` (0 outside them): the cached list
-   * brought up to date (or, for a short list, decoded now and not kept). Read only.
+   * brought up to date (or, for a short list, decoded now and not kept). Read only. `into`:
+   * that list as decoded before (keptWords.ts holds its lists), brought up to date and
+   * cached again.
    */
-  decoded(id: number, mask: number, best: boolean, forms = false): CachedPostings {
+  decoded(id: number, mask: number, best: boolean, forms = false, into?: CachedPostings): CachedPostings {
     const ix = this.ix;
     const key = `${forms ? 'a' : 't'}${id}:${mask}:${best ? 1 : 0}`;
-    const e = ix.postingsCache.get(key) ?? {
-      docs: new Uint32Array(64),
-      values: ix.weightsFit32 ? new Float32Array(64) : new Float64Array(64),
-      n: 0,
-      reader: (forms ? ix.analysed!.pool : ix.text).reader(id),
-    };
+    const e = into ??
+      ix.postingsCache.get(key) ?? {
+        docs: new Uint32Array(64),
+        values: ix.weightsFit32 ? new Float32Array(64) : new Float64Array(64),
+        n: 0,
+        reader: (forms ? ix.analysed!.pool : ix.text).reader(id),
+      };
     const r = e.reader;
     r.resume();
     const weights = ix.weights;
@@ -121,6 +124,11 @@ export class Postings {
     }
     ix.postingsCache.put(key, e);
     return e;
+  }
+
+  /** Tells liveDf the live documents of `e`'s postings as of this version (keptWords.ts keeps them). */
+  knownDf(e: CachedPostings, df: number): void {
+    dfOf.set(e, { version: this.ix.version, n: e.n, df });
   }
 
   /** Live documents with any of the value ids of facet `f`, ascending. */

@@ -28,7 +28,8 @@ export class PostingsCache {
   private bytes = 0;
 
   constructor(
-    private readonly budget: number,
+    /** Bytes kept (asked at each change: it may grow with the index). */
+    private readonly budget: () => number,
     private readonly minPostings: number,
   ) {}
 
@@ -49,8 +50,9 @@ export class PostingsCache {
     const bytes = entry.docs.byteLength + (entry.values ? entry.values.byteLength : 0);
     this.entries.set(key, { entry, bytes });
     this.bytes += bytes;
+    const budget = this.budget();
     for (const [k, e] of this.entries) {
-      if (this.bytes <= this.budget) break;
+      if (this.bytes <= budget) break;
       this.entries.delete(k);
       this.bytes -= e.bytes;
     }

@@ -6,34 +6,26 @@
 import { Deadline, SearchRequestError } from './errors.js';
 import { Evaluator, type ExpansionLimits, type Hits } from './evaluate.js';
 import { EMPTY_DOCS, isZeros, zeros } from './hits.js';
+import { compareCodePoints, decodeCursor, encodeCursor, hashString, smallestHits, type Component, type CursorValue } from './order.js';
 import {
-  compareCodePoints,
-  decodeCursor,
-  encodeCursor,
-  hashString,
-  numberComponent,
-  smallestHits,
-  stringComponent,
-  type Component,
-  type CursorValue,
-} from './order.js';
-import { hasAny } from './filterCounts.js';
-import {
-  mergePages,
-  shardHits,
-  shardRange,
-  sumCounts,
-  type FacetPart,
-  type OrdinalRange,
-  type SearchPart,
-  type ShardHit,
-} from './shards.js';
+  checkFacet,
+  countFacet,
+  countValues,
+  facetIndex,
+  facetPart,
+  filterSource,
+  hasValue,
+  keptFilter,
+  keptWordOf,
+} from './countFacet.js';
+import { Postings } from './postings.js';
+import { mergePages, shardHits, shardRange, type FacetPart, type OrdinalRange, type SearchPart, type ShardHit } from './shards.js';
 import { exactKey, sortPlan } from './sortPlan.js';
 import { correctQuery } from './spellcheck.js';
 import { checkShape, hitsInShapes, pointColumns } from './geo.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import { MAX_TOP, topCandidates, topQuery } from './topScores.js';
-import type { FacetCounts, FacetRequest, SearchRequest, SearchResult } from './types.js';
+import type { SearchRequest, SearchResult } from './types.js';
 
 export const MAX_ROWS = 100_000;
 /** The hits a page of no rows orders (scores, which a relevance order reads, of none). */
@@ -64,14 +56,19 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   const kept = keptFilter(ix, req);
   let memo: Hits | undefined;
   const allHits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters, req.geo));
+  // one common word, alone or under one filter: its total, facet counts and exact-title
+  // hits are kept (keptWords.ts), and its page found among the windows its bounds visit
+  const word = keptWordOf(ix, req, top, new Postings(ix, clock), () => allHits().docs);
   let total: number;
-  if (kept === undefined) total = allHits().docs.length;
+  if (word !== undefined) total = word.total;
+  else if (kept === undefined) total = allHits().docs.length;
   else {
     const known = ix.filterCounts.total(kept.f, kept.ids);
     total = known ?? allHits().docs.length;
     if (known === undefined) ix.filterCounts.keep(kept.f, kept.ids, total);
   }
-  const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, total, allHits, clock, shards, kept));
+  const source = word ?? (kept === undefined ? undefined : filterSource(ix, kept, total));
+  const facets = (req.facets ?? []).map((fr) => countFacet(ix, fr, total, allHits, clock, shards, source));
   // Tier queries match apart from the query: their leaves are no matched terms (evaluated
   // once for all shards).
   const tierMemo = new Map<SearchRequest['query'], Uint32Array>();
@@ -84,7 +81,7 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   // Every live document (or those of one filter) by a string key: only the candidates for the page are ordered.
   let ordered: Hits | undefined;
   if (top !== undefined) {
-    ordered = topCandidates(ix, req.query, top, allHits().docs, skip + req.rows, clock);
+    ordered = topCandidates(ix, req.query, top, word ?? allHits().docs, skip + req.rows, clock);
     // a word that may be a compound: scored whole, as before
     ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters, req.geo);
   } else if (kept !== undefined) ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint, kept.keep);
@@ -126,6 +123,8 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
         )
   ).slice(skip);
   const matchedTerms: string[] = [];
+  // a kept word is the query's one leaf; whether it matched is whether it has hits
+  if (word !== undefined && memo === undefined && word.total > 0 && req.query.kind === 'term') matchedTerms.push(req.query.text);
   for (const m of ev.matched) {
     if (!matchedTerms.includes(m.text) && ('docs' in m ? overlaps(m.docs, allHits().docs) : hasValue(ix, m.facet, m.ids, allHits().docs)))
       matchedTerms.push(m.text);
@@ -194,10 +193,16 @@ export function runSearchPart(
   let memo: Hits | undefined;
   const hits = (): Hits => (memo ??= filtered(ix, ev, req.query, req.filters, req.geo));
   const fingerprint = fingerprintOf(req);
+  let everything: Hits | undefined;
+  /** The hits in the whole index (what counts of the whole are of). */
+  const wholeHits = (): Hits => (everything ??= filtered(ix, new Evaluator(ix, false, clock, limits), req.query, req.filters, req.geo));
   // `*:*` alone or under one facet filter: counted whole, from what the index keeps
   const whole = req.query.kind === 'all' && (req.geo?.length ?? 0) === 0;
   const kept = whole ? keptFilter(ix, req) : undefined;
-  const counted = whole && (Object.keys(req.filters ?? {}).length === 0 || kept !== undefined);
+  // a common word's whole answer, kept by this thread as by any (keptWords.ts): shard 0
+  // gives its total and counts, every shard its candidates within its range
+  const word = keptWordOf(ix, req, top, new Postings(ix, clock), () => wholeHits().docs);
+  const counted = (whole && (Object.keys(req.filters ?? {}).length === 0 || kept !== undefined)) || word !== undefined;
   let total: number;
   let facets: FacetPart[];
   /** The whole index's total of a counted search, when this thread knows it. */
@@ -212,18 +217,18 @@ export function runSearchPart(
     });
   } else if (shard === 0) {
     // as runSearch counts them, over the whole index
-    let everything: Hits | undefined;
-    const allHits = (): Hits => (everything ??= filtered(ix, new Evaluator(ix, false, clock, limits), req.query, req.filters, req.geo));
-    if (kept === undefined) total = ix.size;
+    if (word !== undefined) total = word.total;
+    else if (kept === undefined) total = ix.size;
     else {
       const known = ix.filterCounts.total(kept.f, kept.ids);
-      total = known ?? allHits().docs.length;
+      total = known ?? wholeHits().docs.length;
       if (known === undefined) ix.filterCounts.keep(kept.f, kept.ids, total);
     }
     wholeTotal = total;
+    const source = word ?? (kept === undefined ? undefined : filterSource(ix, kept, total));
     // the only counts of the merge: cut to the answer here, as one thread cuts them
     facets = (req.facets ?? []).map((fr) => {
-      const f = countFacet(ix, fr, total, allHits, clock, 1, kept);
+      const f = countFacet(ix, fr, total, wholeHits, clock, 1, source);
       const col = ix.facets[facetIndex(ix, fr.field)]!;
       return {
         values: f.values.map((v) => v.value),
@@ -234,7 +239,7 @@ export function runSearchPart(
   } else {
     total = 0;
     facets = (req.facets ?? []).map(() => ({ values: [], counts: [], ids: [] }));
-    wholeTotal = kept === undefined ? ix.size : ix.filterCounts.total(kept.f, kept.ids);
+    wholeTotal = word !== undefined ? word.total : kept === undefined ? ix.size : ix.filterCounts.total(kept.f, kept.ids);
   }
   const tierMemo = new Map<SearchRequest['query'], Uint32Array>();
   const tierDocs = (q: SearchRequest['query']) => {
@@ -244,7 +249,7 @@ export function runSearchPart(
   };
   let ordered: Hits | undefined;
   if (top !== undefined) {
-    ordered = topCandidates(ix, req.query, top, hits().docs, skip + req.rows, clock, range);
+    ordered = topCandidates(ix, req.query, top, word ?? hits().docs, skip + req.rows, clock, range);
     ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits, range), req.query, req.filters, req.geo);
   } else if (counted && wholeTotal !== undefined) {
     // the whole index's candidates, cut to the range: among them are the range's best
@@ -264,7 +269,10 @@ export function runSearchPart(
   }));
   // the leaves that matched a hit of the range, each term with its first such leaf
   const matched: SearchPart['matched'] = [];
-  if (memo !== undefined) {
+  if (word !== undefined && memo === undefined) {
+    // the word is the query's one leaf; its whole total tells whether it matched
+    if (shard === 0 && word.total > 0 && req.query.kind === 'term') matched.push({ text: req.query.text, at: 0 });
+  } else if (memo !== undefined) {
     ev.matched.forEach((m, at) => {
       if (matched.some((x) => x.text === m.text)) return;
       if ('docs' in m ? overlaps(m.docs, memo!.docs) : hasValue(ix, m.facet, m.ids, memo!.docs)) matched.push({ text: m.text, at });
@@ -289,26 +297,6 @@ function inRange(h: Hits, range: OrdinalRange): Hits {
   let to = from;
   while (to < h.docs.length && h.docs[to]! < range.to) to++;
   return { docs: h.docs.subarray(from, to), scores: h.scores ? h.scores.subarray(from, to) : null };
-}
-
-/**
- * A shard's counts of one facet as plain data: the values with a live document and a count
- * in `counts`; with `zeros` (shard 0) also those without when `mincount` is 0.
- */
-function facetPart(ix: SearchIndex, fr: FacetRequest, counts: Uint32Array, zeros: boolean): FacetPart {
-  const col = ix.facets[facetIndex(ix, fr.field)]!;
-  const live = col.live.array;
-  const strings = col.values.strings();
-  const listZeros = zeros && fr.mincount === 0;
-  const out: FacetPart = { values: [], counts: [], ids: [] };
-  for (let v = 0; v < col.values.size; v++) {
-    if (live[v]! > 0 && (counts[v]! > 0 || listZeros)) {
-      out.values.push(strings(v));
-      out.counts.push(counts[v]!);
-      out.ids.push(v);
-    }
-  }
-  return out;
 }
 
 /**
@@ -404,12 +392,6 @@ function checkPaging(req: SearchRequest): void {
     throw new SearchRequestError(`offset must be a whole number ≥ 0; got ${req.offset}. For deep paging use a cursor.`);
 }
 
-function facetIndex(ix: SearchIndex, name: string): number {
-  const f = ix.facetField.get(name);
-  if (f === undefined) throw new SearchRequestError(`Unknown facet '${name}'; the facets are ${ix.schema.facets.join(', ')}.`);
-  return f;
-}
-
 /** Identifies query, filters and sort, so that a cursor is only used with its own search. */
 export function fingerprintOf(req: SearchRequest): string {
   const filters = Object.entries(req.filters ?? {})
@@ -421,125 +403,6 @@ export function fingerprintOf(req: SearchRequest): string {
   return `${hashString(text).toString(36)}.${hashString2(text).toString(36)}`;
 }
 
-/** `*:*` under the values `ids` of one facet `f`; `keep` tells its hits (filterCounts.ts). */
-interface KeptFilter {
-  f: number;
-  ids: number[];
-  keep: (d: number) => boolean;
-}
-
-/** The request's one facet filter when the query is `*:*` and the filter knows a value; else undefined. */
-function keptFilter(ix: SearchIndex, req: SearchRequest): KeptFilter | undefined {
-  // the kept counts are of the filter alone: a geographic shape keeps fewer
-  if (req.query.kind !== 'all' || (req.geo?.length ?? 0) > 0) return undefined;
-  const entries = Object.entries(req.filters ?? {});
-  if (entries.length !== 1) return undefined;
-  const [facet, values] = entries[0]!;
-  const f = facetIndex(ix, facet);
-  const col = ix.facets[f]!;
-  const ids = [...new Set(values.map((v) => col.values.get(v)).filter((v): v is number => v !== undefined))];
-  if (ids.length === 0) return undefined;
-  const mark = new Uint8Array(col.values.size);
-  for (const v of ids) mark[v] = 1;
-  return { f, ids, keep: (d) => hasAny(col, d, mark) };
-}
-
-function checkFacet(ix: SearchIndex, fr: FacetRequest): void {
-  facetIndex(ix, fr.field);
-  if (!Number.isInteger(fr.limit) || fr.limit < -1)
-    throw new SearchRequestError(`facet limit must be a whole number ≥ -1 (-1 = all); got ${fr.limit}.`);
-  if (!Number.isInteger(fr.mincount) || fr.mincount < 0)
-    throw new SearchRequestError(`facet mincount must be a whole number ≥ 0; got ${fr.mincount}.`);
-}
-
-/**
- * The hits' count per value of a facet: the live counts when every live document is a hit,
- * the kept counts of `*:*` under one facet filter (counted once, then kept), else counted
- * (in `shards` parts, summed).
- */
-function facetCounts(
-  ix: SearchIndex,
-  fr: FacetRequest,
-  total: number,
-  hits: () => Hits,
-  clock: Deadline,
-  shards: number,
-  kept: KeptFilter | undefined,
-): Uint32Array {
-  const f = facetIndex(ix, fr.field);
-  const col = ix.facets[f]!;
-  const count = (): Uint32Array => {
-    const docs = hits().docs;
-    clock.tick(docs.length);
-    return shards === 1
-      ? countValues(ix, f, docs)
-      : sumCounts(shardHits({ docs, scores: null }, shards).map((part) => countValues(ix, f, part.docs)));
-  };
-  // every live document is a hit: the live counts are the answer, no pass needed
-  if (total === ix.size) return col.live.array;
-  if (kept === undefined) return count();
-  const known = ix.filterCounts.counts(kept.f, kept.ids, f);
-  if (known !== undefined) return known;
-  const counts = count();
-  ix.filterCounts.keep(kept.f, kept.ids, total, f, counts);
-  return counts;
-}
-
-function countFacet(
-  ix: SearchIndex,
-  fr: FacetRequest,
-  total: number,
-  hits: () => Hits,
-  clock: Deadline,
-  shards: number,
-  kept: KeptFilter | undefined,
-): FacetCounts {
-  checkFacet(ix, fr);
-  const col = ix.facets[facetIndex(ix, fr.field)]!;
-  const nValues = col.values.size;
-  const counts = facetCounts(ix, fr, total, hits, clock, shards, kept);
-  // candidates: values with a live document whose count reaches mincount
-  const live = col.live.array;
-  const candidates: number[] = [];
-  for (let v = 0; v < nValues; v++) if (live[v]! > 0 && counts[v]! >= fr.mincount) candidates.push(v);
-  clock.tick(nValues);
-  const values = col.values;
-  // ordered by the dictionary's positions (no string decoded); strings for the page only
-  const byValue: Component = {
-    ...stringComponent((i) => values.string(candidates[i]!), false),
-    compare: (a, b) => values.compareIds(candidates[a]!, candidates[b]!),
-  };
-  const order: Component[] = fr.sort === 'count' ? [numberComponent((i) => counts[candidates[i]!]!, true), byValue] : [byValue];
-  const k = fr.limit === -1 ? candidates.length : fr.limit;
-  const top = smallestHits(candidates.length, order, k, undefined, () => clock.tick(1024));
-  return { field: fr.field, values: top.map((i) => ({ value: values.string(candidates[i]!), count: counts[candidates[i]!]! })) };
-}
-
-/**
- * Adds one to the count of each hit's value (value id + 1 per ordinal, facetColumn.ts).
- * Functions of their own, one per width of the column, so that each loop is compiled for
- * one kind of array and the loads stay monomorphic (measured at a million documents).
- */
-function countSingle8(single: Uint8Array, docs: Uint32Array, counts: Uint32Array): void {
-  for (let i = 0; i < docs.length; i++) counts[single[docs[i]!]!]!++;
-}
-
-function countSingle16(single: Uint16Array, docs: Uint32Array, counts: Uint32Array): void {
-  for (let i = 0; i < docs.length; i++) counts[single[docs[i]!]!]!++;
-}
-
-function countSingle32(single: Uint32Array, docs: Uint32Array, counts: Uint32Array): void {
-  for (let i = 0; i < docs.length; i++) counts[single[docs[i]!]!]!++;
-}
-
-/** The same for a multi-valued column: ordinal d's values are ids[start[d] .. start[d + 1]). */
-function countMulti(start: Uint32Array, ids: Uint32Array, docs: Uint32Array, counts: Uint32Array): void {
-  for (let i = 0; i < docs.length; i++) {
-    const d = docs[i]!;
-    for (let j = start[d]!, end = start[d + 1]!; j < end; j++) counts[ids[j]!]!++;
-  }
-}
-
 function overlaps(a: Uint32Array, b: Uint32Array): boolean {
   let j = 0;
   for (let i = 0; i < a.length; i++) {
@@ -549,40 +412,4 @@ function overlaps(a: Uint32Array, b: Uint32Array): boolean {
     if (b[j] === x) return true;
   }
   return false;
-}
-
-/** Whether a hit has one of the value ids of facet `f` (a facet clause applied as a filter matched it). */
-function hasValue(ix: SearchIndex, f: number, ids: readonly number[], docs: Uint32Array): boolean {
-  if (ids.length === 0 || docs.length === 0) return false;
-  const col = ix.facets[f]!;
-  const want = new Set(ids);
-  for (let i = 0; i < docs.length; i++) {
-    const d = docs[i]!;
-    if (col.single) {
-      if (want.has((col.single.array[d] ?? 0) - 1)) return true;
-    } else if (col.start) {
-      const vals = col.ids!.array;
-      for (let j = col.start.array[d]!, end = col.start.array[d + 1]!; j < end; j++) if (want.has(vals[j]!)) return true;
-    }
-  }
-  return false;
-}
-
-/** How many of `docs` have each value of facet `f`. */
-function countValues(ix: SearchIndex, f: number, docs: Uint32Array): Uint32Array {
-  const col = ix.facets[f]!;
-  const nValues = col.values.size;
-  if (!col.hasValues) return new Uint32Array(nValues);
-  if (col.single) {
-    // one load per hit (facetColumn.ts); slot 0 counts the hits without a value
-    const all = new Uint32Array(nValues + 1);
-    const single = col.single.array;
-    if (single instanceof Uint8Array) countSingle8(single, docs, all);
-    else if (single instanceof Uint16Array) countSingle16(single, docs, all);
-    else countSingle32(single, docs, all);
-    return all.subarray(1);
-  }
-  const counts = new Uint32Array(nValues);
-  countMulti(col.start!.array, col.ids!.array, docs, counts);
-  return counts;
 }

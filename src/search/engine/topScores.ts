@@ -32,6 +32,7 @@ import { idf, liveDf, lowerBound, Postings } from './postings.js';
 import type { CachedPostings } from './postingsCache.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { OrdinalRange } from './shards.js';
+import type { KeptWord, WordLeaf } from './keptWords.js';
 import { exactKey } from './sortPlan.js';
 
 /** Ordinals per window (as a shift). */
@@ -46,12 +47,7 @@ const BUCKETS = 256;
 export const MAX_TOP = 1000;
 
 /** One term (or analysed form) of a word, in the fields of `mask`; `half` for a form. */
-interface Leaf {
-  id: number;
-  forms: boolean;
-  mask: number;
-  half: boolean;
-}
+type Leaf = WordLeaf;
 
 /** A query of words this module can bound: their leaves, per word in the evaluator's order. */
 export interface TopQuery {
@@ -164,22 +160,26 @@ export function windowsOf(ordinals: number): number {
 }
 
 /**
- * Candidates for the first `k` hits of `docs` (the query's hits, ascending) by relevance,
- * with their exact scores, ascending; undefined when the query must be scored whole (a word
- * no live document holds may be a compound). With `range` (a shard of a scattered search,
- * docs/search-engine.md "Shards"; `docs` are its hits), only the windows of its ordinals are
- * bounded and visited: the candidates for its own first `k`, whose merge with the other
- * shards' has the first `k` of all.
+ * Candidates for the first `k` hits of `hits` (the query's hits, ascending, or a word's kept
+ * answer, keptWords.ts) by relevance, with their exact scores, ascending; undefined when the
+ * query must be scored whole (a word no live document holds may be a compound). With
+ * `range` (a shard of a scattered search, docs/search-engine.md "Shards"; `hits` are its
+ * hits), only the windows of its ordinals are bounded and visited: the candidates for its own
+ * first `k`, whose merge with the other shards' has the first `k` of all. From a kept word,
+ * a visited window's hits are read from the word's lists (a weight above 0, live, kept by
+ * the filter, in the range): the same hits, without a pass over all of them.
  */
 export function topCandidates(
   ix: SearchIndex,
   query: QueryNode<string>,
   top: TopQuery,
-  docs: Uint32Array,
+  hits: Uint32Array | KeptWord,
   k: number,
   clock: Deadline,
   range?: OrdinalRange,
 ): Hits | undefined {
+  const kept = hits instanceof Uint32Array ? undefined : hits;
+  const docs = hits instanceof Uint32Array ? hits : undefined;
   const postings = new Postings(ix, clock);
   const windows = windowsOf(ix.ordinals);
   // the windows [w0, w1) that hold the range's ordinals
@@ -224,7 +224,7 @@ export function topCandidates(
 
   const outDocs: number[] = [];
   const outScores: number[] = [];
-  if (key !== null) {
+  if (key !== null && docs !== undefined) {
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i]!;
       if (ea[d] === a && eb[d] === b) {
@@ -233,7 +233,14 @@ export function topCandidates(
       }
     }
     clock.tick(docs.length);
+  } else if (key !== null && kept !== undefined) {
+    for (const d of kept.tier) {
+      if (range !== undefined && (d < range.from || d >= range.to)) continue;
+      outDocs.push(d);
+      outScores.push(scoreOf(words, d, true));
+    }
   }
+  const inWindow = kept === undefined ? undefined : windowHits(all, kept.keep, ix.live.array, range);
 
   // bounds per window, sorted into buckets from the highest down
   const bound = new Float64Array(windows);
@@ -296,11 +303,12 @@ export function topCandidates(
       const w = order[o]!;
       if (bound[w]! * SLACK < threshold()) continue;
       const from = w << WINDOW_BITS;
-      let h = lowerBound(docs, docs.length, from, 0);
+      const window = inWindow === undefined ? docs! : inWindow(from);
+      let h = lowerBound(window, window.length, from, 0);
       const end = from + (1 << WINDOW_BITS);
       for (const l of all) l.at = lowerBound(l.docs, l.n, from, 0);
-      for (; h < docs.length && docs[h]! < end; h++) {
-        const d = docs[h]!;
+      for (; h < window.length && window[h]! < end; h++) {
+        const d = window[h]!;
         if (tier(d)) continue;
         const s = scoreOf(words, d, false);
         if (s >= threshold()) {
@@ -321,6 +329,37 @@ export function topCandidates(
   }
   const idx = outDocs.map((_, i) => i).sort((x, y) => outDocs[x]! - outDocs[y]!);
   return { docs: Uint32Array.from(idx, (i) => outDocs[i]!), scores: Float64Array.from(idx, (i) => outScores[i]!) };
+}
+
+/**
+ * The hits of a window read from a word's lists (`lists`, each read from its first posting
+ * in the window): the ordinals with a posting of weight above 0 in one of them, live, kept
+ * by the filter and in `range`, ascending (a window has 64 ordinals: a bit each).
+ */
+function windowHits(lists: readonly List[], keep: (d: number) => boolean, live: Uint8Array, range: OrdinalRange | undefined) {
+  const out = new Uint32Array(1 << WINDOW_BITS);
+  const lo = range?.from ?? 0;
+  const hi = range?.to ?? Infinity;
+  return (from: number): Uint32Array => {
+    const end = from + (1 << WINDOW_BITS);
+    let low = 0;
+    let high = 0;
+    for (const l of lists) {
+      for (let p = lowerBound(l.docs, l.n, from, 0); p < l.n && l.docs[p]! < end; p++) {
+        if (!(l.values[p]! > 0)) continue;
+        const bit = l.docs[p]! - from;
+        if (bit < 32) low |= 1 << bit;
+        else high |= 1 << (bit - 32);
+      }
+    }
+    let n = 0;
+    for (let bit = 0; bit < 1 << WINDOW_BITS; bit++) {
+      if (((bit < 32 ? low >>> bit : high >>> (bit - 32)) & 1) === 0) continue;
+      const d = from + bit;
+      if (live[d] === 1 && d >= lo && d < hi && keep(d)) out[n++] = d;
+    }
+    return out.subarray(0, n);
+  };
 }
 
 /**
