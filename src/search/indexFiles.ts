@@ -271,14 +271,45 @@ export function sharedSources(shared: SharedIndexes, replicated = false): Record
   return out as Record<SearchKind, ImageSource>;
 }
 
-/** Bytes read, and checksummed, through one view: 1 GiB. */
-const READ_PIECE = 2 ** 30;
+/** Bytes read, and checksummed, at a time: 64 MiB. */
+const READ_PIECE = 64 * 2 ** 20;
+/** Pieces being read while one is checksummed. */
+const READS_AHEAD = 3;
+
+/** The CRC-32 of each section of a segment, from its bytes given in file order, piece by piece. */
+class SectionSums {
+  private readonly sections: SectionEntry[];
+  private readonly crcs: number[];
+
+  constructor(sections: readonly SectionEntry[]) {
+    this.sections = [...sections].sort((a, b) => a.offset - b.offset);
+    this.crcs = this.sections.map(() => 0);
+  }
+
+  /** The file's bytes from offset `at` on (the pieces in order, none skipped). */
+  add(piece: Uint8Array, at: number): void {
+    const end = at + piece.length;
+    this.sections.forEach((s, i) => {
+      const lo = Math.max(s.offset, at);
+      const hi = Math.min(s.offset + s.bytes, end);
+      if (lo < hi) this.crcs[i] = crc32(piece.subarray(lo - at, hi - at), this.crcs[i]);
+    });
+  }
+
+  /** Throws IndexProblem('damaged') naming the first section whose checksum fails. */
+  check(path: string): void {
+    this.sections.forEach((s, i) => {
+      if (this.crcs[i] !== s.crc32) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} fails its checksum`);
+    });
+  }
+}
 
 /** Reads one kind's segment whole into a SharedArrayBuffer and checks every section's CRC-32. */
 async function readSharedSegment(
   dir: string,
   entry: KindEntry,
   room = false,
+  piece = READ_PIECE,
 ): Promise<{ source: ImageSource; buffer: SharedArrayBuffer; entry: KindEntry }> {
   const path = join(dir, entry.file);
   let size: number;
@@ -291,27 +322,46 @@ async function readSharedSegment(
   const grown = room ? roomFor(entry, size) : [];
   const last = grown[grown.length - 1];
   const buffer = new SharedArrayBuffer(last === undefined ? size : last.offset + last.room!);
-  const fh = await open(path, 'r');
-  try {
-    // Through views of at most READ_PIECE bytes: a typed array spans at most 2^32 elements, and
-    // the item segment passes 4 GiB at about 10 M items (docs/benchmarks.md "Scale").
-    for (let at = 0; at < size;) {
-      const piece = new Uint8Array(buffer, at, Math.min(size - at, READ_PIECE));
-      const { bytesRead } = await fh.read(piece, 0, piece.length, at);
-      if (bytesRead === 0) throw new IndexProblem('damaged', `${path} is damaged: it ends early`);
-      at += bytesRead;
-    }
-  } finally {
-    await fh.close();
-  }
   for (const s of entry.sections) {
     if (!(s.offset >= 0 && s.bytes >= 0 && s.offset + s.bytes <= size))
       throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} lies outside the file`);
-    let crc = 0;
-    for (let at = s.offset, end = s.offset + s.bytes; at < end; at += READ_PIECE)
-      crc = crc32(new Uint8Array(buffer, at, Math.min(end - at, READ_PIECE)), crc);
-    if (crc !== s.crc32) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} fails its checksum`);
   }
+  const sums = new SectionSums(entry.sections);
+  const reads: Array<Promise<[number, number]>> = [];
+  const fh = await open(path, 'r');
+  try {
+    // Pieces read ahead (the thread pool's reads, and the kernel's copy into fresh pages,
+    // run beside this thread) while this thread checksums the pieces read, in order: on two
+    // cores a start reads and checks the files in about half the time of one after the other
+    // (docs/benchmarks.md "Note: reading the index files").
+    let next = 0;
+    const readAhead = () => {
+      const at = next;
+      const length = Math.min(size - at, piece);
+      next += length;
+      const read = (async (): Promise<[number, number]> => {
+        for (let done = 0; done < length;) {
+          const { bytesRead } = await fh.read(new Uint8Array(buffer, at + done, length - done), 0, length - done, at + done);
+          if (bytesRead === 0) throw new IndexProblem('damaged', `${path} is damaged: it ends early`);
+          done += bytesRead;
+        }
+        return [at, length];
+      })();
+      read.catch(() => {}); // awaited below, or settled before the file is closed
+      reads.push(read);
+    };
+    while (next < size && reads.length < READS_AHEAD) readAhead();
+    while (reads.length > 0) {
+      const [at, length] = await reads.shift()!;
+      if (next < size) readAhead();
+      sums.add(new Uint8Array(buffer, at, length), at);
+    }
+  } finally {
+    // a read that failed leaves others under way: none may outlive the file handle
+    await Promise.allSettled(reads);
+    await fh.close();
+  }
+  sums.check(path);
   if (grown.length === 0) return { source: sharedSource(path, entry, buffer), buffer, entry };
   // The columns moved behind the file's bytes, each with its room (NaN for numbers: none).
   const moved = new Map(grown.map((s) => [s.name, s]));
@@ -402,8 +452,10 @@ export async function readSharedIndexes(
   store: string | undefined,
   /** Room to grow for the per-document columns, for the replicas of a pool (roomFor). */
   room = false,
+  /** Bytes read and checksummed at a time (tests make sections straddle pieces). */
+  piece = READ_PIECE,
 ): Promise<ReadIndexes & SharedIndexes & { problems: IndexProblem[] }> {
-  return (await readGeneration(dir, store, true, room)) as ReadIndexes & SharedIndexes & { problems: IndexProblem[] };
+  return (await readGeneration(dir, store, true, room, piece)) as ReadIndexes & SharedIndexes & { problems: IndexProblem[] };
 }
 
 async function readGeneration(
@@ -411,6 +463,7 @@ async function readGeneration(
   store: string | undefined,
   shared: boolean,
   room = false,
+  piece = READ_PIECE,
 ): Promise<ReadIndexes & Partial<SharedIndexes> & { problems: IndexProblem[] }> {
   const manifests = await manifestsIn(dir);
   if (manifests.length === 0) throw new IndexProblem('missing', `no search index in ${dir}`);
@@ -437,7 +490,7 @@ async function readGeneration(
         const entry = manifest.kinds[kind];
         if (entry === undefined) throw new IndexProblem('damaged', `${join(dir, m.file)} is damaged: no ${kind} index`);
         if (shared) {
-          const read = await readSharedSegment(dir, entry, room);
+          const read = await readSharedSegment(dir, entry, room, piece);
           sources[kind] = read.source;
           buffers[kind] = read.buffer;
           // The sections where they lie in the buffer (moved when given room).
@@ -548,26 +601,18 @@ async function copySegment(from: FileHandle, path: string, entry: KindEntry, to:
   const tmp = join(to, `${entry.file}.tmp`);
   const out = await open(tmp, 'w');
   const piece = Buffer.allocUnsafe(4 * 2 ** 20);
-  const sections = [...entry.sections].sort((a, b) => a.offset - b.offset);
-  const crcs = sections.map(() => 0);
+  const sums = new SectionSums(entry.sections);
   let at = 0;
   try {
     for (;;) {
       const { bytesRead } = await from.read(piece, 0, piece.length, at);
       if (bytesRead === 0) break;
-      const end = at + bytesRead;
-      sections.forEach((s, i) => {
-        const lo = Math.max(s.offset, at);
-        const hi = Math.min(s.offset + s.bytes, end);
-        if (lo < hi) crcs[i] = crc32(piece.subarray(lo - at, hi - at), crcs[i]);
-      });
+      sums.add(piece.subarray(0, bytesRead), at);
       await out.write(piece, 0, bytesRead, at);
-      at = end;
+      at += bytesRead;
     }
     if (at !== entry.bytes) throw new IndexProblem('damaged', `${path} is damaged: ${at} bytes, the manifest says ${entry.bytes}`);
-    sections.forEach((s, i) => {
-      if (crcs[i] !== s.crc32) throw new IndexProblem('damaged', `${path} is damaged: section ${s.name} fails its checksum`);
-    });
+    sums.check(path);
     await out.sync();
   } catch (e) {
     await out.close();

@@ -215,6 +215,36 @@ describe('the search indexes on disk', () => {
     assert.deepEqual(answers(back, reqs), before);
   });
 
+  test('a segment read in pieces ahead of its checksums: the same index, and a damaged piece named', async () => {
+    const dir = tempDir();
+    const items = build(itemSchema, itemDoc, 2000);
+    const persons = build(personSchema, personDoc, 300);
+    await writeIndexes(dir, 'store-a', { item: image(items, 'item:log:1'), person: image(persons, 'person:log:1') });
+    const reqs = requests(itemSchema, wordsOf(items));
+    const want = answers(items, reqs);
+    // pieces of an odd size: sections start and end within pieces, and span several
+    for (const piece of [4099, 65_536, 2 ** 30]) {
+      const shared = await readSharedIndexes(dir, 'store-a', false, piece);
+      assert.deepEqual(shared.problems, [], `pieces of ${piece}`);
+      const ix = SearchIndex.fromImage(itemSchema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers }).item);
+      assert.deepEqual(answers(ix, reqs), want, `pieces of ${piece}`);
+    }
+    // one byte changed in the last piece of a section that spans pieces
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest-000001.json'), 'utf8')) as {
+      kinds: { item: { file: string; sections: Array<{ name: string; offset: number; bytes: number }> } };
+    };
+    const section = manifest.kinds.item.sections.find((s) => s.name === 'text.bytes')!;
+    assert.ok(section.bytes > 3 * 4099, 'the section spans pieces');
+    const seg = join(dir, manifest.kinds.item.file);
+    const bytes = readFileSync(seg);
+    bytes[section.offset + section.bytes - 1]! ^= 0x01;
+    writeFileSync(seg, bytes);
+    await assert.rejects(
+      readSharedIndexes(dir, 'store-a', false, 4099),
+      (e) => e instanceof IndexProblem && e.reason === 'damaged' && /item-000001-.*section text\.bytes fails its checksum/.test(e.message),
+    );
+  });
+
   test('another store, another format and damaged files are each told; a damaged newest generation falls back to the one before', async () => {
     const dir = tempDir();
     const items = build(itemSchema, itemDoc, 300);
