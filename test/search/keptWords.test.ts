@@ -4,8 +4,9 @@
  * page found in the windows its bounds visit (topScores.ts): an index that keeps them answers
  * every search as one that keeps none and counts every time, through rounds of additions,
  * replacements, deletes, values new to a facet and a facet turning multi-valued; whole, in 7
- * parts within a thread and scattered over 3 shards (searchPart, merged); with few entries
- * kept, so that words are dropped and counted again.
+ * parts within a thread and scattered over 3 shards (searchPart, merged), with offsets,
+ * count-only searches and a cursor's first two pages; with few entries kept, so that
+ * words are dropped and counted again.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -81,13 +82,15 @@ describe('kept answers of a common word', () => {
     // every word and filter of the test kept, and few kept (dropped and counted again)
     const kept = new SearchIndex(schema, { keptWords: { minDocs: 50, entries: 32 } });
     const few = new SearchIndex(schema, { keptWords: { minDocs: 50, entries: 3 } });
+    // a postings cache that keeps nothing: the kept words' own lists serve their pages
+    const uncached = new SearchIndex(schema, { keptWords: { minDocs: 50, entries: 32 }, postingsCache: { bytes: 1 } });
     const counted = new SearchIndex(schema, { keptWords: { entries: 0 } });
     const docs = new Map<string, SearchDocument>();
     let next = 0;
     let places = 20;
     let multi = false;
     const put = (d: SearchDocument) => {
-      for (const ix of [kept, few, counted]) ix.upsert(d);
+      for (const ix of [kept, few, uncached, counted]) ix.upsert(d);
       docs.set(d.id, d);
     };
     /** Replaces (values change), deletes and adds; values new to `place` as `places` grows. */
@@ -99,6 +102,7 @@ describe('kept answers of a common word', () => {
           const id = ids[Math.floor(r() * ids.length)]!;
           assert.equal(kept.delete(id), docs.has(id));
           few.delete(id);
+          uncached.delete(id);
           counted.delete(id);
           docs.delete(id);
         } else put(doc(r, x < 0.6 ? ids[Math.floor(r() * ids.length)]! : `d${next++}`, places, multi));
@@ -123,6 +127,8 @@ describe('kept answers of a common word', () => {
           assert.deepEqual(kept.search(req, FAR()), want, what);
           assert.deepEqual(kept.search(req, FAR()), want, `again, ${what}`);
           assert.deepEqual(few.search(req, FAR()), want, `few kept, ${what}`);
+          assert.deepEqual(uncached.search(req, FAR()), want, `no postings cached, ${what}`);
+          assert.deepEqual(scattered(uncached, req), want, `no postings cached, 3 shards, ${what}`);
           assert.deepEqual(kept.search(req, FAR(), undefined, 7), counted.search(req, FAR(), undefined, 7), `7 parts, ${what}`);
           assert.deepEqual(scattered(kept, req), scattered(counted, req), `3 shards, ${what}`);
           assert.deepEqual(scattered(kept, req), want, `3 shards as whole, ${what}`);
@@ -130,6 +136,11 @@ describe('kept answers of a common word', () => {
           assert.deepEqual(kept.search(deep, FAR()), counted.search(deep, FAR()), `offset, ${what}`);
           const count = { ...req, rows: 0 };
           assert.deepEqual(kept.search(count, FAR()), counted.search(count, FAR()), `rows 0, ${what}`);
+          // a cursor's first page, then the next one from its mark (not bounded: every hit ordered)
+          const first = kept.search({ ...req, cursor: '*' }, FAR());
+          assert.deepEqual(first, counted.search({ ...req, cursor: '*' }, FAR()), `cursor, ${what}`);
+          const after = { ...req, cursor: first.nextCursor! };
+          assert.deepEqual(kept.search(after, FAR()), counted.search(after, FAR()), `next page, ${what}`);
           // changes between searches: the kept answers of every word are moved by them
           change(25);
         }
@@ -138,6 +149,7 @@ describe('kept answers of a common word', () => {
     }
     assert.equal(kept.keptWords.count, QUERIES.length * FILTERS.length, 'every word and filter was kept');
     assert.ok(few.keptWords.count <= 3, 'no more words than allowed');
+    assert.equal(uncached.keptWords.count, QUERIES.length * FILTERS.length, 'kept without the postings cache');
     assert.equal(counted.keptWords.count, 0, 'none kept with entries: 0');
   });
 

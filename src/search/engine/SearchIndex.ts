@@ -63,8 +63,9 @@ export interface SearchIndexOptions {
   now?: () => number;
   /**
    * Decoded postings kept between searches (postingsCache.ts): at most `bytes` (default
-   * 64 MiB, or 8 bytes per ordinal when that is more, so that the list of a word in every
-   * document fits) of lists with at least `minPostings` postings (default 2048).
+   * 64 MiB, or 12 bytes per ordinal when that is more, so that the list of a word in every
+   * document fits: 8 bytes a posting and room to grow) of lists with at least `minPostings`
+   * postings (default 2048).
    */
   postingsCache?: { bytes?: number; minPostings?: number };
   /**
@@ -259,7 +260,7 @@ export class SearchIndex {
     this.scratchPool = new ScratchPool(options.scratch?.bytes ?? 32 * 2 ** 20, options.scratch?.minLength);
     const cacheBytes = options.postingsCache?.bytes;
     this.postingsCache = new PostingsCache(
-      cacheBytes === undefined ? () => Math.max(64 * 2 ** 20, 8 * this.nextOrdinal) : () => cacheBytes,
+      cacheBytes === undefined ? () => Math.max(64 * 2 ** 20, 12 * this.nextOrdinal) : () => cacheBytes,
       options.postingsCache?.minPostings ?? 2048,
     );
     const keptBytes = options.keptWords?.bytes;

@@ -48,6 +48,11 @@ export interface KeptIndex {
 export interface KeptWord {
   /** Live hits. */
   readonly total: number;
+  /**
+   * The word's decoded lists, one per leaf, up to date (read only): topScores.ts reads these,
+   * not the postings cache's, which may have dropped a list longer than its budget.
+   */
+  readonly lists: readonly CachedPostings[];
   /** Live hits of the exact-title tier, ascending. */
   readonly tier: Uint32Array;
   /** Whether an ordinal passes the filter (always, without one). */
@@ -268,6 +273,7 @@ export class KeptWords {
     const mark = e.mark;
     return {
       total: e.total,
+      lists: e.lists,
       tier: Uint32Array.from(e.tier.filter((d) => live[d] === 1)),
       keep: col === undefined ? () => true : (d) => hasAny(col, d, mark),
       counts: (g) => {

@@ -191,7 +191,7 @@ export function topCandidates(
     const lists: List[] = [];
     for (let i = 0; i < leaves.length; i++) {
       const l = leaves[i]!;
-      const e = postings.decoded(l.id, l.mask, false, l.forms);
+      const e = kept?.lists[i] ?? postings.decoded(l.id, l.mask, false, l.forms);
       const df = liveDf(ix, e);
       // a word no live document holds may be a compound (evaluate.ts word)
       if (i === 0 && !l.half && df === 0 && analysed && (l.mask & ix.analysedMask) !== 0) return undefined;
