@@ -25,6 +25,7 @@ import type { FacetColumn } from './facetColumn.js';
 import { hasAny } from './filterCounts.js';
 import { lowerBound, type Postings } from './postings.js';
 import type { CachedPostings } from './postingsCache.js';
+import { foldMaxima, maximaRoom, windowsOf } from './windowMaxima.js';
 
 /** One list of a word: a term or an analysed form in the fields of `mask` (topScores.ts). */
 export interface WordLeaf {
@@ -57,6 +58,11 @@ export interface KeptWord {
   readonly tier: Uint32Array;
   /** Whether an ordinal passes the filter (always, without one). */
   readonly keep: (d: number) => boolean;
+  /**
+   * Under a filter, each list's window maxima over the postings of the documents the filter
+   * keeps (windowMaxima.ts), room for every window; without one, the lists' own serve.
+   */
+  readonly maxima: readonly Uint8Array[] | undefined;
   /** The kept counts of facet `g` among the hits (read only), or undefined. */
   counts(g: number): Uint32Array | undefined;
   /** Keeps the counts of facet `g` among the hits, as counted now. */
@@ -73,6 +79,11 @@ interface Entry {
   /** The filter's facet, or -1; `mark` by value id: 1 for the filter's values. */
   f: number;
   mark: Uint8Array;
+  /**
+   * Under a filter, each list's window maxima over its postings of live documents the filter
+   * keeps when folded in (a bound still when one is deleted since: it only lowers a maximum).
+   */
+  maxima: Uint8Array[] | undefined;
   /** The exact-title hashes of the word, or null when it has no tier. */
   exact: { a: number; b: number } | null;
   total: number;
@@ -181,6 +192,17 @@ export class KeptWords {
     });
     const mark = f < 0 ? new Uint8Array(0) : new Uint8Array(this.ix.facets[f]!.values.size);
     for (const v of ids) mark[v] = 1;
+    const col = f < 0 ? undefined : this.ix.facets[f]!;
+    const keep = col === undefined ? undefined : (d: number) => live[d] === 1 && hasAny(col, d, mark);
+    const windows = windowsOf(this.ix.ordinals);
+    const maxima =
+      keep === undefined
+        ? undefined
+        : lists.map((l) => {
+            const max = maximaRoom(undefined, windows);
+            foldMaxima(max, l.docs, l.values!, 0, l.n, keep);
+            return max;
+          });
     const docs = hits();
     const tier: number[] = [];
     if (exact !== null) {
@@ -195,12 +217,13 @@ export class KeptWords {
       df,
       f,
       mark,
+      maxima,
       exact,
       total: docs.length,
       counts: new Map(),
       tier,
       upTo: this.ix.ordinals,
-      bytes: listBytes + mark.byteLength + 8 * tier.length,
+      bytes: listBytes + mark.byteLength + 8 * tier.length + maximaBytes(maxima),
     };
   }
 
@@ -208,6 +231,9 @@ export class KeptWords {
   private catchUp(e: Entry, postings: Postings): void {
     if (e.upTo === this.ix.ordinals) return;
     const live = this.ix.live.array;
+    const col = e.f < 0 ? undefined : this.ix.facets[e.f]!;
+    const keep = col === undefined ? undefined : (d: number) => live[d] === 1 && hasAny(col, d, e.mark);
+    const windows = windowsOf(this.ix.ordinals);
     const added: number[] = [];
     e.leaves.forEach((leaf, i) => {
       const l = postings.decoded(leaf.id, leaf.mask, false, leaf.forms, e.lists[i]);
@@ -216,10 +242,13 @@ export class KeptWords {
         e.df[i]! += live[d]!;
         if (l.values![p]! > 0) added.push(d);
       }
+      if (e.maxima !== undefined) {
+        const max = (e.maxima[i] = maximaRoom(e.maxima[i], windows));
+        foldMaxima(max, l.docs, l.values!, e.seen[i]!, l.n, keep);
+      }
       e.seen[i] = l.n;
     });
     added.sort((a, b) => a - b);
-    const col = e.f < 0 ? undefined : this.ix.facets[e.f]!;
     for (let k = 0; k < added.length; k++) {
       const d = added[k]!;
       if ((k > 0 && added[k - 1] === d) || live[d] !== 1 || (col !== undefined && !hasAny(col, d, e.mark))) continue;
@@ -232,7 +261,12 @@ export class KeptWords {
     }
     const listBytes = e.lists.reduce((s, l) => s + l.docs.byteLength + l.values!.byteLength, 0);
     const before = e.bytes;
-    e.bytes = listBytes + e.mark.byteLength + 8 * e.tier.length + [...e.counts.values()].reduce((s, c) => s + c.byteLength, 0);
+    e.bytes =
+      listBytes +
+      e.mark.byteLength +
+      8 * e.tier.length +
+      maximaBytes(e.maxima) +
+      [...e.counts.values()].reduce((s, c) => s + c.byteLength, 0);
     this.bytes += e.bytes - before;
     e.upTo = this.ix.ordinals;
   }
@@ -276,6 +310,7 @@ export class KeptWords {
       lists: e.lists,
       tier: Uint32Array.from(e.tier.filter((d) => live[d] === 1)),
       keep: col === undefined ? () => true : (d) => hasAny(col, d, mark),
+      maxima: e.maxima,
       counts: (g) => {
         const c = e.counts.get(g);
         if (c === undefined) return undefined;
@@ -302,4 +337,8 @@ export class KeptWords {
       this.bytes -= e.bytes;
     }
   }
+}
+
+function maximaBytes(maxima: readonly Uint8Array[] | undefined): number {
+  return maxima?.reduce((s, m) => s + m.byteLength, 0) ?? 0;
 }

@@ -34,9 +34,8 @@ import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { OrdinalRange } from './shards.js';
 import type { KeptWord, WordLeaf } from './keptWords.js';
 import { exactKey } from './sortPlan.js';
+import { foldMaxima, maximaRoom, WINDOW_BITS, windowsOf } from './windowMaxima.js';
 
-/** Ordinals per window (as a shift). */
-const WINDOW_BITS = 6;
 /** Lists of at least this many postings keep their window maxima between searches. */
 const KEEP_MAXIMA = 16_384;
 /** Bounds are widened by this much, so that a sum rounded otherwise never exceeds them. */
@@ -137,26 +136,12 @@ const maximaOf = new WeakMap<CachedPostings, Maxima>();
 function maxima(e: CachedPostings, windows: number): Uint8Array {
   let m = maximaOf.get(e);
   if (m === undefined || m.max.length < windows) {
-    const max = new Uint8Array(Math.max(windows, m === undefined ? 0 : m.max.length) + (windows >>> 3));
-    if (m !== undefined) max.set(m.max);
-    m = { max, n: m?.n ?? 0 };
+    m = { max: maximaRoom(m?.max, windows), n: m?.n ?? 0 };
     if (e.n >= KEEP_MAXIMA) maximaOf.set(e, m);
   }
-  const docs = e.docs;
-  const values = e.values!;
-  const max = m.max;
-  for (let i = m.n; i < e.n; i++) {
-    const k = docs[i]! >>> WINDOW_BITS;
-    const w = Math.min(255, Math.ceil(values[i]!));
-    if (w > max[k]!) max[k] = w;
-  }
+  foldMaxima(m.max, e.docs, e.values!, m.n, e.n);
   m.n = e.n;
-  return max;
-}
-
-/** The windows of `ordinals` documents: none for an empty index (not 2^26 from an unsigned -1). */
-export function windowsOf(ordinals: number): number {
-  return Math.ceil(ordinals / (1 << WINDOW_BITS));
+  return m.max;
 }
 
 /**
@@ -203,7 +188,7 @@ export function topCandidates(
         idf: w,
         half: l.half,
         factor: l.half ? 0.5 * w : w,
-        max: maxima(e, windows),
+        max: kept?.maxima?.[i] ?? maxima(e, windows),
         at: 0,
       });
       clock.tick(1);
