@@ -11,7 +11,7 @@ import type { KeptWord } from './keptWords.js';
 import { hashString, numberComponent, smallestHits, stringComponent, type Component } from './order.js';
 import type { Postings } from './postings.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
-import { exactKey } from './sortPlan.js';
+import { exactKey, tiebreakKey } from './sortPlan.js';
 import type { TopQuery } from './topScores.js';
 import { shardHits, sumCounts, type FacetPart } from './shards.js';
 import type { FacetCounts, FacetRequest, SearchRequest } from './types.js';
@@ -243,5 +243,5 @@ export function keptWordOf(
   }
   const key = exactKey(ix, req.query);
   const exact = key === null ? null : { a: hashString(key), b: hashString2(key) };
-  return ix.keptWords.lookup(top.words[0]!, f, ids, exact, postings, hits);
+  return ix.keptWords.lookup(top.words[0]!, f, ids, exact, postings, hits, tiebreakKey(ix));
 }

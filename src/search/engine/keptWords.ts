@@ -25,7 +25,7 @@ import type { FacetColumn } from './facetColumn.js';
 import { hasAny } from './filterCounts.js';
 import { lowerBound, type Postings } from './postings.js';
 import type { CachedPostings } from './postingsCache.js';
-import { foldMaxima, maximaRoom, windowsOf } from './windowMaxima.js';
+import { foldMaxima, maximaRoom, windowsOf, WindowTies } from './windowMaxima.js';
 
 /** One list of a word: a term or an analysed form in the fields of `mask` (topScores.ts). */
 export interface WordLeaf {
@@ -63,6 +63,11 @@ export interface KeptWord {
    * keeps (windowMaxima.ts), room for every window; without one, the lists' own serve.
    */
   readonly maxima: readonly Uint8Array[] | undefined;
+  /**
+   * For a word of one list, where its ties are decided per window among the hits
+   * (windowMaxima.ts WindowTies), room for every window; undefined without a tiebreak.
+   */
+  readonly ties: WindowTies | undefined;
   /** The kept counts of facet `g` among the hits (read only), or undefined. */
   counts(g: number): Uint32Array | undefined;
   /** Keeps the counts of facet `g` among the hits, as counted now. */
@@ -84,6 +89,8 @@ interface Entry {
    * keeps when folded in (a bound still when one is deleted since: it only lowers a maximum).
    */
   maxima: Uint8Array[] | undefined;
+  /** See KeptWord.ties. */
+  ties: WindowTies | undefined;
   /** The exact-title hashes of the word, or null when it has no tier. */
   exact: { a: number; b: number } | null;
   total: number;
@@ -122,25 +129,26 @@ export class KeptWords {
     exact: { a: number; b: number } | null,
     postings: Postings,
     hits: () => Uint32Array,
+    tiebreak?: (d: number) => number,
   ): KeptWord | undefined {
     const first = leaves[0];
     if (this.maxEntries === 0 || first === undefined || first.forms || (this.ix.termDocs.array[first.id] ?? 0) < this.minDocs)
       return undefined;
-    const key = `${f}:${[...ids].sort((a, b) => a - b).join(',')}|${exact === null ? '' : `${exact.a}.${exact.b}`}|${leaves
+    const name = `${f}:${[...ids].sort((a, b) => a - b).join(',')}|${exact === null ? '' : `${exact.a}.${exact.b}`}|${leaves
       .map((l) => `${l.forms ? 'a' : 't'}${l.id}.${l.mask}`)
       .join(',')}`;
-    let e = this.entries.get(key);
+    let e = this.entries.get(name);
     if (e !== undefined) {
-      this.entries.delete(key); // most recently used last
-      this.entries.set(key, e);
-      this.catchUp(e, postings);
-      this.evict(key);
+      this.entries.delete(name); // most recently used last
+      this.entries.set(name, e);
+      this.catchUp(e, postings, tiebreak);
+      this.evict(name);
     } else {
-      e = this.make(leaves, f, ids, exact, postings, hits);
+      e = this.make(leaves, f, ids, exact, postings, hits, tiebreak);
       if (e === undefined) return undefined;
-      this.entries.set(key, e);
+      this.entries.set(name, e);
       this.bytes += e.bytes;
-      this.evict(key);
+      this.evict(name);
     }
     e.lists.forEach((l, i) => postings.knownDf(l, e.df[i]!));
     // a word no live document holds may be a compound (evaluate.ts word): not the leaves' hits
@@ -180,6 +188,7 @@ export class KeptWords {
     exact: Entry['exact'],
     postings: Postings,
     hits: () => Uint32Array,
+    tiebreak: ((d: number) => number) | undefined,
   ): Entry | undefined {
     const lists = leaves.map((l) => postings.decoded(l.id, l.mask, false, l.forms));
     const listBytes = lists.reduce((s, l) => s + l.docs.byteLength + l.values!.byteLength, 0);
@@ -195,6 +204,12 @@ export class KeptWords {
     const col = f < 0 ? undefined : this.ix.facets[f]!;
     const keep = col === undefined ? undefined : (d: number) => live[d] === 1 && hasAny(col, d, mark);
     const windows = windowsOf(this.ix.ordinals);
+    let ties: WindowTies | undefined;
+    if (tiebreak !== undefined && lists.length === 1) {
+      ties = new WindowTies();
+      ties.room(windows);
+      ties.fold(lists[0]!.docs, lists[0]!.values!, 0, lists[0]!.n, tiebreak, keep ?? ((d) => live[d] === 1));
+    }
     const maxima =
       keep === undefined
         ? undefined
@@ -218,17 +233,18 @@ export class KeptWords {
       f,
       mark,
       maxima,
+      ties,
       exact,
       total: docs.length,
       counts: new Map(),
       tier,
       upTo: this.ix.ordinals,
-      bytes: listBytes + mark.byteLength + 8 * tier.length + maximaBytes(maxima),
+      bytes: listBytes + mark.byteLength + 8 * tier.length + maximaBytes(maxima) + (ties?.bytes ?? 0),
     };
   }
 
   /** Counts what was appended to the entry's lists since it was last used. */
-  private catchUp(e: Entry, postings: Postings): void {
+  private catchUp(e: Entry, postings: Postings, tiebreak: ((d: number) => number) | undefined): void {
     if (e.upTo === this.ix.ordinals) return;
     const live = this.ix.live.array;
     const col = e.f < 0 ? undefined : this.ix.facets[e.f]!;
@@ -245,6 +261,10 @@ export class KeptWords {
       if (e.maxima !== undefined) {
         const max = (e.maxima[i] = maximaRoom(e.maxima[i], windows));
         foldMaxima(max, l.docs, l.values!, e.seen[i]!, l.n, keep);
+      }
+      if (e.ties !== undefined && tiebreak !== undefined) {
+        e.ties.room(windows);
+        e.ties.fold(l.docs, l.values!, e.seen[i]!, l.n, tiebreak, keep ?? ((d) => live[d] === 1));
       }
       e.seen[i] = l.n;
     });
@@ -266,6 +286,7 @@ export class KeptWords {
       e.mark.byteLength +
       8 * e.tier.length +
       maximaBytes(e.maxima) +
+      (e.ties?.bytes ?? 0) +
       [...e.counts.values()].reduce((s, c) => s + c.byteLength, 0);
     this.bytes += e.bytes - before;
     e.upTo = this.ix.ordinals;
@@ -311,6 +332,7 @@ export class KeptWords {
       tier: Uint32Array.from(e.tier.filter((d) => live[d] === 1)),
       keep: col === undefined ? () => true : (d) => hasAny(col, d, mark),
       maxima: e.maxima,
+      ties: e.ties,
       counts: (g) => {
         const c = e.counts.get(g);
         if (c === undefined) return undefined;

@@ -373,6 +373,25 @@ function relevancePlan(
 }
 
 /**
+ * The first component of the schema's relevance tiebreak as a number per ordinal, smaller
+ * first (a rank or a number, negated when descending; missing last, as Infinity): hits of
+ * equal score whose keys differ are ordered by them (ranks.ts: a greater rank is a greater
+ * string). Undefined for a schema without a tiebreak. Read it within one search: a refresh
+ * renumbers ranks (keeping their order).
+ */
+export function tiebreakKey(ix: SearchIndex): ((d: number) => number) | undefined {
+  const t = ix.schema.relevanceTiebreak[0];
+  if (t === undefined) return undefined;
+  const k = ix.sortKey.get(t.key)!;
+  const column = ix.sortNumbers[k]?.array ?? ix.sortRanks[k]!.rank.array;
+  const sign = t.descending ? -1 : 1;
+  return (d) => {
+    const x = column[d];
+    return x !== undefined && x === x ? sign * x : Infinity;
+  };
+}
+
+/**
  * The words an exact first-field match must have: those of the positive terms and phrases
  * on no field or on the first text field, order-insensitive (nameKey); null = none.
  */

@@ -33,7 +33,7 @@ import type { CachedPostings } from './postingsCache.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import type { OrdinalRange } from './shards.js';
 import type { KeptWord, WordLeaf } from './keptWords.js';
-import { exactKey } from './sortPlan.js';
+import { exactKey, tiebreakKey } from './sortPlan.js';
 import { foldMaxima, maximaRoom, WINDOW_BITS, windowsOf } from './windowMaxima.js';
 
 /** Lists of at least this many postings keep their window maxima between searches. */
@@ -248,37 +248,58 @@ export function topCandidates(
   const order = new Uint32Array(start[BUCKETS + 1]!);
   for (let w = w0; w < w1; w++) if (bound[w]! > 0) order[fill[BUCKETS - bucketOf(bound[w]!)]!++] = w;
 
-  // the best k scores so far (a min-heap) and the hits that reached the threshold then
-  const heap = new Float64Array(k);
+  // Ties on score are ordered by the tiebreak's key (sortPlan.ts tiebreakKey) where a kept
+  // word of one list knows, per window, its top weight, the weight below, and the smallest
+  // key at the top (windowMaxima.ts WindowTies): the threshold is then the k-th best
+  // (score, key), and a window is skipped when its top scores no more than the threshold,
+  // the weight below scores less, and its smallest key at the top comes after the
+  // threshold's. A hit's score is its one product (scoreOf), no larger for a smaller weight;
+  // without ties, every key is 0 and every tie is kept.
+  const ties = kept?.ties;
+  const keyOf = (ties === undefined ? undefined : tiebreakKey(ix)) ?? (() => 0);
+  const one = all[0]!;
+  const scoreOfWeight = (v: number) => (one.half ? 0.5 * (one.idf * v) : one.idf * v);
+  // the best k (score, key) so far (a heap, the worst on top), and the hits that reached it then
+  const heapScores = new Float64Array(k);
+  const heapKeys = new Float64Array(k);
   let size = 0;
-  const threshold = () => (size < k ? -Infinity : heap[0]!);
-  const push = (s: number) => {
+  /** Whether (a, x) is worse than (b, y): a lower score, or the same and a later key. */
+  const worse = (a: number, x: number, b: number, y: number) => a < b || (a === b && x > y);
+  /** Whether (s, key) reaches the threshold: as good as the k-th best, or fewer than k seen. */
+  const reaches = (s: number, key: number) => size < k || !worse(s, key, heapScores[0]!, heapKeys[0]!);
+  const threshold = () => (size < k ? -Infinity : heapScores[0]!);
+  const push = (s: number, key: number) => {
     if (size < k) {
       let i = size++;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (heap[p]! <= s) break;
-        heap[i] = heap[p]!;
+        if (!worse(s, key, heapScores[p]!, heapKeys[p]!)) break;
+        heapScores[i] = heapScores[p]!;
+        heapKeys[i] = heapKeys[p]!;
         i = p;
       }
-      heap[i] = s;
+      heapScores[i] = s;
+      heapKeys[i] = key;
       return;
     }
-    if (s <= heap[0]!) return;
+    if (!worse(heapScores[0]!, heapKeys[0]!, s, key)) return;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= size) break;
       const r = l + 1;
-      const c = r < size && heap[r]! < heap[l]! ? r : l;
-      if (heap[c]! >= s) break;
-      heap[i] = heap[c]!;
+      const c = r < size && worse(heapScores[r]!, heapKeys[r]!, heapScores[l]!, heapKeys[l]!) ? r : l;
+      if (!worse(heapScores[c]!, heapKeys[c]!, s, key)) break;
+      heapScores[i] = heapScores[c]!;
+      heapKeys[i] = heapKeys[c]!;
       i = c;
     }
-    heap[i] = s;
+    heapScores[i] = s;
+    heapKeys[i] = key;
   };
   const seenDocs: number[] = [];
   const seenScores: number[] = [];
+  const seenKeys: number[] = [];
   for (let g = 0; g <= BUCKETS; g++) {
     // every window of bucket `g` on has a bound below the top of its range
     const bucket = BUCKETS - g;
@@ -287,6 +308,16 @@ export function topCandidates(
     for (let o = start[g]!; o < start[g + 1]!; o++) {
       const w = order[o]!;
       if (bound[w]! * SLACK < threshold()) continue;
+      // no hit folded in (a hit is folded in when added), or none that can come before the k-th
+      if (
+        ties !== undefined &&
+        (ties.first[w]! < 0 ||
+          (size === k &&
+            scoreOfWeight(ties.top[w]!) <= heapScores[0]! &&
+            scoreOfWeight(ties.below[w]!) < heapScores[0]! &&
+            keyOf(ties.first[w]!) > heapKeys[0]!))
+      )
+        continue;
       const from = w << WINDOW_BITS;
       const window = inWindow === undefined ? docs! : inWindow(from);
       let h = lowerBound(window, window.length, from, 0);
@@ -296,18 +327,19 @@ export function topCandidates(
         const d = window[h]!;
         if (tier(d)) continue;
         const s = scoreOf(words, d, false);
-        if (s >= threshold()) {
-          push(s);
+        const key = keyOf(d);
+        if (reaches(s, key)) {
+          push(s, key);
           seenDocs.push(d);
           seenScores.push(s);
+          seenKeys.push(key);
         }
       }
       clock.tick(64);
     }
   }
-  const t = threshold();
   for (let i = 0; i < seenDocs.length; i++) {
-    if (seenScores[i]! >= t) {
+    if (reaches(seenScores[i]!, seenKeys[i]!)) {
       outDocs.push(seenDocs[i]!);
       outScores.push(seenScores[i]!);
     }

@@ -42,3 +42,66 @@ export function foldMaxima(
     if (w > max[k]!) max[k] = w;
   }
 }
+
+/**
+ * Per window, where ties on the top weight of one list are decided (topScores.ts): the
+ * largest weight of the postings folded in (`top`), the largest below it (`below`), and of
+ * those at the top the ordinal whose tiebreak key is the smallest (`first`, -1: none). A hit
+ * below the top scores at most what `below` does; one at the top has a key at least
+ * `first`'s. Kept as ordinals, not keys, so that it stays true when ranks are renumbered
+ * (ranks.ts refresh keeps their order), and true when a hit is deleted (it only lowers what
+ * the window holds).
+ */
+export class WindowTies {
+  top = new Float64Array(0);
+  below = new Float64Array(0);
+  first = new Int32Array(0);
+
+  /** Makes room for `windows` windows (and an eighth more, for those to come). */
+  room(windows: number): void {
+    if (this.first.length >= windows) return;
+    const n = windows + (windows >>> 3);
+    const top = new Float64Array(n).fill(-Infinity);
+    const below = new Float64Array(n).fill(-Infinity);
+    const first = new Int32Array(n).fill(-1);
+    top.set(this.top);
+    below.set(this.below);
+    first.set(this.first);
+    this.top = top;
+    this.below = below;
+    this.first = first;
+  }
+
+  /**
+   * Folds postings [from, to) of the list in (room made for their windows): those of weight
+   * above 0 whose document `keep` takes.
+   */
+  fold(
+    docs: Uint32Array,
+    values: Float32Array | Float64Array,
+    from: number,
+    to: number,
+    key: (d: number) => number,
+    keep: (d: number) => boolean,
+  ): void {
+    const { top, below, first } = this;
+    for (let i = from; i < to; i++) {
+      const d = docs[i]!;
+      const v = values[i]!;
+      if (!(v > 0 && keep(d))) continue;
+      const w = d >>> WINDOW_BITS;
+      const t = top[w]!;
+      if (v > t) {
+        below[w] = t;
+        top[w] = v;
+        first[w] = d;
+      } else if (v === t) {
+        if (key(d) < key(first[w]!)) first[w] = d;
+      } else if (v > below[w]!) below[w] = v;
+    }
+  }
+
+  get bytes(): number {
+    return this.top.byteLength + this.below.byteLength + this.first.byteLength;
+  }
+}
