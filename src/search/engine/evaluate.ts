@@ -308,6 +308,13 @@ export class Evaluator {
         const facets = positive.length > 1 ? positive.map((c) => this.facetClause(c)) : [];
         const deferring = facets.length > 0 && facets.some((x) => x === undefined);
         const deferred = deferring ? facets.filter((x): x is FacetClause => x !== undefined) : [];
+        // Likewise a range or exists clause (the pages' date range, an ALL of ranges) beside
+        // a clause that is evaluated: its test is applied to their hits (a load per hit)
+        // instead of scanning every live document to intersect with. Its hits are a subset
+        // of theirs, so it leaves them within the domain; its score is 0 either way.
+        const tests = positive.length > 1 ? positive.map((c) => this.predicate(c)) : [];
+        const testing =
+          tests.some((t) => t !== undefined) && positive.some((_, i) => tests[i] === undefined && !(deferring && facets[i] !== undefined));
         // Under an OR the hits may lie outside the clause's values, and a leaf bounded to them
         // would not show as matched in those (matchedTerms): bound only outside ORs.
         let acc = this.bounded(deferred, deferred.length > 0 && this.orDepth === 0, () => {
@@ -316,11 +323,12 @@ export class Evaluator {
             const facet = deferring ? facets[i] : undefined;
             if (facet !== undefined) {
               if (!negated) this.matched.push({ text: leafText(c as Leaf), facet: facet.f, ids: facet.ids });
-            } else {
+            } else if (!(testing && tests[i] !== undefined)) {
               const x = this.evaluate(c, negated);
               h = h === undefined ? x : this.intersect(h, x);
             }
           });
+          if (testing) for (const t of tests) if (t !== undefined) h = this.passing(h!, t);
           return h;
         });
         for (const c of node.children) if (c.kind === 'not') acc = this.difference(acc, this.evaluate(c.child, !negated));
@@ -768,6 +776,43 @@ export class Evaluator {
     return out.slice(0, n);
   }
 
+  /** The hits of `a` passing `test`, with their scores. */
+  private passing(a: Hits, test: (doc: number) => boolean): Hits {
+    const docs = this.ix.scratchPool.u32(a.docs.length);
+    const scores = a.scores ? this.ix.scratchPool.f64(a.docs.length) : null;
+    let k = 0;
+    for (let i = 0; i < a.docs.length; i++) {
+      const d = a.docs[i]!;
+      if (!test(d)) continue;
+      if (scores) scores[k] = a.scores![i]!;
+      docs[k++] = d;
+    }
+    this.deadline.tick(a.docs.length);
+    return { docs: docs.subarray(0, k), scores: scores ? scores.subarray(0, k) : null };
+  }
+
+  /**
+   * A clause that is a test of each document's own values, as a test: a range, an exists,
+   * an AND of those; undefined for any other.
+   */
+  private predicate(node: QueryNode<string>): ((doc: number) => boolean) | undefined {
+    switch (node.kind) {
+      case 'range':
+        return this.rangeTest(node);
+      case 'exists':
+        return this.existsTest(node.field);
+      case 'and': {
+        if (node.should !== undefined) return undefined;
+        const tests = node.children.map((c) => this.predicate(c));
+        if (tests.length === 0 || tests.some((t) => t === undefined)) return undefined;
+        const all = tests as Array<(doc: number) => boolean>;
+        return (d) => all.every((t) => t(d));
+      }
+      default:
+        return undefined;
+    }
+  }
+
   private existsText(mask: number): Uint32Array {
     const m = this.ix.fieldMask.array;
     return this.scan((d) => (m[d]! & mask) !== 0);
@@ -776,26 +821,43 @@ export class Evaluator {
   private exists(field: string): Uint32Array {
     const ix = this.ix;
     if (field === ix.schema.idField || ix.schema.constants?.[field] !== undefined) return this.allLive();
+    const f = ix.facetField.get(field);
+    if (f !== undefined && !ix.facets[f]!.hasValues) return EMPTY_DOCS;
+    return this.scan(this.existsTest(field));
+  }
+
+  /** Whether a document has a value of `field` (`field:*`). */
+  private existsTest(field: string): (doc: number) => boolean {
+    const ix = this.ix;
+    if (field === ix.schema.idField || ix.schema.constants?.[field] !== undefined) return () => true;
     const t = ix.textField.get(field);
-    if (t !== undefined) return this.existsText(1 << t);
+    if (t !== undefined) {
+      const m = ix.fieldMask.array;
+      const mask = 1 << t;
+      return (d) => (m[d]! & mask) !== 0;
+    }
     const f = ix.facetField.get(field);
     if (f !== undefined) {
       const col = ix.facets[f]!;
-      if (!col.hasValues) return EMPTY_DOCS;
-      return this.scan((d) => col.has(d));
+      return (d) => col.has(d);
     }
     const num = ix.numberField.get(field);
     if (num !== undefined) {
       const col = ix.numbers[num]!.array;
-      return this.scan((d) => !Number.isNaN(col[d]!));
+      return (d) => !Number.isNaN(col[d]!);
     }
     const s = ix.sortKey.get(field);
     const strings = s === undefined ? undefined : ix.sortStrings[s];
-    if (strings) return this.scan((d) => strings.has(d));
+    if (strings) return (d) => strings.has(d);
     throw new SearchRequestError(`${field}:* is not supported.`);
   }
 
   private range(node: Extract<QueryNode<string>, { kind: 'range' }>): Uint32Array {
+    return this.scan(this.rangeTest(node));
+  }
+
+  /** Whether a document's value of the range's field is in it. */
+  private rangeTest(node: Extract<QueryNode<string>, { kind: 'range' }>): (doc: number) => boolean {
     const ix = this.ix;
     const num = ix.numberField.get(node.field);
     if (num !== undefined) {
@@ -812,13 +874,13 @@ export class Evaluator {
       const lo = bound(node.lower);
       const hi = bound(node.upper);
       const col = ix.numbers[num]!.array;
-      return this.scan((d) => {
+      return (d) => {
         const v = col[d]!;
         if (Number.isNaN(v)) return false;
         if (lo !== null && (node.includeLower ? v < lo : v <= lo)) return false;
         if (hi !== null && (node.includeUpper ? v > hi : v >= hi)) return false;
         return true;
-      });
+      };
     }
     const s = ix.sortKey.get(node.field);
     const strings = s === undefined || !ix.schema.sortKeys[s]!.queryable ? undefined : ix.sortStrings[s];
@@ -847,12 +909,12 @@ export class Evaluator {
       const rank = ranks.rank.array;
       const L = node.lower === null ? -Infinity : ranks.rankOf(fold(node.lower));
       const H = node.upper === null ? Infinity : ranks.rankOf(fold(node.upper));
-      return this.scan((d) => {
+      return (d) => {
         const r = rank[d];
         if (r === undefined || r !== Math.floor(r)) return inBytes(d); // a half, or none (NaN): no string
         if (node.includeLower ? r < L : r <= L) return false;
         return node.includeUpper ? r <= H : r < H;
-      });
+      };
     }
     const ranged = [...ix.schema.numbers.map((f) => f.name), ...ix.schema.sortKeys.filter((k) => k.queryable).map((k) => k.name)];
     const names = [...new Set(ranged)];
