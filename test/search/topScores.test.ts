@@ -73,7 +73,8 @@ function doc(r: () => number, id: string): SearchDocument {
       title: [title],
       subtitle: r() < 0.3 ? [words(2)] : [],
       description: r() < 0.6 ? [words(5 + Math.floor(r() * 20))] : [],
-      keywords: r() < 0.5 ? [word()] : [],
+      // rare words: a few postings against the index's windows, bounded from their postings
+      keywords: r() < 0.5 ? [word()] : r() < 0.3 ? [`rare${Math.floor(r() * 40)}`] : [],
     },
     facets: {
       language_fct: [lang],
@@ -96,6 +97,8 @@ const QUERIES: QueryNode<string>[] = [
   term('stadt', 'title'),
   term('briefe', 'description'),
   term('nowhere'),
+  term('rare7'),
+  { kind: 'or', children: [term('rare3'), term('rare11'), term('rare19', 'keywords')] },
   { kind: 'or', children: [term('haus'), term('kirche')] },
   { kind: 'or', children: [term('goethe'), term('letters'), term('museum', 'title')] },
   { kind: 'and', children: [term('haus'), term('stadt')] },

@@ -42,6 +42,8 @@ const KEEP_MAXIMA = 16_384;
 const SLACK = 1 + 1e-9;
 /** Buckets the windows are sorted into by bound. */
 const BUCKETS = 256;
+/** Windows are bounded from the postings when a window has fewer than 1/SPARSE of one. */
+const SPARSE = 4;
 /** Pages deeper than this order all hits as before. */
 export const MAX_TOP = 1000;
 
@@ -116,7 +118,8 @@ interface List {
   factor: number;
   half: boolean;
   idf: number;
-  max: Uint8Array;
+  /** The window maxima (a kept word's under its filter), or the list to read them from (maxima()). */
+  max: Uint8Array | CachedPostings;
   /** Where the last window's walk left off. */
   at: number;
 }
@@ -188,7 +191,7 @@ export function topCandidates(
         idf: w,
         half: l.half,
         factor: l.half ? 0.5 * w : w,
-        max: kept?.maxima?.[i] ?? maxima(e, windows),
+        max: kept?.maxima?.[i] ?? e,
         at: 0,
       });
       clock.tick(1);
@@ -196,8 +199,33 @@ export function topCandidates(
     words.push(lists);
   }
   const all = words.flat();
-  // the loops over the windows below, once per list and a few times more
-  clock.tick((w1 - w0) * (all.length + 4));
+  // A query of few postings against many windows (a rare word) bounds only the windows its
+  // postings are in (sparseBounds), not every window of the index: that pass, and the
+  // arrays of a byte and a double per window, grow with the index, not with the query.
+  let postingCount = 0;
+  for (const l of all) postingCount += l.n;
+  const sparse = kept === undefined && postingCount * SPARSE < w1 - w0 ? sparseBounds(all, w0, w1) : undefined;
+  // the windows below as slots [lo, hi): a window each, or the sparse windows in order
+  const wins = sparse?.wins;
+  const lo = sparse === undefined ? w0 : 0;
+  const hi = sparse === undefined ? w1 : sparse.wins.length;
+  let bound: Float64Array;
+  if (sparse !== undefined) {
+    bound = sparse.bound;
+    clock.tick(postingCount + 4 * (hi - lo));
+  } else {
+    // the loops over the windows below, once per list and a few times more
+    clock.tick((w1 - w0) * (all.length + 4));
+    bound = new Float64Array(windows);
+    for (const l of all) {
+      const max = l.max instanceof Uint8Array ? l.max : maxima(l.max, windows);
+      const f = l.factor;
+      for (let w = w0; w < w1; w++) {
+        const m = max[w]!;
+        if (m !== 0) bound[w]! += m === 255 ? Infinity : f * m;
+      }
+    }
+  }
 
   // the exact-title tier: kept whatever the score
   const key = exactKey(ix, query);
@@ -227,26 +255,17 @@ export function topCandidates(
   }
   const inWindow = kept === undefined ? undefined : windowHits(all, kept.keep, ix.live.array, range);
 
-  // bounds per window, sorted into buckets from the highest down
-  const bound = new Float64Array(windows);
-  for (const l of all) {
-    const max = l.max;
-    const f = l.factor;
-    for (let w = w0; w < w1; w++) {
-      const m = max[w]!;
-      if (m !== 0) bound[w]! += m === 255 ? Infinity : f * m;
-    }
-  }
+  // bounds per slot, sorted into buckets from the highest down
   let highest = 0;
-  for (let w = w0; w < w1; w++) if (bound[w]! > highest && bound[w]! < Infinity) highest = bound[w]!;
+  for (let i = lo; i < hi; i++) if (bound[i]! > highest && bound[i]! < Infinity) highest = bound[i]!;
   if (highest === 0) highest = 1;
   const bucketOf = (x: number) => (x === Infinity ? BUCKETS : Math.min(BUCKETS - 1, Math.floor((x / highest) * BUCKETS)));
   const start = new Uint32Array(BUCKETS + 2);
-  for (let w = w0; w < w1; w++) if (bound[w]! > 0) start[BUCKETS - bucketOf(bound[w]!) + 1]!++;
+  for (let i = lo; i < hi; i++) if (bound[i]! > 0) start[BUCKETS - bucketOf(bound[i]!) + 1]!++;
   for (let i = 0; i <= BUCKETS; i++) start[i + 1]! += start[i]!;
   const fill = start.slice(0, BUCKETS + 1);
   const order = new Uint32Array(start[BUCKETS + 1]!);
-  for (let w = w0; w < w1; w++) if (bound[w]! > 0) order[fill[BUCKETS - bucketOf(bound[w]!)]!++] = w;
+  for (let i = lo; i < hi; i++) if (bound[i]! > 0) order[fill[BUCKETS - bucketOf(bound[i]!)]!++] = i;
 
   // Ties on score are ordered by the tiebreak's key (sortPlan.ts tiebreakKey) where a kept
   // word of one list knows, per window, its top weight, the weight below, and the smallest
@@ -306,8 +325,9 @@ export function topCandidates(
     const top = bucket === BUCKETS ? Infinity : ((bucket + 1) / BUCKETS) * highest * SLACK;
     if (top < threshold()) break;
     for (let o = start[g]!; o < start[g + 1]!; o++) {
-      const w = order[o]!;
-      if (bound[w]! * SLACK < threshold()) continue;
+      const slot = order[o]!;
+      if (bound[slot]! * SLACK < threshold()) continue;
+      const w = wins === undefined ? slot : wins[slot]!;
       // no hit folded in (a hit is folded in when added), or none that can come before the k-th
       if (
         ties !== undefined &&
@@ -346,6 +366,51 @@ export function topCandidates(
   }
   const idx = outDocs.map((_, i) => i).sort((x, y) => outDocs[x]! - outDocs[y]!);
   return { docs: Uint32Array.from(idx, (i) => outDocs[i]!), scores: Float64Array.from(idx, (i) => outScores[i]!) };
+}
+
+/**
+ * The windows of [w0, w1) in which a list has a posting of weight above 0, ascending, and
+ * the bound of each (as the window maxima give it: Σ factor × the largest weight rounded up,
+ * unbounded from 255), read from the postings.
+ */
+function sparseBounds(lists: readonly List[], w0: number, w1: number): { wins: Uint32Array; bound: Float64Array } {
+  const from = w0 << WINDOW_BITS;
+  const seen: number[] = [];
+  for (const l of lists) {
+    for (let p = lowerBound(l.docs, l.n, from, 0); p < l.n; p++) {
+      const w = l.docs[p]! >>> WINDOW_BITS;
+      if (w >= w1) break;
+      if (l.values[p]! > 0) seen.push(w);
+    }
+  }
+  const sorted = Uint32Array.from(seen).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
+  const wins = sorted.subarray(0, n);
+  const bound = new Float64Array(n);
+  for (const l of lists) {
+    let j = 0;
+    let w = -1;
+    let m = 0;
+    const add = () => {
+      if (m === 0) return;
+      while (wins[j] !== w) j++;
+      bound[j]! += m === 255 ? Infinity : l.factor * m;
+    };
+    for (let p = lowerBound(l.docs, l.n, from, 0); p < l.n; p++) {
+      const pw = l.docs[p]! >>> WINDOW_BITS;
+      if (pw >= w1) break;
+      if (pw !== w) {
+        add();
+        w = pw;
+        m = 0;
+      }
+      const v = Math.min(255, Math.ceil(l.values[p]!));
+      if (v > m) m = v;
+    }
+    add();
+  }
+  return { wins, bound };
 }
 
 /**
