@@ -12,6 +12,7 @@
  * digitised books and files. The parts that are always there make the smallest
  * ~11.7 KB; at 100,000 items the median is ~21 KB, the mean ~27 KB.
  */
+import { dayNumber } from '../../src/ingest/edm/timeVocabulary.js';
 import { Kind, type Forest } from './forest.js';
 import { personId, type PersonGenerator } from './persons.js';
 import { mix32, Rng, Zipf } from './rng.js';
@@ -769,6 +770,10 @@ export class ItemGenerator {
       `<ns4:field rdf:resource="http://purl.org/dc/elements/1.1/description" id="description"><ns4:name>Beschreibung</ns4:name><ns4:value>${esc(description || `${typeLabel} ${h.title}`)}</ns4:value></ns4:field>`,
       field('license', 'Lizenz', license.uri),
       field('license_group', 'Lizenzstatus', license.group),
+      // the item's year as real packages carry it (goethe.json: day numbers from 0001-01-01),
+      // for the results page's date range and histogram (docs/pages.md "Date range")
+      field('begin_time', 'Anfang', String(dayNumber(year, 1, 1))),
+      field('end_time', 'Ende', String(dayNumber(year, 12, 31))),
       field('grid_preview', 'grid_preview', 'true'),
       field('digitalisat', 'digitalisat', 'true'),
       '</ns4:fields></ns4:item></view>',

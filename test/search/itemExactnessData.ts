@@ -10,10 +10,11 @@
  *   100,000 packages parse in about a minute and the store stays small; what stays is the
  *   package the index reads (properties, indexing-profile, preview, view/item with its
  *   index fields, binaries);
- * - the generator writes no `begin_time` / `end_time` index fields, which real packages
- *   carry (4XUD…, goethe.json): they are added here, as day numbers (days from
+ * - the generator's `begin_time` / `end_time` index fields (the item's year, as real
+ *   packages carry them: 4XUD…, goethe.json) are replaced here by day numbers (days from
  *   0001-01-01) of the item's decade (its `time_fct`), on 85 % of the items, with few
- *   distinct values so that the begin_time order has long runs of ties.
+ *   distinct values so that the begin_time order has long runs of ties, and some items
+ *   without one.
  */
 import { planForest } from '../../bench/synth/forest.js';
 import { ItemGenerator } from '../../bench/synth/items.js';
@@ -55,6 +56,7 @@ export function generatedItems(total: number, seed: number, persons = 10_000): G
       const binaries = xml.indexOf('<binaries>');
       const second = xml.indexOf('<binary ', xml.indexOf('<binary ', binaries) + 1);
       if (binaries >= 0 && second >= 0) xml = `${xml.slice(0, second)}</binaries></cortex>`;
+      xml = xml.replace(/<ns4:field id="(?:begin|end)_time">.*?<\/ns4:field>/g, '');
       const decade = /<value>time_6(\d{4})<\/value>/.exec(xml);
       if (decade && i % 20 >= 3) {
         // 17 of 20 items get a time span; the begin is the decade's first day or (every
