@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { it } from 'node:test';
 import { DECODED_MAX, Dictionary } from '../../src/search/engine/dictionary.js';
-import { ArrayRun, BLOCK, FrontCoded } from '../../src/search/engine/frontCoded.js';
+import { BLOCK, FrontCoded } from '../../src/search/engine/frontCoded.js';
+import { ArrayRun } from '../../src/search/engine/sortedRun.js';
 import { ImageSink, ImageSource, type SectionType } from '../../src/search/engine/indexImage.js';
 import { compareCodePoints } from '../../src/search/engine/order.js';
 
@@ -161,6 +162,29 @@ it('front-coded runs find bounds and prefix ends as a sorted array does', () => 
     assert.equal(run.lowerBound(w), lo, `lowerBound ${w}`);
     assert.equal(run.prefixEnd(lo, w, strings.length), ref.prefixEnd(lo, w, strings.length), `prefixEnd ${w}`);
     assert.equal(run.find(w), strings[lo] === w ? lo : undefined, `find ${w}`);
+    // the same prefix as code units, cut anywhere (inside a surrogate pair too)
+    const cut = Math.floor(rnd() * (w.length + 1));
+    const units = Uint16Array.from({ length: cut }, (_, j) => w.charCodeAt(j));
+    const from = ref.lowerBound(w.slice(0, cut));
+    assert.equal(
+      run.prefixEndUnits(from, units, cut, strings.length),
+      ref.prefixEnd(from, w.slice(0, cut), strings.length),
+      `prefixEndUnits ${w} ${cut}`,
+    );
+  }
+  // code units by position: in order, backwards, and by jumps, after lookups in between
+  const out = { units: new Uint16Array(1) };
+  const read = (i: number) => {
+    const n = run.unitsAt(i, out);
+    return String.fromCharCode(...out.units.subarray(0, n));
+  };
+  for (let i = 0; i < strings.length; i++) assert.equal(read(i), strings[i], `unitsAt ${i}`);
+  for (let i = strings.length - 1; i >= 0; i -= 7) assert.equal(read(i), strings[i], `unitsAt ${i} backwards`);
+  for (let q = 0; q < 2000; q++) {
+    const i = Math.floor(rnd() * strings.length);
+    assert.equal(read(i), strings[i], `unitsAt ${i}`);
+    if (q % 2 === 0) run.lowerBound(word());
+    assert.equal(read(Math.min(i + 1, strings.length - 1)), strings[Math.min(i + 1, strings.length - 1)]);
   }
 });
 

@@ -14,7 +14,9 @@
  * vocabulary (a third of the build at 1 M items). The next image writes both parts as one.
  */
 import type { ImageSink, ImageSource } from './indexImage.js';
-import { ArrayRun, FrontCoded, FrontCodedBuilder, type SortedRun } from './frontCoded.js';
+import { FrontCoded } from './frontCoded.js';
+import { FrontCodedBuilder } from './frontCodedBuilder.js';
+import { ArrayRun, type SortedRun } from './sortedRun.js';
 import { compareCodePoints } from './order.js';
 
 /** The most strings a dictionary decodes into one array for facet scans (strings()). */

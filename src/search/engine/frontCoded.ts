@@ -19,73 +19,39 @@
  * (docs/benchmarks.md "Note: dictionaries in shared memory"); this costs about 8 bytes a
  * term beyond the front-coded text, once per process.
  */
+import { stringOfUnits, utf16OfUtf8, utf8OfUnits, wellFormed, type Units } from './codeUnits.js';
 import { compareCodePoints } from './order.js';
+import type { SortedRun } from './sortedRun.js';
 
 /** Strings per block: a lookup decodes at most this many; the heads cost 4 bytes per block. */
 export const BLOCK = 16;
 
-/** A run of strings in code point order, read by position (nearTerms.ts, dictionary.ts). */
-export interface SortedRun {
-  readonly length: number;
-  /** The string at position `i`. */
-  at(i: number): string;
-  /** The first position whose string is not below `s`. */
-  lowerBound(s: string): number;
-  /** From `from`, where the strings starting with `p` (a run in sorted order) end, at most `end`. */
-  prefixEnd(from: number, p: string, end: number): number;
-}
-
-/** A sorted array of JS strings as a SortedRun (a dictionary's strings added since its image). */
-export class ArrayRun implements SortedRun {
-  constructor(private readonly a: readonly string[]) {}
-
-  get length(): number {
-    return this.a.length;
-  }
-
-  at(i: number): string {
-    return this.a[i]!;
-  }
-
-  lowerBound(s: string): number {
-    const a = this.a;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareCodePoints(a[mid]!, s) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  prefixEnd(from: number, p: string, end: number): number {
-    const a = this.a;
-    let lo = from;
-    let hi = end;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (a[mid]!.startsWith(p)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
+/** How far a decoding of the blocks has come: the string decoded last and where the next begins. */
+class Cursor {
+  /** The string decoded last, as UTF-8 bytes `buf[0, len)`; the next one shares a prefix of them. */
+  buf: Buffer = Buffer.alloc(256);
+  len = 0;
+  /** The byte offset where reading goes on (after the string decoded last, or inside a head). */
+  at = 0;
+  /** Whether `buf[0, len)` is ASCII (then a byte is a code unit). */
+  ascii = true;
+  /** The position of the string decoded last (walks only; -1 before block 0). */
+  pos = -1;
 }
 
 export class FrontCoded implements SortedRun {
   static readonly EMPTY = new FrontCoded(new Uint8Array(0), Uint32Array.of(0), new Uint32Array(0), new Uint32Array(0));
 
-  /** The string being decoded (bytes) and the query (bytes); grown when too short. */
-  private cur: Buffer = Buffer.alloc(256);
+  /** Lookups' decoding (find, bounds, prefixes, by id). */
+  private readonly main = new Cursor();
+  /** unitsAt's own decoding, so that a walk goes on in order across the lookups it makes (nearTerms.ts). */
+  private readonly walk = new Cursor();
+  /** The query, as UTF-8 bytes; grown when too short. */
   private q: Buffer = Buffer.alloc(256);
   private qLength = 0;
-  /** Where readVarint stopped. */
-  private at_ = 0;
   /** The last block decoded whole into strings (sequential reads: a walk, a prefix). */
   private cachedBlock = -1;
   private readonly cached: string[] = [];
-  /** Whether the string in `cur` is ASCII (decoded a byte a char then). */
-  private ascii = true;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -104,9 +70,9 @@ export class FrontCoded implements SortedRun {
     return this.order.length;
   }
 
-  private readVarint(): number {
+  private readVarint(c: Cursor): number {
     const b = this.bytes;
-    let at = this.at_;
+    let at = c.at;
     let v = 0;
     let shift = 0;
     for (;;) {
@@ -115,42 +81,43 @@ export class FrontCoded implements SortedRun {
       if (x < 0x80) break;
       shift += 7;
     }
-    this.at_ = at;
+    c.at = at;
     return v;
   }
 
   /**
-   * Decodes the next string of a block into `cur` (whose first bytes hold the one before); its
+   * Decodes the next string of a block into `c` (whose first bytes hold the one before); its
    * length. Byte by byte: the strings are short, and Buffer's copy and write cost more per call
    * than these loops do per string (measured on the spellchecker's walk).
    */
-  private next(): number {
-    const shared = this.readVarint();
-    const rest = this.readVarint();
+  private next(c: Cursor = this.main): number {
+    const shared = this.readVarint(c);
+    const rest = this.readVarint(c);
     const len = shared + rest;
-    if (len > this.cur.length) {
-      const grown = Buffer.alloc(Math.max(len, this.cur.length * 2));
-      grown.set(this.cur.subarray(0, shared));
-      this.cur = grown;
+    if (len > c.buf.length) {
+      const grown = Buffer.alloc(Math.max(len, c.buf.length * 2));
+      grown.set(c.buf.subarray(0, shared));
+      c.buf = grown;
     }
     const b = this.bytes;
-    const c = this.cur;
-    let at = this.at_;
-    let ascii = shared === 0 || this.ascii;
+    const d = c.buf;
+    let at = c.at;
+    let ascii = shared === 0 || c.ascii;
     for (let i = shared; i < len; i++) {
       const x = b[at++]!;
-      c[i] = x;
+      d[i] = x;
       if (x >= 0x80) ascii = false;
     }
-    this.at_ = at;
-    this.ascii = ascii;
+    c.at = at;
+    c.ascii = ascii;
+    c.len = len;
     return len;
   }
 
-  /** The string in `cur[0, len)`. */
+  /** The string in the main cursor's `buf[0, len)`. */
   private decode(len: number): string {
-    const c = this.cur;
-    if (this.ascii && len <= 32) {
+    const c = this.main.buf;
+    if (this.main.ascii && len <= 32) {
       let s = '';
       for (let i = 0; i < len; i++) s += String.fromCharCode(c[i]!);
       return s;
@@ -174,12 +141,20 @@ export class FrontCoded implements SortedRun {
     this.qLength = n;
   }
 
+  /** Puts `units[0, n)` as UTF-8 into `q`; false (and `q` undefined) if they hold a lone surrogate, which has no UTF-8. */
+  private queryUnits(units: Uint16Array, n: number): boolean {
+    if (n * 3 > this.q.length) this.q = Buffer.alloc(n * 3 + 64);
+    this.qLength = utf8OfUnits(units, n, this.q);
+    return this.qLength >= 0;
+  }
+
   /** Block k's first string compared with the query's first `limit` bytes (the whole query by default). */
   private compareHead(k: number, limit = this.qLength): number {
-    this.at_ = this.heads[k]!;
-    this.readVarint(); // shares nothing
-    const len = this.readVarint();
-    const at = this.at_;
+    const c = this.main;
+    c.at = this.heads[k]!;
+    this.readVarint(c); // shares nothing
+    const len = this.readVarint(c);
+    const at = c.at;
     const n = Math.min(len, limit);
     const b = this.bytes;
     const q = this.q;
@@ -190,10 +165,10 @@ export class FrontCoded implements SortedRun {
     return len >= limit ? 0 : len - limit;
   }
 
-  /** `cur[0, len)` compared with the query's first `limit` bytes. */
+  /** The main cursor's `buf[0, len)` compared with the query's first `limit` bytes. */
   private compareCur(len: number, limit = this.qLength): number {
     const n = Math.min(len, limit);
-    const c = this.cur;
+    const c = this.main.buf;
     const q = this.q;
     for (let i = 0; i < n; i++) {
       const d = c[i]! - q[i]!;
@@ -229,7 +204,7 @@ export class FrontCoded implements SortedRun {
     // the first string not below s is in the last block whose head is below s, or heads the next
     const k = this.lastBlock(q, true);
     if (k >= 0) {
-      this.at_ = this.heads[k]!;
+      this.main.at = this.heads[k]!;
       const end = Math.min(n, (k + 1) * BLOCK);
       for (let i = k * BLOCK; i < end; i++) {
         const len = this.next();
@@ -238,7 +213,7 @@ export class FrontCoded implements SortedRun {
       }
     }
     if ((k + 1) * BLOCK >= n) return undefined;
-    this.at_ = this.heads[k + 1]!;
+    this.main.at = this.heads[k + 1]!;
     const len = this.next();
     return len === q && this.compareCur(len, q) === 0 ? this.order[(k + 1) * BLOCK] : undefined;
   }
@@ -268,7 +243,7 @@ export class FrontCoded implements SortedRun {
    */
   private boundIn(k: number, limit: number, past: boolean): number {
     if (k < 0) return 0;
-    this.at_ = this.heads[k]!;
+    this.main.at = this.heads[k]!;
     const end = Math.min(this.order.length, (k + 1) * BLOCK);
     for (let i = k * BLOCK; i < end; i++) {
       const c = this.compareCur(this.next(), limit);
@@ -290,17 +265,30 @@ export class FrontCoded implements SortedRun {
       return lo;
     }
     if (from >= end) return from;
-    // First within from's block, by its decoded strings: a walk's skips are mostly short (nearTerms.ts).
+    this.query(p);
+    return this.queryPrefixEnd(from, end);
+  }
+
+  prefixEndUnits(from: number, units: Uint16Array, n: number, end: number): number {
+    if (from >= end) return from;
+    if (!this.queryUnits(units, n)) return this.prefixEnd(from, stringOfUnits(units, n), end);
+    return this.queryPrefixEnd(from, end);
+  }
+
+  /** prefixEnd for the prefix in `q` (well-formed, so a prefix of bytes), from < end. */
+  private queryPrefixEnd(from: number, end: number): number {
+    const limit = this.qLength;
+    // First within from's block, walked in bytes: a walk's skips are mostly short (nearTerms.ts).
     const k = (from / BLOCK) | 0;
-    const first = k * BLOCK;
-    const blockEnd = Math.min(end, first + BLOCK);
-    this.at(from);
-    let i = from;
-    while (i < blockEnd && this.cached[i - first]!.startsWith(p)) i++;
+    const blockEnd = Math.min(end, (k + 1) * BLOCK);
+    this.main.at = this.heads[k]!;
+    let i = k * BLOCK;
+    for (; i < blockEnd; i++) {
+      const len = this.next();
+      if (i >= from && this.compareCur(len, limit) !== 0) break;
+    }
     if (i < blockEnd || i >= end) return i;
     // The run goes on past block k: gallop over the next blocks' heads, then bisect, then walk one block.
-    this.query(p);
-    const limit = this.qLength;
     const blocks = this.heads.length - 1;
     let lo = k; // the last block known to have its head not above p (cut to p's length)
     let hi = k + 1;
@@ -320,7 +308,7 @@ export class FrontCoded implements SortedRun {
   at(i: number): string {
     const k = (i / BLOCK) | 0;
     if (k !== this.cachedBlock) {
-      this.at_ = this.heads[k]!;
+      this.main.at = this.heads[k]!;
       const end = Math.min(this.order.length, (k + 1) * BLOCK);
       for (let j = k * BLOCK, n = 0; j < end; j++, n++) {
         const len = this.next();
@@ -331,12 +319,24 @@ export class FrontCoded implements SortedRun {
     return this.cached[i - k * BLOCK]!;
   }
 
+  unitsAt(i: number, out: Units): number {
+    const w = this.walk;
+    const first = ((i / BLOCK) | 0) * BLOCK;
+    // on from the string decoded last when it lies before i in i's block (or ends the block before)
+    if (w.pos > i || w.pos < first - 1) {
+      w.at = this.heads[first / BLOCK]!;
+      w.pos = first - 1;
+    }
+    for (; w.pos < i; w.pos++) this.next(w);
+    return utf16OfUtf8(w.buf, w.len, w.ascii, out);
+  }
+
   /** The string of id `id`: decoded up to its position only, unless its block is at hand. */
   stringOf(id: number): string {
     const i = this.position[id]!;
     const k = (i / BLOCK) | 0;
     if (k === this.cachedBlock) return this.cached[i - k * BLOCK]!;
-    this.at_ = this.heads[k]!;
+    this.main.at = this.heads[k]!;
     let len = 0;
     for (let j = k * BLOCK; j <= i; j++) len = this.next();
     return this.decode(len);
@@ -345,85 +345,11 @@ export class FrontCoded implements SortedRun {
   /** The UTF-8 bytes of the string at position `i` into `out` from 0 (grown if need be); their length. */
   bytesAt(i: number, out: { buf: Buffer }): number {
     const k = (i / BLOCK) | 0;
-    this.at_ = this.heads[k]!;
+    this.main.at = this.heads[k]!;
     let len = 0;
     for (let j = k * BLOCK; j <= i; j++) len = this.next();
     if (out.buf.length < len) out.buf = Buffer.alloc(Math.max(len, out.buf.length * 2));
-    out.buf.set(this.cur.subarray(0, len));
+    out.buf.set(this.main.buf.subarray(0, len));
     return len;
-  }
-}
-
-/** Whether `s` has no lone surrogate (so its UTF-8 bytes are its code points). */
-function wellFormed(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c > 0xdbff) return false;
-    const d = s.charCodeAt(++i);
-    if (!(d >= 0xdc00 && d <= 0xdfff)) return false;
-  }
-  return true;
-}
-
-/** Writes strings, given in code point order with their ids, as a FrontCoded's arrays. */
-export class FrontCodedBuilder {
-  private bytes = new Uint8Array(1 << 16);
-  private size = 0;
-  private readonly heads: Uint32Array;
-  private readonly order: Uint32Array;
-  private readonly position: Uint32Array;
-  private prev = new Uint8Array(256);
-  private prevLength = 0;
-  private count = 0;
-
-  constructor(private readonly n: number) {
-    this.heads = new Uint32Array(Math.ceil(n / BLOCK) + 1);
-    this.order = new Uint32Array(n);
-    this.position = new Uint32Array(n);
-  }
-
-  private room(extra: number): void {
-    if (this.size + extra <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(this.size + extra, this.bytes.length * 2));
-    grown.set(this.bytes.subarray(0, this.size));
-    this.bytes = grown;
-  }
-
-  private varint(v: number): void {
-    while (v >= 0x80) {
-      this.bytes[this.size++] = (v & 0x7f) | 0x80;
-      v = Math.floor(v / 128);
-    }
-    this.bytes[this.size++] = v;
-  }
-
-  /** The next string (bytes `s[0, len)`, not below the one before) and its id. */
-  push(s: Uint8Array, len: number, id: number): void {
-    const i = this.count++;
-    if (i >= this.n) throw new RangeError(`front-coded strings: more than ${this.n}`);
-    let shared = 0;
-    if (i % BLOCK === 0) this.heads[i / BLOCK] = this.size;
-    else {
-      const m = Math.min(len, this.prevLength);
-      while (shared < m && s[shared] === this.prev[shared]) shared++;
-    }
-    this.room(len - shared + 10);
-    this.varint(shared);
-    this.varint(len - shared);
-    this.bytes.set(s.subarray(shared, len), this.size);
-    this.size += len - shared;
-    if (len > this.prev.length) this.prev = new Uint8Array(Math.max(len, this.prev.length * 2));
-    this.prev.set(s.subarray(0, len));
-    this.prevLength = len;
-    this.order[i] = id;
-    if (id >= this.n || id < 0) throw new RangeError(`front-coded strings: id ${id} of ${this.n}`);
-    this.position[id] = i;
-  }
-
-  finish(): FrontCoded {
-    if (this.count !== this.n) throw new RangeError(`front-coded strings: ${this.count} of ${this.n}`);
-    this.heads[this.heads.length - 1] = this.size;
-    return new FrontCoded(this.bytes.slice(0, this.size), this.heads, this.order, this.position);
   }
 }

@@ -18,11 +18,13 @@
  * 300,000 terms), take no incremental additions, or compare pairwise only.
  */
 import type { Dictionary } from './dictionary.js';
+import { stringOfUnits, unitsOfString, type Units } from './codeUnits.js';
 
 /**
  * Calls `visit(term, distance)` for each term of `dict` within `maxEdits` of `word` that
  * starts with the first `minPrefix` characters of `word`, sorted ones in code point order,
- * then recent ones; `tick(n)` counts work (a deadline).
+ * then recent ones; `tick(n)` counts work (a deadline). The sorted terms are read as code
+ * units (SortedRun.unitsAt), not strings: only the terms visited become strings.
  */
 export function nearTerms(
   dict: Pick<Dictionary, 'view'>,
@@ -35,28 +37,34 @@ export function nearTerms(
   const walk = new RowWalk(word, maxEdits);
   const { runs, recent } = dict.view();
   const head = word.slice(0, minPrefix);
+  // the term read now and the one before it, swapped at each step
+  let cur: Units = { units: new Uint16Array(32) };
+  let prev: Units = { units: new Uint16Array(32) };
   let work = 0;
   for (const run of runs) {
     let i = run.lowerBound(head);
     const n = head === '' ? run.length : run.prefixEnd(i, head, run.length);
-    let prev = '';
-    let valid = 0; // rows 0..valid hold the prefix of `prev` of that length
+    let valid = 0; // rows 0..valid hold the prefix of the term before of that length
     while (i < n) {
-      const t = run.at(i);
+      const len = run.unitsAt(i, cur);
+      const t = cur.units;
+      const p = prev.units;
       let d = 0;
-      const same = Math.min(valid, t.length);
-      while (d < same && t.charCodeAt(d) === prev.charCodeAt(d)) d++;
-      const cut = walk.extend(t, d);
-      work += t.length - d;
-      prev = t;
+      const same = Math.min(valid, len);
+      while (d < same && t[d] === p[d]) d++;
+      const cut = walk.extend(t, len, d);
+      work += len - d;
+      const swap = prev;
+      prev = cur;
+      cur = swap;
       if (cut > 0) {
         // nothing starting with t[0, cut) comes close: skip the run of those terms
         valid = cut - 1;
-        i = run.prefixEnd(i + 1, t.slice(0, cut), n);
+        i = run.prefixEndUnits(i + 1, t, cut, n);
       } else {
-        valid = t.length;
-        const dist = walk.distance(t.length);
-        if (dist <= maxEdits) visit(t, dist);
+        valid = len;
+        const dist = walk.distance(len);
+        if (dist <= maxEdits) visit(stringOfUnits(t, len), dist);
         i++;
       }
       if (work >= 4096) {
@@ -67,8 +75,9 @@ export function nearTerms(
   }
   for (const t of recent) {
     if (Math.abs(t.length - word.length) > maxEdits || !t.startsWith(head)) continue;
-    if (walk.extend(t, 0) === 0) {
-      const dist = walk.distance(t.length);
+    const len = unitsOfString(t, cur);
+    if (walk.extend(cur.units, len, 0) === 0) {
+      const dist = walk.distance(len);
       if (dist <= maxEdits) visit(t, dist);
     }
   }
@@ -78,7 +87,9 @@ export function nearTerms(
 /** The edit distance of two strings (the same measure), for tests and for few pairs. */
 export function editDistance(a: string, b: string): number {
   const walk = new RowWalk(b, Math.max(a.length, b.length));
-  walk.extend(a, 0);
+  const out: Units = { units: new Uint16Array(a.length) };
+  const length = unitsOfString(a, out);
+  walk.extend(out.units, length, 0);
   return walk.distance(a.length);
 }
 
@@ -110,16 +121,17 @@ class RowWalk {
   }
 
   /**
-   * Fills the rows of t[0, from) + … up to t's length (rows up to `from` are t's already);
-   * returns the depth at which no extension can come within k (0: none, t's row is complete).
+   * Fills the rows of t[0, from) + … up to `length` code units of t (rows up to `from` are
+   * t's already); returns the depth at which no extension can come within k (0: none, t's row
+   * is complete).
    */
-  extend(t: string, from: number): number {
+  extend(t: Uint16Array, length: number, from: number): number {
     const { w, width, rows, mins, k } = this;
     const m = w.length;
     const cap = k + 1;
-    for (let e = from + 1; e <= t.length; e++) {
-      const c = t.charCodeAt(e - 1);
-      const cPrev = e >= 2 ? t.charCodeAt(e - 2) : -1;
+    for (let e = from + 1; e <= length; e++) {
+      const c = t[e - 1]!;
+      const cPrev = e >= 2 ? t[e - 2]! : -1;
       const base = e * width;
       const up = base - width;
       const up2 = up - width;
