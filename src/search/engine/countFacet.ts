@@ -10,6 +10,7 @@ import { hasAny } from './filterCounts.js';
 import type { KeptWord } from './keptWords.js';
 import { hashString, numberComponent, smallestHits, stringComponent, type Component } from './order.js';
 import type { Postings } from './postings.js';
+import type { ScratchPool } from './scratchPool.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import { exactKey, tiebreakKey } from './sortPlan.js';
 import type { TopQuery } from './topScores.js';
@@ -108,16 +109,17 @@ function facetCounts(
 ): Uint32Array {
   const f = facetIndex(ix, fr.field);
   const col = ix.facets[f]!;
-  const count = (): Uint32Array => {
+  // counts that are kept (`source`) must not lie in the scratch pool
+  const count = (scratch?: ScratchPool): Uint32Array => {
     const docs = hits().docs;
     clock.tick(docs.length);
     return shards === 1
-      ? countValues(ix, f, docs)
+      ? countValues(ix, f, docs, scratch)
       : sumCounts(shardHits({ docs, scores: null }, shards).map((part) => countValues(ix, f, part.docs)));
   };
   // every live document is a hit: the live counts are the answer, no pass needed
   if (total === ix.size) return col.live.array;
-  if (source === undefined) return count();
+  if (source === undefined) return count(ix.scratchPool);
   const known = source.counts(f);
   if (known !== undefined) return known;
   const counts = count();
@@ -197,21 +199,29 @@ export function hasValue(ix: SearchIndex, f: number, ids: readonly number[], doc
   return false;
 }
 
-/** How many of `docs` have each value of facet `f`. */
-export function countValues(ix: SearchIndex, f: number, docs: Uint32Array): Uint32Array {
+/**
+ * How many of `docs` have each value of facet `f`. With `scratch` the counts lie in an array
+ * of the search's scratch pool (zeroed here), for a caller that reads them at once and keeps
+ * nothing of them: a facet of a million values (the persons' names) is a 4 MB array per
+ * search, and a fresh one each time is garbage and, where the memory it gets was handed back
+ * to the system, page faults (docs/benchmarks.md "Conditions and reading of this run
+ * (2026-11-29)").
+ */
+export function countValues(ix: SearchIndex, f: number, docs: Uint32Array, scratch?: ScratchPool): Uint32Array {
   const col = ix.facets[f]!;
   const nValues = col.values.size;
-  if (!col.hasValues) return new Uint32Array(nValues);
+  const zeroed = (n: number): Uint32Array => (scratch === undefined ? new Uint32Array(n) : scratch.u32(n).fill(0));
+  if (!col.hasValues) return zeroed(nValues);
   if (col.single) {
     // one load per hit (facetColumn.ts); slot 0 counts the hits without a value
-    const all = new Uint32Array(nValues + 1);
+    const all = zeroed(nValues + 1);
     const single = col.single.array;
     if (single instanceof Uint8Array) countSingle8(single, docs, all);
     else if (single instanceof Uint16Array) countSingle16(single, docs, all);
     else countSingle32(single, docs, all);
     return all.subarray(1);
   }
-  const counts = new Uint32Array(nValues);
+  const counts = zeroed(nValues);
   countMulti(col.start!.array, col.ids!.array, docs, counts);
   return counts;
 }

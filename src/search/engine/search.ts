@@ -213,7 +213,8 @@ export function runSearchPart(
       const f = facetIndex(ix, fr.field);
       const docs = hits().docs;
       clock.tick(docs.length);
-      return facetPart(ix, fr, countValues(ix, f, docs), shard === 0);
+      // read at once by facetPart, which keeps nothing of them: the scratch pool's array
+      return facetPart(ix, fr, countValues(ix, f, docs, ix.scratchPool), shard === 0);
     });
   } else if (shard === 0) {
     // as runSearch counts them, over the whole index
