@@ -1,7 +1,7 @@
 /**
  * Strings as UTF-16 code units in reusable buffers, and the UTF-8 of those units: what a walk
  * over many terms (nearTerms.ts over frontCoded.ts) reads instead of making a string of each
- * (docs/search-engine.md "Spellcheck"). By hand, as the encoding's definition (RFC 3629 §3)
+ * (docs/search-engine.md "Dictionaries"). By hand, as the encoding's definition (RFC 3629 §3)
  * reads: TextDecoder and Buffer make strings, and a string per term read is what this avoids.
  */
 

@@ -14,7 +14,7 @@ export interface SortedRun {
   /**
    * The UTF-16 code units of the string at position `i` into `out` from 0; their count. Makes
    * no string: a walk over many terms (nearTerms.ts) reads them this way, in order, so that a
-   * search does not leave a heap of short strings behind (docs/search-engine.md "Spellcheck").
+   * search does not leave a heap of short strings behind (docs/search-engine.md "Dictionaries").
    */
   unitsAt(i: number, out: Units): number;
   /** The first position whose string is not below `s`. */
