@@ -90,6 +90,8 @@ export function opKind(op: SearchOp): SearchKind {
 export class HostedIndexes {
   readonly host: IndexHost;
   private timer: NodeJS.Timeout | undefined;
+  /** Set for when a write of the indexes falls due by time alone (IndexHost.writeDueAt). */
+  private writeTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private started = false;
   /** The write of the indexes to disk under way, if any (close waits for it). */
@@ -198,7 +200,7 @@ export class HostedIndexes {
     this.waiting = this.waiting.filter((w) => !this.host.built(w.kind));
     for (const w of ready) w.go();
     if (!wasBuilt && this.built()) this.onBuilt();
-    if (this.host.writeDue()) this.writeInBackground();
+    this.writeWhenDue();
   }
 
   /**
@@ -209,7 +211,24 @@ export class HostedIndexes {
   close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.writeTimer);
     return this.writing ?? Promise.resolve();
+  }
+
+  /**
+   * Writes the indexes now if due, or else sets a timer for when they fall due by time alone
+   * (a write follows any change within search.indexWriteSeconds, docs/search-engine.md
+   * "Persistence", even when no further change comes to look again).
+   */
+  private writeWhenDue(): void {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    if (this.closed || this.writing !== undefined) return;
+    if (this.host.writeDue()) return this.writeInBackground();
+    const at = this.host.writeDueAt();
+    if (at === undefined) return;
+    this.writeTimer = setTimeout(() => this.writeWhenDue(), Math.max(0, at - Date.now()));
+    this.writeTimer.unref();
   }
 
   /** Writes the indexes to disk without holding up the passes and searches (indexHost.ts write). */
@@ -218,6 +237,8 @@ export class HostedIndexes {
     this.writing = this.host.write().then((written) => {
       this.writing = undefined;
       if (written) this.sharing.onWritten?.(this.host.generation);
+      // Changes applied while it was written (or a failed write, retried later) wait for the next.
+      this.writeWhenDue();
     });
   }
 
@@ -264,7 +285,7 @@ export class HostedIndexes {
     for (const w of ready) w.go();
     if (!wasBuilt && this.built()) this.onBuilt();
     // Written in the background, piece by piece between the passes and searches (indexHost.ts write).
-    if (done && this.host.writeDue()) this.writeInBackground();
+    if (done) this.writeWhenDue();
     if (done) for (const s of syncs) s(startedAt);
     else this.syncs.push(...syncs);
     this.schedule(done ? this.settings.indexPollMs : 0);

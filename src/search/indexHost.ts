@@ -333,6 +333,19 @@ export class IndexHost {
   }
 
   /**
+   * When a write falls due by time alone, if no further change comes (ms since the epoch);
+   * undefined when none is pending (nothing changed since the last write, or no writer).
+   * A replica takes changes only as batches come, so without a timer set for this moment
+   * the changes of a start's catch-up, or of the last batch of a load, would wait on disk
+   * for the next change, and every start would replay them again.
+   */
+  writeDueAt(): number | undefined {
+    const p = this.persistence;
+    if (p === undefined || !p.write || this.written === undefined || this.applied === this.written.applied) return undefined;
+    return this.written.at + Math.max(p.intervalMs, p.minGapMs);
+  }
+
+  /**
    * Writes both indexes to disk as they stand (indexFiles.ts writeIndexes): each image is
    * taken between two refreshes of its kind, so that it holds exactly the changes through
    * its position; the files are written piece by piece while searches and refreshes go on.
