@@ -13,13 +13,15 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { UsageError } from '../../src/errors.js';
+import { ingestEntities } from '../../src/ingest/ingestEntities.js';
+import { ingestItems } from '../../src/ingest/ingestItems.js';
 import { readItemRecords } from '../../src/ingest/items/readItemRecords.js';
 import { itemStoredFieldsJson } from '../../src/formats/itemFields.js';
 import type { PreparedItem } from '../../src/store/Store.js';
 import { MIGRATIONS, migrate } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore } from '../../src/store/sqlite/SqliteStore.js';
 import { cortexXml } from '../helpers/packages.js';
-import { CORTEX_DIR } from '../helpers/paths.js';
+import { CORTEX_DIR, FIXTURES, OTHER_CORTEX_ID } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 const uri = (id: string) => `http://www.deutsche-digitale-bibliothek.de/item/${id}`;
@@ -168,6 +170,8 @@ test('[sqlite] migration 9 drops the old person search tables and keeps each per
       const tables = after.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'person%' ORDER BY name").pluck().all();
       assert.deepEqual(tables, [
         'persons',
+        'persons_counted_in',
+        'persons_counted_out',
         'persons_delete_search',
         'persons_insert_search',
         'persons_update_id_search',
@@ -490,3 +494,58 @@ const GOETHE_FIELDS = {
   begin_time: 680449,
   end_time: 685562,
 };
+
+test('[sqlite] migration 17 counts the items and persons of a store at schema 16, and its triggers keep the counts through loads and deletes', async () => {
+  const dir = tempDir('test');
+  const path = join(dir, 'old.db');
+  const counted = (db: Database.Database, table: string) => db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
+  try {
+    const made = openSqliteStore({ path });
+    await ingestItems(made, [CORTEX_DIR], { batchSize: 100 });
+    await ingestEntities(made, [`${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`], { batchSize: 500 });
+    await made.close();
+    // As schema 16 left the store: no kept counts.
+    const old = new Database(path);
+    old.exec(`DROP TABLE row_counts; DROP TRIGGER items_counted_in; DROP TRIGGER items_counted_out;
+      DROP TRIGGER persons_counted_in; DROP TRIGGER persons_counted_out`);
+    old.pragma('user_version = 16');
+    const items = counted(old, 'items');
+    const persons = counted(old, 'persons');
+    old.close();
+    assert.ok(items >= 5 && persons > 1000, `${items} items, ${persons} persons`);
+
+    const store = openSqliteStore({ path });
+    try {
+      assert.equal(await store.countItems(), items);
+      assert.equal(await store.countPersons(), persons);
+      // A load again updates (ON CONFLICT DO UPDATE): no row is new, none counted twice.
+      const again = await ingestItems(store, [CORTEX_DIR], { batchSize: 100 });
+      assert.equal(again.inserted, 0);
+      assert.equal(await store.countItems(), items);
+    } finally {
+      await store.close();
+    }
+    // A delete (the store's own statement: items.ts) takes one away; the load that brings it back adds one.
+    const edited = new Database(path);
+    edited.prepare('DELETE FROM items WHERE id = ?').run(OTHER_CORTEX_ID);
+    edited.close();
+    const reopened = openSqliteStore({ path });
+    try {
+      assert.equal(await reopened.countItems(), items - 1);
+      assert.equal((await ingestItems(reopened, [CORTEX_DIR], { batchSize: 100 })).inserted, 1);
+      assert.equal(await reopened.countItems(), items);
+    } finally {
+      await reopened.close();
+    }
+    const after = new Database(path);
+    try {
+      assert.equal(after.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      assert.equal(counted(after, 'items'), items);
+      assert.equal(counted(after, 'persons'), persons);
+    } finally {
+      after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

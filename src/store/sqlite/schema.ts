@@ -414,6 +414,24 @@ export const MIGRATIONS: readonly Migration[] = [
     const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('persons')").all();
     if (!columns.some((c) => c.name === 'updated_at')) db.exec('ALTER TABLE persons ADD COLUMN updated_at INTEGER');
   },
+  // 17: the numbers of items and persons, kept by triggers (docs/deployment.md "Counts"):
+  // count(*) scans an index of every row, synchronously on the thread that asks: 0.1–0.2 s at
+  // 1.1 M items with the file in memory, 1.7 s without, 20 times that at a national 42 M.
+  // Upserts are ON CONFLICT DO UPDATE (an update, no insert), so only new and deleted rows count.
+  // Counted anew where run again (a test of migration 15 runs the steps after 14 again).
+  `
+  CREATE TABLE IF NOT EXISTS row_counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT OR REPLACE INTO row_counts (name, n) SELECT 'items', count(*) FROM items;
+  INSERT OR REPLACE INTO row_counts (name, n) SELECT 'persons', count(*) FROM persons;
+  CREATE TRIGGER IF NOT EXISTS items_counted_in AFTER INSERT ON items BEGIN
+    UPDATE row_counts SET n = n + 1 WHERE name = 'items'; END;
+  CREATE TRIGGER IF NOT EXISTS items_counted_out AFTER DELETE ON items BEGIN
+    UPDATE row_counts SET n = n - 1 WHERE name = 'items'; END;
+  CREATE TRIGGER IF NOT EXISTS persons_counted_in AFTER INSERT ON persons BEGIN
+    UPDATE row_counts SET n = n + 1 WHERE name = 'persons'; END;
+  CREATE TRIGGER IF NOT EXISTS persons_counted_out AFTER DELETE ON persons BEGIN
+    UPDATE row_counts SET n = n - 1 WHERE name = 'persons'; END;
+  `,
 ];
 
 /**
