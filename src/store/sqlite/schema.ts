@@ -416,7 +416,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // 17: the numbers of items and persons, kept by triggers (docs/deployment.md "Counts"):
   // count(*) scans an index of every row, synchronously on the thread that asks: 0.1–0.2 s at
-  // 1.1 M items with the file in memory, 1.7 s without, 20 times that at a national 42 M.
+  // 1.1 M items with the file in memory, 1.7 s without, about 40 times that at a national 42 M.
   // Upserts are ON CONFLICT DO UPDATE (an update, no insert), so only new and deleted rows count.
   // Counted anew where run again (a test of migration 15 runs the steps after 14 again).
   `
