@@ -76,6 +76,11 @@ export interface MltRequest {
   restrict?: QueryNode<string>;
   offset: number;
   rows: number;
+  /**
+   * `false` when the number of similar items is not shown (the item page): the answer's total
+   * is then a lower bound, and the page cheaper to find (SearchRequest.count).
+   */
+  count?: false;
 }
 
 /**
@@ -99,6 +104,7 @@ export async function moreLikeThis(
       sort: { kind: 'relevance' },
       offset: request.offset,
       rows: request.rows,
+      ...(request.count === false ? { count: false as const } : {}),
     },
   });
 }

@@ -13,6 +13,9 @@ export const SIMILAR_ROWS = 6;
 
 /** The similar items; none when the index does not hold the item yet or cannot answer now (the page needs only the store). */
 export async function similarItems(deps: Pick<PageDeps, 'engine' | 'media'>, f: Frame, id: string) {
-  const like = await moreLikeThis(deps.engine, { id, fields: MLT_DEFAULT_FIELDS, offset: 0, rows: SIMILAR_ROWS }).catch(() => undefined);
+  // the page shows no count of them: the engine need not make every hit (SearchRequest.count)
+  const like = await moreLikeThis(deps.engine, { id, fields: MLT_DEFAULT_FIELDS, offset: 0, rows: SIMILAR_ROWS, count: false }).catch(
+    () => undefined,
+  );
   return like === undefined ? [] : hitsOf(deps.media, f, parseDocs<ResultDoc>(like));
 }

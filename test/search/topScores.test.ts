@@ -6,7 +6,8 @@
  * item schema with its language analysis (German and English words whose forms meet), with
  * exact-title hits, ties, filters, deep offsets, 1 and 7 shards in one thread and 2 and 7
  * scattered as over threads (each shard bounding its own range of ordinals), and through replacements
- * and deletes (idf and bounds move, lists grow past their kept window maxima).
+ * and deletes (idf and bounds move, lists grow past their kept window maxima); and the same
+ * pages when the total is not asked and the hits of an OR are not made.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -168,6 +169,64 @@ describe('relevance top-k by bounds', () => {
         else ix.upsert(doc(r, x < 0.6 ? id : String(next++)));
       }
     }
+  });
+
+  it('finds the same page without making the hits of an OR whose total is not asked', () => {
+    // SearchRequest.count false (src/search/engine/uncounted.ts): each window's hits read
+    // from the words' lists, the exact-title tier from the shortest list, NOT clauses kept out
+    const r = rng(12);
+    const ix = new SearchIndex(itemSchema, { postingsCache: { minPostings: 500 } });
+    let next = 0;
+    for (let i = 0; i < 6000; i++) ix.upsert(doc(r, String(next++)));
+    const queries: QueryNode<string>[] = [
+      ...QUERIES,
+      // the title of many documents: its exact-title tier comes first whatever the score
+      { kind: 'or', children: [term('haus'), term('stadt')] },
+      {
+        kind: 'and',
+        children: [
+          { kind: 'or', children: [term('haus'), term('arbeiter', 'title')] },
+          { kind: 'not', child: term('I17', 'id') },
+        ],
+      },
+      { kind: 'or', children: [term('kirche', 'description'), term('rare5'), term('häuser')] },
+    ];
+    let fewer = 0;
+    for (let round = 0; round < 3; round++) {
+      for (const query of queries) {
+        for (const [offset, rows] of [
+          [0, 6],
+          [0, 1],
+          [37, 10],
+          [0, 400],
+        ] as const) {
+          const req: SearchRequest = { query, sort: { kind: 'relevance' }, offset, rows };
+          for (const shards of [1, 7]) {
+            const what = `round ${round}, ${JSON.stringify(req)}, ${shards} shards`;
+            const counted = ix.search(req, FAR(), undefined, shards);
+            const got = ix.search({ ...req, count: false }, FAR(), undefined, shards);
+            assert.deepEqual(got.ids, counted.ids, what);
+            assert.deepEqual(got.scores, counted.scores, what);
+            assert.deepEqual(got.matchedTerms.length <= counted.matchedTerms.length, true, what);
+            assert.ok(got.total >= got.ids.length && got.total <= counted.total, `total ${got.total} of ${counted.total}, ${what}`);
+            if (got.total < counted.total) fewer++;
+            for (const n of [2, 7]) {
+              const parts = scattered(ix, { ...req, count: false }, n);
+              assert.deepEqual(parts.ids, counted.ids, `${n} parts, ${what}`);
+              assert.deepEqual(parts.scores, counted.scores, `${n} parts, ${what}`);
+            }
+          }
+        }
+      }
+      for (let k = 0; k < 2500; k++) {
+        const x = r();
+        const id = String(Math.floor(r() * next));
+        if (x < 0.3) ix.delete(`I${id}`);
+        else ix.upsert(doc(r, x < 0.6 ? id : String(next++)));
+      }
+    }
+    // the hits were left unmade (else every total would be the whole count)
+    assert.ok(fewer > 50, `${fewer} answers counted fewer than all hits`);
   });
 
   it('bounds the words of X AND NOT Y as those of X, and not X AND Y AND NOT Z of a phrase or *:*', () => {

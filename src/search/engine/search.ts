@@ -26,6 +26,7 @@ import { checkShape, hitsInShapes, pointColumns } from './geo.js';
 import { hashString2, type SearchIndex } from './SearchIndex.js';
 import { MAX_TOP, topCandidates, topQuery } from './topScores.js';
 import type { SearchRequest, SearchResult } from './types.js';
+import { uncountedHits } from './uncounted.js';
 
 export const MAX_ROWS = 100_000;
 /** The hits a page of no rows orders (scores, which a relevance order reads, of none). */
@@ -59,8 +60,11 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   // one common word, alone or under one filter: its total, facet counts and exact-title
   // hits are kept (keptWords.ts), and its page found among the windows its bounds visit
   const word = keptWordOf(ix, req, top, new Postings(ix, clock), () => allHits().docs);
+  // a page whose total is not asked: its hits are left unmade, its total the candidates' (below)
+  const unmade = word === undefined && kept === undefined ? uncountedHits(ix, req, top, clock, limits) : undefined;
   let total: number;
   if (word !== undefined) total = word.total;
+  else if (unmade !== undefined) total = 0;
   else if (kept === undefined) total = allHits().docs.length;
   else {
     const known = ix.filterCounts.total(kept.f, kept.ids);
@@ -81,9 +85,10 @@ export function runSearch(ix: SearchIndex, req: SearchRequest, deadline: number,
   // Every live document (or those of one filter) by a string key: only the candidates for the page are ordered.
   let ordered: Hits | undefined;
   if (top !== undefined) {
-    ordered = topCandidates(ix, req.query, top, word ?? allHits().docs, skip + req.rows, clock);
+    ordered = topCandidates(ix, req.query, top, word ?? unmade ?? allHits().docs, skip + req.rows, clock);
     // a word that may be a compound: scored whole, as before
     ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits), req.query, req.filters, req.geo);
+    if (unmade !== undefined) total = ordered.docs.length;
   } else if (kept !== undefined) ordered = byRankCandidates(ix, req, total, scoring, skip + req.rows, fingerprint, kept.keep);
   else {
     const h = allHits();
@@ -203,11 +208,16 @@ export function runSearchPart(
   // gives its total and counts, every shard its candidates within its range
   const word = keptWordOf(ix, req, top, new Postings(ix, clock), () => wholeHits().docs);
   const counted = (whole && (Object.keys(req.filters ?? {}).length === 0 || kept !== undefined)) || word !== undefined;
+  // as runSearch: a page whose total is not asked leaves its hits unmade
+  const unmade = counted ? undefined : uncountedHits(ix, req, top, clock, limits, range);
   let total: number;
   let facets: FacetPart[];
   /** The whole index's total of a counted search, when this thread knows it. */
   let wholeTotal: number | undefined;
-  if (!counted) {
+  if (unmade !== undefined) {
+    total = 0; // the candidates', below
+    facets = [];
+  } else if (!counted) {
     total = hits().docs.length;
     facets = (req.facets ?? []).map((fr) => {
       const f = facetIndex(ix, fr.field);
@@ -250,8 +260,9 @@ export function runSearchPart(
   };
   let ordered: Hits | undefined;
   if (top !== undefined) {
-    ordered = topCandidates(ix, req.query, top, word ?? hits().docs, skip + req.rows, clock, range);
+    ordered = topCandidates(ix, req.query, top, word ?? unmade ?? hits().docs, skip + req.rows, clock, range);
     ordered ??= filtered(ix, new Evaluator(ix, true, clock, limits, range), req.query, req.filters, req.geo);
+    if (unmade !== undefined) total = ordered.docs.length;
   } else if (counted && wholeTotal !== undefined) {
     // the whole index's candidates, cut to the range: among them are the range's best
     const c = byRankCandidates(ix, req, wholeTotal, scoring, skip + req.rows, fingerprint, kept?.keep);

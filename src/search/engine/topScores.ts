@@ -124,6 +124,16 @@ interface List {
   at: number;
 }
 
+/**
+ * The hits of an OR of words left unmade (a search whose total is not asked, uncounted.ts):
+ * a visited window's hits are read from the words' lists, as a kept word's are, those that
+ * `keep` passes (the query's NOT clauses).
+ */
+export interface ListHits {
+  readonly unmade: true;
+  readonly keep: (d: number) => boolean;
+}
+
 interface Maxima {
   max: Uint8Array;
   /** Postings folded in. */
@@ -155,18 +165,20 @@ function maxima(e: CachedPostings, windows: number): Uint8Array {
  * hits), only the windows of its ordinals are bounded and visited: the candidates for its own
  * first `k`, whose merge with the other shards' has the first `k` of all. From a kept word,
  * a visited window's hits are read from the word's lists (a weight above 0, live, kept by
- * the filter, in the range): the same hits, without a pass over all of them.
+ * the filter, in the range): the same hits, without a pass over all of them; so too from the
+ * lists of an OR whose hits were not made (ListHits).
  */
 export function topCandidates(
   ix: SearchIndex,
   query: QueryNode<string>,
   top: TopQuery,
-  hits: Uint32Array | KeptWord,
+  hits: Uint32Array | KeptWord | ListHits,
   k: number,
   clock: Deadline,
   range?: OrdinalRange,
 ): Hits | undefined {
-  const kept = hits instanceof Uint32Array ? undefined : hits;
+  const unmade = !(hits instanceof Uint32Array) && 'unmade' in hits ? hits : undefined;
+  const kept = hits instanceof Uint32Array || 'unmade' in hits ? undefined : hits;
   const docs = hits instanceof Uint32Array ? hits : undefined;
   const postings = new Postings(ix, clock);
   const windows = windowsOf(ix.ordinals);
@@ -254,8 +266,14 @@ export function topCandidates(
       outDocs.push(d);
       outScores.push(scoreOf(words, d, true));
     }
+  } else if (key !== null && unmade !== undefined) {
+    for (const d of unmadeTier(ix, top, words, unmade.keep, tier, range)) {
+      outDocs.push(d);
+      outScores.push(scoreOf(words, d, true));
+    }
   }
-  const inWindow = kept === undefined ? undefined : windowHits(all, kept.keep, ix.live.array, range);
+  const keep = kept?.keep ?? unmade?.keep;
+  const inWindow = keep === undefined ? undefined : windowHits(all, keep, ix.live.array, range);
 
   // bounds per slot, sorted into buckets from the highest down
   let highest = 0;
@@ -341,10 +359,10 @@ export function topCandidates(
       )
         continue;
       const from = w << WINDOW_BITS;
+      for (const l of all) l.at = lowerBound(l.docs, l.n, from, 0);
       const window = inWindow === undefined ? docs! : inWindow(from);
       let h = lowerBound(window, window.length, from, 0);
       const end = from + (1 << WINDOW_BITS);
-      for (const l of all) l.at = lowerBound(l.docs, l.n, from, 0);
       for (; h < window.length && window[h]! < end; h++) {
         const d = window[h]!;
         if (tier(d)) continue;
@@ -417,7 +435,7 @@ function sparseBounds(lists: readonly List[], w0: number, w1: number): { wins: U
 
 /**
  * The hits of a window read from a word's lists (`lists`, each read from its first posting
- * in the window): the ordinals with a posting of weight above 0 in one of them, live, kept
+ * in the window, `at`, which the caller sets): the ordinals with a posting of weight above 0 in one of them, live, kept
  * by the filter and in `range`, ascending (a window has 64 ordinals: a bit each).
  */
 function windowHits(lists: readonly List[], keep: (d: number) => boolean, live: Uint8Array, range: OrdinalRange | undefined) {
@@ -429,7 +447,7 @@ function windowHits(lists: readonly List[], keep: (d: number) => boolean, live: 
     let low = 0;
     let high = 0;
     for (const l of lists) {
-      for (let p = lowerBound(l.docs, l.n, from, 0); p < l.n && l.docs[p]! < end; p++) {
+      for (let p = l.at; p < l.n && l.docs[p]! < end; p++) {
         if (!(l.values[p]! > 0)) continue;
         const bit = l.docs[p]! - from;
         if (bit < 32) low |= 1 << bit;
@@ -444,6 +462,42 @@ function windowHits(lists: readonly List[], keep: (d: number) => boolean, live: 
     }
     return out.subarray(0, n);
   };
+}
+
+/**
+ * The exact-title tier of an OR whose hits were not made, ascending: a document whose title's
+ * words are the query's (sortPlan.ts exactKey: the words on no field or the first) holds each
+ * of them in its title, so it is among the postings of any one of them; the shortest list of
+ * such a word is read, each posting tested by the exact-match hash (`tier`), liveness, `keep`
+ * and the range.
+ */
+function unmadeTier(
+  ix: SearchIndex,
+  top: TopQuery,
+  words: List[][],
+  keep: (d: number) => boolean,
+  tier: (d: number) => boolean,
+  range: OrdinalRange | undefined,
+): number[] {
+  // a word's first leaf is its folded term (topQuery; the caller asks that every word has
+  // one); on no field or the title its mask holds the title's bit
+  let shortest: List | undefined;
+  top.words.forEach((leaves, w) => {
+    if ((leaves[0]!.mask & 1) === 0) return;
+    const l = words[w]![0]!;
+    if (shortest === undefined || l.n < shortest.n) shortest = l;
+  });
+  const out: number[] = [];
+  if (shortest === undefined) return out;
+  const live = ix.live.array;
+  const lo = range?.from ?? 0;
+  const hi = range?.to ?? Infinity;
+  for (let p = lowerBound(shortest.docs, shortest.n, lo, 0); p < shortest.n; p++) {
+    const d = shortest.docs[p]!;
+    if (d >= hi) break;
+    if (shortest.values[p]! > 0 && live[d] === 1 && tier(d) && keep(d)) out.push(d);
+  }
+  return out;
 }
 
 /**

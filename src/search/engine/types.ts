@@ -78,6 +78,13 @@ export interface SearchRequest {
    * sent (the text `query` was parsed from), so the correction keeps it as written.
    */
   spellcheck?: SpellcheckRequest;
+  /**
+   * `false` when the total is not asked (docs/search-engine.md "Uncounted pages"): a relevance
+   * page of an OR of words, without facets, filters, shapes, spellcheck or cursor, is then
+   * found without making the OR's hits, and `total` is only a lower bound (the candidates the
+   * page was chosen from). The page is the same either way.
+   */
+  count?: false;
 }
 
 export interface SpellcheckRequest {
