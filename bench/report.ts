@@ -74,6 +74,11 @@ export function section(r: Report): string {
     `Written by \`npm run bench${store.backend === 'postgres' ? ' -- --store postgres' : ''}${quick ? ' --quick' : ''}\`. Server and load generator are separate processes on the same machine, over loopback;`,
     `each case runs ${seconds} s with the connections given (latency targets of /entities with 1, so p99 is a request's own time, not the queue in front of it).`,
     `"ceiling" is a bare node:http server answering the same bytes from memory with the same connections, measured in the same run, in ${WORKERS} process${WORKERS > 1 ? 'es (node:cluster)' : ''} as the server has HTTP workers.`,
+    ...(WORKERS > 1
+      ? [
+          'For the search rows (/search, /entities, the select, suggest) the ceiling relays each answer through the hops a search takes in the server (the HTTP process asks the primary over IPC, the primary a thread, and back; bench/ceiling.ts): its p99 is the floor of such a row on this machine, whatever the search costs.',
+        ]
+      : []),
     `The server runs as a user starts it, ${store.given} with every other setting at its default${logLevelNote} (${WORKERS} HTTP worker process${WORKERS > 1 ? 'es' : ''}), except web.rateLimitMax=0 and oai.rateLimitMax=0 (the pages' and the OAI-PMH provider's limits per address)`,
     '(docs/configuration.md), its standard output to a file.',
     'A case over many paths asks for each in turn on every connection (ours and the ceiling alike); its bytes are their mean.',

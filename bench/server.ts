@@ -98,14 +98,18 @@ export function sample(
 
 export type Sample = Awaited<ReturnType<typeof sample>>;
 
-/** The bare server for a case's responses, by path (bench/ceiling.ts). */
-export function startCeiling(responses: ReadonlyMap<string, Sample>): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * The bare server for a case's responses, by path (bench/ceiling.ts); `relay`: each answer
+ * passes the hops of a search (HTTP process, primary, thread and back).
+ */
+export function startCeiling(responses: ReadonlyMap<string, Sample>, relay = false): Promise<{ child: ChildProcess; port: number }> {
   const specFile = join(dataDir, 'ceiling.json');
   const spec = Object.fromEntries(
     [...responses].map(([path, r]) => [path, { status: r.status, headers: r.headers, body: r.body.toString('base64') }]),
   );
   writeFileSync(specFile, JSON.stringify({ responses: spec }));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/ceiling.ts'), specFile, String(WORKERS)], {
+  const args = [join(ROOT, 'bench/ceiling.ts'), specFile, String(WORKERS), ...(relay && WORKERS > 1 ? ['relay'] : [])];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve) => child.stdout.once('data', (d) => resolve({ child, port: Number(d.toString().trim()) })));
