@@ -64,13 +64,18 @@ const providerNames = new LruCache<string>(4 * 2 ** 20, (name) => 2 * name.lengt
 export async function providersOf(store: PageDeps['store'], ids: readonly string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const id of ids) {
-    const doc = await store.getItemDocument(id, 'json');
-    if (doc === undefined || doc.blockedReason !== null) continue;
-    const key = `${id} ${doc.etag}`;
-    let name = providerNames.get(key);
+    // The head names the version without reading the package (20 KB a hit of fresh memory,
+    // which made the HTTP process collect its heap every few seconds under load: the page
+    // rows' p99, docs/benchmarks.md "Since that run: no package read for a known provider").
+    const head = await store.getItemHead(id);
+    if (head === undefined || head.blockedReason !== null) continue;
+    let name = providerNames.get(`${id} ${head.etag}`);
     if (name === undefined) {
+      const doc = await store.getItemDocument(id, 'json');
+      if (doc === undefined || doc.blockedReason !== null) continue;
       name = itemView(id, JSON.parse(doc.body.toString('utf8'))).provider?.name ?? '';
-      providerNames.set(key, name);
+      // keyed by the version read, which a change between the two reads may have made newer
+      providerNames.set(`${id} ${doc.etag}`, name);
     }
     if (name !== '') out[id] = name;
   }

@@ -5,7 +5,10 @@ import type { Renderer } from './render.js';
 
 /** What the pages read: the store, the search engine, the templates and the media (docs/pages.md "The code"). */
 export interface PageDeps {
-  store: Pick<Store, 'getItemDocument' | 'getAncestry' | 'getChildren' | 'listLoads' | 'listHarvests' | 'listNewestOaiRecords'>;
+  store: Pick<
+    Store,
+    'getItemDocument' | 'getItemHead' | 'getAncestry' | 'getChildren' | 'listLoads' | 'listHarvests' | 'listNewestOaiRecords'
+  >;
   engine: Engine;
   render: Renderer;
   /** Where the item's media can be shown from (./mediaView.ts). */
