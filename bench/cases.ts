@@ -102,7 +102,7 @@ export function plainRow(name: string, r: LoadResult, target: string, conns = 1)
   return [name, String(conns), '', r.requests.toFixed(0), String(r.p50), String(r.p99), String(r.errors + r.non2xx), '', '', '', target];
 }
 
-/** The packages, hierarchy and entity cases (issues #5, #14). */
+/** The packages, hierarchy and entity cases (their targets: docs/benchmarks.md). */
 export async function entityCases(
   base: string,
   manifest: Manifest,

@@ -1,7 +1,7 @@
 /**
  * The physical ceiling of this machine for the responses of one case: a bare
- * node:http server answering the same bytes and headers from memory (issue
- * #5). Run as a child process; argv: the path of a JSON file
+ * node:http server answering the same bytes and headers from memory
+ * (docs/benchmarks.md, each section's header). Run as a child process; argv: the path of a JSON file
  * {"responses": {"<path>": {status, headers, body (base64)}}} (bodies are too
  * large for the command line). A path it was not given answers 404, so a
  * mismatch shows as errors rather than as a faster ceiling.
