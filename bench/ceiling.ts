@@ -1,9 +1,9 @@
 /**
  * The physical ceiling of this machine for the responses of one case: a bare
  * node:http server answering the same bytes and headers from memory
- * (docs/benchmarks.md, each section's header). Run as a child process; argv: the path of a JSON file
- * {"responses": {"<path>": {status, headers, body (base64)}}} (bodies are too
- * large for the command line). A path it was not given answers 404, so a
+ * (docs/benchmarks.md, each section's header). Run as a child process; argv:
+ * the path of a JSON file {"responses": {"<path>": {status, headers, body
+ * (base64)}}} (bodies are too large for the command line). A path it was not given answers 404, so a
  * mismatch shows as errors rather than as a faster ceiling.
  *
  * argv[3], the number of processes: as many as the server's HTTP workers
@@ -54,7 +54,9 @@ function send(res: ServerResponse, answer: Answer | undefined): void {
   res.end(answer.body);
 }
 
-const relay = process.argv[4] === 'relay';
+const processes = Number(process.argv[3] ?? '1');
+// A relay needs a primary to relay through: with one process, answered in place.
+const relay = process.argv[4] === 'relay' && processes > 1;
 
 function serve(): void {
   // relayed: the answer comes from the primary (below), asked by path
@@ -81,7 +83,6 @@ function serve(): void {
   });
 }
 
-const processes = Number(process.argv[3] ?? '1');
 if (processes > 1 && cluster.isPrimary) {
   let listening = 0;
   cluster.on('listening', (_worker, address) => {

@@ -435,8 +435,9 @@ function sparseBounds(lists: readonly List[], w0: number, w1: number): { wins: U
 
 /**
  * The hits of a window read from a word's lists (`lists`, each read from its first posting
- * in the window, `at`, which the caller sets): the ordinals with a posting of weight above 0 in one of them, live, kept
- * by the filter and in `range`, ascending (a window has 64 ordinals: a bit each).
+ * in the window, `at`, which the caller sets): the ordinals with a posting of weight above 0
+ * in one of them, live, kept by the filter and in `range`, ascending (a window has 64
+ * ordinals: a bit each).
  */
 function windowHits(lists: readonly List[], keep: (d: number) => boolean, live: Uint8Array, range: OrdinalRange | undefined) {
   const out = new Uint32Array(1 << WINDOW_BITS);

@@ -31,7 +31,8 @@ export function uncountedHits(
 ): ListHits | undefined {
   if (req.count !== false || top === undefined) return undefined;
   if ((req.facets?.length ?? 0) > 0 || req.spellcheck !== undefined || req.cursor !== undefined) return undefined;
-  if ((req.geo?.length ?? 0) > 0 || Object.values(req.filters ?? {}).some((v) => v.length > 0)) return undefined;
+  // any filter, an empty or unknown one too: the counted search decides what it means
+  if ((req.geo?.length ?? 0) > 0 || Object.keys(req.filters ?? {}).length > 0) return undefined;
   let positive: QueryNode<string> = req.query;
   const nots: QueryNode<string>[] = [];
   if (positive.kind === 'and' && positive.should === undefined) {
