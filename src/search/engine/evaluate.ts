@@ -175,9 +175,11 @@ export class Evaluator {
       this.unrestricted++;
       acc = this.hits(this.allLive());
     }
-    clauses.forEach((c, i) => {
-      if (!(kept && within[i])) acc = this.filter(acc!, c.f, c.ids);
-    });
+    // the fewest postings first: the filters after it read the values of its hits only, where
+    // the first under `*:*` decodes its values' postings whole (docs/search-engine.md "Semantics")
+    const postings = (c: FacetClause) => c.ids.reduce((n, v) => n + this.ix.facets[c.f]!.live.array[v]!, 0);
+    const order = clauses.map((c, i) => ({ c, i, n: postings(c) })).sort((x, y) => x.n - y.n);
+    for (const { c, i } of order) if (!(kept && within[i])) acc = this.filter(acc, c.f, c.ids);
     return acc;
   }
 
