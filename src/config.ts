@@ -149,6 +149,13 @@ export const DEFAULTS = {
      */
     shards: availableParallelism(),
     /**
+     * A search whose parts took less than this many ms of their workers' time in all, the
+     * last time it was scattered, runs on one worker next time, until it takes more than
+     * twice this there (docs/search-engine.md "Small searches stay on one thread"); 0
+     * scatters every search.
+     */
+    scatterMinMs: 2,
+    /**
      * The nice value (0–19) of the search worker threads, so that the lookups get a core
      * first and searches take what is left (docs/configuration.md "Searches on worker
      * threads"); Linux only, where it is a thread's own; 0 leaves them at the process's.
@@ -431,6 +438,7 @@ function validate(c: Config): void {
   positive('http.maxUrlLength', c.http.maxUrlLength, 64);
   positive('search.workers', c.search.workers, 0);
   positive('search.shards', c.search.shards, 1);
+  positive('search.scatterMinMs', c.search.scatterMinMs, 0);
   positive('search.timeBudgetMs', c.search.timeBudgetMs);
   if (!Number.isInteger(c.search.niceness) || c.search.niceness < 0 || c.search.niceness > 19) {
     throw new UsageError(`search.niceness must be an integer from 0 to 19 (a nice value), got ${c.search.niceness}.`);

@@ -97,9 +97,10 @@ export type WorkerAnswer =
   /** `heapBytes`: the worker's JavaScript heap in use (SearchState.heapBytes). */
   | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
-  | { type: 'part'; id: number; part: SearchPart }
+  /** `ms`: how long the worker took for it (searchPool.ts keeps small searches on one worker). */
+  | { type: 'part'; id: number; part: SearchPart; ms: number }
   | { type: 'acked'; token: number; batches: number }
-  | { type: 'done'; id: number; result: OpResult }
+  | { type: 'done'; id: number; result: OpResult; ms: number }
   | { type: 'failed'; id: number; failure: SearchFailure }
   /** The answer to `close`: nothing of this worker writes to disk any more. */
   | { type: 'closed' };
@@ -197,7 +198,9 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
           if (error !== undefined) throw error as Error;
           await hosted.prepare(op);
           if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
-          post({ type: 'done', id, result: await hosted.execute(op, budgetMs) });
+          const t = performance.now();
+          const result = await hosted.execute(op, budgetMs);
+          post({ type: 'done', id, result, ms: performance.now() - t });
         } catch (e) {
           post({ type: 'failed', id, failure: failureOf(e) });
         }
@@ -295,7 +298,9 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
         if (!armed || Date.now() - sentAt > STARTED_AFTER_MS) post({ type: 'started', id });
         try {
           if (!hosted.built(kind)) throw new Error(`the ${kind} index of this search thread is not built`);
-          post({ type: 'part', id, part: hosted.host.index(kind).searchPart(request, Date.now() + budgetMs, shard, shards) });
+          const t = performance.now();
+          const part = hosted.host.index(kind).searchPart(request, Date.now() + budgetMs, shard, shards);
+          post({ type: 'part', id, part, ms: performance.now() - t });
         } catch (e) {
           post({ type: 'failed', id, failure: failureOf(e) });
         }
@@ -313,7 +318,9 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
               drain();
               inFlight++;
               if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
-              post({ type: 'done', id, result: await hosted.execute(op, budgetMs) });
+              const t = performance.now();
+              const result = await hosted.execute(op, budgetMs);
+              post({ type: 'done', id, result, ms: performance.now() - t });
             } catch (e) {
               post({ type: 'failed', id, failure: failureOf(e) });
             } finally {

@@ -46,6 +46,7 @@ import {
 import { showResult, type EngineAnswer, type EngineSearch } from './indexHost.js';
 import { ReplicaFeed, type FeedMessage } from './replicaFeed.js';
 import { mergeParts, type SearchPart } from './engine/shards.js';
+import { SmallSearches } from './smallSearches.js';
 import { fingerprintOf } from './engine/search.js';
 import type { SearchFeedStore } from '../domain/searchFeed.js';
 import { SearchRequestError as EngineRequestError } from './engine/errors.js';
@@ -322,6 +323,10 @@ interface Job {
   budgetTimer: NodeJS.Timeout | undefined;
   /** Slot.batchesSent when it was sent: once the worker answers it, it has applied that many. */
   batches?: number;
+  /** An engine search's key among the small searches (SmallSearches), when it has one. */
+  small?: string;
+  /** A part's time in its worker, once answered. */
+  ms?: number;
 }
 
 interface Slot {
@@ -403,6 +408,8 @@ export class SearchPool extends Runner {
   terminated = 0;
   /** Searches scattered in shards over several workers (scatter). */
   scattered = 0;
+  /** Searches too small to be worth scattering, as their last runs showed. */
+  private readonly smallSearches: SmallSearches;
   private timeouts = 0;
   private refused = 0;
   /** The freshest index of any worker (SearchState.index). */
@@ -433,6 +440,7 @@ export class SearchPool extends Runner {
   ) {
     super(settings);
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.smallSearches = new SmallSearches(settings.scatterMinMs);
     const here = import.meta.url;
     this.workerUrl = options.workerUrl ?? new URL(here.endsWith('.ts') ? './searchWorker.ts' : './searchWorker.js', here);
     if (options.store === undefined || setup.replica !== true) throw new Error('a search pool needs the store to read its change feed');
@@ -460,12 +468,21 @@ export class SearchPool extends Runner {
       this.preparing--;
     }
     if (this.closed) throw new SearchBusyError(this.settings.timeBudgetMs);
-    if (op.op === 'engine') {
-      const scattered = this.scatter(op.search);
+    const small = op.op === 'engine' ? this.smallSearches.keyOf(op.search) : undefined;
+    if (op.op === 'engine' && (small === undefined || !this.smallSearches.has(small))) {
+      const scattered = this.scatter(op.search, small);
       if (scattered !== undefined) return scattered;
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, op, resolve: (r) => resolve(r as OpResult), reject, settled: false, budgetTimer: undefined });
+      this.queue.push({
+        id: this.nextId++,
+        op,
+        resolve: (r) => resolve(r as OpResult),
+        reject,
+        settled: false,
+        budgetTimer: undefined,
+        small,
+      });
       this.dispatch();
     });
   }
@@ -478,17 +495,18 @@ export class SearchPool extends Runner {
    * Sent together, after the same batches of the feed: every shard runs on the same index.
    * Undefined when the search is to run on one worker.
    */
-  private scatter(search: EngineSearch): Promise<EngineAnswer> | undefined {
+  private scatter(search: EngineSearch, small: string | undefined): Promise<EngineAnswer> | undefined {
     const n = Math.min(this.settings.shards, this.settings.workers);
     // Words' document frequencies and values' names are the whole index's: one thread answers them.
     if (n < 2 || this.queue.length > 0 || search.docFreqs !== undefined || search.names !== undefined || search.oneThread === true)
       return undefined;
     const free = this.slots.filter((s) => !s.gone && s.built && s.starting === 0 && s.job === undefined);
     if (free.length < n) return undefined;
+    const jobs: Job[] = [];
     const parts = free.slice(0, n).map(
       (slot, shard) =>
-        new Promise<SearchPart>((resolve, reject) =>
-          this.assign(slot, {
+        new Promise<SearchPart>((resolve, reject) => {
+          const job: Job = {
             id: this.nextId++,
             op: { op: 'engine', search },
             part: { shard, shards: n },
@@ -496,14 +514,21 @@ export class SearchPool extends Runner {
             reject,
             settled: false,
             budgetTimer: undefined,
-          }),
-        ),
+          };
+          jobs.push(job);
+          this.assign(slot, job);
+        }),
     );
     const { request, kind, fields } = search;
     this.scattered++;
-    return Promise.all(parts).then((done) =>
-      showResult(this.options.store!, kind, mergeParts(request, done, fingerprintOf(request)), fields === true),
-    );
+    return Promise.all(parts).then((done) => {
+      if (small !== undefined)
+        this.smallSearches.scattered(
+          small,
+          jobs.reduce((ms, j) => ms + (j.ms ?? 0), 0),
+        );
+      return showResult(this.options.store!, kind, mergeParts(request, done, fingerprintOf(request)), fields === true);
+    });
   }
 
   /** Resolves once every worker has applied the batches sent so far (ReplicaFeed's pacing). */
@@ -823,9 +848,13 @@ export class SearchPool extends Runner {
     clearTimeout(slot.killTimer);
     slot.job = undefined;
     slot.worker.unref();
-    if (m.type === 'done') this.settle(job, undefined, m.result);
-    else if (m.type === 'part') this.settle(job, undefined, m.part);
-    else {
+    if (m.type === 'done') {
+      if (job.small !== undefined) this.smallSearches.ranAlone(job.small, m.ms);
+      this.settle(job, undefined, m.result);
+    } else if (m.type === 'part') {
+      job.ms = m.ms;
+      this.settle(job, undefined, m.part);
+    } else {
       if (m.failure.kind === 'budget' && !job.settled && (job.part === undefined || job.part.shard === 0)) this.timeouts++;
       this.settle(job, errorOfFailure(m.failure, budgetMs));
     }

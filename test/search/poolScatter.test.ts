@@ -113,7 +113,8 @@ for (const backend of BACKENDS) {
   test(`[${backend.name}] a search scattered over the workers answers as one thread, after changes and after a new generation too`, async () => {
     const { store, dispose } = await backend.open();
     const dir = tempDir('pool-scatter');
-    const config = loadConfig({ flags: { search: { workers: 3, shards: 3, indexPollMs: 20 } } }).search;
+    // scatterMinMs 0: every search is scattered, however small (else a search asked again runs on one worker).
+    const config = loadConfig({ flags: { search: { workers: 3, shards: 3, indexPollMs: 20, scatterMinMs: 0 } } }).search;
     // Written after any change, so that the workers go over to new generations during the test.
     const pool = createSearchRunner(store, config, { indexFiles: { dir, intervalMs: 0, minGapMs: 0 }, log: () => {} });
     const main = createSearchRunner(store, { ...config, workers: 0 });
@@ -143,6 +144,38 @@ for (const backend of BACKENDS) {
       await store.unblockItem(GOETHE_ID);
       await caughtUp(pool, main);
       await sameAnswers(pool, main, 'after a new generation');
+    } finally {
+      await pool.close();
+      await main.close();
+      await dispose();
+    }
+  });
+}
+
+for (const backend of BACKENDS) {
+  test(`[${backend.name}] a search too small to scatter runs on one worker once it was scattered, with the same answer`, async () => {
+    const { store, dispose } = await backend.open();
+    // Every search is small below a minute of its workers' time.
+    const config = loadConfig({ flags: { search: { workers: 2, shards: 2, indexPollMs: 20, scatterMinMs: 60_000 } } }).search;
+    const pool = createSearchRunner(store, config, { log: () => {} });
+    const main = createSearchRunner(store, { ...config, workers: 0 });
+    try {
+      assert.ok(pool instanceof SearchPool);
+      await ingestItems(store, [CORTEX_DIR], { batchSize: 100 });
+      pool.start();
+      const [first, second] = searches();
+      // Once both workers are built, the first search is scattered ...
+      const deadline = Date.now() + 120_000;
+      while (pool.scattered === 0) {
+        assert.ok(Date.now() < deadline, 'every worker builds its index');
+        assert.deepEqual(await pool.engine(first!), await main.engine(first!));
+      }
+      // ... and then runs on one worker, answering the same.
+      for (let i = 0; i < 3; i++) assert.deepEqual(await pool.engine(first!), await main.engine(first!), 'on one worker');
+      assert.equal(pool.scattered, 1, 'asked again, a small search is not scattered');
+      // Another search is scattered the first time it is asked.
+      assert.deepEqual(await pool.engine(second!), await main.engine(second!));
+      assert.equal(pool.scattered, 2, 'a search not asked before is scattered');
     } finally {
       await pool.close();
       await main.close();
