@@ -97,7 +97,7 @@ export type WorkerAnswer =
   /** `heapBytes`: the worker's JavaScript heap in use (SearchState.heapBytes). */
   | { type: 'synced'; token: number; heapBytes: number }
   | { type: 'started'; id: number }
-  /** `ms`: how long the worker took for it (searchPool.ts keeps small searches on one worker). */
+  /** `ms`: the time of its work in the worker (smallSearches.ts: small searches stay on one worker). */
   | { type: 'part'; id: number; part: SearchPart; ms: number }
   | { type: 'acked'; token: number; batches: number }
   | { type: 'done'; id: number; result: OpResult; ms: number }
@@ -198,9 +198,12 @@ export function searchJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer
           if (error !== undefined) throw error as Error;
           await hosted.prepare(op);
           if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
+          // `ms`: the search's own work, up to its first wait (for the store: hits not yet shown),
+          // as a part's is (the scattered search reads its hits in the main thread)
           const t = performance.now();
-          const result = await hosted.execute(op, budgetMs);
-          post({ type: 'done', id, result, ms: performance.now() - t });
+          const answer = hosted.execute(op, budgetMs);
+          const ms = performance.now() - t;
+          post({ type: 'done', id, result: await answer, ms });
         } catch (e) {
           post({ type: 'failed', id, failure: failureOf(e) });
         }
@@ -318,9 +321,12 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
               drain();
               inFlight++;
               if (!armed || Date.now() - came > STARTED_AFTER_MS) post({ type: 'started', id });
+              // `ms`: the search's own work, up to its first wait (for the store: hits not yet shown),
+              // as a part's is (the scattered search reads its hits in the main thread)
               const t = performance.now();
-              const result = await hosted.execute(op, budgetMs);
-              post({ type: 'done', id, result, ms: performance.now() - t });
+              const answer = hosted.execute(op, budgetMs);
+              const ms = performance.now() - t;
+              post({ type: 'done', id, result: await answer, ms });
             } catch (e) {
               post({ type: 'failed', id, failure: failureOf(e) });
             } finally {
