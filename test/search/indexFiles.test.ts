@@ -199,6 +199,47 @@ describe('the search indexes on disk', () => {
     });
   }
 
+  test("over a shared image, new ids go into a table of the thread's own: the shared slots stay one copy, an image and a rebuild take both", async () => {
+    const dir = tempDir();
+    const index = build(itemSchema, itemDoc, 3000);
+    const persons = build(personSchema, personDoc, 100);
+    await writeIndexes(dir, 'store-a', { item: image(index, 'item:log:1'), person: image(persons, 'person:log:2') });
+    const shared = await readSharedIndexes(dir, 'store-a');
+    const a = SearchIndex.fromImage(itemSchema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers }).item);
+    assert.equal(a.byId.table.buffer, shared.buffers.item);
+    const reqs = requests(itemSchema, wordsOf(index));
+    // The same changes to both: new ids, ids upserted again, deleted (some of them after an upsert).
+    const change = (ix: SearchIndex, from: number, to: number) => {
+      for (let i = from; i < to; i++) ix.upsert(itemDoc(i));
+      for (let i = 0; i < to; i += 13) ix.upsert({ ...itemDoc(i + 500_000), id: itemDoc(i).id });
+      for (let i = 1; i < to; i += 17) ix.delete(itemDoc(i).id);
+      ix.refreshOrders(1024);
+    };
+    const ids = (to: number) => Array.from({ length: to + 10 }, (_, i) => itemDoc(i).id);
+    const sameIds = (ix: SearchIndex, to: number, what: string) => {
+      for (const id of ids(to)) assert.equal(ix.byId.get(id), index.byId.get(id), `${what}: ${id}`);
+    };
+    for (const ix of [index, a]) change(ix, 3000, 3600);
+    assert.equal(a.byId.table.buffer, shared.buffers.item, 'the shared slots are not copied');
+    sameIds(a, 3600, 'in the table of its own');
+    assert.deepEqual(answers(a, reqs), answers(index, reqs));
+    // An image of the changed index holds both tables in one.
+    const dir2 = tempDir();
+    await writeIndexes(dir2, 'store-a', { item: image(a, 'item:log:3'), person: image(persons, 'person:log:2') });
+    const back = SearchIndex.fromImage(itemSchema, (await readIndexes(dir2, 'store-a')).sources.item);
+    sameIds(back, 3600, 'read back');
+    assert.deepEqual(answers(back, reqs), answers(index, reqs));
+    // Past two thirds of the shared slots, a rebuild takes the live ordinals of both into one of its own.
+    const size = a.byId.table.length;
+    for (const ix of [index, a]) change(ix, 3600, 3600 + size);
+    assert.notEqual(a.byId.table.buffer, shared.buffers.item);
+    sameIds(a, 3600 + size, 'after the rebuild');
+    assert.deepEqual(answers(a, reqs), answers(index, reqs));
+    const bytes = new Uint8Array(shared.buffers.item);
+    for (const s of shared.manifest.kinds.item.sections)
+      assert.equal(crc32(bytes.subarray(s.offset, s.offset + s.bytes)), s.crc32, `section ${s.name} unchanged`);
+  });
+
   test('an image holds the index as it was taken, while the index goes on changing under the writer', async () => {
     const dir = tempDir();
     const index = build(itemSchema, itemDoc, 2000);
