@@ -11,9 +11,10 @@
  * Over an image shared with other threads (ImageSource.lent), the ordinals added since go into
  * a small table of this thread's own (`added`), looked up first, and the shared slots stay
  * one copy for the node (docs/search-engine.md "One copy per node"): copying them at the first
- * add cost each thread 4–8 bytes per document until the next generation (8 MiB per kind at 1.1 M
- * items + 1 M persons, 512 MiB for the items at 50 M). An id has at most one live ordinal, so it is found in either table. A
- * rebuild takes the live ordinals of both into one table of its own.
+ * add cost each thread 4–8 bytes per document until the next generation (8 MiB per kind at
+ * 1.1 M items + 1 M persons, 512 MiB for the items at 50 M). An id has at most one live
+ * ordinal, so it is found in either table. A rebuild takes the live ordinals of both into one
+ * table of its own.
  */
 import type { Growable } from './growable.js';
 import { hashString } from './order.js';
