@@ -376,14 +376,15 @@ async function readSharedSegment(
 
 /**
  * The per-document columns a replica appends to (growable.ts columns restored with
- * ImageSource.typed), each written once per ordinal: given room to grow behind the file's
+ * ImageSource.typed), each written once per ordinal (a multi-valued facet's value list once per
+ * value of a new ordinal, facetColumn.ts): given room to grow behind the file's
  * bytes, so that the replicas of a pool, which append the same values at the same ordinals,
  * keep appending to the one shared copy instead of each copying the column when it first
  * grows (docs/search-engine.md "One copy per node"). Room for an eighth more documents (at
  * least 4,096): what changes between two generations; past it a replica copies the column, as
  * before.
  */
-const GROWING = /^(idHash|fieldMask|exactA|exactB|number\.\d+|sort\.\d+|facet\.\d+\.(single|start)|(ids|displays|sort\.\d+)\.at)$/;
+const GROWING = /^(idHash|fieldMask|exactA|exactB|number\.\d+|sort\.\d+|facet\.\d+\.(single|start|ids)|(ids|displays|sort\.\d+)\.at)$/;
 
 function roomFor(entry: KindEntry, size: number): SectionEntry[] {
   const out: SectionEntry[] = [];

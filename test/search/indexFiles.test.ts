@@ -240,6 +240,28 @@ describe('the search indexes on disk', () => {
       assert.equal(crc32(bytes.subarray(s.offset, s.offset + s.bytes)), s.crc32, `section ${s.name} unchanged`);
   });
 
+  test('replicas over one shared image with room append to the one copy: per-document columns and multi-valued facets stay shared', async () => {
+    const dir = tempDir();
+    const index = build(itemSchema, itemDoc, 3000);
+    const persons = build(personSchema, personDoc, 100);
+    await writeIndexes(dir, 'store-a', { item: image(index, 'item:log:1'), person: image(persons, 'person:log:2') });
+    // As a pool's replicas read it: room behind the per-document columns, written in place.
+    const shared = await readSharedIndexes(dir, 'store-a', true);
+    const replica = () =>
+      SearchIndex.fromImage(itemSchema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers }, true).item);
+    const [a, b] = [replica(), replica()];
+    const multi = index.facets.flatMap((f, i) => (f.ids === null ? [] : [i]));
+    assert.ok(multi.length > 0, 'the documents have a facet of several values');
+    const appended = (ix: SearchIndex) => [ix.idHash.array, ...multi.map((i) => ix.facets[i]!.ids!.array)];
+    const reqs = requests(itemSchema, wordsOf(index));
+    // The same new documents, in the same order, to every replica (and the original): fewer than the room holds.
+    for (const ix of [index, a, b]) for (let i = 3000; i < 3200; i++) ix.upsert(itemDoc(i));
+    for (const ix of [a, b]) {
+      assert.deepEqual(answers(ix, reqs), answers(index, reqs));
+      for (const column of appended(ix)) assert.equal(column.buffer, shared.buffers.item, 'appended in place');
+    }
+  });
+
   test('an image holds the index as it was taken, while the index goes on changing under the writer', async () => {
     const dir = tempDir();
     const index = build(itemSchema, itemDoc, 2000);

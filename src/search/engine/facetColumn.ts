@@ -70,7 +70,8 @@ export class FacetColumn {
       this.start = new Growable(Uint32Array, 0);
       this.start.restore(source.typed(`${p}.start`, 'u32'));
       this.ids = new U32List();
-      this.ids.restore(source.typed(`${p}.ids`, 'u32'));
+      // a replica's view has room behind the values (indexFiles.ts roomFor): pushed into in place
+      this.ids.restore(source.typed(`${p}.ids`, 'u32'), source.length(`${p}.ids`, 'u32'));
     }
   }
 

@@ -96,9 +96,9 @@ export class U32List {
     return this.data;
   }
 
-  /** Takes saved values (an index image) as the list. */
-  restore(saved: Uint32Array<ArrayBuffer>): void {
+  /** Takes saved values (an index image) as the list: its first `length`, the rest room to push into in place. */
+  restore(saved: Uint32Array<ArrayBuffer>, length = saved.length): void {
     this.data = saved;
-    this.length = saved.length;
+    this.length = length;
   }
 }

@@ -188,6 +188,11 @@ export class ImageSource {
     return new ctor(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT) as InstanceType<(typeof CTORS)[T]>;
   }
 
+  /** How many elements a section holds as written (without the room a replica's view has behind them). */
+  length(name: string, type: SectionType): number {
+    return this.section(name, type).byteLength / CTORS[type].BYTES_PER_ELEMENT;
+  }
+
   /**
    * A section the index writes in place (live bits, counters, ranks, the id table, the pools'
    * per-list tails: what ImageSink.copy took), lent: the view, with `lent` true when it is
