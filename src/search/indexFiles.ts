@@ -384,7 +384,8 @@ async function readSharedSegment(
  * least 4,096): what changes between two generations; past it a replica copies the column, as
  * before.
  */
-const GROWING = /^(idHash|fieldMask|exactA|exactB|number\.\d+|sort\.\d+|facet\.\d+\.(single|start|ids)|(ids|displays|sort\.\d+)\.at)$/;
+const GROWING =
+  /^(idHash|fieldMask|exactA|exactB|number\.\d+|sort\.\d+|facet\.\d+\.(single|start|ids)|(ids|displays|sort\.\d+)\.at|(idRank|sortRank\.\d+)\.rank)$/;
 
 function roomFor(entry: KindEntry, size: number): SectionEntry[] {
   const out: SectionEntry[] = [];

@@ -240,7 +240,7 @@ describe('the search indexes on disk', () => {
       assert.equal(crc32(bytes.subarray(s.offset, s.offset + s.bytes)), s.crc32, `section ${s.name} unchanged`);
   });
 
-  test('replicas over one shared image with room append to the one copy: per-document columns and multi-valued facets stay shared', async () => {
+  test('replicas over one shared image with room append to the one copy: per-document columns, multi-valued facets and ranks stay shared', async () => {
     const dir = tempDir();
     const index = build(itemSchema, itemDoc, 3000);
     const persons = build(personSchema, personDoc, 100);
@@ -252,7 +252,8 @@ describe('the search indexes on disk', () => {
     const [a, b] = [replica(), replica()];
     const multi = index.facets.flatMap((f, i) => (f.ids === null ? [] : [i]));
     assert.ok(multi.length > 0, 'the documents have a facet of several values');
-    const appended = (ix: SearchIndex) => [ix.idHash.array, ...multi.map((i) => ix.facets[i]!.ids!.array)];
+    const ranks = (ix: SearchIndex) => [ix.idRanks.rank.array, ...ix.sortRanks.flatMap((r) => (r ? [r.rank.array] : []))];
+    const appended = (ix: SearchIndex) => [ix.idHash.array, ...multi.map((i) => ix.facets[i]!.ids!.array), ...ranks(ix)];
     const reqs = requests(itemSchema, wordsOf(index));
     // The same new documents, in the same order, to every replica (and the original): fewer than the room holds.
     for (const ix of [index, a, b]) for (let i = 3000; i < 3200; i++) ix.upsert(itemDoc(i));
@@ -260,6 +261,15 @@ describe('the search indexes on disk', () => {
       assert.deepEqual(answers(ix, reqs), answers(index, reqs));
       for (const column of appended(ix)) assert.equal(column.buffer, shared.buffers.item, 'appended in place');
     }
+    // A refresh of the ranks rewrites every rank: into a copy of the replica's own, never the shared bytes.
+    a.refreshOrders(0);
+    for (const column of ranks(a)) assert.notEqual(column.buffer, shared.buffers.item, 'a refresh copies');
+    for (const ix of [index, a, b]) for (let i = 3200; i < 3300; i++) ix.upsert(itemDoc(i));
+    for (const ix of [a, b]) assert.deepEqual(answers(ix, reqs), answers(index, reqs));
+    for (const column of ranks(b)) assert.equal(column.buffer, shared.buffers.item);
+    const bytes = new Uint8Array(shared.buffers.item);
+    for (const s of shared.manifest.kinds.item.sections)
+      assert.equal(crc32(bytes.subarray(s.offset, s.offset + s.bytes)), s.crc32, `section ${s.name} unchanged`);
   });
 
   test('an image holds the index as it was taken, while the index goes on changing under the writer', async () => {

@@ -28,6 +28,11 @@ export class Growable<T extends Typed> {
    * (`own`), so that every thread holds one copy until it changes the column.
    */
   private lent = false;
+  /**
+   * While lent: writes at this index and beyond (a new ordinal's value, in the room behind a
+   * replica's column) go in place; writes below copy first. Infinity: every write copies.
+   */
+  private appendFrom = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly ctor: TypedCtor<T>,
@@ -46,7 +51,8 @@ export class Growable<T extends Typed> {
       if (this.fill !== 0) grown.fill(this.fill, this.array.length);
       this.array = grown;
       this.lent = false;
-    } else if (this.lent) this.own();
+      this.appendFrom = Number.POSITIVE_INFINITY;
+    } else if (this.lent && i < this.appendFrom) this.own();
     return this.array;
   }
 
@@ -55,6 +61,7 @@ export class Growable<T extends Typed> {
     if (this.lent) {
       this.array = this.array.slice() as T;
       this.lent = false;
+      this.appendFrom = Number.POSITIVE_INFINITY;
     }
     return this.array;
   }
@@ -70,11 +77,14 @@ export class Growable<T extends Typed> {
 
   /**
    * Takes saved values (an index image, indexImage.ts) as the column: grown, with `fill`, when a
-   * write needs room; `lent`: they are shared with other threads, copied at the first write.
+   * write needs room; `lent`: they are shared with other threads, copied at the first write
+   * below `appendFrom` (the written length, where the view has room behind it: the replicas of
+   * a pool write each new ordinal's value there alike, docs/search-engine.md "One copy per node").
    */
-  restore(saved: T, lent = false): void {
+  restore(saved: T, lent = false, appendFrom = Number.POSITIVE_INFINITY): void {
     this.array = saved;
     this.lent = lent;
+    this.appendFrom = appendFrom;
   }
 }
 

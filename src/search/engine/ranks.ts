@@ -51,7 +51,9 @@ export class RankedStrings {
   restore(source: ImageSource, p: string): void {
     this.sorted = source.typed(`${p}.sorted`, 'u32');
     const rank = source.lent(`${p}.rank`, 'f64');
-    this.rank.restore(rank.array, rank.lent);
+    // a new ordinal's rank is written once, the same in every replica that has not refreshed
+    // (the generation's `sorted`): in place, in the room behind a replica's view; a refresh copies
+    this.rank.restore(rank.array, rank.lent, source.length(`${p}.rank`, 'f64'));
     this.pending = new U32List();
     this.pending.restore(source.typed(`${p}.pending`, 'u32'));
     this.generation = source.value<number>(`${p}.generation`);
@@ -136,7 +138,8 @@ export class RankedStrings {
     const old = this.sorted;
     const merged = new Uint32Array(old.length + byString.length);
     const newOf = new Uint32Array(old.length);
-    const rank = this.rank.ensure(ordinals);
+    this.rank.ensure(ordinals);
+    const rank = this.rank.own(); // every rank is rewritten: never in the shared bytes
     let m = 0;
     let i = 0;
     /** The added ordinal last put into `merged`, -1 for none. */
