@@ -440,7 +440,8 @@ export class SearchPool extends Runner {
   ) {
     super(settings);
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-    this.smallSearches = new SmallSearches(settings.scatterMinMs);
+    // with fewer than two shards nothing is scattered, so nothing is to be remembered
+    this.smallSearches = new SmallSearches(Math.min(settings.shards, settings.workers) < 2 ? 0 : settings.scatterMinMs);
     const here = import.meta.url;
     this.workerUrl = options.workerUrl ?? new URL(here.endsWith('.ts') ? './searchWorker.ts' : './searchWorker.js', here);
     if (options.store === undefined || setup.replica !== true) throw new Error('a search pool needs the store to read its change feed');
