@@ -14,7 +14,7 @@ import type { SearchChange, SearchFeedStore, SearchKind } from '../domain/search
 import { resultDocOf } from '../formats/itemFields.js';
 import { itemSchema } from './schemas/itemSchema.js';
 import { personSchema } from './schemas/personSchema.js';
-import { SearchIndex, type SearchIndexOptions } from './engine/SearchIndex.js';
+import { SearchIndex, type RanksOfKey, type SearchIndexOptions } from './engine/SearchIndex.js';
 import { FeedRescanError, storeCatchUp, storeFeed, toChange } from './storeFeed.js';
 import { applyChange } from './engine/feed.js';
 import { IndexProblem, readIndexes, sharedSources, writeIndexes, type KindImage, type SharedIndexes } from './indexFiles.js';
@@ -99,6 +99,18 @@ interface Hosted {
   built: boolean;
   /** Restored from a newer generation in shared memory (IndexHost.rebase), to replace the hosted one once caught up. */
   rebased?: boolean;
+  /** The pool's stream it was begun by (IndexHost.begin), in a replica. */
+  stream?: number;
+}
+
+/**
+ * How the replicas of a pool refresh their ranks when a batch catches up (docs/search-engine.md
+ * "One copy per node"): one (`share`, the writer) into shared memory, handed to `onShared`
+ * for the others, which take it (IndexHost.adoptRanks) instead of each copying its own.
+ */
+export interface RankSharing {
+  share: boolean;
+  onShared: (kind: SearchKind, stream: number, refreshes: RanksOfKey[]) => void;
 }
 
 export const SCHEMAS = { item: itemSchema, person: personSchema } as const;
@@ -166,6 +178,8 @@ export class IndexHost {
   private writing = false;
   /** The generation this host last wrote (0: none). */
   generation = 0;
+  /** In a replica of a pool with a writer: how the ranks' refreshes are shared. */
+  rankSharing: RankSharing | undefined;
 
   constructor(
     private readonly store: SearchFeedStore,
@@ -282,10 +296,11 @@ export class IndexHost {
    * idempotent); `rescan`: from a full scan into a fresh index (an image if one is given),
    * the hosted one left as it is until the swap, as after a pruned position.
    */
-  begin(kind: SearchKind, image: SharedIndexes | null, mode: 'rebase' | 'rescan'): void {
+  begin(kind: SearchKind, image: SharedIndexes | null, mode: 'rebase' | 'rescan', stream?: number): void {
     this.opened = true;
     const next = image === null ? this.fresh(kind) : this.restored(image, false, true, [kind])[kind]!;
     next.rebased = mode === 'rebase';
+    next.stream = stream;
     this.pending[kind] = next;
     // Started from a generation on disk: the next write waits for changes.
     if (image !== null) this.written ??= { at: Date.now(), applied: this.applied };
@@ -301,11 +316,15 @@ export class IndexHost {
     const hosted = this.hosted[kind];
     const targets: Hosted[] = next === undefined ? [hosted] : next.rebased && hosted.built ? [next, hosted] : [next];
     const mapped = changes.map((c) => toChange(kind, c));
+    const sharing = this.rankSharing;
     for (const h of targets) {
       for (const c of mapped) applyChange(h.index, c);
       h.position = position;
       if (done) {
-        h.index.refreshOrders(1024);
+        // The replica that shares refreshes the ranks of the index that stays (the one the
+        // others hold too); the others take its refresh when it comes (adoptRanks).
+        if (sharing === undefined) h.index.refreshOrders(1024);
+        else if (sharing.share && h === targets[0]) this.shareRanks(kind, h);
         h.built = true;
       }
     }
@@ -318,6 +337,21 @@ export class IndexHost {
         this.swaps++;
       }
     }
+  }
+
+  private shareRanks(kind: SearchKind, h: Hosted): void {
+    const before = h.index.sharedRanks();
+    h.index.refreshOrders(1024, true);
+    const fresh = h.index.sharedRanks().filter((r) => !before.some((b) => b.ranks === r.ranks));
+    if (fresh.length > 0 && h.stream !== undefined) this.rankSharing!.onShared(kind, h.stream, fresh);
+  }
+
+  /**
+   * Takes another replica's refresh of the ranks (RankSharing) into the index of stream
+   * `stream` of `kind`, if this one still holds it: the one it serves, or the one catching up.
+   */
+  adoptRanks(kind: SearchKind, stream: number, refreshes: readonly RanksOfKey[]): void {
+    for (const h of [this.hosted[kind], this.pending[kind]]) if (h?.stream === stream) h.index.adoptRanks(refreshes);
   }
 
   /** The search index on disk is due to be written (IndexPersistence): the indexes are built, and it never was, or enough changed since. */

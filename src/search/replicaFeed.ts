@@ -15,7 +15,8 @@ import type { SearchChange, SearchFeedStore, SearchKind } from '../domain/search
 import type { SharedIndexes } from './indexFiles.js';
 
 export type FeedMessage =
-  | { type: 'begin'; kind: SearchKind; image: SharedIndexes | null; mode: 'rebase' | 'rescan' }
+  /** `stream`: numbers the streams of the pool, so that a message about one (a shared refresh of ranks) finds it. */
+  | { type: 'begin'; kind: SearchKind; image: SharedIndexes | null; mode: 'rebase' | 'rescan'; stream: number }
   | { type: 'batch'; kind: SearchKind; changes: SearchChange[]; position: string; done: boolean };
 
 const KINDS: readonly SearchKind[] = ['person', 'item'];
@@ -39,6 +40,8 @@ export class ReplicaFeed {
   private syncs: Array<(passStartedAt: number) => void> = [];
   private started: () => void = () => {};
   private readonly ready = new Promise<void>((resolve) => (this.started = resolve));
+  /** The last stream begun. */
+  private stream = 0;
 
   constructor(
     private readonly store: SearchFeedStore,
@@ -70,7 +73,7 @@ export class ReplicaFeed {
     const streams = {} as Record<SearchKind, Stream>;
     for (const kind of KINDS) {
       streams[kind] = { position: image === null ? null : image.manifest.kinds[kind].position, open: true };
-      this.broadcast({ type: 'begin', kind, image, mode: image === null ? 'rescan' : 'rebase' });
+      this.broadcast({ type: 'begin', kind, image, mode: image === null ? 'rescan' : 'rebase', stream: ++this.stream });
     }
     this.streams = streams;
     this.started();
@@ -99,7 +102,7 @@ export class ReplicaFeed {
       if ('rescan' in batch) {
         stream.position = null;
         stream.open = true;
-        this.broadcast({ type: 'begin', kind, image: null, mode: 'rescan' });
+        this.broadcast({ type: 'begin', kind, image: null, mode: 'rescan', stream: ++this.stream });
         continue;
       }
       if (batch.changes.length > 0 || (batch.done && stream.open))

@@ -15,6 +15,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import type { SearchChange, SearchFeedStore, SearchKind, StoreOpener, StoreSpec } from '../domain/searchFeed.js';
+import type { RanksOfKey } from './engine/SearchIndex.js';
 import type { SearchPart } from './engine/shards.js';
 import type { SearchRequest } from './engine/types.js';
 import { lowerThisThread, thisThreadId } from './threadPriority.js';
@@ -53,11 +54,21 @@ export interface SearchJob {
   sentAt: number;
 }
 
+/** A refresh of the ranks made in shared memory by one replica, for the others (docs/search-engine.md "One copy per node"). */
+export interface SharedRanksMessage {
+  type: 'ranks';
+  kind: SearchKind;
+  stream: number;
+  refreshes: RanksOfKey[];
+}
+
 export type ToWorker =
   | SearchJob
   | { type: 'sync'; token: number }
   /** To a replica (HostedSettings.replica): the pool's stream of `kind` starts over (IndexHost.begin). */
-  | { type: 'begin'; kind: SearchKind; image: SharedIndexes | null; mode: 'rebase' | 'rescan' }
+  | { type: 'begin'; kind: SearchKind; image: SharedIndexes | null; mode: 'rebase' | 'rescan'; stream: number }
+  /** To a replica: another replica's refresh of the ranks of `kind`'s stream `stream`, in shared memory, to take (IndexHost.adoptRanks). */
+  | SharedRanksMessage
   /** To a replica: answer `acked` (every batch sent before is applied), with `batches` (the pool's count of batches sent before it) echoed. */
   | { type: 'ack'; token: number; batches: number }
   /** To a replica: the next batch of the stream of `kind` (IndexHost.apply). */
@@ -90,6 +101,8 @@ export type WorkerAnswer =
   | { type: 'built' }
   /** This worker (the writer) wrote a new generation of the indexes to disk. */
   | { type: 'written'; generation: number }
+  /** From the replica that refreshes the ranks (the writer): hand it to the others. */
+  | SharedRanksMessage
   /** A line for the operator's log (the indexes on disk: one rejected, a write that failed). */
   | { type: 'log'; line: string }
   /** The worker's index stopped following the store (it does not answer) or follows it again. */
@@ -259,6 +272,13 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
     () => {},
     { onWritten: (generation) => post({ type: 'written', generation }) },
   );
+  // With a generation on disk that all replicas start from, the writer refreshes the ranks into
+  // shared memory and the others take its refresh (docs/search-engine.md "One copy per node").
+  if (setup.indexFiles !== undefined)
+    hosted.host.rankSharing = {
+      share: setup.indexFiles.write,
+      onShared: (kind, stream, refreshes) => post({ type: 'ranks', kind, stream, refreshes }),
+    };
   // While a search awaits the store (what its hits show), the stream's messages wait here, in
   // order, so that index work does not hold up its answer; the next search or shard applies
   // them first, so it finds every batch sent before it.
@@ -277,7 +297,10 @@ function replicaJobs(setup: SearchWorkerSetup, post: (answer: WorkerAnswer) => v
   return (message) => {
     switch (message.type) {
       case 'begin':
-        inOrder(() => hosted.host.begin(message.kind, message.image, message.mode));
+        inOrder(() => hosted.host.begin(message.kind, message.image, message.mode, message.stream));
+        return;
+      case 'ranks':
+        inOrder(() => hosted.host.adoptRanks(message.kind, message.stream, message.refreshes));
         return;
       case 'batch':
         inOrder(() => hosted.applyBatch(message.kind, message.changes, message.position, message.done));

@@ -408,6 +408,8 @@ export class SearchPool extends Runner {
   terminated = 0;
   /** Searches scattered in shards over several workers (scatter). */
   scattered = 0;
+  /** Refreshes of the ranks the writer made in shared memory and the pool handed to the other workers. */
+  ranksShared = 0;
   /** Searches too small to be worth scattering, as their last runs showed. */
   private readonly smallSearches: SmallSearches;
   private timeouts = 0;
@@ -818,6 +820,13 @@ export class SearchPool extends Runner {
     }
     if (m.type === 'written') {
       void this.reread();
+      return;
+    }
+    if (m.type === 'ranks') {
+      // The writer's refresh of the ranks, for every other replica to take (IndexHost.adoptRanks),
+      // after the batches it was made behind: they were sent to every replica before it answered.
+      for (const other of this.slots) if (other !== slot && !other.gone) this.post(other, m);
+      this.ranksShared++;
       return;
     }
     if (m.type === 'acked') {

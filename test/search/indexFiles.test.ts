@@ -272,6 +272,56 @@ describe('the search indexes on disk', () => {
       assert.equal(crc32(bytes.subarray(s.offset, s.offset + s.bytes)), s.crc32, `section ${s.name} unchanged`);
   });
 
+  test("one replica's refresh of the ranks, in shared memory, is taken by the others: one copy, the same ranks, the same answers", async () => {
+    const dir = tempDir();
+    const index = build(itemSchema, itemDoc, 3000);
+    const persons = build(personSchema, personDoc, 100);
+    await writeIndexes(dir, 'store-a', { item: image(index, 'item:log:1'), person: image(persons, 'person:log:2') });
+    const shared = await readSharedIndexes(dir, 'store-a', true);
+    const replica = () =>
+      SearchIndex.fromImage(itemSchema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers }, true).item);
+    // a refreshes and shares; b takes it at once; c takes it late, after more documents
+    const [a, b, c] = [replica(), replica(), replica()];
+    const kinds = (ix: SearchIndex) => [ix.idRanks, ...ix.sortRanks.flatMap((r) => (r ? [r] : []))];
+    const reqs = requests(itemSchema, wordsOf(index));
+    const upsert = (ixs: SearchIndex[], from: number, to: number) => {
+      for (const ix of ixs) for (let i = from; i < to; i++) ix.upsert(itemDoc(i));
+    };
+    upsert([index, a, b, c], 3000, 5200); // more than a catch-up's 1,024 half-ranked
+    index.refreshOrders(1024);
+    a.refreshOrders(1024, true);
+    const refreshes = a.sharedRanks();
+    assert.equal(refreshes.length, kinds(a).length, 'every order refreshed into shared memory');
+    for (const { ranks } of refreshes) assert.ok(ranks.rank.buffer instanceof SharedArrayBuffer);
+    assert.equal(b.adoptRanks(refreshes), refreshes.length);
+    upsert([index, a, b, c], 5200, 5300);
+    assert.equal(c.adoptRanks(refreshes), refreshes.length, 'taken behind new ordinals');
+    assert.equal(c.adoptRanks(refreshes), 0, 'not twice');
+    upsert([index, a, b, c], 5300, 5400);
+    for (const ix of [a, b, c]) {
+      // the numbers a refresh of its own would give, for every ordinal
+      kinds(ix).forEach((r, k) => {
+        const mine = kinds(index)[k]!;
+        assert.deepEqual(r.rank.array.subarray(0, ix.ordinals), mine.rank.array.subarray(0, index.ordinals));
+        assert.equal(r.stale, mine.stale);
+      });
+      assert.deepEqual(answers(ix, reqs), answers(index, reqs));
+    }
+    // one copy: b and c view a's refresh, and their new ordinals' ranks were written into it alike
+    for (const ix of [b, c])
+      kinds(ix).forEach((r, k) => assert.equal(r.rank.array.buffer, kinds(a)[k]!.rank.array.buffer, 'viewed in place'));
+    // the others' later refresh of their own (a search's, past an eighth) copies as before
+    upsert([index, a, b, c], 5400, 6400);
+    b.refreshOrders(0);
+    index.refreshOrders(0);
+    for (const r of kinds(b)) assert.notEqual(r.rank.array.buffer, refreshes[0]!.ranks.rank.buffer);
+    assert.deepEqual(answers(b, reqs), answers(index, reqs));
+    assert.deepEqual(answers(c, reqs), answers(index, reqs));
+    const bytes = new Uint8Array(shared.buffers.item);
+    for (const s of shared.manifest.kinds.item.sections)
+      assert.equal(crc32(bytes.subarray(s.offset, s.offset + s.bytes)), s.crc32, `section ${s.name} unchanged`);
+  });
+
   test('an image holds the index as it was taken, while the index goes on changing under the writer', async () => {
     const dir = tempDir();
     const index = build(itemSchema, itemDoc, 2000);

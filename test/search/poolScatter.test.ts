@@ -153,6 +153,54 @@ for (const backend of BACKENDS) {
 }
 
 for (const backend of BACKENDS) {
+  test(`[${backend.name}] the writer's refresh of the ranks is taken by the other workers, and every order answers as one thread`, async () => {
+    const { store, dispose } = await backend.open();
+    const dir = tempDir('pool-ranks');
+    const config = loadConfig({ flags: { search: { workers: 2, shards: 2, indexPollMs: 20, scatterMinMs: 0 } } }).search;
+    const pool = createSearchRunner(store, config, { indexFiles: { dir, intervalMs: 600_000, minGapMs: 600_000 }, log: () => {} });
+    const main = createSearchRunner(store, { ...config, workers: 0 });
+    try {
+      assert.ok(pool instanceof SearchPool);
+      await ingestItems(store, [CORTEX_DIR], { batchSize: 100 });
+      pool.start();
+      const deadline = Date.now() + 120_000;
+      while (pool.scattered === 0) {
+        assert.ok(Date.now() < deadline, 'every worker builds its index');
+        await pool.engine(searches()[0]!);
+      }
+      // 1,222 new persons: a catch-up past the 1,024 new ranks it refreshes
+      await ingestEntities(store, [`${FIXTURES}persons/entityfacts/culturehub-1222-persons.json`], { batchSize: 500 });
+      const all: EngineSearch = {
+        kind: 'person',
+        request: { query: q(personSchema, '*:*'), sort: { kind: 'relevance' }, offset: 0, rows: 0 },
+      };
+      while (pool.ranksShared === 0 || (await pool.engine(all)).total !== 1222) {
+        assert.ok(Date.now() < deadline, "the writer's refresh is shared");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      for (const text of ['*:*', 'e*', 'friedell OR maria'])
+        for (const sort of [
+          { kind: 'id', descending: false },
+          { kind: 'id', descending: true },
+          { kind: 'key', key: 'preferredName', descending: false },
+          { kind: 'key', key: 'preferredName', descending: true },
+          { kind: 'relevance' },
+        ] as SearchSort[]) {
+          const s: EngineSearch = { kind: 'person', request: { query: q(personSchema, text), sort, offset: 0, rows: 100 } };
+          const before: number = pool.scattered;
+          assert.deepEqual(await pool.engine(s), await main.engine(s), `${text} by ${JSON.stringify(sort)}`);
+          assert.equal(pool.scattered, before + 1, 'scattered over both workers');
+          assert.deepEqual(await walk(pool, s, 100), await walk(main, s, 100), `${text} by ${JSON.stringify(sort)}, every page`);
+        }
+    } finally {
+      await pool.close();
+      await main.close();
+      await dispose();
+    }
+  });
+}
+
+for (const backend of BACKENDS) {
   test(`[${backend.name}] a search too small to scatter runs on one worker once it was scattered, with the same answer`, async () => {
     const { store, dispose } = await backend.open();
     // Every search is small below a minute of its workers' time.

@@ -36,7 +36,7 @@ import { PostingsCache } from './postingsCache.js';
 import { PositionsCache } from './positionsCache.js';
 import { liveDf, Postings, TF_CAP } from './postings.js';
 import { Deadline } from './errors.js';
-import { RankedStrings } from './ranks.js';
+import { RankedStrings, type SharedRanks } from './ranks.js';
 import { RankLists } from './rankLists.js';
 import { hashString } from './order.js';
 import { IdTable } from './idTable.js';
@@ -142,6 +142,12 @@ export function hashString2(s: string): number {
   let h = 0x9747b28c;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x5bd1e995) ^ (h >>> 15);
   return h >>> 0;
+}
+
+/** A refresh of one sort key's ranks (-1: the ids') in shared memory (ranks.ts SharedRanks). */
+export interface RanksOfKey {
+  key: number;
+  ranks: SharedRanks;
 }
 
 export class SearchIndex {
@@ -560,10 +566,36 @@ export class SearchIndex {
    * Brings the ranks of sort keys and ids up to date (ranks.ts) where more than `minStale`
    * ordinals are newer than them; by default more than an eighth of the ordinals, at least
    * 4096, which a search checks. A feed that has caught up passes 1024 (feed.ts), so that
-   * searches rarely pay for it.
+   * searches rarely pay for it. `share`: into shared memory, for the other replicas of a pool
+   * (`sharedRanks`, `adoptRanks`; ranks.ts).
    */
-  refreshOrders(minStale = Math.max(4096, this.ordinals >>> 3)): void {
-    for (const r of [this.idRanks, ...this.sortRanks]) if (r && r.stale > minStale) r.refresh(this.ordinals);
+  refreshOrders(minStale = Math.max(4096, this.ordinals >>> 3), share = false): void {
+    for (const r of [this.idRanks, ...this.sortRanks]) if (r && r.stale > minStale) r.refresh(this.ordinals, share);
+  }
+
+  /** The ranks whose last refresh was made in shared memory, by key (-1: the ids), for the other replicas. */
+  sharedRanks(): RanksOfKey[] {
+    const out: RanksOfKey[] = [];
+    const idRanks = this.idRanks.shared();
+    if (idRanks) out.push({ key: -1, ranks: idRanks });
+    this.sortRanks.forEach((r, key) => {
+      const shared = r?.shared();
+      if (shared) out.push({ key, ranks: shared });
+    });
+    return out;
+  }
+
+  /**
+   * Takes another replica's refreshes (`sharedRanks`) of the same documents at the same
+   * ordinals (docs/search-engine.md "One copy per node"); how many were taken.
+   */
+  adoptRanks(refreshes: readonly RanksOfKey[]): number {
+    let taken = 0;
+    for (const { key, ranks } of refreshes) {
+      const r = key === -1 ? this.idRanks : this.sortRanks[key];
+      if (r?.adopt(ranks, this.ordinals)) taken++;
+    }
+    return taken;
   }
 
   /** Live ordinals, ascending (cached until the next change). */

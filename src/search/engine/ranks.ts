@@ -12,11 +12,32 @@
  * changes (an upsert takes a new ordinal), so ranks stay true until the next refresh, which
  * merges the new strings in: O(distinct + new · log new), run when a search finds more than
  * an eighth of the ordinals half-ranked, or when a feed has caught up (feed.ts).
+ *
+ * A refresh is the same in every replica of a pool that holds the same documents at the same
+ * ordinals: `sorted` is the distinct strings of the ordinals below the refresh, each rank its
+ * string's index there, whatever refreshes came before. So one replica refreshes into shared
+ * memory (`refresh(…, true)`, `shared()`) and the others take that (`adopt`), ranking their
+ * newer ordinals against it in the room behind it: one copy of the refreshed ranks per node
+ * instead of one per thread (docs/search-engine.md "One copy per node").
  */
 import { Growable, U32List } from './growable.js';
 import { compareCodePoints } from './order.js';
 import type { StringColumn } from './stringColumn.js';
 import type { ImageSink, ImageSource } from './indexImage.js';
+
+/** A refresh made in shared memory, for the other replicas to take (RankedStrings.adopt). */
+export interface SharedRanks {
+  /** The ranks of ordinals below `covered`, then room (NaN) that new ordinals' ranks are written into alike. */
+  rank: Float64Array<ArrayBuffer>;
+  sorted: Uint32Array<ArrayBuffer>;
+  /** The ordinals the refresh ranked. */
+  covered: number;
+}
+
+/** Room behind a shared refresh for ranks of new ordinals, as indexFiles.ts gives an image's columns. */
+function withRoom(ordinals: number): number {
+  return ordinals + Math.max(4096, ordinals >>> 3);
+}
 
 export class RankedStrings {
   /**
@@ -30,6 +51,10 @@ export class RankedStrings {
   private pending = new U32List();
   /** Moves on every refresh: integer ranks of one generation index `distinct` of that generation. */
   generation = 0;
+  /** The ordinals the last refresh (or the refresh adopted) ranked; 0 since a restore. */
+  private covered = 0;
+  /** The last refresh was made in shared memory (refresh(…, true)), and nothing written below `covered` since. */
+  private sharedRefresh: SharedRanks | undefined;
 
   constructor(
     /** The strings of the ordinals. */
@@ -57,6 +82,32 @@ export class RankedStrings {
     this.pending = new U32List();
     this.pending.restore(source.typed(`${p}.pending`, 'u32'));
     this.generation = source.value<number>(`${p}.generation`);
+    this.covered = 0;
+    this.sharedRefresh = undefined;
+  }
+
+  /** The last refresh, made in shared memory, for the other replicas (adopt); undefined if it was not. */
+  shared(): SharedRanks | undefined {
+    return this.sharedRefresh;
+  }
+
+  /**
+   * Takes another replica's refresh (`shared()`) of the same documents at the same ordinals
+   * instead of refreshing: its ranks and `sorted` are viewed in place, and the ordinals from
+   * `covered` on are ranked against it, written into the room behind it (every replica
+   * writes the same rank there, as `set` does over an image's room). False, and nothing
+   * changed, when this one has refreshed as far already or does not hold that many ordinals.
+   */
+  adopt(refresh: SharedRanks, ordinals: number): boolean {
+    if (refresh.covered <= this.covered || refresh.covered > ordinals) return false;
+    this.sorted = refresh.sorted;
+    this.rank.restore(refresh.rank, true, refresh.covered);
+    this.pending = new U32List();
+    for (let d = refresh.covered; d < ordinals; d++) this.set(d);
+    this.covered = refresh.covered;
+    this.sharedRefresh = undefined;
+    this.generation++;
+    return true;
   }
 
   get stale(): number {
@@ -126,8 +177,10 @@ export class RankedStrings {
    * comparisons and two passes over typed arrays. (The merge before decoded every known
    * string, a million JS strings at a time: 0.5–1.2 s for 1,024 new strings into 1 M on
    * the thread that serves searches, and a few hundred MB of garbage at the first build.)
+   * `share`: into new shared memory, with room behind, for the other replicas (`shared()`),
+   * instead of into this thread's own copy of the ranks.
    */
-  refresh(ordinals: number): void {
+  refresh(ordinals: number, share = false): void {
     if (this.pending.length === 0) return;
     const col = this.column;
     const pend = this.pending.array.subarray(0, this.pending.length);
@@ -136,10 +189,19 @@ export class RankedStrings {
     for (let i = 0; i < pend.length; i++) if (col.has(pend[i]!)) added[n++] = pend[i]!;
     const byString = added.subarray(0, n).sort((a, b) => col.compare(a, b));
     const old = this.sorted;
-    const merged = new Uint32Array(old.length + byString.length);
+    const merged = share ? sharedU32(old.length + byString.length) : new Uint32Array(old.length + byString.length);
     const newOf = new Uint32Array(old.length);
-    this.rank.ensure(ordinals);
-    const rank = this.rank.own(); // every rank is rewritten: never in the shared bytes
+    // Every rank is rewritten: never in bytes other threads read, so into this thread's own
+    // copy, or into new shared memory that no thread reads yet.
+    let rank: Float64Array<ArrayBuffer>;
+    if (share) {
+      rank = new Float64Array(sharedBuffer(withRoom(ordinals) * 8)).fill(NaN);
+      const before = this.rank.array;
+      rank.set(before.length <= ordinals ? before : before.subarray(0, ordinals));
+    } else {
+      this.rank.ensure(ordinals);
+      rank = this.rank.own();
+    }
     let m = 0;
     let i = 0;
     /** The added ordinal last put into `merged`, -1 for none. */
@@ -177,7 +239,7 @@ export class RankedStrings {
       newOf[i] = m;
       merged[m++] = old[i]!;
     }
-    this.sorted = m === merged.length ? merged : merged.slice(0, m);
+    this.sorted = m === merged.length ? merged : share ? merged.subarray(0, m) : merged.slice(0, m);
     for (let d = 0; d < ordinals; d++) {
       const r = rank[d]!;
       if (r === Math.floor(r)) rank[d] = newOf[r]!; // NaN stays NaN
@@ -185,7 +247,21 @@ export class RankedStrings {
     for (let k = 0; k < p; k += 2) rank[ranked[k]!] = ranked[k + 1]!;
     this.pending = new U32List();
     this.generation++;
+    this.covered = ordinals;
+    if (share) {
+      this.rank.restore(rank, true, ordinals);
+      this.sharedRefresh = { rank, sorted: this.sorted, covered: ordinals };
+    } else this.sharedRefresh = undefined;
   }
+}
+
+function sharedU32(length: number): Uint32Array<ArrayBuffer> {
+  return new Uint32Array(sharedBuffer(length * 4));
+}
+
+/** Typed as the index's other arrays, which view shared memory alike (indexImage.ts ImageSource.typed). */
+function sharedBuffer(bytes: number): ArrayBuffer {
+  return new SharedArrayBuffer(bytes) as unknown as ArrayBuffer;
 }
 
 /**
