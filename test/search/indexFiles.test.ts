@@ -108,6 +108,17 @@ function answers(index: SearchIndex, reqs: SearchRequest[]): unknown[] {
   return out;
 }
 
+/** An index of 3,000 items written, and item indexes restored over it as a pool's replicas read it: room behind the per-document columns, written in place. */
+async function itemReplicas() {
+  const dir = tempDir();
+  const index = build(itemSchema, itemDoc, 3000);
+  const persons = build(personSchema, personDoc, 100);
+  await writeIndexes(dir, 'store-a', { item: image(index, 'item:log:1'), person: image(persons, 'person:log:2') });
+  const shared = await readSharedIndexes(dir, 'store-a', true);
+  const replica = () => SearchIndex.fromImage(itemSchema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers }, true).item);
+  return { index, shared, replica };
+}
+
 function wordsOf(index: SearchIndex): string[] {
   const counted = index.termsWithPrefix('').map((t) => [t, index.documentFrequency(t)] as const);
   counted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
@@ -241,14 +252,7 @@ describe('the search indexes on disk', () => {
   });
 
   test('replicas over one shared image with room append to the one copy: per-document columns, multi-valued facets and ranks stay shared', async () => {
-    const dir = tempDir();
-    const index = build(itemSchema, itemDoc, 3000);
-    const persons = build(personSchema, personDoc, 100);
-    await writeIndexes(dir, 'store-a', { item: image(index, 'item:log:1'), person: image(persons, 'person:log:2') });
-    // As a pool's replicas read it: room behind the per-document columns, written in place.
-    const shared = await readSharedIndexes(dir, 'store-a', true);
-    const replica = () =>
-      SearchIndex.fromImage(itemSchema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers }, true).item);
+    const { index, shared, replica } = await itemReplicas();
     const [a, b] = [replica(), replica()];
     const multi = index.facets.flatMap((f, i) => (f.ids === null ? [] : [i]));
     assert.ok(multi.length > 0, 'the documents have a facet of several values');
@@ -273,13 +277,7 @@ describe('the search indexes on disk', () => {
   });
 
   test("one replica's refresh of the ranks, in shared memory, is taken by the others: one copy, the same ranks, the same answers", async () => {
-    const dir = tempDir();
-    const index = build(itemSchema, itemDoc, 3000);
-    const persons = build(personSchema, personDoc, 100);
-    await writeIndexes(dir, 'store-a', { item: image(index, 'item:log:1'), person: image(persons, 'person:log:2') });
-    const shared = await readSharedIndexes(dir, 'store-a', true);
-    const replica = () =>
-      SearchIndex.fromImage(itemSchema, sharedSources({ manifest: shared.manifest, buffers: shared.buffers }, true).item);
+    const { index, shared, replica } = await itemReplicas();
     // a refreshes and shares; b takes it at once; c takes it late, after more documents
     const [a, b, c] = [replica(), replica(), replica()];
     const kinds = (ix: SearchIndex) => [ix.idRanks, ...ix.sortRanks.flatMap((r) => (r ? [r] : []))];
