@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,7 +15,7 @@ import { after, test } from 'node:test';
 import { itemDoc, personDoc } from '../../bench/engineDocs.js';
 import { SearchIndex } from '../../src/search/engine/SearchIndex.js';
 import { readIndexes, writeIndexes } from '../../src/search/indexFiles.js';
-import { LOCK_FILE } from '../../src/search/indexWriteLock.js';
+import { LOCK_FILE, startOf } from '../../src/search/indexWriteLock.js';
 import { itemSchema } from '../../src/search/schemas/itemSchema.js';
 import { personSchema } from '../../src/search/schemas/personSchema.js';
 
@@ -118,3 +118,32 @@ test('a lock that names this process (an earlier run under the same id) or a dea
   const [x, y] = await Promise.all([writeIndexes(dir, 'store-a', smallImages(2)), writeIndexes(dir, 'store-a', smallImages(3))]);
   assert.deepEqual([x.generation, y.generation].sort(), [2, 3]);
 });
+
+test(
+  "a lock whose process id another process has taken since (it started otherwise) is stale; the lock's own start is its process's",
+  { timeout: 120_000 },
+  async () => {
+    const dir = tempDir();
+    // A process that lives on, under an id a killed writer's lock could name once the ids wrap around.
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const started = startOf(other.pid!);
+      assert.match(started ?? '', /^\d+$/, 'its start is read from /proc');
+      writeFileSync(join(dir, LOCK_FILE), `${other.pid} ${hostname()}\n${Number(started) + 1}\n`);
+      const t = Date.now();
+      assert.equal((await writeIndexes(dir, 'store-a', smallImages(1))).generation, 1);
+      assert.ok(Date.now() - t < 60_000, 'taken over, not waited for');
+    } finally {
+      other.kill('SIGKILL');
+    }
+    // A writer names its own start: a holder that lives is waited for (above), one whose id was taken is not.
+    const holder = writer(dir, 'hold');
+    assert.equal((await holder.lines.next()).value, 'held');
+    const [first, second] = readFileSync(join(dir, LOCK_FILE), 'utf8').split('\n');
+    assert.equal(first, `${holder.child.pid} ${hostname()}`);
+    assert.equal(second, startOf(holder.child.pid!));
+    holder.child.stdin.end();
+    await holder.lines.next();
+    assert.equal(await holder.done, 0);
+  },
+);
